@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@switchboard/platform';
+import { conversationsConnectorsService } from './conversations-connectors.service-process';
+
+void runServiceProcess(conversationsConnectorsService);

@@ -1,0 +1,13 @@
+import type { ServiceDatabase } from '@switchboard/persistence';
+import type { EmailConfig } from '../config/email.config';
+import { CreateEmailSchema1763800000100 } from './migrations/1763800000100-create-email-schema';
+
+export function emailDatabase(config: EmailConfig): ServiceDatabase {
+  return {
+    schema: 'email',
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    entities: [],
+    migrations: [CreateEmailSchema1763800000100],
+  };
+}

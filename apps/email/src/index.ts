@@ -1,0 +1,2 @@
+export { emailService } from './email.service-process';
+export { emailEnv } from './config/email.config';

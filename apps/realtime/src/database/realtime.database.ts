@@ -1,0 +1,13 @@
+import type { ServiceDatabase } from '@switchboard/persistence';
+import type { RealtimeConfig } from '../config/realtime.config';
+import { CreateRealtimeSchema1763800000200 } from './migrations/1763800000200-create-realtime-schema';
+
+export function realtimeDatabase(config: RealtimeConfig): ServiceDatabase {
+  return {
+    schema: 'realtime',
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    entities: [],
+    migrations: [CreateRealtimeSchema1763800000200],
+  };
+}

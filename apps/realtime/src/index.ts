@@ -1,0 +1,2 @@
+export { realtimeService } from './realtime.service-process';
+export { realtimeEnv } from './config/realtime.config';

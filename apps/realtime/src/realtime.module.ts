@@ -1,0 +1,21 @@
+import type { DynamicModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { databaseReadiness, serviceDataSourceOptions } from '@switchboard/persistence';
+import { ServiceHealthModule } from '@switchboard/platform';
+import type { RealtimeConfig } from './config/realtime.config';
+import { realtimeDatabase } from './database/realtime.database';
+
+/** The realtime service: realtime apps, keys, channels and client connections. */
+@Module({})
+export class RealtimeModule {
+  static register(config: RealtimeConfig): DynamicModule {
+    return {
+      module: RealtimeModule,
+      imports: [
+        TypeOrmModule.forRoot(serviceDataSourceOptions(realtimeDatabase(config))),
+        ServiceHealthModule.forService('realtime', databaseReadiness),
+      ],
+    };
+  }
+}

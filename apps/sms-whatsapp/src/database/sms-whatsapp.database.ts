@@ -1,0 +1,13 @@
+import type { ServiceDatabase } from '@switchboard/persistence';
+import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
+import { CreateSmsWhatsappSchema1763800000300 } from './migrations/1763800000300-create-sms-whatsapp-schema';
+
+export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
+  return {
+    schema: 'sms_whatsapp',
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    entities: [],
+    migrations: [CreateSmsWhatsappSchema1763800000300],
+  };
+}

@@ -1,0 +1,5 @@
+import { serviceEnv } from '@switchboard/platform';
+import type { ConfigOf } from '@switchboard/platform';
+
+export const verifyLookupPreferencesEnv = { ...serviceEnv };
+export type VerifyLookupPreferencesConfig = ConfigOf<typeof verifyLookupPreferencesEnv>;

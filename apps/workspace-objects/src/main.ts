@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@switchboard/platform';
+import { workspaceObjectsService } from './workspace-objects.service-process';
+
+void runServiceProcess(workspaceObjectsService);

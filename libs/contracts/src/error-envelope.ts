@@ -1,0 +1,36 @@
+import type { ErrorType } from './error-catalog';
+
+export interface ErrorDetail {
+  param: string;
+  message: string;
+}
+
+/** The body of every failed response: `{ error: ErrorBody }`. */
+export interface ErrorBody {
+  type: ErrorType;
+  code: string;
+  name: string;
+  message: string;
+  doc_url: string;
+  request_id: string;
+  details?: ErrorDetail[];
+  vendor_code?: string;
+}
+
+export interface ErrorEnvelope {
+  error: ErrorBody;
+}
+
+/** How an error crosses the transport: the envelope without the request-bound fields. */
+export interface TransportError {
+  code: string;
+  message: string;
+  details?: ErrorDetail[];
+  vendor_code?: string;
+}
+
+export function isTransportError(value: unknown): value is TransportError {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return typeof candidate.code === 'string' && /^E\d{5}$/.test(candidate.code) && typeof candidate.message === 'string';
+}

@@ -1,0 +1,5 @@
+export * from './error-catalog';
+export * from './error-envelope';
+export * from './subjects';
+export * from './request-context';
+export * from './docs';

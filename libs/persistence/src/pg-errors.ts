@@ -1,0 +1,17 @@
+/** Postgres SQLSTATE codes the services branch on. */
+export const PgErrorCodes = {
+  UniqueViolation: '23505',
+  SerializationFailure: '40001',
+  UndefinedTable: '42P01',
+} as const;
+
+export function pgErrorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const candidate = err as { code?: unknown; driverError?: { code?: unknown } };
+  const code = candidate.driverError?.code ?? candidate.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  return pgErrorCode(err) === PgErrorCodes.UniqueViolation;
+}

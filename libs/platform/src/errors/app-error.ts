@@ -1,0 +1,50 @@
+import { ErrorCatalog, isErrorCode, isTransportError } from '@switchboard/contracts';
+import type { ErrorCode, ErrorDetail, TransportError } from '@switchboard/contracts';
+
+/** The one error Switchboard throws on purpose; the gateway turns it into the spec's envelope. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+  readonly vendorCode?: string;
+  /** Extra response headers (Allow, Retry-After) the gateway should send with it. */
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; details?: ErrorDetail[]; vendorCode?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(options.message ?? ErrorCatalog[code].message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options.details;
+    this.vendorCode = options.vendorCode;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ErrorCatalog[this.code].status;
+  }
+
+  static validation(details: ErrorDetail[]): AppError {
+    return new AppError('E01001', { details });
+  }
+
+  toTransport(): TransportError {
+    const wire: TransportError = { code: this.code, message: this.message };
+    if (this.details) wire.details = this.details;
+    if (this.vendorCode) wire.vendor_code = this.vendorCode;
+    return wire;
+  }
+
+  /** Rebuilds an error that crossed the transport; anything unrecognised is internal. */
+  static fromTransport(value: unknown): AppError {
+    if (isTransportError(value) && isErrorCode(value.code)) {
+      return new AppError(value.code, {
+        message: value.message,
+        details: value.details,
+        vendorCode: value.vendor_code,
+      });
+    }
+    return new AppError('E09001');
+  }
+}

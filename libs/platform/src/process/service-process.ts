@@ -1,0 +1,63 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { ServiceName } from '@switchboard/contracts';
+import { ConfigError, env, loadConfig, commonEnv } from '../config/env-schema';
+import type { ConfigOf, EnvSchema } from '../config/env-schema';
+import { createLogger, PinoNestLogger } from '../observability/logger';
+import { enableDefaultMetrics } from '../observability/metrics';
+import { startService } from '../service/start-service';
+
+/** The variables every product service reads on top of `commonEnv`. */
+export const serviceEnv = {
+  ...commonEnv,
+  DATABASE_URL: env.url({ default: 'postgres://postgres:postgres@127.0.0.1:5432/switchboard', protocols: ['postgres', 'postgresql'], description: 'PostgreSQL URL; the service uses its own schema', secret: true }),
+  DATABASE_POOL_SIZE: env.int({ default: 10, min: 1, max: 200, description: 'connections in the service\'s pool' }),
+  HTTP_PORT: env.int({ default: 8081, min: 0, max: 65535, description: 'port of /healthz, /readyz and /metrics in distributed mode' }),
+};
+
+export interface ServiceProcess<S extends EnvSchema> {
+  name: ServiceName;
+  schema: S;
+  module(config: ConfigOf<S>): DynamicModule;
+  migrate(config: ConfigOf<S>): Promise<string[]>;
+}
+
+/**
+ * The `main` of a service run as its own process: `node main.js` serves over NATS,
+ * `node main.js migrate` applies its migrations and exits. A bad setting stops it with one line.
+ */
+export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>(service: ServiceProcess<S>): Promise<void> {
+  let config: ConfigOf<S>;
+  try {
+    config = loadConfig(service.schema);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const base = config as ConfigOf<typeof serviceEnv>;
+  const logger = createLogger(service.name, base.LOG_LEVEL);
+  if (process.argv.includes('migrate')) {
+    const applied = await service.migrate(config);
+    logger.info({ applied }, `${service.name}: ${applied.length} migration(s) applied`);
+    return;
+  }
+  enableDefaultMetrics();
+  const transport =
+    base.TRANSPORT === 'nats'
+      ? { kind: 'nats' as const, url: base.NATS_URL, timeoutMs: base.TRANSPORT_TIMEOUT_MS }
+      : undefined;
+  if (!transport) {
+    process.stderr.write(`Invalid configuration: TRANSPORT must be nats when ${service.name} runs as its own process\n`);
+    process.exit(1);
+  }
+  await startService({
+    name: service.name,
+    module: service.module(config),
+    transport,
+    logger: new PinoNestLogger(logger),
+    httpPort: base.HTTP_PORT,
+  });
+  logger.info({ port: base.HTTP_PORT }, `${service.name} serving on NATS; health on port ${base.HTTP_PORT}`);
+}

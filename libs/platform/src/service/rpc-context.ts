@@ -1,0 +1,23 @@
+import type { BaseRpcContext } from '@nestjs/microservices';
+import { NatsContext } from '@nestjs/microservices';
+import { contextFromHeaders } from '@switchboard/contracts';
+import type { RequestContext } from '@switchboard/contracts';
+import { InProcessContext } from '../transport/in-process.context';
+
+/** Reads the caller, workspace and request id a request carried, whichever transport brought it. */
+export function requestContextOf(context: BaseRpcContext): RequestContext {
+  if (context instanceof InProcessContext) {
+    const headers = context.getHeaders();
+    return contextFromHeaders((name) => headers[name]);
+  }
+  if (context instanceof NatsContext) {
+    const headers = context.getHeaders() as { get(name: string): string } | undefined;
+    return contextFromHeaders((name) => headers?.get(name) || undefined);
+  }
+  return contextFromHeaders(() => undefined);
+}
+
+export function subjectOf(context: BaseRpcContext): string {
+  if (context instanceof InProcessContext || context instanceof NatsContext) return context.getSubject();
+  return 'unknown';
+}

@@ -1,0 +1,35 @@
+import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import type { BaseRpcContext } from '@nestjs/microservices';
+import { Observable } from 'rxjs';
+import { requestScope } from '../observability/logger';
+import { rpcDuration, rpcRequests } from '../observability/metrics';
+import { requestContextOf, subjectOf } from './rpc-context';
+
+/** Counts and times every handled request and runs the handler inside its request's log scope. */
+export class RpcObservabilityInterceptor implements NestInterceptor {
+  constructor(private readonly service: string) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const rpc = context.switchToRpc().getContext<BaseRpcContext>();
+    const subject = subjectOf(rpc);
+    const { requestId } = requestContextOf(rpc);
+    const stop = rpcDuration.startTimer({ service: this.service, subject });
+    return new Observable((subscriber) =>
+      requestScope.run({ requestId }, () =>
+        next.handle().subscribe({
+          next: (value) => subscriber.next(value),
+          error: (err: unknown) => {
+            stop();
+            rpcRequests.inc({ service: this.service, subject, outcome: 'error' });
+            subscriber.error(err);
+          },
+          complete: () => {
+            stop();
+            rpcRequests.inc({ service: this.service, subject, outcome: 'ok' });
+            subscriber.complete();
+          },
+        }),
+      ),
+    );
+  }
+}

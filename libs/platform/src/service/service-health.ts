@@ -1,0 +1,82 @@
+import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import type { DynamicModule, FactoryProvider } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { healthSubject } from '@switchboard/contracts';
+import type { ServiceName } from '@switchboard/contracts';
+import { AppError } from '../errors/app-error';
+import { renderMetrics } from '../observability/metrics';
+
+/** A dependency a service needs to answer requests (its database, its transport). */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
+
+interface ReplyLike {
+  status(code: number): ReplyLike;
+  header(name: string, value: string): ReplyLike;
+  send(body: unknown): void;
+}
+
+export async function runReadinessChecks(checks: ReadinessCheck[]): Promise<Record<string, 'ok' | 'failing'>> {
+  const results: Record<string, 'ok' | 'failing'> = {};
+  await Promise.all(
+    checks.map(async ({ name, check }) => {
+      results[name] = await check().then(
+        () => 'ok' as const,
+        () => 'failing' as const,
+      );
+    }),
+  );
+  return results;
+}
+
+/**
+ * Health of one service: `/healthz`, `/readyz` and `/metrics` over HTTP when the service runs as
+ * its own process, and a `<service>.health.check` subject the gateway's readiness probe calls.
+ */
+export class ServiceHealthModule {
+  static forService(
+    service: ServiceName,
+    readiness: Omit<FactoryProvider<ReadinessCheck[]>, 'provide'>,
+  ): DynamicModule {
+    @Controller()
+    class ServiceHealthController {
+      constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[]) {}
+
+      @Get('healthz')
+      @HttpCode(200)
+      healthz(): { status: string } {
+        return { status: 'ok' };
+      }
+
+      @Get('readyz')
+      async readyz(@Res() reply: ReplyLike): Promise<void> {
+        const checks = await runReadinessChecks(this.checks);
+        const ready = Object.values(checks).every((state) => state === 'ok');
+        reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', service, checks });
+      }
+
+      @Get('metrics')
+      async metrics(@Res() reply: ReplyLike): Promise<void> {
+        const { contentType, body } = await renderMetrics();
+        reply.status(200).header('content-type', contentType).send(body);
+      }
+
+      @MessagePattern(healthSubject(service))
+      async check(): Promise<{ service: string; status: string }> {
+        const checks = await runReadinessChecks(this.checks.filter((c) => c.name !== 'transport'));
+        if (Object.values(checks).some((state) => state === 'failing')) {
+          throw new AppError('E05002', { message: `The ${service} service cannot reach its database.` });
+        }
+        return { service, status: 'ok' };
+      }
+    }
+    return {
+      module: ServiceHealthModule,
+      controllers: [ServiceHealthController],
+      providers: [{ provide: READINESS_CHECKS, ...readiness }],
+    };
+  }
+}

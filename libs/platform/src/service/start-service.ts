@@ -1,0 +1,46 @@
+import type { DynamicModule, INestApplicationContext, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { ServiceName } from '@switchboard/contracts';
+import { RpcErrorFilter } from '../errors/rpc-error.filter';
+import { InProcessServer } from '../transport/in-process.server';
+import { natsServerOptions } from '../transport/transport.options';
+import type { TransportSettings } from '../transport/transport.options';
+import { RpcObservabilityInterceptor } from './rpc-observability.interceptor';
+
+export interface StartServiceOptions {
+  name: ServiceName;
+  module: DynamicModule;
+  transport: TransportSettings;
+  logger: LoggerService;
+  /** Port of the service's own /healthz, /readyz and /metrics; distributed mode only. */
+  httpPort?: number;
+}
+
+/**
+ * Boots one service with the same handlers in either mode: on the in-process bus in the embedded
+ * default, or on NATS (queue group per service) with its own health and metrics port.
+ */
+export async function startService(options: StartServiceOptions): Promise<INestApplicationContext> {
+  const { name, module, transport, logger } = options;
+  if (transport.kind === 'in-process') {
+    const service = await NestFactory.createMicroservice(module, {
+      strategy: new InProcessServer(transport.bus),
+      logger,
+    });
+    service.useGlobalFilters(new RpcErrorFilter());
+    service.useGlobalInterceptors(new RpcObservabilityInterceptor(name));
+    service.enableShutdownHooks();
+    await service.listen();
+    return service;
+  }
+  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { logger });
+  const microservice = app.connectMicroservice(natsServerOptions(transport.url, name), { inheritAppConfig: false });
+  microservice.useGlobalFilters(new RpcErrorFilter());
+  microservice.useGlobalInterceptors(new RpcObservabilityInterceptor(name));
+  app.enableShutdownHooks();
+  await app.startAllMicroservices();
+  await app.listen(options.httpPort ?? 0, '0.0.0.0');
+  return app;
+}

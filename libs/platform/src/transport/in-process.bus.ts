@@ -1,0 +1,32 @@
+import { AppError } from '../errors/app-error';
+
+export type BusHandler = (data: unknown, headers: Record<string, string>) => Promise<unknown>;
+
+/**
+ * The in-process stand-in for NATS in the embedded default: subjects map to the handlers of the
+ * services booted in this process. Payloads are copied through JSON both ways so handlers see
+ * exactly what they would see over the wire.
+ */
+export class InProcessBus {
+  private readonly handlers = new Map<string, BusHandler>();
+
+  register(subject: string, handler: BusHandler): void {
+    if (this.handlers.has(subject)) throw new Error(`subject ${subject} already has a handler`);
+    this.handlers.set(subject, handler);
+  }
+
+  unregister(subject: string): void {
+    this.handlers.delete(subject);
+  }
+
+  async request(subject: string, data: unknown, headers: Record<string, string>): Promise<unknown> {
+    const handler = this.handlers.get(subject);
+    if (!handler) throw new AppError('E05002', { message: `No service answers ${subject}.` }).toTransport();
+    const reply = await handler(wireCopy(data), { ...headers });
+    return wireCopy(reply);
+  }
+}
+
+function wireCopy(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}

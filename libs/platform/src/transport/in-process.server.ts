@@ -1,0 +1,45 @@
+import { Server } from '@nestjs/microservices';
+import type { CustomTransportStrategy, MessageHandler } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+import type { InProcessBus } from './in-process.bus';
+import { InProcessContext } from './in-process.context';
+
+/** Serves a service's @MessagePattern handlers on the process-wide bus. */
+export class InProcessServer extends Server implements CustomTransportStrategy {
+  private readonly subjects: string[] = [];
+
+  constructor(private readonly bus: InProcessBus) {
+    super();
+  }
+
+  listen(callback: () => void): void {
+    for (const [subject, handler] of this.messageHandlers) {
+      this.bus.register(subject, (data, headers) => this.dispatch(subject, handler, data, headers));
+      this.subjects.push(subject);
+    }
+    callback();
+  }
+
+  close(): void {
+    for (const subject of this.subjects.splice(0)) this.bus.unregister(subject);
+  }
+
+  on(): void {
+    // The bus has no connection events to subscribe to.
+  }
+
+  unwrap<T>(): T {
+    return this.bus as T;
+  }
+
+  private async dispatch(
+    subject: string,
+    handler: MessageHandler,
+    data: unknown,
+    headers: Record<string, string>,
+  ): Promise<unknown> {
+    const context = new InProcessContext([subject, headers]);
+    const result$ = this.transformToObservable(await handler(data, context));
+    return lastValueFrom(result$, { defaultValue: undefined });
+  }
+}
