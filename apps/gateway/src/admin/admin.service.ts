@@ -1,0 +1,96 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Role } from '@switchboard/contracts';
+import { isUniqueViolation, newId } from '@switchboard/persistence';
+import { AppError } from '@switchboard/platform';
+import { GATEWAY_CONFIG } from '../config/gateway.config';
+import type { GatewayConfig } from '../config/gateway.config';
+import { ACCESS_KEY_PREFIX } from '../auth/authenticator';
+import { apiKeyPrefix, hashPassword, issueSecret } from '../credentials/secrets';
+import { AccessKey, ApiKey, Organization, User, Workspace } from '../identity/identity.entities';
+import { IdentityRepository } from '../identity/identity.repository';
+import type { CreateUserDto, CreateWorkspaceDto } from './admin.dto';
+
+export interface IssuedApiKey {
+  id: string;
+  role: Role;
+  secret: string;
+}
+
+/** Account administration for operators: workspaces, their credentials and dashboard users. */
+@Injectable()
+export class AdminService {
+  constructor(
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly identity: IdentityRepository,
+  ) {}
+
+  async createWorkspace(input: CreateWorkspaceDto) {
+    const region = input.region ?? 'us1';
+    if (!this.config.REGIONS.includes(region)) {
+      throw AppError.validation([{ param: 'region', message: `must be one of ${this.config.REGIONS.join(', ')}` }]);
+    }
+    const organization = Object.assign(new Organization(), { id: newId('org'), name: input.organization_name ?? input.name });
+    const workspace = Object.assign(new Workspace(), { id: newId('ws'), organizationId: organization.id, name: input.name, region, notificationEmails: [], logoUrl: null });
+    const { record: apiKey, issued } = this.newApiKey(workspace, 'admin');
+    const access = issueSecret(ACCESS_KEY_PREFIX);
+    const accessKey = Object.assign(new AccessKey(), { id: newId('ak'), workspaceId: workspace.id, lookup: access.lookup, secretHash: access.hash, revokedAt: null });
+    await this.identity.transaction((manager) => this.identity.insertWorkspaceWithKeys(manager, { organization, workspace, apiKey, accessKey }));
+    return {
+      organization: { id: organization.id, name: organization.name },
+      workspace: { id: workspace.id, name: workspace.name, organization_id: organization.id, region },
+      api_key: issued,
+      access_key: { id: accessKey.id, secret: access.secret },
+    };
+  }
+
+  async createApiKey(workspaceId: string, role: Role): Promise<IssuedApiKey> {
+    const workspace = await this.workspace(workspaceId);
+    const { record, issued } = this.newApiKey(workspace, role);
+    await this.identity.insertApiKey(record);
+    return issued;
+  }
+
+  async createAccessKey(workspaceId: string): Promise<{ id: string; secret: string }> {
+    await this.workspace(workspaceId);
+    const access = issueSecret(ACCESS_KEY_PREFIX);
+    const id = newId('ak');
+    await this.identity.insertAccessKey(Object.assign(new AccessKey(), { id, workspaceId, lookup: access.lookup, secretHash: access.hash, revokedAt: null }));
+    return { id, secret: access.secret };
+  }
+
+  async createUser(workspaceId: string, input: CreateUserDto) {
+    await this.workspace(workspaceId);
+    const email = input.email.trim().toLowerCase();
+    const user = Object.assign(new User(), { id: newId('usr'), workspaceId, email, passwordHash: await hashPassword(input.password), role: input.role });
+    try {
+      await this.identity.insertUser(user);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw AppError.validation([{ param: 'email', message: 'a user with this email already exists' }]);
+      throw err;
+    }
+    const created = await this.identity.findUserByEmail(email);
+    return toUserDto(created ?? user);
+  }
+
+  private async workspace(id: string): Promise<Workspace> {
+    const workspace = await this.identity.findWorkspace(id);
+    if (!workspace) throw new AppError('E04001');
+    return workspace;
+  }
+
+  private newApiKey(workspace: Workspace, role: Role): { record: ApiKey; issued: IssuedApiKey } {
+    const secret = issueSecret(apiKeyPrefix(workspace.region));
+    const record = Object.assign(new ApiKey(), { id: newId('key'), workspaceId: workspace.id, role, lookup: secret.lookup, secretHash: secret.hash, revokedAt: null });
+    return { record, issued: { id: record.id, role, secret: secret.secret } };
+  }
+}
+
+export function toUserDto(user: User) {
+  return {
+    id: user.id,
+    workspace_id: user.workspaceId,
+    email: user.email,
+    role: user.role,
+    created_at: (user.createdAt ?? new Date()).toISOString(),
+  };
+}

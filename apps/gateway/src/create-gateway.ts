@@ -1,0 +1,41 @@
+import type { LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ServiceClient } from '@switchboard/platform';
+import type { TransportSettings } from '@switchboard/platform';
+import type { GatewayConfig } from './config/gateway.config';
+import { GATEWAY_CONTROLLERS, GatewayModule } from './gateway.module';
+import { configureFastify, fastifyOptions } from './http/configure-fastify';
+import { RouteTable } from './http/route-table';
+import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './routes/resolved-routes';
+
+export interface RunningGateway {
+  app: NestFastifyApplication;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds and starts the gateway on `config.PORT` with the given transport to the services. */
+export async function createGateway(config: GatewayConfig, transport: TransportSettings, logger: LoggerService): Promise<RunningGateway> {
+  assertEveryRouteDeclared(GATEWAY_CONTROLLERS);
+  const routeTable = new RouteTable();
+  const adapter = new FastifyAdapter(fastifyOptions(config));
+  configureFastify(adapter.getInstance(), config, resolveDeclaredRoutes(), routeTable);
+  const services = new ServiceClient(transport, 'gateway');
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, services, routeTable), adapter, {
+    logger,
+    bodyParser: false,
+  });
+  await app.listen(config.PORT, config.HOST);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await app.close();
+      await services.close();
+    },
+  };
+}

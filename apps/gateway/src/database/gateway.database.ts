@@ -1,0 +1,14 @@
+import type { ServiceDatabase } from '@switchboard/persistence';
+import type { GatewayConfig } from '../config/gateway.config';
+import { AccessKey, ApiKey, Organization, Session, User, Workspace } from '../identity/identity.entities';
+import { CreateIdentity1763800000000 } from './migrations/1763800000000-create-identity';
+
+export function gatewayDatabase(config: Pick<GatewayConfig, 'DATABASE_URL' | 'DATABASE_POOL_SIZE'>): ServiceDatabase {
+  return {
+    schema: 'gateway',
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    entities: [Organization, Workspace, ApiKey, AccessKey, User, Session],
+    migrations: [CreateIdentity1763800000000],
+  };
+}

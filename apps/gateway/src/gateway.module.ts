@@ -1,0 +1,59 @@
+import { Module } from '@nestjs/common';
+import type { DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { serviceDataSourceOptions } from '@switchboard/persistence';
+import type { ServiceClient } from '@switchboard/platform';
+import { AdminController } from './admin/admin.controller';
+import { AdminService } from './admin/admin.service';
+import { Authenticator } from './auth/authenticator';
+import { CredentialCache } from './auth/credential-cache';
+import { RoutePolicyGuard } from './auth/route-policy.guard';
+import { GATEWAY_CONFIG } from './config/gateway.config';
+import type { GatewayConfig } from './config/gateway.config';
+import { gatewayDatabase } from './database/gateway.database';
+import { DocsController } from './docs/docs.controller';
+import { HealthController } from './health/health.controller';
+import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
+import { RouteTable } from './http/route-table';
+import { IdentityRepository } from './identity/identity.repository';
+import { OpenApiController } from './openapi/openapi.controller';
+import { SessionsController } from './sessions/sessions.controller';
+import { SessionsService } from './sessions/sessions.service';
+import { SERVICE_CLIENT } from './transport/service-client.provider';
+import { WorkspaceController } from './workspace/workspace.controller';
+import { WorkspaceService } from './workspace/workspace.service';
+
+export const GATEWAY_CONTROLLERS = [
+  HealthController,
+  OpenApiController,
+  AdminController,
+  SessionsController,
+  WorkspaceController,
+  DocsController,
+];
+
+/** The gateway: authentication, route policies and the error envelope in front of the services. */
+@Module({})
+export class GatewayModule {
+  static register(config: GatewayConfig, services: ServiceClient, routeTable: RouteTable): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [TypeOrmModule.forRoot(serviceDataSourceOptions(gatewayDatabase(config)))],
+      controllers: GATEWAY_CONTROLLERS,
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: SERVICE_CLIENT, useValue: services },
+        { provide: RouteTable, useValue: routeTable },
+        { provide: APP_GUARD, useClass: RoutePolicyGuard },
+        { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        IdentityRepository,
+        CredentialCache,
+        Authenticator,
+        AdminService,
+        SessionsService,
+        WorkspaceService,
+      ],
+    };
+  }
+}

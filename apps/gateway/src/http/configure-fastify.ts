@@ -1,0 +1,71 @@
+import { AppError, httpDuration, httpRequests, requestScope } from '@switchboard/platform';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from '../config/gateway.config';
+import type { ResolvedRoute } from '../routes/resolved-routes';
+import { newRequestId } from './request-id';
+import type { RouteTable } from './route-table';
+
+export function fastifyOptions(config: GatewayConfig) {
+  return {
+    genReqId: () => newRequestId(),
+    requestIdHeader: false as const,
+    bodyLimit: config.LARGE_BODY_LIMIT_BYTES,
+    disableRequestLogging: true,
+    trustProxy: true,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  };
+}
+
+/**
+ * The gateway's HTTP edges that run before Nest: request ids and log scope, per-route body
+ * limits, JSON parsing, metrics and the route table used for 405 answers.
+ */
+export function configureFastify(
+  fastify: FastifyInstance,
+  config: GatewayConfig,
+  routes: ResolvedRoute[],
+  routeTable: RouteTable,
+): void {
+  const largeBodyRoutes = new Set(routes.filter((r) => r.policy.bodyLimit === 'large').map((r) => `${r.method} ${r.path}`));
+  const limitFor = (request: FastifyRequest): number =>
+    largeBodyRoutes.has(`${request.method} ${request.routeOptions.url}`) ? config.LARGE_BODY_LIMIT_BYTES : config.BODY_LIMIT_BYTES;
+
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.add(method, route.url ?? route.path);
+  });
+
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > limitFor(request)) {
+      done(new AppError('E01003', { message: `The request body is larger than ${limitFor(request)} bytes.` }));
+      return;
+    }
+    requestScope.run({ requestId: request.id }, done);
+  });
+
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    if (body.length > limitFor(request)) {
+      done(new AppError('E01003', { message: `The request body is larger than ${limitFor(request)} bytes.` }), undefined);
+      return;
+    }
+    if (body.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(body.toString('utf8')));
+    } catch {
+      done(new AppError('E01002'), undefined);
+    }
+  });
+
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    httpRequests.inc(labels);
+    httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
+}

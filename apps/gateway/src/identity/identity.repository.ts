@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '@switchboard/contracts';
+import { DataSource } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { AccessKey, ApiKey, Organization, Session, User, Workspace } from './identity.entities';
+
+export interface ApiKeyRecord {
+  id: string;
+  role: Role;
+  secretHash: Buffer;
+  workspaceId: string;
+  organizationId: string;
+  region: string;
+}
+
+export interface SessionRecord {
+  id: string;
+  secretHash: Buffer;
+  csrfHash: Buffer;
+  userId: string;
+  role: Role;
+  workspaceId: string;
+  organizationId: string;
+  region: string;
+}
+
+/** Named queries over the gateway's identity tables. */
+@Injectable()
+export class IdentityRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  async findActiveApiKey(lookup: string): Promise<ApiKeyRecord | undefined> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT k.id, k.role, k.secret_hash, w.id AS workspace_id, w.organization_id, w.region
+         FROM gateway.api_keys k JOIN gateway.workspaces w ON w.id = k.workspace_id
+        WHERE k.lookup = $1 AND k.revoked_at IS NULL`,
+      [lookup],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      id: row.id as string,
+      role: row.role as Role,
+      secretHash: row.secret_hash as Buffer,
+      workspaceId: row.workspace_id as string,
+      organizationId: row.organization_id as string,
+      region: row.region as string,
+    };
+  }
+
+  async findActiveAccessKey(lookup: string): Promise<(ApiKeyRecord & { role: 'admin' }) | undefined> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT k.id, k.secret_hash, w.id AS workspace_id, w.organization_id, w.region
+         FROM gateway.access_keys k JOIN gateway.workspaces w ON w.id = k.workspace_id
+        WHERE k.lookup = $1 AND k.revoked_at IS NULL`,
+      [lookup],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      id: row.id as string,
+      role: 'admin',
+      secretHash: row.secret_hash as Buffer,
+      workspaceId: row.workspace_id as string,
+      organizationId: row.organization_id as string,
+      region: row.region as string,
+    };
+  }
+
+  async findLiveSession(lookup: string): Promise<SessionRecord | undefined> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT s.id, s.secret_hash, s.csrf_hash, u.id AS user_id, u.role, w.id AS workspace_id, w.organization_id, w.region
+         FROM gateway.sessions s
+         JOIN gateway.users u ON u.id = s.user_id
+         JOIN gateway.workspaces w ON w.id = u.workspace_id
+        WHERE s.lookup = $1 AND s.ended_at IS NULL AND s.expires_at > now()`,
+      [lookup],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      id: row.id as string,
+      secretHash: row.secret_hash as Buffer,
+      csrfHash: row.csrf_hash as Buffer,
+      userId: row.user_id as string,
+      role: row.role as Role,
+      workspaceId: row.workspace_id as string,
+      organizationId: row.organization_id as string,
+      region: row.region as string,
+    };
+  }
+
+  findWorkspace(id: string): Promise<Workspace | null> {
+    return this.dataSource.getRepository(Workspace).findOneBy({ id });
+  }
+
+  findUserByEmail(email: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOneBy({ email });
+  }
+
+  async endSession(id: string): Promise<void> {
+    await this.dataSource.getRepository(Session).update({ id }, { endedAt: new Date() });
+  }
+
+  saveSession(session: Session): Promise<Session> {
+    return this.dataSource.getRepository(Session).save(session);
+  }
+
+  async insertWorkspaceWithKeys(
+    manager: EntityManager,
+    records: { organization: Organization; workspace: Workspace; apiKey: ApiKey; accessKey: AccessKey },
+  ): Promise<void> {
+    await manager.insert(Organization, records.organization);
+    await manager.insert(Workspace, records.workspace);
+    await manager.insert(ApiKey, records.apiKey);
+    await manager.insert(AccessKey, records.accessKey);
+  }
+
+  async insertApiKey(apiKey: ApiKey): Promise<void> {
+    await this.dataSource.getRepository(ApiKey).insert(apiKey);
+  }
+
+  async insertAccessKey(accessKey: AccessKey): Promise<void> {
+    await this.dataSource.getRepository(AccessKey).insert(accessKey);
+  }
+
+  async insertUser(user: User): Promise<void> {
+    await this.dataSource.getRepository(User).insert(user);
+  }
+
+  async ping(): Promise<void> {
+    await this.dataSource.query('SELECT 1');
+  }
+}

@@ -1,0 +1,39 @@
+import { ConfigError, createLogger, enableDefaultMetrics, loadConfig, PinoNestLogger } from '@switchboard/platform';
+import { runMigrations } from '@switchboard/persistence';
+import { gatewayEnv } from './config/gateway.config';
+import type { GatewayConfig } from './config/gateway.config';
+import { createGateway } from './create-gateway';
+import { gatewayDatabase } from './database/gateway.database';
+
+/** The gateway as its own process (distributed mode): `node main.js` or `node main.js migrate`. */
+async function main(): Promise<void> {
+  let config: GatewayConfig;
+  try {
+    const loaded = loadConfig(gatewayEnv);
+    if (!process.argv.includes('migrate') && !loaded.PLATFORM_ADMIN_TOKEN) {
+      throw new ConfigError('PLATFORM_ADMIN_TOKEN', 'is required when the gateway runs as its own process');
+    }
+    if (!process.argv.includes('migrate') && loaded.TRANSPORT !== 'nats') {
+      throw new ConfigError('TRANSPORT', 'must be nats when the gateway runs as its own process');
+    }
+    config = { ...loaded, PLATFORM_ADMIN_TOKEN: loaded.PLATFORM_ADMIN_TOKEN ?? '' };
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  if (process.argv.includes('migrate')) {
+    const applied = await runMigrations(gatewayDatabase(config));
+    logger.info({ applied }, `gateway: ${applied.length} migration(s) applied`);
+    return;
+  }
+  enableDefaultMetrics();
+  const gateway = await createGateway(config, { kind: 'nats', url: config.NATS_URL, timeoutMs: config.TRANSPORT_TIMEOUT_MS }, new PinoNestLogger(logger));
+  gateway.app.enableShutdownHooks();
+  logger.info({ url: gateway.url }, `gateway listening on ${gateway.url}`);
+}
+
+void main();

@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+/**
+ * `npm run admin -- <command> [--json]`: the operator API from the command line. It talks to a
+ * running gateway (SWITCHBOARD_URL, default http://127.0.0.1:$PORT) with PLATFORM_ADMIN_TOKEN,
+ * or the token the embedded default stored in DATA_DIR.
+ */
+const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+Commands:
+  create-workspace --name <name> [--organization-name <name>] [--region us1|eu1]
+  create-api-key   --workspace <ws_id> --role read|write|admin
+  create-access-key --workspace <ws_id>
+  create-user      --workspace <ws_id> --email <email> --password <password> --role read|write|admin
+`;
+
+interface Command {
+  path: (values: Record<string, string | undefined>) => string;
+  body: (values: Record<string, string | undefined>) => Record<string, unknown>;
+  required: string[];
+}
+
+const COMMANDS: Record<string, Command> = {
+  'create-workspace': {
+    path: () => '/admin/v1/workspaces',
+    body: (v) => ({ name: v.name, ...(v['organization-name'] ? { organization_name: v['organization-name'] } : {}), ...(v.region ? { region: v.region } : {}) }),
+    required: ['name'],
+  },
+  'create-api-key': { path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/api-keys`, body: (v) => ({ role: v.role }), required: ['workspace', 'role'] },
+  'create-access-key': { path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/access-keys`, body: () => ({}), required: ['workspace'] },
+  'create-user': {
+    path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/users`,
+    body: (v) => ({ email: v.email, password: v.password, role: v.role }),
+    required: ['workspace', 'email', 'password', 'role'],
+  },
+};
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function operatorToken(): string {
+  if (process.env.PLATFORM_ADMIN_TOKEN) return process.env.PLATFORM_ADMIN_TOKEN;
+  const file = join(resolve(process.env.DATA_DIR ?? './.data'), 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  return fail('No operator token: set PLATFORM_ADMIN_TOKEN, or run this where `npm start` keeps its .data directory.');
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' }, 'organization-name': { type: 'string' }, region: { type: 'string' }, workspace: { type: 'string' },
+      role: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+    },
+  });
+  const command = COMMANDS[positionals[0] ?? ''];
+  if (values.help || !command) fail(USAGE);
+  const strings = values as Record<string, string | undefined>;
+  const missing = command.required.filter((name) => !strings[name]);
+  if (missing.length) fail(`Missing ${missing.map((name) => `--${name}`).join(', ')}\n\n${USAGE}`);
+  const base = process.env.SWITCHBOARD_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;
+  const response = await fetch(`${base}${command.path(strings)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${operatorToken()}`, 'content-type': 'application/json' },
+    body: JSON.stringify(command.body(strings)),
+  }).catch(() => fail(`Cannot reach Switchboard at ${base}: is it running (npm start)?`));
+  const body = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) {
+    const error = body.error as { code: string; message: string; details?: Array<{ param: string; message: string }> };
+    if (values.json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    fail(`${response.status} ${error.code}: ${error.message}${(error.details ?? []).map((d) => `\n  ${d.param}: ${d.message}`).join('')}`);
+  }
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(`${describe(body)}\n(secrets are shown once; store them now)\n`);
+}
+
+function describe(body: Record<string, unknown>, indent = ''): string {
+  return Object.entries(body)
+    .map(([key, value]) => (typeof value === 'object' && value !== null ? `${indent}${key}:\n${describe(value as Record<string, unknown>, `${indent}  `)}` : `${indent}${key}: ${String(value)}`))
+    .join('\n');
+}
+
+void main();

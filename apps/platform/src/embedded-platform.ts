@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { createGateway, gatewayDatabase, gatewayEnv } from '@switchboard/app-gateway';
+import type { GatewayConfig } from '@switchboard/app-gateway';
+import { runMigrations, startEmbeddedPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/persistence';
+import { InProcessBus, loadConfig, PinoNestLogger, startService } from '@switchboard/platform';
+import type { Logger } from 'pino';
+import { productServices } from './services';
+
+export interface EmbeddedPlatformOptions {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  logger: Logger;
+  /** Use this database instead of starting the embedded PostgreSQL. */
+  databaseUrl?: string;
+  persistentDatabase?: boolean;
+}
+
+export interface EmbeddedPlatform {
+  url: string;
+  adminToken: string;
+  adminTokenGenerated: boolean;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole platform in one process: embedded PostgreSQL, every service's migrations, every
+ * service on the in-process bus, and the gateway in front. Same handlers as distributed mode.
+ */
+export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): Promise<EmbeddedPlatform> {
+  const { logger } = options;
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  let postgres: RunningPostgres | undefined;
+  let databaseUrl = options.databaseUrl;
+  if (!databaseUrl) {
+    postgres = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'postgres'),
+      persistent: options.persistentDatabase ?? true,
+      onNotice: (message) => logger.warn(message),
+    });
+    databaseUrl = postgres.url;
+  }
+  const env = { ...options.env, DATABASE_URL: databaseUrl, TRANSPORT: 'in-process' };
+  const { token: adminToken, generated } = operatorToken(options.env.PLATFORM_ADMIN_TOKEN, dataDir);
+  const gatewayConfig: GatewayConfig = { ...loadConfig(gatewayEnv, env), PLATFORM_ADMIN_TOKEN: adminToken };
+
+  await runMigrations(gatewayDatabase(gatewayConfig));
+  const serviceConfigs = productServices.map((service) => loadConfig(service.schema, env));
+  for (const [index, service] of productServices.entries()) await service.migrate(serviceConfigs[index]);
+
+  const bus = new InProcessBus();
+  const transport = { kind: 'in-process' as const, bus, timeoutMs: gatewayConfig.TRANSPORT_TIMEOUT_MS };
+  const nestLogger = new PinoNestLogger(logger);
+  const services: INestApplicationContext[] = [];
+  for (const [index, service] of productServices.entries()) {
+    services.push(await startService({ name: service.name, module: service.module(serviceConfigs[index]), transport, logger: nestLogger }));
+  }
+  const gateway = await createGateway(gatewayConfig, transport, nestLogger);
+  return {
+    url: gateway.url,
+    adminToken,
+    adminTokenGenerated: generated,
+    databaseUrl,
+    stop: async () => {
+      await gateway.close();
+      for (const service of services.reverse()) await service.close();
+      await postgres?.stop();
+    },
+  };
+}
+
+/** PLATFORM_ADMIN_TOKEN, or one generated once and kept in the data directory. */
+function operatorToken(configured: string | undefined, dataDir: string): { token: string; generated: boolean } {
+  if (configured) return { token: configured, generated: false };
+  const file = join(dataDir, 'admin-token');
+  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), generated: false };
+  const token = `sbadm_${randomBytes(24).toString('hex')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return { token, generated: true };
+}
