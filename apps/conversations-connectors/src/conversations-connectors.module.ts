@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceDataSourceOptions } from '@switchboard/persistence';
+import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import type { ConversationsConnectorsConfig } from './config/conversations-connectors.config';
 import { conversationsConnectorsDatabase } from './database/conversations-connectors.database';
@@ -13,8 +13,8 @@ export class ConversationsConnectorsModule {
     return {
       module: ConversationsConnectorsModule,
       imports: [
-        TypeOrmModule.forRoot(serviceDataSourceOptions(conversationsConnectorsDatabase(config))),
-        ServiceHealthModule.forService('conversations_connectors', databaseReadiness),
+        TypeOrmModule.forRoot(serviceTypeOrmOptions(conversationsConnectorsDatabase(config))),
+        ServiceHealthModule.forService('conversations_connectors', databaseReadiness('conversations_connectors')),
       ],
     };
   }

@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceDataSourceOptions } from '@switchboard/persistence';
+import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import type { EmailConfig } from './config/email.config';
 import { emailDatabase } from './database/email.database';
@@ -13,8 +13,8 @@ export class EmailModule {
     return {
       module: EmailModule,
       imports: [
-        TypeOrmModule.forRoot(serviceDataSourceOptions(emailDatabase(config))),
-        ServiceHealthModule.forService('email', databaseReadiness),
+        TypeOrmModule.forRoot(serviceTypeOrmOptions(emailDatabase(config))),
+        ServiceHealthModule.forService('email', databaseReadiness('email')),
       ],
     };
   }

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { serviceDataSourceOptions } from '@switchboard/persistence';
+import { serviceTypeOrmOptions } from '@switchboard/persistence';
 import type { ServiceClient } from '@switchboard/platform';
 import { AdminController } from './admin/admin.controller';
 import { AdminService } from './admin/admin.service';
@@ -39,7 +39,7 @@ export class GatewayModule {
   static register(config: GatewayConfig, services: ServiceClient, routeTable: RouteTable): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [TypeOrmModule.forRoot(serviceDataSourceOptions(gatewayDatabase(config)))],
+      imports: [TypeOrmModule.forRoot(serviceTypeOrmOptions(gatewayDatabase(config)))],
       controllers: GATEWAY_CONTROLLERS,
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceDataSourceOptions } from '@switchboard/persistence';
+import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import type { RealtimeConfig } from './config/realtime.config';
 import { realtimeDatabase } from './database/realtime.database';
@@ -13,8 +13,8 @@ export class RealtimeModule {
     return {
       module: RealtimeModule,
       imports: [
-        TypeOrmModule.forRoot(serviceDataSourceOptions(realtimeDatabase(config))),
-        ServiceHealthModule.forService('realtime', databaseReadiness),
+        TypeOrmModule.forRoot(serviceTypeOrmOptions(realtimeDatabase(config))),
+        ServiceHealthModule.forService('realtime', databaseReadiness('realtime')),
       ],
     };
   }

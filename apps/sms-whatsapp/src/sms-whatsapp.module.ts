@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceDataSourceOptions } from '@switchboard/persistence';
+import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
@@ -13,8 +13,8 @@ export class SmsWhatsappModule {
     return {
       module: SmsWhatsappModule,
       imports: [
-        TypeOrmModule.forRoot(serviceDataSourceOptions(smsWhatsappDatabase(config))),
-        ServiceHealthModule.forService('sms_whatsapp', databaseReadiness),
+        TypeOrmModule.forRoot(serviceTypeOrmOptions(smsWhatsappDatabase(config))),
+        ServiceHealthModule.forService('sms_whatsapp', databaseReadiness('sms_whatsapp')),
       ],
     };
   }

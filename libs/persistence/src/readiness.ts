@@ -1,10 +1,18 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
 import type { ReadinessCheck } from '@switchboard/platform';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 
-/** The readiness provider of a service whose only dependency is its database. */
-export const databaseReadiness = {
-  inject: [DataSource],
-  useFactory: (dataSource: DataSource): ReadinessCheck[] => [
-    { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
-  ],
-};
+/** The readiness provider of a service whose only dependency is its database (named by schema). */
+export function databaseReadiness(schema: string) {
+  return {
+    inject: [getDataSourceToken(schema)],
+    useFactory: (dataSource: DataSource): ReadinessCheck[] => [
+      { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
+    ],
+  };
+}
+
+/** Injection token of a service's data source. */
+export function dataSourceToken(schema: string): string {
+  return getDataSourceToken(schema) as string;
+}

@@ -10,7 +10,6 @@ export function fastifyOptions(config: GatewayConfig) {
     genReqId: () => newRequestId(),
     requestIdHeader: false as const,
     bodyLimit: config.LARGE_BODY_LIMIT_BYTES,
-    disableRequestLogging: true,
     trustProxy: true,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -45,7 +44,8 @@ export function configureFastify(
     requestScope.run({ requestId: request.id }, done);
   });
 
-  fastify.removeContentTypeParser('application/json');
+  // Only JSON bodies are accepted; anything else is 415 before it reaches a handler.
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     if (body.length > limitFor(request)) {
       done(new AppError('E01003', { message: `The request body is larger than ${limitFor(request)} bytes.` }), undefined);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Role } from '@switchboard/contracts';
 import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
@@ -27,7 +28,7 @@ export interface SessionRecord {
 /** Named queries over the gateway's identity tables. */
 @Injectable()
 export class IdentityRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource('gateway') private readonly dataSource: DataSource) {}
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);

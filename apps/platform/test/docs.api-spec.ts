@@ -1,0 +1,85 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ErrorCatalog } from '@switchboard/contracts';
+import { createLogger } from '@switchboard/platform';
+import { call, startTestPostgres } from '@switchboard/testing';
+import type { RunningPostgres } from '@switchboard/persistence';
+import { startEmbeddedPlatform } from '../src/embedded-platform';
+import type { EmbeddedPlatform } from '../src/embedded-platform';
+
+interface SearchResult {
+  slug: string;
+  section: string;
+  markdown_url: string;
+  snippet: string;
+  highlights?: string[];
+}
+
+describe('docs API through the gateway', () => {
+  let postgres: RunningPostgres;
+  let platform: EmbeddedPlatform;
+  let base: string;
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    platform = await startEmbeddedPlatform({
+      env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: 'sbadm_docs_test_token', LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs') },
+      dataDir: mkdtempSync(join(tmpdir(), 'switchboard-docs-')),
+      databaseUrl: postgres.url,
+      logger: createLogger('test', 'silent'),
+    });
+    base = platform.url;
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await postgres?.stop();
+  });
+
+  it('ranks the idempotency guide section first for "idempotency", without auth', async () => {
+    const response = await call<{ data: SearchResult[] }>(base, 'GET', '/v1/docs/search?q=idempotency');
+    expect(response.status).toBe(200);
+    expect(response.body.data[0]).toMatchObject({ slug: 'guides/idempotency', markdown_url: expect.stringContaining('guides/idempotency') });
+    expect(response.body.data[0].snippet.length).toBeGreaterThan(0);
+    expect(response.body.data[0].highlights).toBeUndefined();
+  });
+
+  it('adds the matching passages with contents=highlights', async () => {
+    const response = await call<{ data: SearchResult[] }>(base, 'GET', '/v1/docs/search?q=idempotency&contents=highlights&limit=3');
+    expect(response.status).toBe(200);
+    expect(response.body.data.length).toBeLessThanOrEqual(3);
+    expect(response.body.data[0].highlights?.length).toBeGreaterThan(0);
+  });
+
+  it('answers a blank query 400 and a missing one or a limit out of 1..25 with 422', async () => {
+    expect((await call(base, 'GET', '/v1/docs/search?q=%20%20')).status).toBe(400);
+    const missing = await call(base, 'GET', '/v1/docs/search');
+    expect(missing.status).toBe(422);
+    expect(missing.body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'q' }] } });
+    const limit = await call(base, 'GET', '/v1/docs/search?q=errors&limit=26');
+    expect(limit.body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'limit' }] } });
+    expect((await call(base, 'GET', '/v1/docs/search?q=errors&contents=everything')).status).toBe(422);
+  });
+
+  it('reads pages, 404s an unknown slug, and resolves the doc_url of every error code', async () => {
+    const index = await call<{ markdown: string }>(base, 'GET', '/v1/docs/pages?slug=index');
+    expect(index.status).toBe(200);
+    expect(index.body.markdown).toContain('#');
+    const unknown = await call(base, 'GET', '/v1/docs/pages?slug=no/such-page');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ error: { type: 'not_found_error', code: 'E04002' } });
+    for (const code of Object.keys(ErrorCatalog)) {
+      const page = await call<{ markdown: string }>(base, 'GET', `/v1/docs/pages?slug=errors/${code}`);
+      expect(page.status).toBe(200);
+      expect(page.body.markdown).toContain(code);
+    }
+  });
+
+  it('serves the raw Markdown at markdown_url', async () => {
+    const response = await call<string>(base, 'GET', '/v1/docs/pages?slug=guides/idempotency&format=markdown');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/markdown');
+    expect(response.body).toMatch(/^# /m);
+  });
+});

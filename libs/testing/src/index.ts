@@ -1,0 +1,4 @@
+export * from './postgres';
+export * from './nats-server';
+export * from './processes';
+export * from './api';

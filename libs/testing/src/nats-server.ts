@@ -1,0 +1,83 @@
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+
+export interface RunningNats {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  /** Starts it again on the same port (after `stop`), as an outage that ends would. */
+  restart(): Promise<void>;
+}
+
+/**
+ * Finds `nats-server` on PATH. A fresh machine lacks it: as root with apt it is installed
+ * (`apt-get install -y nats-server`); otherwise this fails with one line saying how to install.
+ */
+export function natsServerBinary(): string {
+  const found = which('nats-server');
+  if (found) return found;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (root && which('apt-get')) {
+    execFileSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq nats-server >/dev/null'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const installed = which('nats-server');
+    if (installed) return installed;
+  }
+  throw new Error('nats-server not found: install it with "apt-get install -y nats-server" (the distributed tests need a real NATS server)');
+}
+
+function which(binary: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/bin', '/usr/local/bin'])) {
+    if (dir && existsSync(`${dir}/${binary}`)) return `${dir}/${binary}`;
+  }
+  return undefined;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ port, host: '127.0.0.1' }, () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+export async function startNatsServer(): Promise<RunningNats> {
+  const binary = natsServerBinary();
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    await waitForPort(port, 10_000);
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGTERM');
+    });
+  };
+  await start();
+  return { url: `nats://127.0.0.1:${port}`, port, stop, restart: start };
+}

