@@ -1,0 +1,62 @@
+import { join, resolve } from 'node:path';
+import { freePort, runNode, spawnNode, startNatsServer, startTestPostgres, waitForOk } from '@switchboard/testing';
+import type { RunningNats, ServiceProcessHandle } from '@switchboard/testing';
+import type { RunningPostgres } from '@switchboard/persistence';
+
+const ROOT = resolve(__dirname, '../../..');
+const PRODUCT_SERVICES = ['docs', 'email', 'realtime', 'sms-whatsapp', 'verify-lookup-preferences', 'workspace-objects', 'conversations-connectors'];
+
+export interface DistributedTopology {
+  gatewayUrl: string;
+  adminToken: string;
+  nats: RunningNats;
+  services: Map<string, { handle: ServiceProcessHandle; healthUrl: string }>;
+  stop(): Promise<void>;
+}
+
+const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
+
+/**
+ * The distributed topology, really started: PostgreSQL, nats-server, every service and the
+ * gateway as separate Node processes from the built dist/ (npm test builds first).
+ */
+export async function startDistributedTopology(): Promise<DistributedTopology> {
+  const postgres: RunningPostgres = await startTestPostgres();
+  const nats = await startNatsServer();
+  const adminToken = 'sbadm_e2e_operator_token';
+  const common = {
+    ...process.env,
+    TRANSPORT: 'nats',
+    NATS_URL: nats.url,
+    DATABASE_URL: postgres.url,
+    LOG_LEVEL: 'warn',
+    TRANSPORT_TIMEOUT_MS: '2000',
+    DOCS_DIR: join(ROOT, 'docs'),
+  };
+  const started: ServiceProcessHandle[] = [];
+  const services = new Map<string, { handle: ServiceProcessHandle; healthUrl: string }>();
+  const stop = async () => {
+    await Promise.all(started.map((handle) => handle.stop()));
+    await nats.stop();
+    await postgres.stop();
+  };
+  try {
+    for (const app of ['gateway', ...PRODUCT_SERVICES]) await runNode(main(app), ['migrate'], common);
+    for (const app of PRODUCT_SERVICES) {
+      const port = await freePort();
+      const handle = spawnNode(app, main(app), [], { ...common, HTTP_PORT: String(port) });
+      started.push(handle);
+      services.set(app, { handle, healthUrl: `http://127.0.0.1:${port}` });
+    }
+    const gatewayPort = await freePort();
+    started.push(spawnNode('gateway', main('gateway'), [], { ...common, PORT: String(gatewayPort), HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: adminToken }));
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    await waitForOk(`${gatewayUrl}/readyz`, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}\n${started.map((h) => `--- ${h.name}\n${h.output()}`).join('\n')}`);
+    });
+    return { gatewayUrl, adminToken, nats, services, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

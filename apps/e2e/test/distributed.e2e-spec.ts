@@ -1,0 +1,59 @@
+import { BirdAuthError, BirdClient } from '@messagebird/sdk';
+import { call, createWorkspace, waitForOk } from '@switchboard/testing';
+import { startDistributedTopology } from './distributed-topology';
+import type { DistributedTopology } from './distributed-topology';
+
+describe('distributed topology (one process per service, real NATS and PostgreSQL)', () => {
+  let topology: DistributedTopology;
+
+  beforeAll(async () => {
+    topology = await startDistributedTopology();
+  }, 120_000);
+
+  afterAll(async () => {
+    await topology?.stop();
+  });
+
+  it('reads the workspace through the gateway with the official SDK', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, { name: 'Distributed' });
+    const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+    await expect(bird.workspace.get()).resolves.toMatchObject({ id: created.workspace.id, name: 'Distributed' });
+  });
+
+  it('answers a bad API key with the 401 envelope', async () => {
+    const bird = new BirdClient({ apiKey: 'bk_us1_000000000000000000000000000000000000000000000000', baseUrl: topology.gatewayUrl, maxRetries: 0 });
+    const error = await bird.workspace.get().catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(BirdAuthError);
+    expect(error).toMatchObject({ statusCode: 401, code: 'E02002', requestId: expect.stringMatching(/^req_/) });
+  });
+
+  it('searches the docs through the gateway and the docs service over NATS', async () => {
+    const response = await call<{ data: Array<{ slug: string }> }>(topology.gatewayUrl, 'GET', '/v1/docs/search?q=idempotency');
+    expect(response.status).toBe(200);
+    expect(response.body.data[0].slug).toBe('guides/idempotency');
+  });
+
+  it('serves /healthz, /readyz and Prometheus metrics on every service process', async () => {
+    for (const [name, { healthUrl }] of topology.services) {
+      expect({ name, status: (await call(healthUrl, 'GET', '/healthz')).status }).toEqual({ name, status: 200 });
+      expect({ name, status: (await call(healthUrl, 'GET', '/readyz')).status }).toEqual({ name, status: 200 });
+      const metrics = await call<string>(healthUrl, 'GET', '/metrics');
+      expect(metrics.body).toContain('switchboard_rpc_requests_total');
+    }
+  });
+
+  it('answers 503 with the envelope while NATS is down, and recovers by itself when it returns', async () => {
+    await topology.nats.stop();
+    const started = Date.now();
+    const down = await call(topology.gatewayUrl, 'GET', '/v1/docs/search?q=errors');
+    expect(Date.now() - started).toBeLessThan(2_000 + 1_000);
+    expect(down.status).toBe(503);
+    expect(down.body).toMatchObject({ error: { type: 'service_unavailable_error', code: expect.stringMatching(/^E0500[12]$/), request_id: expect.stringMatching(/^req_/) } });
+    expect((await call(topology.gatewayUrl, 'GET', '/readyz')).status).toBe(503);
+
+    await topology.nats.restart();
+    await waitForOk(`${topology.gatewayUrl}/readyz`, 30_000);
+    const back = await call(topology.gatewayUrl, 'GET', '/v1/docs/search?q=errors');
+    expect(back.status).toBe(200);
+  }, 60_000);
+});
