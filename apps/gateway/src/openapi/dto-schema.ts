@@ -39,7 +39,7 @@ export function dtoSchema(dto: Constructor): JsonSchema {
       case 'minLength': property.minLength = first as number; break;
       case 'maxLength': property.maxLength = first as number; break;
       case 'isNotEmpty': property.minLength = Math.max(property.minLength ?? 0, 1); break;
-      case 'matches': property.pattern = (first instanceof RegExp ? first : new RegExp(String(first), String(second ?? ''))).source; break;
+      case 'matches': property.pattern = (first instanceof RegExp ? first : new RegExp(String(first), typeof second === 'string' ? second : '')).source; break;
       default: break;
     }
   }

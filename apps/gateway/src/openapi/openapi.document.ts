@@ -17,7 +17,7 @@ const ERROR_ENVELOPE: JsonSchema = {
         message: { type: 'string' },
         doc_url: { type: 'string', format: 'uri' },
         request_id: { type: 'string', pattern: '^req_' },
-        details: { type: 'array' } as JsonSchema,
+        details: { type: 'array' },
         vendor_code: { type: 'string' },
       },
     },
@@ -40,7 +40,7 @@ export function buildOpenApiDocument(routes: ResolvedRoute[], version: string) {
     const { policy } = route;
     const parameters: unknown[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     if (policy.query) {
-      const schema = dtoSchema(policy.query as new () => object);
+      const schema = dtoSchema(policy.query);
       for (const [name, property] of Object.entries(schema.properties ?? {})) {
         parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
       }
@@ -56,7 +56,7 @@ export function buildOpenApiDocument(routes: ResolvedRoute[], version: string) {
       tags: [policy.tag],
       security: SECURITY[policy.auth],
       parameters,
-      ...(policy.body ? { requestBody: { required: true, content: { 'application/json': { schema: dtoSchema(policy.body as new () => object) } } } } : {}),
+      ...(policy.body ? { requestBody: { required: true, content: { 'application/json': { schema: dtoSchema(policy.body) } } } } : {}),
       responses,
       'x-switchboard-policy': { rate_limit: policy.rateLimit, idempotent: policy.idempotent, paginated: policy.paginated, ...(policy.role ? { role: policy.role } : {}) },
     };

@@ -1,0 +1,2 @@
+export { docsService } from './docs.service-process';
+export { docsEnv } from './config/docs.config';
