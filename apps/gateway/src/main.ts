@@ -26,7 +26,10 @@ async function main(): Promise<void> {
   }
   const logger = createLogger('gateway', config.LOG_LEVEL);
   if (process.argv.includes('migrate')) {
-    const applied = await runMigrations(gatewayDatabase(config));
+    const applied = await runMigrations(gatewayDatabase(config)).catch((err: Error) => {
+      process.stderr.write(`gateway: migrations failed: ${err.message}\n`);
+      process.exit(1);
+    });
     logger.info({ applied }, `gateway: ${applied.length} migration(s) applied`);
     return;
   }

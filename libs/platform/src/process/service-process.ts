@@ -39,7 +39,10 @@ export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>
   const base = config as ConfigOf<typeof serviceEnv>;
   const logger = createLogger(service.name, base.LOG_LEVEL);
   if (process.argv.includes('migrate')) {
-    const applied = await service.migrate(config);
+    const applied = await service.migrate(config).catch((err: Error) => {
+      process.stderr.write(`${service.name}: migrations failed: ${err.message}\n`);
+      process.exit(1);
+    });
     logger.info({ applied }, `${service.name}: ${applied.length} migration(s) applied`);
     return;
   }
