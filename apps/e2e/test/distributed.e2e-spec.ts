@@ -33,6 +33,12 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     expect(response.body.data[0].slug).toBe('guides/idempotency');
   });
 
+  it('carries a service error across NATS unchanged into the envelope', async () => {
+    const response = await call(topology.gatewayUrl, 'GET', '/v1/docs/pages?slug=no/such-page');
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ error: { type: 'not_found_error', code: 'E04002', request_id: response.headers.get('x-request-id') } });
+  });
+
   it('serves /healthz, /readyz and Prometheus metrics on every service process', async () => {
     for (const [name, { healthUrl }] of topology.services) {
       expect({ name, status: (await call(healthUrl, 'GET', '/healthz')).status }).toEqual({ name, status: 200 });

@@ -1,18 +1,27 @@
 import { Catch, Logger } from '@nestjs/common';
-import type { ArgumentsHost, RpcExceptionFilter } from '@nestjs/common';
+import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
 import { throwError } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { AppError } from './app-error';
 
 /** Sends every handler failure across the transport as the envelope's code, message and details. */
 @Catch()
-export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
+export class RpcErrorFilter implements ExceptionFilter<unknown> {
   private readonly logger = new Logger('RpcErrorFilter');
 
-  catch(exception: unknown, host: ArgumentsHost): Observable<never> {
+  catch(exception: unknown, host: ArgumentsHost): Observable<never> | void {
+    if (host.getType() === 'http') return this.replyOverHttp(exception, host);
     if (exception instanceof AppError) return throwError(() => exception.toTransport());
     const pattern = host.switchToRpc().getContext<{ getSubject?: () => string }>()?.getSubject?.();
     this.logger.error({ err: exception, subject: pattern }, 'unhandled error in message handler');
     return throwError(() => new AppError('E09001').toTransport());
+  }
+
+  /** A service's own HTTP routes are only health and metrics: answer their failures plainly. */
+  private replyOverHttp(exception: unknown, host: ArgumentsHost): void {
+    const error = exception instanceof AppError ? exception : new AppError('E09001');
+    if (!(exception instanceof AppError)) this.logger.error({ err: exception }, 'unhandled error in HTTP route');
+    const reply = host.switchToHttp().getResponse<{ status(code: number): { send(body: unknown): void } }>();
+    reply.status(error.status).send({ error: error.toTransport() });
   }
 }

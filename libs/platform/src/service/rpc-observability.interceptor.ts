@@ -10,6 +10,7 @@ export class RpcObservabilityInterceptor implements NestInterceptor {
   constructor(private readonly service: string) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'rpc') return next.handle();
     const rpc = context.switchToRpc().getContext<BaseRpcContext>();
     const subject = subjectOf(rpc);
     const { requestId } = requestContextOf(rpc);

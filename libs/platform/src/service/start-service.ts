@@ -36,9 +36,10 @@ export async function startService(options: StartServiceOptions): Promise<INestA
     return service;
   }
   const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { logger });
-  const microservice = app.connectMicroservice(natsServerOptions(transport.url, name), { inheritAppConfig: false });
-  microservice.useGlobalFilters(new RpcErrorFilter());
-  microservice.useGlobalInterceptors(new RpcObservabilityInterceptor(name));
+  // Globals are set on the app and inherited: a connected microservice is already initialised.
+  app.useGlobalFilters(new RpcErrorFilter());
+  app.useGlobalInterceptors(new RpcObservabilityInterceptor(name));
+  app.connectMicroservice(natsServerOptions(transport.url, name), { inheritAppConfig: true });
   app.enableShutdownHooks();
   await app.startAllMicroservices();
   await app.listen(options.httpPort ?? 0, '0.0.0.0');

@@ -23,7 +23,9 @@ export class ServiceClient {
       const nats = new ClientNats(natsClientOptions(settings.url, name));
       this.proxy = nats;
       this.connected = false;
-      nats.status.subscribe((status) => {
+      // NatsStatus is a `declare const enum` with no runtime value (swc cannot inline it), so the
+      // status is compared as the string it is.
+      nats.status.subscribe((status: string) => {
         this.connected = status === 'connected';
       });
     } else {
