@@ -16,4 +16,4 @@ export const productServices: Array<ServiceProcess<EnvSchema>> = [
   verifyLookupPreferencesService,
   workspaceObjectsService,
   conversationsConnectorsService,
-] as unknown as Array<ServiceProcess<EnvSchema>>;
+];

@@ -27,7 +27,7 @@ export function dtoSchema(dto: Constructor): JsonSchema {
     const property = (properties[rule.propertyName] ??= {});
     const [first, second] = (rule.constraints ?? []) as unknown[];
     if (rule.type === 'conditionalValidation') optional.add(rule.propertyName);
-    switch (rule.name) {
+    switch (rule.name ?? '') {
       case 'isString': property.type = 'string'; break;
       case 'isInt': property.type = 'integer'; break;
       case 'isNumber': property.type = 'number'; break;

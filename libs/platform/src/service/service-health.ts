@@ -22,8 +22,8 @@ interface ReplyLike {
 export async function runReadinessChecks(checks: ReadinessCheck[]): Promise<Record<string, 'ok' | 'failing'>> {
   const results: Record<string, 'ok' | 'failing'> = {};
   await Promise.all(
-    checks.map(async ({ name, check }) => {
-      results[name] = await check().then(
+    checks.map(async (readiness) => {
+      results[readiness.name] = await readiness.check().then(
         () => 'ok' as const,
         () => 'failing' as const,
       );
