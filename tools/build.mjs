@@ -2,12 +2,14 @@
 // Compiles apps/ and libs/ to dist/ with swc (type-checking is `npm run typecheck`). Path aliases
 // from tsconfig.base.json are rewritten to relative requires, so `node dist/...` runs as is.
 import { transformFile } from '@swc/core';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = join(root, 'dist');
+const finalDir = join(root, 'dist');
+// Built aside and swapped in, so a process starting from dist/ never sees a half-written tree.
+const outDir = join(root, `dist.building-${process.pid}`);
 const tsconfig = JSON.parse(await readFile(join(root, 'tsconfig.base.json'), 'utf8'));
 
 async function* sources(dir) {
@@ -47,4 +49,8 @@ for (const top of ['apps', 'libs']) {
   }
 }
 await Promise.all(jobs);
+const retired = join(root, `dist.retired-${process.pid}`);
+await rename(finalDir, retired).catch(() => undefined);
+await rename(outDir, finalDir);
+await rm(retired, { recursive: true, force: true });
 console.log(`built ${jobs.length} files into dist/ in ${Date.now() - started} ms`);

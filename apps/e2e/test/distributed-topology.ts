@@ -8,6 +8,9 @@ const PRODUCT_SERVICES = ['docs', 'email', 'realtime', 'sms-whatsapp', 'verify-l
 
 export interface DistributedTopology {
   gatewayUrl: string;
+  databaseUrl: string;
+  natsUrl: string;
+  encryptionKey: string;
   adminToken: string;
   nats: RunningNats;
   services: Map<string, { handle: ServiceProcessHandle; healthUrl: string }>;
@@ -32,6 +35,7 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
     LOG_LEVEL: 'warn',
     TRANSPORT_TIMEOUT_MS: '2000',
     DOCS_DIR: join(ROOT, 'docs'),
+    ENCRYPTION_KEY: 'sbenc_e2e_encryption_key_0123456789',
   };
   const started: ServiceProcessHandle[] = [];
   const services = new Map<string, { handle: ServiceProcessHandle; healthUrl: string }>();
@@ -54,7 +58,7 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
     await waitForOk(`${gatewayUrl}/readyz`, 60_000).catch((err: Error) => {
       throw new Error(`${err.message}\n${started.map((h) => `--- ${h.name}\n${h.output()}`).join('\n')}`);
     });
-    return { gatewayUrl, adminToken, nats, services, stop };
+    return { gatewayUrl, databaseUrl: postgres.url, natsUrl: nats.url, encryptionKey: common.ENCRYPTION_KEY, adminToken, nats, services, stop };
   } catch (err) {
     await stop();
     throw err;

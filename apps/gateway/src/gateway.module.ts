@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { serviceTypeOrmOptions } from '@switchboard/persistence';
 import type { ServiceClient } from '@switchboard/platform';
@@ -22,6 +22,10 @@ import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 import { SERVICE_CLIENT } from './transport/service-client.provider';
 import { WorkspaceController } from './workspace/workspace.controller';
+import { RealtimeAppsController } from './realtime/realtime-apps.controller';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyPurger } from './idempotency/idempotency-purger';
+import { IdempotencyStore } from './idempotency/idempotency.store';
 import { WorkspaceService } from './workspace/workspace.service';
 
 export const GATEWAY_CONTROLLERS = [
@@ -31,6 +35,7 @@ export const GATEWAY_CONTROLLERS = [
   SessionsController,
   WorkspaceController,
   DocsController,
+  RealtimeAppsController,
 ];
 
 /** The gateway: authentication, route policies and the error envelope in front of the services. */
@@ -47,6 +52,9 @@ export class GatewayModule {
         { provide: RouteTable, useValue: routeTable },
         { provide: APP_GUARD, useClass: RoutePolicyGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        IdempotencyStore,
+        IdempotencyPurger,
         IdentityRepository,
         CredentialCache,
         Authenticator,

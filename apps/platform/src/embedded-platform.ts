@@ -45,8 +45,9 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
     });
     databaseUrl = postgres.url;
   }
-  const env = { ...options.env, DATABASE_URL: databaseUrl, TRANSPORT: 'in-process' };
-  const { token: adminToken, generated } = operatorToken(options.env.PLATFORM_ADMIN_TOKEN, dataDir);
+  const { value: adminToken, generated } = persistedSecret(options.env.PLATFORM_ADMIN_TOKEN, dataDir, 'admin-token', 'sbadm_');
+  const encryptionKey = persistedSecret(options.env.ENCRYPTION_KEY, dataDir, 'encryption-key', 'sbenc_').value;
+  const env = { ...options.env, DATABASE_URL: databaseUrl, TRANSPORT: 'in-process', ENCRYPTION_KEY: encryptionKey };
   const gatewayConfig: GatewayConfig = { ...loadConfig(gatewayEnv, env), PLATFORM_ADMIN_TOKEN: adminToken };
 
   await runMigrations(gatewayDatabase(gatewayConfig));
@@ -74,12 +75,12 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
   };
 }
 
-/** PLATFORM_ADMIN_TOKEN, or one generated once and kept in the data directory. */
-function operatorToken(configured: string | undefined, dataDir: string): { token: string; generated: boolean } {
-  if (configured) return { token: configured, generated: false };
-  const file = join(dataDir, 'admin-token');
-  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), generated: false };
-  const token = `sbadm_${randomBytes(24).toString('hex')}`;
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return { token, generated: true };
+/** A configured secret, or one generated once and kept in the data directory (operator token, encryption key). */
+function persistedSecret(configured: string | undefined, dataDir: string, name: string, prefix: string): { value: string; generated: boolean } {
+  if (configured) return { value: configured, generated: false };
+  const file = join(dataDir, name);
+  if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), generated: false };
+  const value = `${prefix}${randomBytes(24).toString('hex')}`;
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  return { value, generated: true };
 }

@@ -5,6 +5,7 @@ import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persisten
 import { ServiceHealthModule } from '@switchboard/platform';
 import type { RealtimeConfig } from './config/realtime.config';
 import { realtimeDatabase } from './database/realtime.database';
+import { RealtimeAppsModule } from './apps/realtime-apps.module';
 
 /** The realtime service: realtime apps, keys, channels and client connections. */
 @Module({})
@@ -15,6 +16,7 @@ export class RealtimeModule {
       imports: [
         TypeOrmModule.forRoot(serviceTypeOrmOptions(realtimeDatabase(config))),
         ServiceHealthModule.forService('realtime', databaseReadiness('realtime')),
+        RealtimeAppsModule.register(config),
       ],
     };
   }

@@ -123,6 +123,22 @@ export const ErrorCatalog = {
     description:
       'Cursors are opaque: pass back exactly the `next_cursor`, `prev_cursor` or `refresh_cursor` you received, with the same sort and filters, before it expires. Start again from the first page otherwise.',
   },
+  E01013: {
+    status: 422,
+    type: 'validation_error',
+    name: 'LastActiveKey',
+    message: 'An app must keep at least one active key.',
+    description:
+      'The key is the only active key of its realtime app, so revoking it would lock every client out. Create a new key first, move your clients to it, then revoke this one.',
+  },
+  E01014: {
+    status: 422,
+    type: 'validation_error',
+    name: 'ImmutableField',
+    message: 'This field cannot be changed after creation.',
+    description:
+      'The field is fixed when the resource is created (for a realtime app: `region`; TLS is always enforced). Create a new resource to change it.',
+  },
   E02001: {
     status: 401,
     type: 'auth_error',
@@ -184,6 +200,20 @@ export const ErrorCatalog = {
     message: 'No documentation page has this slug.',
     description: 'The slug does not name a page. `index` is the landing page; search with `/v1/docs/search`.',
   },
+  E04003: {
+    status: 404,
+    type: 'not_found_error',
+    name: 'RealtimeAppNotFound',
+    message: 'The realtime app does not exist.',
+    description: 'No realtime app with this ID exists in the workspace of the credential.',
+  },
+  E04004: {
+    status: 404,
+    type: 'not_found_error',
+    name: 'RealtimeKeyNotFound',
+    message: 'The realtime app key does not exist.',
+    description: 'No key with this ID belongs to the realtime app.',
+  },
   E05001: {
     status: 503,
     type: 'service_unavailable_error',
@@ -206,6 +236,13 @@ export const ErrorCatalog = {
     name: 'DocsIndexUnavailable',
     message: 'Documentation search is temporarily unavailable.',
     description: 'The documentation index is being built or cannot be reached. Retry shortly.',
+  },
+  E06001: {
+    status: 409,
+    type: 'conflict_error',
+    name: 'KeyAlreadyRevoked',
+    message: 'The key is already revoked.',
+    description: 'Revoking is final and happens once; the key was revoked earlier (see its `revoked_at`).',
   },
   E09001: {
     status: 500,

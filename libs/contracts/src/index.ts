@@ -3,3 +3,4 @@ export * from './error-envelope';
 export * from './subjects';
 export * from './request-context';
 export * from './docs';
+export * from './realtime';

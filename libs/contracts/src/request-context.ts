@@ -8,6 +8,10 @@ export interface RequestContext {
   organizationId?: string;
   caller: { kind: CallerKind; id?: string; role?: Role };
   idempotencyKey?: string;
+  /** Hash of method, path and body: the same key with another request is a conflict. */
+  idempotencyFingerprint?: string;
+  /** Public origin of the gateway (scheme and host), for URLs a service returns. */
+  publicOrigin?: string;
 }
 
 /** Transport header names; lowercase, as NATS and HTTP both carry them. */
@@ -17,6 +21,8 @@ export const ContextHeaders = {
   OrganizationId: 'x-organization-id',
   Caller: 'x-caller',
   IdempotencyKey: 'idempotency-key',
+  IdempotencyFingerprint: 'x-idempotency-fingerprint',
+  PublicOrigin: 'x-public-origin',
 } as const;
 
 export function contextToHeaders(context: RequestContext): Record<string, string> {
@@ -27,6 +33,8 @@ export function contextToHeaders(context: RequestContext): Record<string, string
   if (context.workspaceId) headers[ContextHeaders.WorkspaceId] = context.workspaceId;
   if (context.organizationId) headers[ContextHeaders.OrganizationId] = context.organizationId;
   if (context.idempotencyKey) headers[ContextHeaders.IdempotencyKey] = context.idempotencyKey;
+  if (context.idempotencyFingerprint) headers[ContextHeaders.IdempotencyFingerprint] = context.idempotencyFingerprint;
+  if (context.publicOrigin) headers[ContextHeaders.PublicOrigin] = context.publicOrigin;
   return headers;
 }
 
@@ -45,6 +53,8 @@ export function contextFromHeaders(get: (name: string) => string | undefined): R
     workspaceId: get(ContextHeaders.WorkspaceId) || undefined,
     organizationId: get(ContextHeaders.OrganizationId) || undefined,
     idempotencyKey: get(ContextHeaders.IdempotencyKey) || undefined,
+    idempotencyFingerprint: get(ContextHeaders.IdempotencyFingerprint) || undefined,
+    publicOrigin: get(ContextHeaders.PublicOrigin) || undefined,
     caller,
   };
 }

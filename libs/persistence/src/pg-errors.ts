@@ -15,3 +15,12 @@ export function pgErrorCode(err: unknown): string | undefined {
 export function isUniqueViolation(err: unknown): boolean {
   return pgErrorCode(err) === PgErrorCodes.UniqueViolation;
 }
+
+/**
+ * The rows of a raw query. TypeORM's Postgres driver answers UPDATE and DELETE with
+ * `[rows, affectedCount]` and everything else with the rows.
+ */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}

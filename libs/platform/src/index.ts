@@ -14,3 +14,4 @@ export * from './service/rpc-observability.interceptor';
 export * from './service/service-health';
 export * from './service/start-service';
 export * from './process/service-process';
+export * from './crypto/sealed-box';

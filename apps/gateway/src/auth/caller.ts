@@ -49,5 +49,7 @@ export function requestContextFor(request: FastifyRequest): RequestContext {
     organizationId: caller.organizationId,
     caller: { kind: caller.kind, id: caller.id, role: caller.role },
     idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+    idempotencyFingerprint: request.idempotencyFingerprint,
+    publicOrigin: request.publicOrigin,
   };
 }

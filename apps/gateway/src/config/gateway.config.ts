@@ -13,6 +13,8 @@ export const gatewayEnv = {
   BODY_LIMIT_BYTES: env.int({ default: 1_048_576, min: 1024, max: 104_857_600, description: 'request body limit of ordinary operations' }),
   LARGE_BODY_LIMIT_BYTES: env.int({ default: 20_971_520, min: 1024, max: 209_715_200, description: 'request body limit of email send and batch' }),
   AUTH_CACHE_TTL_MS: env.int({ default: 30_000, min: 0, max: 3_600_000, description: 'how long a verified credential is cached in memory' }),
+  ENCRYPTION_KEY: env.string({ minLength: 16, description: 'key that encrypts stored idempotent replies at rest (generated in the embedded default)', secret: true }),
+  IDEMPOTENCY_TTL_HOURS: env.int({ default: 24, min: 1, max: 720, description: 'how long an idempotency key and its outcome are kept' }),
   SESSION_TTL_HOURS: env.int({ default: 168, min: 1, max: 8760, description: 'lifetime of a dashboard session' }),
 };
 

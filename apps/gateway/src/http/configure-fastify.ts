@@ -5,6 +5,13 @@ import type { ResolvedRoute } from '../routes/resolved-routes';
 import { newRequestId } from './request-id';
 import type { RouteTable } from './route-table';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Scheme and host clients reach this API at: PUBLIC_URL, or the request's own. */
+    publicOrigin: string;
+  }
+}
+
 export function fastifyOptions(config: GatewayConfig) {
   return {
     genReqId: () => newRequestId(),
@@ -34,8 +41,10 @@ export function configureFastify(
     for (const method of [route.method].flat()) routeTable.add(method, route.url ?? route.path);
   });
 
+  fastify.decorateRequest('publicOrigin', '');
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    request.publicOrigin = config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > limitFor(request)) {
       done(new AppError('E01003', { message: `The request body is larger than ${limitFor(request)} bytes.` }));

@@ -68,7 +68,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 
   private envelope(error: AppError, request: FastifyRequest): ErrorEnvelope {
     const definition = ErrorCatalog[error.code];
-    const origin = this.config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
+    const origin = request.publicOrigin || this.config.PUBLIC_URL || `${request.protocol}://${request.host}`;
     return {
       error: {
         type: definition.type,

@@ -1,0 +1,301 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@switchboard/platform';
+import { call, createWorkspace, startTestPostgres } from '@switchboard/testing';
+import type { ApiResponse, CreatedWorkspace } from '@switchboard/testing';
+import type { RunningPostgres } from '@switchboard/persistence';
+import { Client } from 'pg';
+import { startEmbeddedPlatform } from '../src/embedded-platform';
+import type { EmbeddedPlatform } from '../src/embedded-platform';
+
+const ADMIN_TOKEN = 'sbadm_realtime_test_token';
+
+interface App { id: string; app_id: string; name: string; region: string; status: string; connection_counting: boolean; tls_enforced: boolean; websocket_url: string; created_at: string; updated_at: string }
+interface Key { id: string; app_id: string; secret?: string; created_at: string; revoked_at: string | null }
+interface Page { data: App[]; next_cursor: string | null; prev_cursor: string | null; refresh_cursor: string | null; total?: number }
+
+describe('realtime control plane through the gateway', () => {
+  let postgres: RunningPostgres;
+  let platform: EmbeddedPlatform;
+  let db: Client;
+  let base: string;
+  let acme: CreatedWorkspace;
+  let admin: string;
+  const api = <T = Record<string, unknown>>(method: string, path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse<T>> =>
+    call<T>(base, method, path, { token: admin, ...options });
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    platform = await startEmbeddedPlatform({
+      env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs'), RATE_LIMITS: 'api_list=100000,read=100000,write=100000' },
+      dataDir: mkdtempSync(join(tmpdir(), 'switchboard-realtime-')),
+      databaseUrl: postgres.url,
+      logger: createLogger('test', 'silent'),
+    });
+    base = platform.url;
+    acme = await createWorkspace(base, ADMIN_TOKEN, { name: 'Acme' });
+    admin = acme.api_key.secret;
+    db = new Client({ connectionString: postgres.url });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    await platform?.stop();
+    await postgres?.stop();
+  });
+
+  const createApp = async (name: string, headers: Record<string, string> = {}) => {
+    const response = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', { body: { name, region: 'us1' }, headers });
+    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+
+  describe('apps and keys', () => {
+    it('lists the regions', async () => {
+      const response = await api('GET', '/v1/realtime/regions');
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ data: [{ id: 'us1', name: expect.any(String) }, { id: 'eu1', name: expect.any(String) }] });
+    });
+
+    it('creates an app with its first key and a one-time secret', async () => {
+      const response = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', { body: { name: 'Chat', region: 'eu1', connection_counting: true } });
+      expect(response.status).toBe(201);
+      expect(response.body.app).toEqual({
+        id: expect.stringMatching(/^rap_[0-9a-z]{26}$/), app_id: expect.any(String), name: 'Chat', region: 'eu1', status: 'active',
+        connection_counting: true, tls_enforced: true, websocket_url: `${base.replace('http', 'ws')}/app`, created_at: expect.any(String), updated_at: expect.any(String),
+      });
+      expect(response.body.key).toEqual({ id: expect.stringMatching(/^rak_/), app_id: response.body.app.id, secret: expect.stringMatching(/^[0-9a-f]{64}$/), created_at: expect.any(String), revoked_at: null });
+    });
+
+    it('never returns secrets again and stores them encrypted', async () => {
+      const { app, key } = await createApp('Secretive');
+      const read = await api('GET', `/v1/realtime/apps/${app.id}`);
+      const keys = await api<{ data: Key[] }>('GET', `/v1/realtime/apps/${app.id}/keys`);
+      expect(JSON.stringify([read.body, keys.body])).not.toContain(key.secret);
+      expect(keys.body.data).toEqual([{ id: key.id, app_id: app.id, created_at: key.created_at, revoked_at: null }]);
+      const stored = await db.query<{ secret_sealed: string }>('SELECT secret_sealed FROM realtime.app_keys WHERE id = $1', [key.id]);
+      expect(stored.rows[0].secret_sealed).not.toContain(key.secret);
+      const dump = await db.query('SELECT * FROM realtime.idempotency_records UNION ALL SELECT NULL, NULL, NULL, outcome_sealed, NULL FROM gateway.idempotency_keys');
+      expect(JSON.stringify(dump.rows)).not.toContain(key.secret);
+    });
+
+    it('patches the name and flags, leaves omitted fields unchanged, and refuses region and TLS changes', async () => {
+      const { app } = await createApp('Before');
+      const renamed = await api<App>('PATCH', `/v1/realtime/apps/${app.id}`, { body: { name: 'After' } });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ name: 'After', region: 'us1', connection_counting: false });
+      const flagged = await api<App>('PATCH', `/v1/realtime/apps/${app.id}`, { body: { connection_counting: true } });
+      expect(flagged.body).toMatchObject({ name: 'After', connection_counting: true });
+      const region = await api('PATCH', `/v1/realtime/apps/${app.id}`, { body: { region: 'eu1' } });
+      expect(region.status).toBe(422);
+      expect(region.body).toMatchObject({ error: { code: 'E01014', details: [{ param: 'region' }] } });
+      const tls = await api('PATCH', `/v1/realtime/apps/${app.id}`, { body: { tls_enforced: false } });
+      expect(tls.body).toMatchObject({ error: { code: 'E01014', details: [{ param: 'tls_enforced' }] } });
+      const unknown = await api('PATCH', `/v1/realtime/apps/${app.id}`, { body: { colour: 'red' } });
+      expect(unknown.body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'colour' }] } });
+    });
+
+    it('deletes an app with its keys (204), then 404s it', async () => {
+      const { app, key } = await createApp('Doomed');
+      expect((await api('DELETE', `/v1/realtime/apps/${app.id}`)).status).toBe(204);
+      const gone = await api('GET', `/v1/realtime/apps/${app.id}`);
+      expect(gone.status).toBe(404);
+      expect(gone.body).toMatchObject({ error: { type: 'not_found_error', code: 'E04003' } });
+      expect((await db.query('SELECT 1 FROM realtime.app_keys WHERE id = $1', [key.id])).rowCount).toBe(0);
+      expect((await api('DELETE', `/v1/realtime/apps/${app.id}`)).status).toBe(404);
+    });
+
+    it('walks the key state machine: create, list oldest first, revoke 200, again 409, last active 422', async () => {
+      const { app, key: first } = await createApp('Keys');
+      const second = await api<Key>('POST', `/v1/realtime/apps/${app.id}/keys`);
+      expect(second.status).toBe(201);
+      expect(second.body.secret).toMatch(/^[0-9a-f]{64}$/);
+      const listed = await api<{ data: Key[] }>('GET', `/v1/realtime/apps/${app.id}/keys`);
+      expect(listed.body.data.map((k) => k.id)).toEqual([first.id, second.body.id]);
+
+      const revoked = await api<Key>('POST', `/v1/realtime/apps/${app.id}/keys/${first.id}/revoke`);
+      expect(revoked.status).toBe(200);
+      expect(revoked.body).toMatchObject({ id: first.id, revoked_at: expect.any(String) });
+      const again = await api('POST', `/v1/realtime/apps/${app.id}/keys/${first.id}/revoke`);
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ error: { type: 'conflict_error', code: 'E06001' } });
+      const last = await api('POST', `/v1/realtime/apps/${app.id}/keys/${second.body.id}/revoke`);
+      expect(last.status).toBe(422);
+      expect(last.body).toMatchObject({ error: { code: 'E01013' } });
+
+      expect((await api<{ data: Key[] }>('GET', `/v1/realtime/apps/${app.id}/keys`)).body.data.map((k) => k.id)).toEqual([second.body.id]);
+      const all = await api<{ data: Key[] }>('GET', `/v1/realtime/apps/${app.id}/keys?include_revoked=true`);
+      expect(all.body.data.map((k) => k.id)).toEqual([first.id, second.body.id]);
+      expect((await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_unknown/revoke`)).body).toMatchObject({ error: { code: 'E04004' } });
+    });
+
+    it('needs an admin key to manage apps; a read key may list and read; another workspace sees 404', async () => {
+      const { app } = await createApp('Guarded');
+      const readKey = await call<{ secret: string }>(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, { token: ADMIN_TOKEN, body: { role: 'read' } });
+      const writeKey = await call<{ secret: string }>(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, { token: ADMIN_TOKEN, body: { role: 'write' } });
+      expect((await call(base, 'GET', `/v1/realtime/apps/${app.id}`, { token: readKey.body.secret })).status).toBe(200);
+      expect((await call(base, 'GET', '/v1/realtime/apps', { token: readKey.body.secret })).status).toBe(200);
+      const denied = await call(base, 'POST', '/v1/realtime/apps', { token: writeKey.body.secret, body: { name: 'x', region: 'us1' } });
+      expect(denied.status).toBe(403);
+      expect(denied.body).toMatchObject({ error: { type: 'permission_error', code: 'E03001' } });
+      expect((await call(base, 'DELETE', `/v1/realtime/apps/${app.id}`, { token: readKey.body.secret })).status).toBe(403);
+      const other = await createWorkspace(base, ADMIN_TOKEN, { name: 'Other' });
+      expect((await call(base, 'GET', `/v1/realtime/apps/${app.id}`, { token: other.api_key.secret })).status).toBe(404);
+      expect((await call(base, 'POST', `/v1/realtime/apps/${app.id}/keys`, { token: other.api_key.secret })).status).toBe(404);
+    });
+
+    it('validates the create body by field name', async () => {
+      const response = await api('POST', '/v1/realtime/apps', { body: { name: '', region: 'mars', flags: 1 } });
+      expect(response.status).toBe(422);
+      const params = (response.body as { error: { details: Array<{ param: string }> } }).error.details.map((d) => d.param);
+      expect(params).toEqual(expect.arrayContaining(['name', 'region', 'flags']));
+    });
+  });
+
+  describe('idempotency', () => {
+    it('replays the first outcome for a retry, with Idempotency-Replay: true', async () => {
+      const headers = { 'idempotency-key': 'create-replay-1' };
+      const first = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', { body: { name: 'Once', region: 'us1' }, headers });
+      const retry = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', { body: { name: 'Once', region: 'us1' }, headers });
+      expect(first.status).toBe(201);
+      expect(first.headers.get('idempotency-replay')).toBeNull();
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotency-replay')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+    });
+
+    it('replays a 4xx outcome too', async () => {
+      const headers = { 'idempotency-key': 'revoke-unknown-1' };
+      const { app } = await createApp('Replay4xx');
+      const first = await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_nope/revoke`, { headers });
+      const retry = await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_nope/revoke`, { headers });
+      expect([first.status, retry.status]).toEqual([404, 404]);
+      expect(retry.headers.get('idempotency-replay')).toBe('true');
+    });
+
+    it('answers 409 E01005 when the key is reused with another body', async () => {
+      const headers = { 'idempotency-key': 'create-conflict-1' };
+      await api('POST', '/v1/realtime/apps', { body: { name: 'First', region: 'us1' }, headers });
+      const reused = await api('POST', '/v1/realtime/apps', { body: { name: 'Second', region: 'us1' }, headers });
+      expect(reused.status).toBe(409);
+      expect(reused.body).toMatchObject({ error: { type: 'conflict_error', code: 'E01005' } });
+    });
+
+    it('creates exactly one resource for 20 concurrent requests with one key', async () => {
+      const headers = { 'idempotency-key': 'create-concurrent-1' };
+      const responses = await Promise.all(Array.from({ length: 20 }, () => api<{ app?: App }>('POST', '/v1/realtime/apps', { body: { name: 'Concurrent', region: 'us1' }, headers })));
+      const created = responses.filter((r) => r.status === 201);
+      const inFlight = responses.filter((r) => r.status === 409);
+      expect(created.length + inFlight.length).toBe(20);
+      expect(new Set(created.map((r) => r.body.app?.id)).size).toBe(1);
+      for (const response of inFlight) {
+        expect(response.body).toMatchObject({ error: { code: 'E01004' } });
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+      const rows = await db.query("SELECT count(*)::int AS n FROM realtime.apps WHERE name = 'Concurrent'");
+      expect(rows.rows[0].n).toBe(1);
+    });
+
+    it('still creates one resource when the gateway died between forwarding and recording', async () => {
+      const headers = { 'idempotency-key': 'create-crash-1' };
+      const first = await api<{ app: App }>('POST', '/v1/realtime/apps', { body: { name: 'Crash', region: 'us1' }, headers });
+      // What a gateway that died after the service committed leaves behind: its key still
+      // claimed, never completed, the claim's lock expired.
+      await db.query(
+        "UPDATE gateway.idempotency_keys SET state = 'in_progress', status = NULL, outcome_sealed = NULL, locked_until = now() - interval '1 second' WHERE key = $1",
+        ['create-crash-1'],
+      );
+      const retry = await api<{ app: App }>('POST', '/v1/realtime/apps', { body: { name: 'Crash', region: 'us1' }, headers });
+      expect(retry.status).toBe(201);
+      expect(retry.body.app.id).toBe(first.body.app.id);
+      expect((await db.query("SELECT count(*)::int AS n FROM realtime.apps WHERE name = 'Crash'")).rows[0].n).toBe(1);
+    });
+
+    it('refuses an Idempotency-Key longer than 255 characters or with control characters', async () => {
+      const long = await api('POST', '/v1/realtime/apps', { body: { name: 'x', region: 'us1' }, headers: { 'idempotency-key': 'k'.repeat(256) } });
+      expect(long.status).toBe(422);
+      expect(long.body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'Idempotency-Key' }] } });
+    });
+  });
+
+  describe('pagination of the apps list', () => {
+    let listing: CreatedWorkspace;
+    let token: string;
+
+    beforeAll(async () => {
+      listing = await createWorkspace(base, ADMIN_TOKEN, { name: 'Listing' });
+      token = listing.api_key.secret;
+      for (let batch = 0; batch < 100; batch++) {
+        await Promise.all(Array.from({ length: 10 }, (_, i) => call(base, 'POST', '/v1/realtime/apps', { token, body: { name: `App ${String(batch * 10 + i).padStart(4, '0')}`, region: 'us1' } })));
+      }
+    }, 120_000);
+
+    const page = (query: string) => call<Page>(base, 'GET', `/v1/realtime/apps${query}`, { token });
+
+    it('visits each of 1,000 rows once, in order, paging forward and then backward', async () => {
+      const forward: App[] = [];
+      let response = await page('?limit=100');
+      expect(response.body.prev_cursor).toBeNull();
+      forward.push(...response.body.data);
+      while (response.body.next_cursor) {
+        response = await page(`?limit=100&starting_after=${response.body.next_cursor}`);
+        forward.push(...response.body.data);
+      }
+      expect(forward).toHaveLength(1000);
+      expect(new Set(forward.map((a) => a.id)).size).toBe(1000);
+      const times = forward.map((a) => Date.parse(a.created_at));
+      expect(times.every((time, i) => i === 0 || time <= times[i - 1])).toBe(true);
+
+      const backward: App[] = [...response.body.data];
+      expect(response.body.prev_cursor).not.toBeNull();
+      let cursor = response.body.prev_cursor;
+      while (cursor) {
+        const previous = await page(`?limit=100&ending_before=${cursor}`);
+        backward.unshift(...previous.body.data);
+        cursor = previous.body.prev_cursor;
+      }
+      expect(backward.map((a) => a.id)).toEqual(forward.map((a) => a.id));
+    });
+
+    it('returns only rows created since, through the refresh cursor', async () => {
+      const first = await page('?limit=10');
+      expect(first.body.refresh_cursor).not.toBeNull();
+      const none = await page(`?ending_before=${first.body.refresh_cursor}`);
+      expect(none.body.data).toEqual([]);
+      const fresh = await call<{ app: App }>(base, 'POST', '/v1/realtime/apps', { token, body: { name: 'Fresh', region: 'us1' } });
+      const since = await page(`?ending_before=${first.body.refresh_cursor}`);
+      expect(since.body.data.map((a) => a.id)).toEqual([fresh.body.app.id]);
+    });
+
+    it('filters by case-insensitive name substring, sorts by name, and reports the total when asked', async () => {
+      const filtered = await page('?name=app%2000&include_total=true&limit=5');
+      expect(filtered.body.total).toBe(100);
+      expect(filtered.body.data.every((a) => a.name.toLowerCase().includes('app 00'))).toBe(true);
+      const byName = await page('?sort=name&limit=3');
+      expect(byName.body.data.map((a) => a.name)).toEqual(['App 0000', 'App 0001', 'App 0002']);
+      const desc = await page('?sort=name&order=desc&limit=1');
+      expect(desc.body.data[0].name).toBe('Fresh');
+      expect((await page('?limit=2')).body.total).toBeUndefined();
+    });
+
+    it('answers 422 E01012 for malformed, tampered, other-sort and other-filter cursors', async () => {
+      const first = await page('?limit=5');
+      const cursor = first.body.next_cursor ?? '';
+      const tampered = `${cursor.slice(0, -3)}${cursor.slice(-3) === 'AAA' ? 'BBB' : 'AAA'}`;
+      const named = await page('?limit=5&name=app');
+      for (const query of [`?starting_after=garbage`, `?starting_after=${tampered}`, `?sort=name&starting_after=${cursor}`, `?name=zzz&starting_after=${named.body.next_cursor}`, `?order=asc&starting_after=${cursor}`]) {
+        const response = await page(query);
+        expect({ query, status: response.status }).toEqual({ query, status: 422 });
+        expect(response.body).toMatchObject({ error: { code: 'E01012' } });
+      }
+    });
+
+    it('refuses an unknown sort field and a limit outside 1..100 by parameter name', async () => {
+      expect((await page('?sort=colour')).body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'sort' }] } });
+      expect((await page('?limit=101')).body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'limit' }] } });
+      expect((await page('?limit=0')).body).toMatchObject({ error: { code: 'E01001' } });
+    });
+  });
+});

@@ -1,0 +1,47 @@
+import type { RealtimeApp, RealtimeAppKey } from '@switchboard/contracts';
+
+export interface AppRow {
+  id: string;
+  workspace_id: string;
+  app_id: string;
+  name: string;
+  region: string;
+  status: 'active';
+  connection_counting: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export interface KeyRow {
+  id: string;
+  app_id: string;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
+}
+
+const iso = (value: Date | string): string => new Date(value).toISOString();
+
+/** Where the official client connects: the gateway origin, `ws(s)://host/app` + `/{key}`. */
+export function websocketUrl(publicOrigin: string | undefined): string {
+  const origin = publicOrigin ?? 'http://127.0.0.1:8080';
+  return `${origin.replace(/^http/, 'ws')}/app`;
+}
+
+export function toAppDto(row: AppRow, publicOrigin: string | undefined): RealtimeApp {
+  return {
+    id: row.id,
+    app_id: row.app_id,
+    name: row.name,
+    region: row.region,
+    status: row.status,
+    connection_counting: row.connection_counting,
+    tls_enforced: true,
+    websocket_url: websocketUrl(publicOrigin),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export function toKeyDto(row: KeyRow): RealtimeAppKey {
+  return { id: row.id, app_id: row.app_id, created_at: iso(row.created_at), revoked_at: row.revoked_at ? iso(row.revoked_at) : null };
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CreateRealtimeAppRequest, ListRealtimeAppsRequest, RealtimeApp, RealtimeAppKey, RealtimeAppKeyWithSecret, RequestContext, UpdateRealtimeAppRequest } from '@switchboard/contracts';
+import { CursorCodec, idempotentWrite, newId, paginate } from '@switchboard/persistence';
+import type { Page } from '@switchboard/persistence';
+import { AppError, SealedBox } from '@switchboard/platform';
+import type { EntityManager } from 'typeorm';
+import { REALTIME_CONFIG } from '../config/realtime.config';
+import type { RealtimeConfig } from '../config/realtime.config';
+import { REALTIME_REGIONS } from '../regions/regions';
+import { toAppDto, toKeyDto } from './realtime-app.mapper';
+import type { AppRow } from './realtime-app.mapper';
+import { RealtimeAppsRepository } from './realtime-apps.repository';
+
+/** The realtime control plane: apps and their keys, with the key state machine of the spec. */
+@Injectable()
+export class RealtimeAppsService {
+  private readonly box: SealedBox;
+  private readonly cursors: CursorCodec;
+
+  constructor(
+    @Inject(REALTIME_CONFIG) config: RealtimeConfig,
+    private readonly repository: RealtimeAppsRepository,
+  ) {
+    this.box = new SealedBox(config.ENCRYPTION_KEY);
+    this.cursors = new CursorCodec(`cursor:${config.ENCRYPTION_KEY}`, config.CURSOR_TTL_HOURS * 3_600_000);
+  }
+
+  async create(context: RequestContext, input: CreateRealtimeAppRequest): Promise<{ app: RealtimeApp; key: RealtimeAppKeyWithSecret }> {
+    const workspaceId = workspaceOf(context);
+    if (!REALTIME_REGIONS.some((region) => region.id === input.region)) {
+      throw AppError.validation([{ param: 'region', message: `must be one of ${REALTIME_REGIONS.map((r) => r.id).join(', ')}` }]);
+    }
+    return this.once(context, async (manager) => {
+      const app = await this.repository.insertApp(manager, { id: newId('rap'), workspaceId, name: input.name, region: input.region, connectionCounting: input.connection_counting ?? false });
+      const key = await this.issueKey(manager, app);
+      return { app: toAppDto(app, context.publicOrigin), key };
+    });
+  }
+
+  async list(context: RequestContext, input: ListRealtimeAppsRequest): Promise<Page<RealtimeApp>> {
+    const workspaceId = workspaceOf(context);
+    const params: unknown[] = [workspaceId];
+    let where = 'workspace_id = $1';
+    if (input.name) {
+      params.push(`%${input.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where += ` AND name ILIKE $2`;
+    }
+    const page = await paginate<AppRow>(
+      this.repository.dataSource,
+      {
+        from: 'realtime.apps',
+        select: 'id, workspace_id, app_id, name, region, status, connection_counting, created_at, updated_at',
+        where: { sql: where, params },
+        filters: { workspaceId, name: input.name ?? null },
+        sorts: { created_at: { column: 'created_at', type: 'timestamptz' }, name: { column: 'name', type: 'text' } },
+        defaultSort: 'created_at',
+        defaultOrder: input.sort === 'name' ? 'asc' : 'desc',
+        idColumn: 'id',
+      },
+      input,
+      this.cursors,
+    );
+    return { ...page, data: page.data.map((row) => toAppDto(row, context.publicOrigin)) };
+  }
+
+  async get(context: RequestContext, appId: string): Promise<RealtimeApp> {
+    const app = await this.repository.findApp(workspaceOf(context), appId);
+    if (!app) throw new AppError('E04003');
+    return toAppDto(app, context.publicOrigin);
+  }
+
+  async update(context: RequestContext, input: UpdateRealtimeAppRequest): Promise<RealtimeApp> {
+    const workspaceId = workspaceOf(context);
+    return this.once(context, async (manager) => {
+      const app = await this.repository.updateApp(manager, workspaceId, input.app_id, { name: input.name, connectionCounting: input.connection_counting });
+      if (!app) throw new AppError('E04003');
+      return toAppDto(app, context.publicOrigin);
+    });
+  }
+
+  async remove(context: RequestContext, appId: string): Promise<null> {
+    const workspaceId = workspaceOf(context);
+    return this.once(context, async (manager) => {
+      if (!(await this.repository.deleteApp(manager, workspaceId, appId))) throw new AppError('E04003');
+      return null;
+    });
+  }
+
+  async createKey(context: RequestContext, appId: string): Promise<RealtimeAppKeyWithSecret> {
+    const workspaceId = workspaceOf(context);
+    return this.once(context, async (manager) => {
+      const app = await this.repository.findApp(workspaceId, appId, manager);
+      if (!app) throw new AppError('E04003');
+      return this.issueKey(manager, app);
+    });
+  }
+
+  async listKeys(context: RequestContext, appId: string, includeRevoked: boolean): Promise<{ data: RealtimeAppKey[] }> {
+    const workspaceId = workspaceOf(context);
+    if (!(await this.repository.findApp(workspaceId, appId))) throw new AppError('E04003');
+    const keys = await this.repository.listKeys(workspaceId, appId, includeRevoked);
+    return { data: keys.map(toKeyDto) };
+  }
+
+  /** active -> revoked, once; never the app's last active key. The app row lock serialises revokes. */
+  async revokeKey(context: RequestContext, appId: string, keyId: string): Promise<RealtimeAppKey> {
+    const workspaceId = workspaceOf(context);
+    return this.once(context, async (manager) => {
+      const app = await this.repository.findApp(workspaceId, appId, manager, true);
+      if (!app) throw new AppError('E04003');
+      const key = await this.repository.findKey(manager, workspaceId, appId, keyId);
+      if (!key) throw new AppError('E04004');
+      if (key.revoked_at) throw new AppError('E06001');
+      if ((await this.repository.countActiveKeys(manager, appId)) <= 1) throw new AppError('E01013');
+      return toKeyDto(await this.repository.revokeKey(manager, keyId));
+    });
+  }
+
+  private async issueKey(manager: EntityManager, app: AppRow): Promise<RealtimeAppKeyWithSecret> {
+    const secret = randomBytes(32).toString('hex');
+    const key = await this.repository.insertKey(manager, { id: newId('rak'), appId: app.id, workspaceId: app.workspace_id, secretSealed: this.box.seal(secret) });
+    return { ...toKeyDto(key), secret };
+  }
+
+  private once<T>(context: RequestContext, write: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return idempotentWrite(this.repository.dataSource, 'realtime', { workspaceId: workspaceOf(context), key: context.idempotencyKey, fingerprint: context.idempotencyFingerprint }, this.box, write);
+  }
+}
+
+function workspaceOf(context: RequestContext): string {
+  if (!context.workspaceId) throw new AppError('E04001');
+  return context.workspaceId;
+}

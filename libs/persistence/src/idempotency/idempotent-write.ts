@@ -1,0 +1,67 @@
+import { AppError } from '@switchboard/platform';
+import type { SealedBox } from '@switchboard/platform';
+import type { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '../pg-errors';
+
+export interface IdempotencyScope {
+  workspaceId: string;
+  key?: string;
+  fingerprint?: string;
+}
+
+/**
+ * The service's half of idempotency: the key is claimed inside the same transaction as the write,
+ * so however many gateways forward the same retry, one transaction creates the resource and the
+ * others (blocked on the unique key until it commits) return its stored reply. The reply is
+ * sealed because it may carry a one-time secret.
+ *
+ * The service's schema needs `idempotency_records (workspace_id, key, fingerprint, reply,
+ * created_at)` with primary key (workspace_id, key): see `idempotencyRecordsTable`.
+ */
+export async function idempotentWrite<T>(
+  dataSource: DataSource,
+  schema: string,
+  scope: IdempotencyScope,
+  box: SealedBox,
+  write: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
+  const { key, fingerprint } = scope;
+  if (!key) return dataSource.transaction(write);
+  return dataSource.transaction(async (manager) => {
+    const claimed: unknown[] = await manager.query(
+      `INSERT INTO "${schema}".idempotency_records (workspace_id, key, fingerprint) VALUES ($1, $2, $3)
+       ON CONFLICT (workspace_id, key) DO NOTHING RETURNING key`,
+      [scope.workspaceId, key, fingerprint ?? ''],
+    );
+    if (claimed.length === 0) {
+      const [earlier] = (await manager.query(`SELECT fingerprint, reply FROM "${schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`, [scope.workspaceId, key])) as Array<{ fingerprint: string; reply: string | null }>;
+      if (earlier && fingerprint && earlier.fingerprint !== fingerprint) throw new AppError('E01005');
+      if (earlier?.reply) return JSON.parse(box.open(earlier.reply)) as T;
+      throw new AppError('E01004', { headers: { 'retry-after': '1' } });
+    }
+    const reply = await write(manager);
+    await manager.query(`UPDATE "${schema}".idempotency_records SET reply = $3 WHERE workspace_id = $1 AND key = $2`, [scope.workspaceId, key, box.seal(JSON.stringify(reply ?? null))]);
+    return reply;
+  });
+}
+
+/** DDL of a service's idempotency records, for its migration. */
+export function idempotencyRecordsTable(schema: string): string {
+  return `CREATE TABLE "${schema}".idempotency_records (
+    workspace_id text NOT NULL,
+    key text NOT NULL,
+    fingerprint text NOT NULL,
+    reply text,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (workspace_id, key)
+  );
+  CREATE INDEX idempotency_records_created_idx ON "${schema}".idempotency_records (created_at);`;
+}
+
+/** Deletes records older than the retention; run periodically by the service. */
+export async function purgeIdempotencyRecords(dataSource: DataSource, schema: string, retentionHours: number): Promise<number> {
+  const rows = rowsOf(
+    await dataSource.query(`DELETE FROM "${schema}".idempotency_records WHERE created_at < now() - make_interval(hours => $1) RETURNING key`, [retentionHours]),
+  );
+  return rows.length;
+}

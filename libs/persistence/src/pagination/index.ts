@@ -1,0 +1,3 @@
+export * from './page';
+export * from './cursor-codec';
+export * from './keyset-paginator';
