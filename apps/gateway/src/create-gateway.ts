@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config/gateway.config';
 import { GATEWAY_CONTROLLERS, GatewayModule } from './gateway.module';
 import { configureFastify, fastifyOptions } from './http/configure-fastify';
 import { RouteTable } from './http/route-table';
+import { PolicyPipeline } from './policy/policy-pipeline';
 import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './routes/resolved-routes';
 
 export interface RunningGateway {
@@ -26,6 +27,14 @@ export async function createGateway(config: GatewayConfig, transport: TransportS
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, services, routeTable), adapter, {
     logger,
     bodyParser: false,
+  });
+  // The policy hooks go on before Nest registers its routes (at listen), so every route gets them.
+  const policy = app.get(PolicyPipeline);
+  adapter.getInstance().addHook('preHandler', (request, reply) => policy.preHandler(request, reply));
+  adapter.getInstance().addHook('onSend', (request, reply, payload, done) => {
+    // Only a request holding an idempotency key has anything to record: the rest pass straight on.
+    if (!request.idempotencyClaim) return done(null, payload);
+    policy.onSend(request, reply, payload).then((sent) => done(null, sent), (err: Error) => done(err));
   });
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address();

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { serviceTypeOrmOptions } from '@switchboard/persistence';
 import type { ServiceClient } from '@switchboard/platform';
@@ -8,7 +8,6 @@ import { AdminController } from './admin/admin.controller';
 import { AdminService } from './admin/admin.service';
 import { Authenticator } from './auth/authenticator';
 import { CredentialCache } from './auth/credential-cache';
-import { RoutePolicyGuard } from './auth/route-policy.guard';
 import { GATEWAY_CONFIG } from './config/gateway.config';
 import type { GatewayConfig } from './config/gateway.config';
 import { gatewayDatabase } from './database/gateway.database';
@@ -23,7 +22,9 @@ import { SessionsService } from './sessions/sessions.service';
 import { SERVICE_CLIENT } from './transport/service-client.provider';
 import { WorkspaceController } from './workspace/workspace.controller';
 import { RealtimeAppsController } from './realtime/realtime-apps.controller';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyGate } from './idempotency/idempotency-gate';
+import { PolicyPipeline } from './policy/policy-pipeline';
+import { rateLimitProviders } from './rate-limits/rate-limit.providers';
 import { IdempotencyPurger } from './idempotency/idempotency-purger';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { WorkspaceService } from './workspace/workspace.service';
@@ -50,10 +51,11 @@ export class GatewayModule {
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: SERVICE_CLIENT, useValue: services },
         { provide: RouteTable, useValue: routeTable },
-        { provide: APP_GUARD, useClass: RoutePolicyGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         IdempotencyStore,
+        IdempotencyGate,
+        PolicyPipeline,
+        ...rateLimitProviders(config.RATE_LIMITS, { overridesTtlMs: config.RATE_LIMIT_OVERRIDES_TTL_MS }),
         IdempotencyPurger,
         IdentityRepository,
         CredentialCache,

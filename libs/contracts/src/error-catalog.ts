@@ -244,6 +244,14 @@ export const ErrorCatalog = {
     message: 'The key is already revoked.',
     description: 'Revoking is final and happens once; the key was revoked earlier (see its `revoked_at`).',
   },
+  E07001: {
+    status: 429,
+    type: 'rate_limit_error',
+    name: 'RateLimited',
+    message: 'Too many requests for this rate-limit group; wait for the window to reset.',
+    description:
+      'Your organization spent the quota of the operation\'s rate-limit group (named in the `RateLimit` header) for the current one-minute window. Wait for the number of seconds in `Retry-After`, then retry; pace requests with the `RateLimit` header\'s `r` (remaining) and `t` (seconds to reset).',
+  },
   E09001: {
     status: 500,
     type: 'internal_error',

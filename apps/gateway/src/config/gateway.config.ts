@@ -1,5 +1,6 @@
 import { commonEnv, env } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
+import { rateLimitEnv } from '../rate-limits/rate-limit.config';
 
 export const gatewayEnv = {
   ...commonEnv,
@@ -15,6 +16,7 @@ export const gatewayEnv = {
   AUTH_CACHE_TTL_MS: env.int({ default: 30_000, min: 0, max: 3_600_000, description: 'how long a verified credential is cached in memory' }),
   ENCRYPTION_KEY: env.string({ minLength: 16, description: 'key that encrypts stored idempotent replies at rest (generated in the embedded default)', secret: true }),
   IDEMPOTENCY_TTL_HOURS: env.int({ default: 24, min: 1, max: 720, description: 'how long an idempotency key and its outcome are kept' }),
+  ...rateLimitEnv,
   SESSION_TTL_HOURS: env.int({ default: 168, min: 1, max: 8760, description: 'lifetime of a dashboard session' }),
 };
 

@@ -41,12 +41,15 @@ export function configureFastify(
     for (const method of [route.method].flat()) routeTable.add(method, route.url ?? route.path);
   });
 
-  fastify.decorateRequest('publicOrigin', '');
+  fastify.decorateRequest('publicOrigin', {
+    getter(this: FastifyRequest) {
+      return config.PUBLIC_URL ?? `${this.protocol}://${this.host}`;
+    },
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    request.publicOrigin = config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > limitFor(request)) {
+    const length = request.headers['content-length'];
+    if (length !== undefined && Number(length) > limitFor(request)) {
       done(new AppError('E01003', { message: `The request body is larger than ${limitFor(request)} bytes.` }));
       return;
     }
@@ -71,10 +74,19 @@ export function configureFastify(
     }
   });
 
+  // prom-client hashes label sets on every call; the children of each (method, route, status) are kept.
+  const series = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
   fastify.addHook('onResponse', (request, reply, done) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
-    httpRequests.inc(labels);
-    httpDuration.observe(labels, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${route} ${reply.statusCode}`;
+    let child = series.get(key);
+    if (!child) {
+      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      child = { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
+      series.set(key, child);
+    }
+    child.count.inc();
+    child.duration.observe(reply.elapsedTime / 1000);
     done();
   });
 }

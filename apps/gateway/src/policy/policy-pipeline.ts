@@ -1,46 +1,73 @@
 import { Injectable } from '@nestjs/common';
-import type { CanActivate, ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Role } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Authenticator } from '../auth/authenticator';
+import type { Caller } from '../auth/caller';
+import { ANONYMOUS } from '../auth/caller';
 import { secretMatches } from '../credentials/secrets';
 import { rejectQuery, validateInto } from '../http/validation';
-import { ROUTE_POLICY } from '../routes/route-policy';
+import { IdempotencyGate } from '../idempotency/idempotency-gate';
+import { RateLimitEnforcer } from '../rate-limits/rate-limit.providers';
 import type { RoutePolicy } from '../routes/route-policy';
-import { Authenticator } from './authenticator';
-import type { Caller } from './caller';
-import { ANONYMOUS } from './caller';
+import { resolveDeclaredRoutes } from '../routes/resolved-routes';
 
 const ROLE_RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * Applies a route's declared policy in the order the spec's statuses imply: authenticate (401,
- * 421), authorise (403), then validate the query and body (422).
+ * Applies each route's declared policy as Fastify hooks, before Nest runs the controller, in the
+ * order the spec's statuses imply: authenticate (401, 421), rate limit (429), authorise (403),
+ * validate the query and body (422), then idempotency (409 or a replay). Hooks instead of a Nest
+ * guard and interceptor because they cost a fraction per request (see bench/RESULTS.md).
  */
 @Injectable()
-export class RoutePolicyGuard implements CanActivate {
+export class PolicyPipeline {
+  private readonly policies = new Map(resolveDeclaredRoutes().map((route) => [`${route.method} ${route.path}`, route.policy]));
+
   constructor(
-    private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
+    private readonly rateLimits: RateLimitEnforcer,
+    private readonly idempotency: IdempotencyGate,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const policy = this.reflector.get<RoutePolicy | undefined>(ROUTE_POLICY, context.getHandler());
-    if (!policy) throw new AppError('E09001', { message: 'Route without a policy.' });
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+  policyOf(request: FastifyRequest): RoutePolicy | undefined {
+    const url = request.routeOptions.url;
+    return url === undefined ? undefined : this.policies.get(`${request.method} ${url}`);
+  }
+
+  /** Resolves to the reply when the pipeline answered the request itself (an idempotent replay). */
+  async preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const policy = this.policyOf(request);
+    if (!policy) return undefined;
     const caller = await this.authenticate(policy, request);
     request.caller = caller;
+    // The client address is read only for anonymous routes: behind proxies it costs a header parse.
+    const limit = await this.rateLimits.check(policy.rateLimit, {
+      organizationId: caller.organizationId,
+      get clientIp() {
+        return request.ip;
+      },
+    });
+    if (limit) {
+      void reply.headers(limit.headers);
+      if (!limit.allowed) throw new AppError('E07001', { headers: limit.headers });
+    }
     this.authorise(policy, request, caller);
     const query = (request.query ?? {}) as Record<string, unknown>;
-    if (policy.query) request.validatedQuery = validateInto(policy.query, query, 'query');
+    if (policy.query) request.validatedQuery = validateInto(policy.query as new () => object, query, 'query');
     else rejectQuery(query);
-    if (policy.body) request.validatedBody = validateInto(policy.body, request.body ?? {}, 'body');
+    if (policy.body) request.validatedBody = validateInto(policy.body as new () => object, request.body ?? {}, 'body');
     else if (request.body !== undefined && !isEmptyObject(request.body)) {
       throw AppError.validation([{ param: 'body', message: 'this operation takes no request body' }]);
     }
-    return true;
+    if (policy.idempotent && (await this.idempotency.enter(request, reply))) return reply;
+    return undefined;
+  }
+
+  async onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    await this.idempotency.leave(request, reply, payload);
+    return payload;
   }
 
   private authenticate(policy: RoutePolicy, request: FastifyRequest): Promise<Caller> | Caller {
