@@ -14,6 +14,8 @@ export interface DistributedTopology {
   adminToken: string;
   nats: RunningNats;
   services: Map<string, { handle: ServiceProcessHandle; healthUrl: string }>;
+  /** Starts one more gateway replica on the same NATS and PostgreSQL; stopped with the rest. */
+  addGateway(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -52,13 +54,17 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
       started.push(handle);
       services.set(app, { handle, healthUrl: `http://127.0.0.1:${port}` });
     }
-    const gatewayPort = await freePort();
-    started.push(spawnNode('gateway', main('gateway'), [], { ...common, PORT: String(gatewayPort), HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: adminToken }));
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await waitForOk(`${gatewayUrl}/readyz`, 60_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${started.map((h) => `--- ${h.name}\n${h.output()}`).join('\n')}`);
-    });
-    return { gatewayUrl, databaseUrl: postgres.url, natsUrl: nats.url, encryptionKey: common.ENCRYPTION_KEY, adminToken, nats, services, stop };
+    const addGateway = async () => {
+      const port = await freePort();
+      started.push(spawnNode('gateway', main('gateway'), [], { ...common, PORT: String(port), HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: adminToken }));
+      const url = `http://127.0.0.1:${port}`;
+      await waitForOk(`${url}/readyz`, 60_000).catch((err: Error) => {
+        throw new Error(`${err.message}\n${started.map((h) => `--- ${h.name}\n${h.output()}`).join('\n')}`);
+      });
+      return url;
+    };
+    const gatewayUrl = await addGateway();
+    return { gatewayUrl, databaseUrl: postgres.url, natsUrl: nats.url, encryptionKey: common.ENCRYPTION_KEY, adminToken, nats, services, addGateway, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,4 +1,5 @@
 import { BirdAuthError, BirdClient } from '@messagebird/sdk';
+import { Client } from 'pg';
 import { call, createWorkspace, waitForOk } from '@switchboard/testing';
 import { startDistributedTopology } from './distributed-topology';
 import type { DistributedTopology } from './distributed-topology';
@@ -46,6 +47,30 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
       const metrics = await call<string>(healthUrl, 'GET', '/metrics');
       expect(metrics.body).toContain('switchboard_rpc_requests_total');
     }
+  });
+
+  it('shares one organization quota between two gateway processes', async () => {
+    const second = await topology.addGateway();
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, { name: 'Shared quota' });
+    const quota = 40;
+    const db = new Client({ connectionString: topology.databaseUrl });
+    await db.connect();
+    await db.query("INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ($1, 'read', $2)", [created.organization.id, quota]);
+    await db.end();
+    const hammer = async (base: string) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const batch = await Promise.all(Array.from({ length: 10 }, () => call(base, 'GET', '/v1/workspace', { token: created.api_key.secret })));
+        statuses.push(...batch.map((r) => r.status));
+      }
+      return statuses;
+    };
+    const statuses = (await Promise.all([hammer(topology.gatewayUrl), hammer(second)])).flat();
+    const admitted = statuses.filter((status) => status === 200).length;
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    // Never more than the quota; at most a few units short (leases one replica holds unspent).
+    expect(admitted).toBeLessThanOrEqual(quota);
+    expect(admitted).toBeGreaterThanOrEqual(quota - 4);
   });
 
   it('answers 503 with the envelope while NATS is down, and recovers by itself when it returns', async () => {
