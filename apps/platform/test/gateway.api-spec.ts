@@ -69,6 +69,21 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
       expect(wrong.body).toMatchObject({ error: { code: 'E02002' } });
     });
 
+    it('lists workspaces for the operator with the shared cursor pagination', async () => {
+      await createWorkspace(base, ADMIN_TOKEN, { name: 'Listed' });
+      const first = await call<{ data: Array<{ id: string; name: string }>; next_cursor: string | null; prev_cursor: string | null; refresh_cursor: string | null; total: number }>(
+        base, 'GET', '/admin/v1/workspaces?limit=1&include_total=true', { token: ADMIN_TOKEN },
+      );
+      expect(first.status).toBe(200);
+      expect(first.body.data).toEqual([expect.objectContaining({ name: 'Listed', id: expect.stringMatching(/^ws_/) })]);
+      expect(first.body.total).toBeGreaterThanOrEqual(2);
+      expect(first.body.prev_cursor).toBeNull();
+      expect(first.body.refresh_cursor).toEqual(expect.any(String));
+      const second = await call<{ data: Array<{ id: string }> }>(base, 'GET', `/admin/v1/workspaces?limit=1&include_total=true&starting_after=${first.body.next_cursor}`, { token: ADMIN_TOKEN });
+      expect(second.body.data[0].id).not.toBe(first.body.data[0].id);
+      expect((await call(base, 'GET', '/admin/v1/workspaces?starting_after=nonsense', { token: ADMIN_TOKEN })).body).toMatchObject({ error: { code: 'E01012' } });
+    });
+
     it('creates read keys, access keys and users, and 404s an unknown workspace', async () => {
       const key = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, { token: ADMIN_TOKEN, body: { role: 'read' } });
       expect(key.status).toBe(201);

@@ -1,6 +1,7 @@
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { Route } from '../routes/route-policy';
-import { ValidBody } from '../auth/caller';
+import { ValidBody, ValidQuery } from '../auth/caller';
+import { ListWorkspacesQuery } from './admin-list.dto';
 import { CreateApiKeyDto, CreateUserDto, CreateWorkspaceDto } from './admin.dto';
 import { AdminService } from './admin.service';
 
@@ -16,6 +17,12 @@ export class AdminController {
   @Route({ ...operator, summary: 'Create a workspace with its organization, an admin API key and an access key', body: CreateWorkspaceDto, response: { status: 201, description: 'The workspace and its one-time secrets' } })
   create(@ValidBody() body: CreateWorkspaceDto) {
     return this.admin.createWorkspace(body);
+  }
+
+  @Get()
+  @Route({ tag: 'Operator', auth: 'operator', rateLimit: 'admin', idempotent: false, paginated: true, query: ListWorkspacesQuery, summary: 'List workspaces, newest first, with cursor pagination', response: { status: 200, description: 'A page of workspaces' }, errors: [401, 422, 429, 500] })
+  list(@ValidQuery() query: ListWorkspacesQuery) {
+    return this.admin.listWorkspaces(query);
   }
 
   @Post(':workspace_id/api-keys')

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Role } from '@switchboard/contracts';
-import { isUniqueViolation, newId } from '@switchboard/persistence';
+import { CursorCodec, isUniqueViolation, newId, paginate } from '@switchboard/persistence';
+import type { Page } from '@switchboard/persistence';
 import { AppError } from '@switchboard/platform';
 import { GATEWAY_CONFIG } from '../config/gateway.config';
 import type { GatewayConfig } from '../config/gateway.config';
@@ -9,6 +10,7 @@ import { apiKeyPrefix, hashPassword, issueSecret } from '../credentials/secrets'
 import { AccessKey, ApiKey, Organization, User, Workspace } from '../identity/identity.entities';
 import { IdentityRepository } from '../identity/identity.repository';
 import type { CreateUserDto, CreateWorkspaceDto } from './admin.dto';
+import type { ListWorkspacesQuery } from './admin-list.dto';
 
 export interface IssuedApiKey {
   id: string;
@@ -19,10 +21,33 @@ export interface IssuedApiKey {
 /** Account administration for operators: workspaces, their credentials and dashboard users. */
 @Injectable()
 export class AdminService {
+  private readonly cursors: CursorCodec;
+
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly identity: IdentityRepository,
-  ) {}
+  ) {
+    this.cursors = new CursorCodec(`cursor:${config.ENCRYPTION_KEY}`, 24 * 3_600_000);
+  }
+
+  async listWorkspaces(query: ListWorkspacesQuery): Promise<Page<OperatorWorkspaceDto>> {
+    const page = await paginate<WorkspaceRow>(
+      this.identity.runner,
+      {
+        from: 'gateway.workspaces',
+        select: 'id, name, organization_id, region, created_at',
+        where: { sql: 'true', params: [] },
+        filters: {},
+        sorts: { created_at: { column: 'created_at', type: 'timestamptz' }, name: { column: 'name', type: 'text' } },
+        defaultSort: 'created_at',
+        defaultOrder: query.sort === 'name' ? 'asc' : 'desc',
+        idColumn: 'id',
+      },
+      query,
+      this.cursors,
+    );
+    return { ...page, data: page.data.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() })) };
+  }
 
   async createWorkspace(input: CreateWorkspaceDto) {
     const region = input.region ?? 'us1';
@@ -84,6 +109,16 @@ export class AdminService {
     return { record, issued: { id: record.id, role, secret: secret.secret } };
   }
 }
+
+interface WorkspaceRow {
+  id: string;
+  name: string;
+  organization_id: string;
+  region: string;
+  created_at: Date | string;
+}
+
+export type OperatorWorkspaceDto = Omit<WorkspaceRow, 'created_at'> & { created_at: string };
 
 export function toUserDto(user: User) {
   return {

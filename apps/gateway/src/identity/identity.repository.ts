@@ -30,6 +30,11 @@ export interface SessionRecord {
 export class IdentityRepository {
   constructor(@InjectDataSource('gateway') private readonly dataSource: DataSource) {}
 
+  /** Raw query access for shared helpers such as the keyset paginator. */
+  get runner(): DataSource {
+    return this.dataSource;
+  }
+
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }
