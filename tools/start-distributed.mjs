@@ -5,7 +5,9 @@
 // Ctrl-C (or SIGTERM) stops everything in order: gateway, services, NATS, PostgreSQL.
 //
 // Environment: PORT (gateway, default 8080), PLATFORM_ADMIN_TOKEN (generated and kept in
-// .data/distributed/admin-token when unset), NATS_URL, DATABASE_URL, LOG_LEVEL.
+// .data/distributed/admin-token when unset), ENCRYPTION_KEY (gateway, realtime and their
+// migrations; generated and kept in .data/distributed/encryption-key when unset), NATS_URL,
+// DATABASE_URL, LOG_LEVEL; any other variable is passed on to every process.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,8 @@ const self = fileURLToPath(import.meta.url);
 const root = resolve(dirname(self), '..');
 const dataDir = join(root, '.data', 'distributed');
 const SERVICES = APPS.filter((app) => app !== 'gateway');
+/** The processes whose env schema requires ENCRYPTION_KEY (the migrations run every app's). */
+const ENCRYPTED = ['gateway', 'realtime'];
 const FIRST_SERVICE_PORT = 8181; // docs 8181 ... conversations-connectors 8187
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -51,21 +55,27 @@ async function main() {
     const natsUrl = process.env.NATS_URL ?? (await supervisor.startNats(natsBinary));
     const postgres = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : await supervisor.startPostgres();
     const base = { ...process.env, TRANSPORT: 'nats', NATS_URL: natsUrl, DATABASE_URL: postgres.url };
+    // Before the migrations, which load the gateway's and realtime's schemas and so need it too.
+    // Kept across runs: a new key would leave what was sealed under the old one unreadable.
+    const encryption = persistedSecret('ENCRYPTION_KEY', 'encryption-key', () => `sbenc_${randomBytes(24).toString('hex')}`);
+    const sealed = { ENCRYPTION_KEY: encryption.value };
 
     say('applying migrations');
-    await migrateAll({ env: base, onOutput: (app, stream, chunk) => supervisor.output(app, stream, chunk) });
+    await migrateAll({ env: { ...base, ...sealed }, onOutput: (app, stream, chunk) => supervisor.output(app, stream, chunk) });
 
-    const admin = adminToken();
+    const admin = persistedSecret('PLATFORM_ADMIN_TOKEN', 'admin-token', () => randomBytes(32).toString('base64url'));
     const urls = [];
     SERVICES.forEach((app, i) => {
       const port = FIRST_SERVICE_PORT + i;
-      supervisor.spawn(app, process.execPath, [join(root, 'dist', 'apps', app, 'src', 'main.js')], { ...base, HTTP_PORT: String(port) });
+      const env = { ...base, ...(ENCRYPTED.includes(app) ? sealed : {}), HTTP_PORT: String(port) };
+      supervisor.spawn(app, process.execPath, [join(root, 'dist', 'apps', app, 'src', 'main.js')], env);
       urls.push([app, port]);
     });
     supervisor.spawn('gateway', process.execPath, [join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')], {
       ...base,
+      ...sealed,
       PORT: String(gatewayPort),
-      PLATFORM_ADMIN_TOKEN: admin.token,
+      PLATFORM_ADMIN_TOKEN: admin.value,
     });
     urls.push(['gateway', gatewayPort]);
 
@@ -74,7 +84,8 @@ async function main() {
     const lines = [
       'Switchboard is running in distributed mode',
       `  API:          http://localhost:${gatewayPort}`,
-      admin.source === 'env' ? '  admin token:  from PLATFORM_ADMIN_TOKEN' : `  admin token:  ${admin.token}  (${admin.source})`,
+      admin.source === 'env' ? '  admin token:  from PLATFORM_ADMIN_TOKEN' : `  admin token:  ${admin.value}  (${admin.source})`,
+      `  encryption:   ${encryption.source === 'env' ? 'key from ENCRYPTION_KEY' : `key ${encryption.source}`} (gateway, realtime)`,
       `  services:     ${urls.filter(([app]) => app !== 'gateway').map(([app, port]) => `${app} :${port}`).join(', ')}`,
       `  NATS:         ${natsUrl}`,
       `  PostgreSQL:   ${postgres.dataDir ? `embedded, data in ${postgres.dataDir}` : 'DATABASE_URL'}`,
@@ -251,17 +262,21 @@ async function runEmbeddedPostgres() {
 
 // ---- small helpers -------------------------------------------------------------------------------
 
-function adminToken() {
-  if (process.env.PLATFORM_ADMIN_TOKEN) return { token: process.env.PLATFORM_ADMIN_TOKEN, source: 'env' };
-  const file = join(dataDir, 'admin-token');
-  const shown = relative(root, file);
-  if (existsSync(file)) {
-    const token = readFileSync(file, 'utf8').trim();
-    if (token) return { token, source: `stored in ${shown}` };
+/**
+ * A secret from the environment variable `name`, else the one kept in `.data/distributed/<file>`,
+ * else a new one from `generate()`, written there (owner-only) for the next runs.
+ */
+function persistedSecret(name, file, generate) {
+  if (process.env[name]) return { value: process.env[name], source: 'env' };
+  const path = join(dataDir, file);
+  const shown = relative(root, path);
+  if (existsSync(path)) {
+    const value = readFileSync(path, 'utf8').trim();
+    if (value) return { value, source: `stored in ${shown}` };
   }
-  const token = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return { token, source: `generated, stored in ${shown}` };
+  const value = generate();
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  return { value, source: `generated, stored in ${shown}` };
 }
 
 function findOnPath(binary) {
