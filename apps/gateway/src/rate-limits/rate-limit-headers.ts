@@ -55,5 +55,8 @@ export function rateLimitExceededHeaders(
   group: string,
   result: Pick<RateLimitResult, 'quota' | 'remaining' | 'resetSeconds' | 'windowSeconds'>,
 ): Record<'ratelimit-policy' | 'ratelimit' | 'retry-after', string> {
-  return { ...rateLimitHeaders(group, result), 'retry-after': serializeInteger(Math.max(1, result.resetSeconds)) };
+  return {
+    ...rateLimitHeaders(group, result),
+    'retry-after': serializeInteger(Math.max(1, result.resetSeconds)),
+  };
 }

@@ -20,7 +20,8 @@ interface Entry {
   refreshing?: Promise<ReadonlyMap<string, number>>;
 }
 
-const OVERRIDES_SQL = 'SELECT policy, quota FROM gateway.rate_limit_overrides WHERE organization_id = $1';
+const OVERRIDES_SQL =
+  'SELECT policy, quota FROM gateway.rate_limit_overrides WHERE organization_id = $1';
 
 /**
  * The quota of a group for an organization: the deployment's default unless
@@ -79,25 +80,37 @@ export class RateLimitQuotas {
     const refreshing = this.db.query(OVERRIDES_SQL, [organizationId]).then(
       (rows) => {
         const overrides = new Map<string, number>();
-        for (const row of rows as Array<{ policy: string; quota: number | string }>) overrides.set(row.policy, Number(row.quota));
+        for (const row of rows as Array<{ policy: string; quota: number | string }>)
+          overrides.set(row.policy, Number(row.quota));
         this.store(organizationId, { loaded: true, overrides, expiresAt: this.now() + this.ttlMs });
         return overrides;
       },
       (error: unknown) => {
-        this.onError(new Error(`reading rate-limit overrides of ${organizationId} failed; using the defaults`, { cause: error }));
+        this.onError(
+          new Error(
+            `reading rate-limit overrides of ${organizationId} failed; using the defaults`,
+            { cause: error },
+          ),
+        );
         const overrides = existing?.overrides ?? new Map<string, number>();
-        this.store(organizationId, { loaded: true, overrides, expiresAt: this.now() + this.retryMs });
+        this.store(organizationId, {
+          loaded: true,
+          overrides,
+          expiresAt: this.now() + this.retryMs,
+        });
         return overrides;
       },
     );
     if (existing) existing.refreshing = refreshing;
-    else this.store(organizationId, { loaded: false, overrides: new Map(), expiresAt: 0, refreshing });
+    else
+      this.store(organizationId, { loaded: false, overrides: new Map(), expiresAt: 0, refreshing });
     return refreshing;
   }
 
   private store(organizationId: string, entry: Entry): void {
     this.entries.delete(organizationId);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size >= this.maxEntries)
+      this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(organizationId, entry);
   }
 }
@@ -107,7 +120,37 @@ export class RateLimitQuotas {
  * (policies are organization-wide: all keys and workspaces share them), otherwise
  * `ip:<address>:<group>` (unauthenticated `auth` and `docs` routes, operators).
  */
-export function rateLimitKey(group: LimitedGroup, subject: { organizationId?: string; clientIp: string }): string {
+export function rateLimitKey(
+  group: LimitedGroup,
+  subject: { organizationId?: string; clientIp: string },
+): string {
   if (subject.organizationId) return `org:${subject.organizationId}:${group}`;
-  return `ip:${subject.clientIp}:${group}`;
+  return `ip:${clientNetwork(subject.clientIp)}:${group}`;
+}
+
+/**
+ * The address a client is counted by: IPv4 as is (also when IPv4-mapped), IPv6 by its /64, the
+ * smallest network one subscriber usually gets, so rotating addresses inside it does not multiply
+ * the quota (nor the counters).
+ */
+export function clientNetwork(ip: string): string {
+  const address = ip.trim().toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head, tail] = address.split('%')[0].split('::') as [string, string | undefined];
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? left
+      : [
+          ...left,
+          ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'),
+          ...right,
+        ];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => (parseInt(group, 16) || 0).toString(16))
+    .join(':')}::/64`;
 }

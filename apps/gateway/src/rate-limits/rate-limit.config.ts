@@ -4,7 +4,16 @@ import type { RateLimitGroup } from '../routes/route-policy';
 /** The groups that spend quota (`none` routes are not limited). */
 export type LimitedGroup = Exclude<RateLimitGroup, 'none'>;
 
-export const RATE_LIMIT_GROUPS: readonly LimitedGroup[] = ['api_list', 'read', 'write', 'email_send', 'email_batch', 'admin', 'auth', 'docs'];
+export const RATE_LIMIT_GROUPS: readonly LimitedGroup[] = [
+  'api_list',
+  'read',
+  'write',
+  'email_send',
+  'email_batch',
+  'admin',
+  'auth',
+  'docs',
+];
 
 /** Requests per window (one minute) of each group, before per-organization overrides. */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedGroup, number>> = {
@@ -49,11 +58,13 @@ export function parseRateLimits(raw: string | undefined): RateLimitConfig {
     const match = /^([a-z_]+)\s*=\s*(\d+)$/.exec(entry);
     if (!match) throw new Error(`has an invalid entry "${entry}" (expected group=quota)`);
     const [, group, value] = match;
-    if (!isLimitedGroup(group)) throw new Error(`names an unknown group "${group}" (known: ${RATE_LIMIT_GROUPS.join(', ')})`);
+    if (!isLimitedGroup(group))
+      throw new Error(`names an unknown group "${group}" (known: ${RATE_LIMIT_GROUPS.join(', ')})`);
     if (seen.has(group)) throw new Error(`names the group "${group}" twice`);
     seen.add(group);
     const quota = Number(value);
-    if (!Number.isSafeInteger(quota) || quota > MAX_QUOTA) throw new Error(`has a quota out of range for "${group}" (0 to ${MAX_QUOTA})`);
+    if (!Number.isSafeInteger(quota) || quota > MAX_QUOTA)
+      throw new Error(`has a quota out of range for "${group}" (0 to ${MAX_QUOTA})`);
     defaults[group] = quota;
   }
   return { enabled: true, defaults, windowSeconds: 60 };
@@ -75,10 +86,12 @@ export const rateLimitEnv = {
     kind: 'int',
     required: false,
     default: 10_000,
-    description: 'how long per-organization quota overrides (gateway.rate_limit_overrides) are cached',
+    description:
+      'how long per-organization quota overrides (gateway.rate_limit_overrides) are cached',
     parse: (raw: string): number => {
       const value = Number(raw);
-      if (!/^\d+$/.test(raw) || value > 3_600_000) throw new Error('must be an integer from 0 to 3600000');
+      if (!/^\d+$/.test(raw) || value > 3_600_000)
+        throw new Error('must be an integer from 0 to 3600000');
       return value;
     },
   } satisfies EnvVar<number>,

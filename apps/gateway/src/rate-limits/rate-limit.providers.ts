@@ -31,11 +31,16 @@ export class RateLimitEnforcer {
     private readonly quotas: RateLimitQuotas,
   ) {}
 
-  async check(group: RateLimitGroup, subject: { organizationId?: string; clientIp: string }): Promise<RateLimitDecision | undefined> {
+  async check(
+    group: RateLimitGroup,
+    subject: { organizationId?: string; clientIp: string },
+  ): Promise<RateLimitDecision | undefined> {
     if (group === 'none' || !this.config.enabled) return undefined;
     const quota = await this.quotas.quotaFor(subject.organizationId, group);
     const result = await this.limiter.consume(rateLimitKey(group, subject), group, quota);
-    const headers: Record<string, string> = result.allowed ? rateLimitHeaders(group, result) : rateLimitExceededHeaders(group, result);
+    const headers: Record<string, string> = result.allowed
+      ? rateLimitHeaders(group, result)
+      : rateLimitExceededHeaders(group, result);
     return { allowed: result.allowed, result, headers };
   }
 }
@@ -44,20 +49,26 @@ export class RateLimitEnforcer {
  * The providers of rate limiting, on the gateway's TypeORM data source (named `gateway`):
  * `RATE_LIMIT_CONFIG`, `RateLimiter`, `RateLimitQuotas` and `RateLimitEnforcer`.
  */
-export function rateLimitProviders(config: RateLimitConfig, options: { overridesTtlMs?: number } = {}): Provider[] {
+export function rateLimitProviders(
+  config: RateLimitConfig,
+  options: { overridesTtlMs?: number } = {},
+): Provider[] {
   const logger = new Logger('RateLimits');
-  const onError = (error: unknown): void => logger.warn({ err: error }, 'rate limiting is failing open');
+  const onError = (error: unknown): void =>
+    logger.warn({ err: error }, 'rate limiting is failing open');
   return [
     { provide: RATE_LIMIT_CONFIG, useValue: config },
     {
       provide: RateLimiter,
       inject: [getDataSourceToken('gateway')],
-      useFactory: (dataSource: DataSource) => new RateLimiter(dataSource, { windowSeconds: config.windowSeconds, onError }),
+      useFactory: (dataSource: DataSource) =>
+        new RateLimiter(dataSource, { windowSeconds: config.windowSeconds, onError }),
     },
     {
       provide: RateLimitQuotas,
       inject: [getDataSourceToken('gateway')],
-      useFactory: (dataSource: DataSource) => new RateLimitQuotas(dataSource, config, { ttlMs: options.overridesTtlMs, onError }),
+      useFactory: (dataSource: DataSource) =>
+        new RateLimitQuotas(dataSource, config, { ttlMs: options.overridesTtlMs, onError }),
     },
     RateLimitEnforcer,
   ];

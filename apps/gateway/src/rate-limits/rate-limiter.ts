@@ -116,7 +116,8 @@ export class RateLimiter {
     options: RateLimiterOptions = {},
   ) {
     this.windowSeconds = options.windowSeconds ?? 60;
-    if (!Number.isInteger(this.windowSeconds) || this.windowSeconds < 1) throw new Error('windowSeconds must be a positive integer');
+    if (!Number.isInteger(this.windowSeconds) || this.windowSeconds < 1)
+      throw new Error('windowSeconds must be a positive integer');
     this.windowMs = this.windowSeconds * 1000;
     this.now = options.now ?? Date.now;
     this.leaseDivisor = Math.max(1, options.leaseDivisor ?? 20);
@@ -180,7 +181,8 @@ export class RateLimiter {
   private stateFor(key: string, window: number, quota: number): KeyState {
     let state = this.states.get(key);
     if (!state || state.window !== window) {
-      const carried = state && state.window === window - 1 ? Math.max(1, Math.floor(state.block / 2)) : 1;
+      const carried =
+        state && state.window === window - 1 ? Math.max(1, Math.floor(state.block / 2)) : 1;
       state = {
         window,
         quota,
@@ -197,7 +199,11 @@ export class RateLimiter {
     } else if (state.quota !== quota) {
       // An override changed. A higher quota may lease again; under a lower one, the unspent
       // lease is cut to what the new quota leaves (the shared counter caps further leases).
-      if (quota < state.quota) state.available = Math.min(state.available, Math.max(0, quota - (state.sharedUsed - state.available)));
+      if (quota < state.quota)
+        state.available = Math.min(
+          state.available,
+          Math.max(0, quota - (state.sharedUsed - state.available)),
+        );
       state.quota = quota;
       state.exhausted = false;
     }
@@ -223,12 +229,20 @@ export class RateLimiter {
     this.leaseRoundTrips += 1;
     const roundTrip = (async () => {
       try {
-        const rows = await this.db.query(LEASE_SQL, [key, state.window * this.windowSeconds, quota, block]);
-        const row = (Array.isArray(rows) ? rows[0] : undefined) as { used?: unknown; last_grant?: unknown } | undefined;
+        const rows = await this.db.query(LEASE_SQL, [
+          key,
+          state.window * this.windowSeconds,
+          quota,
+          block,
+        ]);
+        const row = (Array.isArray(rows) ? rows[0] : undefined) as
+          { used?: unknown; last_grant?: unknown } | undefined;
         const used = Number(row?.used);
         const granted = Number(row?.last_grant);
         if (!Number.isInteger(used) || !Number.isInteger(granted) || granted < 0) {
-          throw new Error('the lease query returned no row (the query runner must resolve to the rows)');
+          throw new Error(
+            'the lease query returned no row (the query runner must resolve to the rows)',
+          );
         }
         state.sharedUsed = Math.max(state.sharedUsed, used);
         state.available += granted;
@@ -236,14 +250,23 @@ export class RateLimiter {
         state.lastLeaseAt = now;
         if (granted === 0 && quota === state.quota) state.exhausted = true;
       } catch (error) {
-        this.onError(new Error(`rate-limit lease for ${key} (${group}) failed; admitting without a lease for ${this.failOpenMs} ms`, { cause: error }));
+        this.onError(
+          new Error(
+            `rate-limit lease for ${key} (${group}) failed; admitting without a lease for ${this.failOpenMs} ms`,
+            { cause: error },
+          ),
+        );
         state.failOpenUntil = this.now() + this.failOpenMs;
       }
     })();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
-        this.onError(new Error(`rate-limit lease for ${key} (${group}) took longer than ${this.storeTimeoutMs} ms`));
+        this.onError(
+          new Error(
+            `rate-limit lease for ${key} (${group}) took longer than ${this.storeTimeoutMs} ms`,
+          ),
+        );
         state.failOpenUntil = this.now() + this.failOpenMs;
         resolve();
       }, this.storeTimeoutMs);
@@ -259,7 +282,9 @@ export class RateLimiter {
   private result(allowed: boolean, state: KeyState, quota: number, now: number): RateLimitResult {
     const windowEnd = (state.window + 1) * this.windowMs;
     const resetSeconds = Math.max(1, Math.ceil((windowEnd - now) / 1000));
-    const remaining = allowed ? Math.min(quota, Math.max(0, quota - state.sharedUsed + state.available - state.unleased)) : 0;
+    const remaining = allowed
+      ? Math.min(quota, Math.max(0, quota - state.sharedUsed + state.available - state.unleased))
+      : 0;
     return { allowed, quota, remaining, resetSeconds, windowSeconds: this.windowSeconds };
   }
 }

@@ -1,0 +1,125 @@
+import { loadConfig } from '@switchboard/platform';
+import { parseItem, parseList } from 'structured-headers';
+import { rateLimitExceededHeaders, rateLimitHeaders } from './rate-limit-headers';
+import { clientNetwork, rateLimitKey } from './rate-limit-quotas';
+import { DEFAULT_RATE_LIMITS, parseRateLimits, rateLimitEnv } from './rate-limit.config';
+
+describe('rate-limit headers', () => {
+  it('serialises RateLimit-Policy and RateLimit as structured-field lists', () => {
+    const headers = rateLimitHeaders('api_list', {
+      quota: 150,
+      remaining: 149,
+      resetSeconds: 42,
+      windowSeconds: 60,
+    });
+    expect(headers).toEqual({
+      'ratelimit-policy': '"api_list";q=150;w=60',
+      ratelimit: '"api_list";r=149;t=42',
+    });
+
+    const [policy] = parseList(headers['ratelimit-policy']);
+    expect(policy[0]).toBe('api_list');
+    expect(Object.fromEntries(policy[1])).toEqual({ q: 150, w: 60 });
+    const [limit, params] = parseItem(headers.ratelimit);
+    expect(limit).toBe('api_list');
+    expect(params.get('r')).toBe(149);
+    expect(params.get('t')).toBe(42);
+  });
+
+  it('never sends a negative remaining', () => {
+    const headers = rateLimitHeaders('write', {
+      quota: 60,
+      remaining: -3,
+      resetSeconds: 5,
+      windowSeconds: 60,
+    });
+    expect(parseList(headers.ratelimit)[0][1].get('r')).toBe(0);
+  });
+
+  it('adds Retry-After equal to t on a 429', () => {
+    const headers = rateLimitExceededHeaders('email_send', {
+      quota: 10,
+      remaining: 0,
+      resetSeconds: 35,
+      windowSeconds: 60,
+    });
+    expect(headers.ratelimit).toBe('"email_send";r=0;t=35');
+    expect(headers['ratelimit-policy']).toBe('"email_send";q=10;w=60');
+    expect(parseItem(headers['retry-after'])[0]).toBe(35);
+    expect(Number(headers['retry-after'])).toBeGreaterThanOrEqual(
+      parseList(headers.ratelimit)[0][1].get('t') as number,
+    );
+  });
+});
+
+describe('RATE_LIMITS', () => {
+  it('keeps every default when unset or empty', () => {
+    expect(parseRateLimits(undefined)).toEqual({
+      enabled: true,
+      defaults: DEFAULT_RATE_LIMITS,
+      windowSeconds: 60,
+    });
+    expect(parseRateLimits('  ')).toEqual({
+      enabled: true,
+      defaults: DEFAULT_RATE_LIMITS,
+      windowSeconds: 60,
+    });
+    expect(DEFAULT_RATE_LIMITS).toEqual({
+      api_list: 150,
+      read: 500,
+      write: 60,
+      email_send: 10,
+      email_batch: 5,
+      admin: 600,
+      auth: 60,
+      docs: 600,
+    });
+  });
+
+  it('replaces the groups it names', () => {
+    const config = parseRateLimits('api_list=300, email_send = 20,');
+    expect(config.defaults).toEqual({ ...DEFAULT_RATE_LIMITS, api_list: 300, email_send: 20 });
+    expect(config.enabled).toBe(true);
+  });
+
+  it('turns limiting off with "off"', () => {
+    expect(parseRateLimits('off').enabled).toBe(false);
+  });
+
+  it('rejects unknown groups, bad entries, duplicates and huge quotas', () => {
+    expect(() => parseRateLimits('lists=3')).toThrow('unknown group "lists"');
+    expect(() => parseRateLimits('read=-1')).toThrow('invalid entry "read=-1"');
+    expect(() => parseRateLimits('read')).toThrow('invalid entry');
+    expect(() => parseRateLimits('read=1,read=2')).toThrow('twice');
+    expect(() => parseRateLimits('read=10000000000')).toThrow('out of range');
+  });
+
+  it('loads through the env schema with one line naming the variable', () => {
+    expect(loadConfig(rateLimitEnv, { RATE_LIMITS: 'write=90' }).RATE_LIMITS.defaults.write).toBe(
+      90,
+    );
+    expect(loadConfig(rateLimitEnv, {}).RATE_LIMITS.defaults).toEqual(DEFAULT_RATE_LIMITS);
+    expect(loadConfig(rateLimitEnv, {}).RATE_LIMIT_OVERRIDES_TTL_MS).toBe(10_000);
+    expect(() => loadConfig(rateLimitEnv, { RATE_LIMITS: 'nope=1' })).toThrow(
+      'Invalid configuration: RATE_LIMITS names an unknown group "nope"',
+    );
+  });
+});
+
+describe('rateLimitKey', () => {
+  it('counts per organization when the caller has one, else per client address', () => {
+    expect(rateLimitKey('api_list', { organizationId: 'org_1', clientIp: '198.51.100.4' })).toBe(
+      'org:org_1:api_list',
+    );
+    expect(rateLimitKey('docs', { clientIp: '198.51.100.4' })).toBe('ip:198.51.100.4:docs');
+    expect(rateLimitKey('auth', { clientIp: '::ffff:198.51.100.4' })).toBe('ip:198.51.100.4:auth');
+  });
+
+  it('counts IPv6 clients by their /64', () => {
+    expect(clientNetwork('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:DB8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientNetwork('::1')).toBe('0:0:0:0::/64');
+    expect(clientNetwork('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  });
+});
