@@ -1,5 +1,5 @@
 import { loadConfig } from '@switchboard/platform';
-import { parseItem, parseList } from 'structured-headers';
+import { parseItem, parseList, serializeList } from 'structured-headers';
 import { rateLimitExceededHeaders, rateLimitHeaders } from './rate-limit-headers';
 import { clientNetwork, rateLimitKey } from './rate-limit-quotas';
 import { DEFAULT_RATE_LIMITS, parseRateLimits, rateLimitEnv } from './rate-limit.config';
@@ -121,5 +121,16 @@ describe('rateLimitKey', () => {
     expect(clientNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(clientNetwork('::1')).toBe('0:0:0:0::/64');
     expect(clientNetwork('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  });
+});
+
+describe('RateLimit header fast path', () => {
+  it('equals the library serialising the whole list, for any remaining and reset values', () => {
+    for (const group of ['api_list', 'read', 'email_send']) {
+      for (const [remaining, reset] of [[0, 1], [7, 60], [999_999_999, 42], [123, 0]]) {
+        const expected = serializeList([[group, new Map([['r', remaining], ['t', reset]])]]);
+        expect(rateLimitHeaders(group, { quota: 1_000_000_000, remaining, resetSeconds: reset, windowSeconds: 60 }).ratelimit).toBe(expected);
+      }
+    }
   });
 });
