@@ -39,7 +39,7 @@ export class Authenticator {
   }
 
   /** Bearer API key, or else the dashboard session cookie. */
-  async apiCaller(request: FastifyRequest): Promise<Caller> {
+  apiCaller(request: FastifyRequest): Caller | Promise<Caller> {
     const token = bearerToken(request);
     if (token) return this.apiKey(token);
     const session = cookieValue(request.headers.cookie, SESSION_COOKIE);
@@ -48,7 +48,7 @@ export class Authenticator {
     throw new AppError('E02001');
   }
 
-  async accessKey(request: FastifyRequest): Promise<Caller> {
+  accessKey(request: FastifyRequest): Caller | Promise<Caller> {
     const match = /^AccessKey\s+(\S+)$/i.exec(request.headers.authorization ?? '');
     if (!match) throw new AppError(request.headers.authorization ? 'E02002' : 'E02001');
     const secret = match[1];
@@ -60,7 +60,7 @@ export class Authenticator {
     });
   }
 
-  private async apiKey(secret: string): Promise<Caller> {
+  private apiKey(secret: string): Caller | Promise<Caller> {
     const region = regionOfApiKey(secret);
     if (!region) throw new AppError('E02002');
     if (!this.config.REGIONS.includes(region)) {
@@ -76,7 +76,7 @@ export class Authenticator {
     });
   }
 
-  private async session(secret: string): Promise<Caller> {
+  private session(secret: string): Caller | Promise<Caller> {
     return this.cache.remember(`session:${secret}`, async () => {
       const parsed = parseSecret(SESSION_PREFIX, secret);
       const record = parsed && (await this.identity.findLiveSession(parsed.lookup));

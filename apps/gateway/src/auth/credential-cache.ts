@@ -16,9 +16,14 @@ export class CredentialCache {
 
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
-  async remember(key: string, verify: () => Promise<Caller>): Promise<Caller> {
+  /** The cached caller, or the promise of verifying it: no promise at all on a cache hit. */
+  remember(key: string, verify: () => Promise<Caller>): Caller | Promise<Caller> {
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > Date.now()) return hit.caller;
+    return this.verifyAndKeep(key, verify);
+  }
+
+  private async verifyAndKeep(key: string, verify: () => Promise<Caller>): Promise<Caller> {
     const caller = await verify();
     if (this.config.AUTH_CACHE_TTL_MS > 0) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);

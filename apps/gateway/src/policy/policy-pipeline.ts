@@ -40,15 +40,17 @@ export class PolicyPipeline {
   async preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const policy = this.policyOf(request);
     if (!policy) return undefined;
-    const caller = await this.authenticate(policy, request);
+    const authenticated = this.authenticate(policy, request);
+    const caller = authenticated instanceof Promise ? await authenticated : authenticated;
     request.caller = caller;
     // The client address is read only for anonymous routes: behind proxies it costs a header parse.
-    const limit = await this.rateLimits.check(policy.rateLimit, {
+    const pending = this.rateLimits.check(policy.rateLimit, {
       organizationId: caller.organizationId,
       get clientIp() {
         return request.ip;
       },
     });
+    const limit = pending instanceof Promise ? await pending : pending;
     if (limit) {
       void reply.headers(limit.headers);
       if (!limit.allowed) throw new AppError('E07001', { headers: limit.headers });

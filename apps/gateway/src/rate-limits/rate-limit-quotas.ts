@@ -51,16 +51,20 @@ export class RateLimitQuotas {
 
   /** The quota per window; callers without an organization (keyed by IP) get the default. */
   async quotaFor(organizationId: string | undefined, group: LimitedGroup): Promise<number> {
+    const cached = this.cachedQuotaFor(organizationId, group);
+    if (cached !== undefined) return cached;
+    const overrides = await this.load(organizationId as string);
+    return overrides.get(group) ?? this.config.defaults[group];
+  }
+
+  /** The quota without waiting, or undefined while the organization's overrides were never read. */
+  cachedQuotaFor(organizationId: string | undefined, group: LimitedGroup): number | undefined {
     const fallback = this.config.defaults[group];
     if (!organizationId) return fallback;
     const entry = this.entries.get(organizationId);
-    let overrides: ReadonlyMap<string, number>;
-    if (!entry || !entry.loaded) overrides = await this.load(organizationId);
-    else {
-      if (entry.expiresAt <= this.now() && !entry.refreshing) void this.load(organizationId);
-      overrides = entry.overrides;
-    }
-    return overrides.get(group) ?? fallback;
+    if (!entry || !entry.loaded) return undefined;
+    if (entry.expiresAt <= this.now() && !entry.refreshing) void this.load(organizationId);
+    return entry.overrides.get(group) ?? fallback;
   }
 
   /** Reads an organization's overrides now (or waits for the read already in flight). */

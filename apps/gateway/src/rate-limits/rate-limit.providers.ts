@@ -31,18 +31,29 @@ export class RateLimitEnforcer {
     private readonly quotas: RateLimitQuotas,
   ) {}
 
-  async check(
+  /**
+   * Answers synchronously whenever this replica can (quota cached, lease in hand), which is
+   * nearly every request; a promise only when the database must be asked first.
+   */
+  check(
     group: RateLimitGroup,
     subject: { organizationId?: string; clientIp: string },
-  ): Promise<RateLimitDecision | undefined> {
+  ): RateLimitDecision | undefined | Promise<RateLimitDecision | undefined> {
     if (group === 'none' || !this.config.enabled) return undefined;
-    const quota = await this.quotas.quotaFor(subject.organizationId, group);
-    const result = await this.limiter.consume(rateLimitKey(group, subject), group, quota);
-    const headers: Record<string, string> = result.allowed
-      ? rateLimitHeaders(group, result)
-      : rateLimitExceededHeaders(group, result);
-    return { allowed: result.allowed, result, headers };
+    const key = rateLimitKey(group, subject);
+    const quota = this.quotas.cachedQuotaFor(subject.organizationId, group);
+    const result = quota === undefined ? undefined : this.limiter.tryConsume(key, quota);
+    if (result) return decision(group, result);
+    return this.quotas
+      .quotaFor(subject.organizationId, group)
+      .then((loaded) => this.limiter.consume(key, group, loaded))
+      .then((consumed) => decision(group, consumed));
   }
+}
+
+function decision(group: string, result: RateLimitResult): RateLimitDecision {
+  const headers: Record<string, string> = result.allowed ? rateLimitHeaders(group, result) : rateLimitExceededHeaders(group, result);
+  return { allowed: result.allowed, result, headers };
 }
 
 /**

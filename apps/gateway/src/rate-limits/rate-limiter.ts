@@ -160,6 +160,26 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * `consume` without waiting: the answer when this replica can give it from memory (its lease,
+   * an exhausted window, failing open), or undefined when a lease must be fetched first.
+   */
+  tryConsume(key: string, quota: number): RateLimitResult | undefined {
+    const limit = Math.max(0, Math.floor(quota));
+    const now = this.now();
+    const state = this.stateFor(key, Math.floor(now / this.windowMs), limit);
+    if (state.available > 0) {
+      state.available -= 1;
+      return this.result(true, state, limit, now);
+    }
+    if (state.exhausted || limit === 0) return this.result(false, state, limit, now);
+    if (state.failOpenUntil > now) {
+      state.unleased += 1;
+      return this.result(true, state, limit, now);
+    }
+    return undefined;
+  }
+
   /** Deletes windows older than the previous one, here and in the shared table. */
   async purge(): Promise<void> {
     const current = Math.floor(this.now() / this.windowMs);
