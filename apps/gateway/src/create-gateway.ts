@@ -9,6 +9,8 @@ import { GATEWAY_CONTROLLERS, GatewayModule } from './gateway.module';
 import { configureFastify, fastifyOptions } from './http/configure-fastify';
 import { RouteTable } from './http/route-table';
 import { PolicyPipeline } from './policy/policy-pipeline';
+import { registerWorkspaceRoutes } from './workspace/workspace.routes';
+import { WorkspaceService } from './workspace/workspace.service';
 import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './routes/resolved-routes';
 
 export interface RunningGateway {
@@ -36,6 +38,7 @@ export async function createGateway(config: GatewayConfig, transport: TransportS
     if (!request.idempotencyClaim) return done(null, payload);
     policy.onSend(request, reply, payload).then((sent) => done(null, sent), (err: Error) => done(err));
   });
+  registerWorkspaceRoutes(adapter.getInstance(), app.get(WorkspaceService));
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

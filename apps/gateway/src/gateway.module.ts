@@ -20,7 +20,6 @@ import { OpenApiController } from './openapi/openapi.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 import { SERVICE_CLIENT } from './transport/service-client.provider';
-import { WorkspaceController } from './workspace/workspace.controller';
 import { RealtimeAppsController } from './realtime/realtime-apps.controller';
 import { IdempotencyGate } from './idempotency/idempotency-gate';
 import { PolicyPipeline } from './policy/policy-pipeline';
@@ -28,16 +27,19 @@ import { rateLimitProviders } from './rate-limits/rate-limit.providers';
 import { IdempotencyPurger } from './idempotency/idempotency-purger';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { WorkspaceService } from './workspace/workspace.service';
+import { CURRENT_WORKSPACE } from './workspace/workspace.routes';
 
 export const GATEWAY_CONTROLLERS = [
   HealthController,
   OpenApiController,
   AdminController,
   SessionsController,
-  WorkspaceController,
   DocsController,
   RealtimeAppsController,
 ];
+
+/** Routes Fastify serves directly (registered by createGateway), declared like the others. */
+export const GATEWAY_NATIVE_ROUTES = [CURRENT_WORKSPACE];
 
 /** The gateway: authentication, route policies and the error envelope in front of the services. */
 @Module({})

@@ -1,6 +1,6 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { declaredRoutes, ROUTE_POLICY } from './route-policy';
+import { declaredNativeRoutes, declaredRoutes, ROUTE_POLICY } from './route-policy';
 import type { RoutePolicy } from './route-policy';
 
 export interface ResolvedRoute {
@@ -17,14 +17,15 @@ function joinPath(...parts: Array<string | undefined>): string {
   return `/${joined}`;
 }
 
-/** The declared routes with the method and full path Nest will serve them at. */
+/** The declared routes with the method and full path they are served at (Nest or native). */
 export function resolveDeclaredRoutes(): ResolvedRoute[] {
-  return declaredRoutes.map(({ controller, handler, policy }) => {
+  const native: ResolvedRoute[] = declaredNativeRoutes.map(({ method, path, area, action, policy }) => ({ method, path, policy, controller: area, handler: action }));
+  return native.concat(declaredRoutes.map(({ controller, handler, policy }) => {
     const fn = (controller.prototype as Record<string, unknown>)[handler] as object;
     const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod];
     const path = joinPath(Reflect.getMetadata(PATH_METADATA, controller) as string, Reflect.getMetadata(PATH_METADATA, fn) as string);
     return { method, path, policy, controller: controller.name, handler };
-  });
+  }));
 }
 
 /**

@@ -42,3 +42,23 @@ export function Route(policy: RoutePolicy): MethodDecorator {
     declaredRoutes.push({ controller: target.constructor as Constructor, handler: String(handler), policy });
   });
 }
+
+/**
+ * A route served by Fastify directly, without Nest's per-request machinery, for the hottest reads
+ * of the gateway's own data. It gets the same policy pipeline, OpenAPI entry and 405 handling.
+ */
+export interface NativeRouteDeclaration {
+  method: 'GET';
+  path: string;
+  /** Names the operation as `<area>_<action>`, like controller routes. */
+  area: string;
+  action: string;
+  policy: RoutePolicy;
+}
+
+export const declaredNativeRoutes: NativeRouteDeclaration[] = [];
+
+export function declareNativeRoute(declaration: NativeRouteDeclaration): NativeRouteDeclaration {
+  declaredNativeRoutes.push(declaration);
+  return declaration;
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { declareNativeRoute } from '../routes/route-policy';
+import type { WorkspaceService } from './workspace.service';
+
+/** `GET /v1/workspace`: served by Fastify directly, the most frequent read of the gateway's own data. */
+export const CURRENT_WORKSPACE = declareNativeRoute({
+  method: 'GET',
+  path: '/v1/workspace',
+  area: 'Workspace',
+  action: 'current',
+  policy: {
+    summary: 'Get the workspace the credentials are scoped to',
+    tag: 'Workspaces',
+    auth: 'api',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: 'The workspace' },
+    errors: [401, 403, 404, 421, 422, 429, 500],
+  },
+});
+
+export function registerWorkspaceRoutes(fastify: FastifyInstance, workspaces: WorkspaceService): void {
+  fastify.get(CURRENT_WORKSPACE.path, (request) => workspaces.current(request.caller?.workspaceId));
+}
