@@ -42,11 +42,11 @@ export class IdempotencyStore {
       [scope, key, fingerprint, IDEMPOTENCY_LOCK_SECONDS, this.config.IDEMPOTENCY_TTL_HOURS],
     );
     if (inserted.length > 0) return { kind: 'claimed' };
-    const [row] = (await this.dataSource.query(
+    const [row] = await this.dataSource.query<Array<{ fingerprint: string; state: string; status: number; outcome_sealed: string | null; wait: number }>>(
       `SELECT fingerprint, state, status, outcome_sealed, GREATEST(1, CEIL(EXTRACT(EPOCH FROM locked_until - now())))::int AS wait
          FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2`,
       [scope, key],
-    )) as Array<{ fingerprint: string; state: string; status: number; outcome_sealed: string | null; wait: number }>;
+    );
     if (!row) return this.claim(scope, key, fingerprint);
     if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
     if (row.state === 'completed' && row.outcome_sealed) return { kind: 'replay', outcome: JSON.parse(this.box.open(row.outcome_sealed)) as StoredOutcome };

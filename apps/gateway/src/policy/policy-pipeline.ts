@@ -57,9 +57,9 @@ export class PolicyPipeline {
     }
     this.authorise(policy, request, caller);
     const query = (request.query ?? {}) as Record<string, unknown>;
-    if (policy.query) request.validatedQuery = validateInto(policy.query as new () => object, query, 'query');
+    if (policy.query) request.validatedQuery = validateInto(policy.query, query, 'query');
     else rejectQuery(query);
-    if (policy.body) request.validatedBody = validateInto(policy.body as new () => object, request.body ?? {}, 'body');
+    if (policy.body) request.validatedBody = validateInto(policy.body, request.body ?? {}, 'body');
     else if (request.body !== undefined && !isEmptyObject(request.body)) {
       throw AppError.validation([{ param: 'body', message: 'this operation takes no request body' }]);
     }

@@ -34,7 +34,10 @@ export async function idempotentWrite<T>(
       [scope.workspaceId, key, fingerprint ?? ''],
     );
     if (claimed.length === 0) {
-      const [earlier] = (await manager.query(`SELECT fingerprint, reply FROM "${schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`, [scope.workspaceId, key])) as Array<{ fingerprint: string; reply: string | null }>;
+      const [earlier] = await manager.query<Array<{ fingerprint: string; reply: string | null }>>(
+        `SELECT fingerprint, reply FROM "${schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`,
+        [scope.workspaceId, key],
+      );
       if (earlier && fingerprint && earlier.fingerprint !== fingerprint) throw new AppError('E01005');
       if (earlier?.reply) return JSON.parse(box.open(earlier.reply)) as T;
       throw new AppError('E01004', { headers: { 'retry-after': '1' } });
