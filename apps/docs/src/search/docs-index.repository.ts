@@ -23,6 +23,12 @@ export interface StoredPage {
 /** Separates the fragments of one ts_headline; a character the content never contains. */
 export const FRAGMENT_DELIMITER = '\u241E';
 
+/**
+ * Architecture decision records explain why the system is built as it is; a reader searching a
+ * topic wants the guide that tells how to use it, so decision records rank at half weight.
+ */
+const ADR_RANK_FACTOR = 0.5;
+
 /** ts_rank weights for D, C, B, A: titles and headings (A) count 2.5 times bodies (B). */
 const RANK_WEIGHTS = '{0.1, 0.2, 0.4, 1.0}';
 const SNIPPET_OPTIONS = 'MaxFragments=1, MaxWords=30, MinWords=20, StartSel="", StopSel=""';
@@ -80,7 +86,7 @@ export class DocsIndexRepository {
       `WITH query AS (SELECT websearch_to_tsquery('english', $1) AS tsq),
        ranked AS (
          SELECT s.slug, s.position, s.anchor, s.page_title, s.heading, s.body, query.tsq,
-                ts_rank('${RANK_WEIGHTS}', s.search, query.tsq) AS score
+                ts_rank('${RANK_WEIGHTS}', s.search, query.tsq) * CASE WHEN s.slug LIKE 'adr/%' THEN ${ADR_RANK_FACTOR} ELSE 1 END AS score
          FROM docs.sections s, query
          WHERE s.locale = $2 AND numnode(query.tsq) > 0 AND s.search @@ query.tsq
          ORDER BY score DESC, s.slug, s.position
