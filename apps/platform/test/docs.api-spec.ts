@@ -1,12 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ErrorCatalog } from '@switchboard/contracts';
-import { createLogger } from '@switchboard/platform';
-import { call, startTestPostgres } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/persistence';
-import { startEmbeddedPlatform } from '../src/embedded-platform';
-import type { EmbeddedPlatform } from '../src/embedded-platform';
+import { call } from '@switchboard/testing';
+import { startTestPlatform } from './test-platform';
+import type { TestPlatform } from './test-platform';
 
 interface SearchResult {
   slug: string;
@@ -17,24 +12,16 @@ interface SearchResult {
 }
 
 describe('docs API through the gateway', () => {
-  let postgres: RunningPostgres;
-  let platform: EmbeddedPlatform;
+  let platform: TestPlatform;
   let base: string;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    platform = await startEmbeddedPlatform({
-      env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: 'sbadm_docs_test_token', LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs') },
-      dataDir: mkdtempSync(join(tmpdir(), 'switchboard-docs-')),
-      databaseUrl: postgres.url,
-      logger: createLogger('test', 'silent'),
-    });
-    base = platform.url;
+    platform = await startTestPlatform();
+    base = platform.base;
   });
 
   afterAll(async () => {
     await platform?.stop();
-    await postgres?.stop();
   });
 
   it('ranks the idempotency guide section first for "idempotency", without auth', async () => {

@@ -1,38 +1,25 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BirdAuthError, BirdClient, BirdMisdirectedError, BirdPermissionError } from '@messagebird/sdk';
 import { ErrorCatalog } from '@switchboard/contracts';
-import { createLogger } from '@switchboard/platform';
-import { call, createWorkspace, startTestPostgres } from '@switchboard/testing';
+import { call, createWorkspace } from '@switchboard/testing';
 import type { CreatedWorkspace } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/persistence';
-import { startEmbeddedPlatform } from '../src/embedded-platform';
-import type { EmbeddedPlatform } from '../src/embedded-platform';
+import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
+import type { TestPlatform } from './test-platform';
 
-const ADMIN_TOKEN = 'sbadm_test_operator_token_0123456789';
+const ADMIN_TOKEN = TEST_ADMIN_TOKEN;
 
 describe('gateway API (embedded default, real PostgreSQL)', () => {
-  let postgres: RunningPostgres;
-  let platform: EmbeddedPlatform;
+  let platform: TestPlatform;
   let base: string;
   let acme: CreatedWorkspace;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    platform = await startEmbeddedPlatform({
-      env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs') },
-      dataDir: mkdtempSync(join(tmpdir(), 'switchboard-api-')),
-      databaseUrl: postgres.url,
-      logger: createLogger('test', 'silent'),
-    });
-    base = platform.url;
+    platform = await startTestPlatform();
+    base = platform.base;
     acme = await createWorkspace(base, ADMIN_TOKEN, { name: 'Acme', organization_name: 'Acme Inc' });
   });
 
   afterAll(async () => {
     await platform?.stop();
-    await postgres?.stop();
   });
 
   describe('health and metrics', () => {

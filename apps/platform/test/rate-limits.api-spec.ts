@@ -1,16 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BirdClient, BirdRateLimitError } from '@messagebird/sdk';
-import { createLogger } from '@switchboard/platform';
-import { call, createWorkspace, startTestPostgres } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/persistence';
+import { call, createWorkspace } from '@switchboard/testing';
 import { Client } from 'pg';
 import { parseList } from 'structured-headers';
-import { startEmbeddedPlatform } from '../src/embedded-platform';
-import type { EmbeddedPlatform } from '../src/embedded-platform';
+import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
+import type { TestPlatform } from './test-platform';
 
-const ADMIN_TOKEN = 'sbadm_rate_limit_test_token';
+const ADMIN_TOKEN = TEST_ADMIN_TOKEN;
 
 /** Reads `"<group>";k=v;...` into its group name and parameters, as a structured-field parser does. */
 function parsed(header: string | null): { group: string; params: Record<string, unknown> } {
@@ -19,28 +14,18 @@ function parsed(header: string | null): { group: string; params: Record<string, 
 }
 
 describe('rate limits through the gateway', () => {
-  let postgres: RunningPostgres;
-  let platform: EmbeddedPlatform;
+  let platform: TestPlatform;
   let db: Client;
   let base: string;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    platform = await startEmbeddedPlatform({
-      env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs') },
-      dataDir: mkdtempSync(join(tmpdir(), 'switchboard-limits-')),
-      databaseUrl: postgres.url,
-      logger: createLogger('test', 'silent'),
-    });
-    base = platform.url;
-    db = new Client({ connectionString: postgres.url });
-    await db.connect();
+    platform = await startTestPlatform();
+    base = platform.base;
+    db = platform.db;
   });
 
   afterAll(async () => {
-    await db?.end();
     await platform?.stop();
-    await postgres?.stop();
   });
 
   it('advertises the policy and what remains as RFC 9651 structured fields on every limited response', async () => {

@@ -1,23 +1,19 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger } from '@switchboard/platform';
-import { call, createWorkspace, startTestPostgres } from '@switchboard/testing';
+import { call, createWorkspace } from '@switchboard/testing';
 import type { ApiResponse, CreatedWorkspace } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/persistence';
 import { Client } from 'pg';
-import { startEmbeddedPlatform } from '../src/embedded-platform';
-import type { EmbeddedPlatform } from '../src/embedded-platform';
+import { DataSource } from 'typeorm';
+import { purgeIdempotencyRecords } from '@switchboard/persistence';
+import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
+import type { TestPlatform } from './test-platform';
 
-const ADMIN_TOKEN = 'sbadm_realtime_test_token';
+const ADMIN_TOKEN = TEST_ADMIN_TOKEN;
 
 interface App { id: string; app_id: string; name: string; region: string; status: string; connection_counting: boolean; tls_enforced: boolean; websocket_url: string; created_at: string; updated_at: string }
 interface Key { id: string; app_id: string; secret?: string; created_at: string; revoked_at: string | null }
 interface Page { data: App[]; next_cursor: string | null; prev_cursor: string | null; refresh_cursor: string | null; total?: number }
 
 describe('realtime control plane through the gateway', () => {
-  let postgres: RunningPostgres;
-  let platform: EmbeddedPlatform;
+  let platform: TestPlatform;
   let db: Client;
   let base: string;
   let acme: CreatedWorkspace;
@@ -26,24 +22,15 @@ describe('realtime control plane through the gateway', () => {
     call<T>(base, method, path, { token: admin, ...options });
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    platform = await startEmbeddedPlatform({
-      env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs'), RATE_LIMITS: 'api_list=100000,read=100000,write=100000' },
-      dataDir: mkdtempSync(join(tmpdir(), 'switchboard-realtime-')),
-      databaseUrl: postgres.url,
-      logger: createLogger('test', 'silent'),
-    });
-    base = platform.url;
+    platform = await startTestPlatform({ RATE_LIMITS: 'api_list=100000,read=100000,write=100000' });
+    base = platform.base;
+    db = platform.db;
     acme = await createWorkspace(base, ADMIN_TOKEN, { name: 'Acme' });
     admin = acme.api_key.secret;
-    db = new Client({ connectionString: postgres.url });
-    await db.connect();
   });
 
   afterAll(async () => {
-    await db?.end();
     await platform?.stop();
-    await postgres?.stop();
   });
 
   const createApp = async (name: string, headers: Record<string, string> = {}) => {
@@ -211,6 +198,18 @@ describe('realtime control plane through the gateway', () => {
       expect(retry.status).toBe(201);
       expect(retry.body.app.id).toBe(first.body.app.id);
       expect((await db.query("SELECT count(*)::int AS n FROM realtime.apps WHERE name = 'Crash'")).rows[0].n).toBe(1);
+    });
+
+    it('purges idempotency records older than the retention, and keeps recent ones', async () => {
+      await api('POST', '/v1/realtime/apps', { body: { name: 'Old', region: 'us1' }, headers: { 'idempotency-key': 'purge-old' } });
+      await api('POST', '/v1/realtime/apps', { body: { name: 'New', region: 'us1' }, headers: { 'idempotency-key': 'purge-new' } });
+      await db.query("UPDATE realtime.idempotency_records SET created_at = now() - interval '25 hours' WHERE key = 'purge-old'");
+      const dataSource = new DataSource({ type: 'postgres', url: platform.databaseUrl });
+      await dataSource.initialize();
+      expect(await purgeIdempotencyRecords(dataSource, 'realtime', 24)).toBe(1);
+      await dataSource.destroy();
+      const left = await db.query("SELECT key FROM realtime.idempotency_records WHERE key LIKE 'purge-%'");
+      expect(left.rows.map((r: { key: string }) => r.key)).toEqual(['purge-new']);
     });
 
     it('refuses an Idempotency-Key longer than 255 characters or with control characters', async () => {

@@ -15,3 +15,4 @@ export * from './service/service-health';
 export * from './service/start-service';
 export * from './process/service-process';
 export * from './crypto/sealed-box';
+export * from './service/periodic-job';

@@ -140,17 +140,10 @@ export class RateLimiter {
   async consume(key: string, group: string, quota: number): Promise<RateLimitResult> {
     const limit = Math.max(0, Math.floor(quota));
     for (;;) {
+      const answered = this.tryConsume(key, limit);
+      if (answered) return answered;
       const now = this.now();
       const state = this.stateFor(key, Math.floor(now / this.windowMs), limit);
-      if (state.available > 0) {
-        state.available -= 1;
-        return this.result(true, state, limit, now);
-      }
-      if (state.exhausted || limit === 0) return this.result(false, state, limit, now);
-      if (state.failOpenUntil > now) {
-        state.unleased += 1;
-        return this.result(true, state, limit, now);
-      }
       state.waiters += 1;
       try {
         await (state.pending ??= this.lease(key, group, state, now));

@@ -1,0 +1,54 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@switchboard/platform';
+import type { RunningPostgres } from '@switchboard/persistence';
+import { startTestPostgres } from '@switchboard/testing';
+import { Client } from 'pg';
+import { startEmbeddedPlatform } from '../src/embedded-platform';
+import type { EmbeddedPlatform } from '../src/embedded-platform';
+
+/** The operator token every test platform runs with. */
+export const TEST_ADMIN_TOKEN = 'sbadm_api_test_operator_token';
+
+export interface TestPlatform {
+  base: string;
+  adminToken: string;
+  /** A direct connection to the platform's database, for assertions on what was stored. */
+  db: Client;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The embedded default on a throw-away PostgreSQL, as an API test drives it. */
+export async function startTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<TestPlatform> {
+  const adminToken = TEST_ADMIN_TOKEN;
+  const postgres: RunningPostgres = await startTestPostgres();
+  let platform: EmbeddedPlatform | undefined;
+  const db = new Client({ connectionString: postgres.url });
+  try {
+    platform = await startEmbeddedPlatform({
+      env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs'), ...env },
+      dataDir: mkdtempSync(join(tmpdir(), 'switchboard-api-')),
+      databaseUrl: postgres.url,
+      logger: createLogger('test', 'silent'),
+    });
+    await db.connect();
+  } catch (err) {
+    await platform?.stop();
+    await postgres.stop();
+    throw err;
+  }
+  const running = platform;
+  return {
+    base: running.url,
+    adminToken,
+    db,
+    databaseUrl: postgres.url,
+    stop: async () => {
+      await db.end();
+      await running.stop();
+      await postgres.stop();
+    },
+  };
+}
