@@ -1,6 +1,6 @@
 import { BirdClient, BirdRateLimitError } from '@messagebird/sdk';
 import { call, createWorkspace } from '@switchboard/testing';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { parseList } from 'structured-headers';
 import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
 import type { TestPlatform } from './test-platform';

@@ -1,6 +1,6 @@
 import { call, createWorkspace } from '@switchboard/testing';
 import type { ApiResponse, CreatedWorkspace } from '@switchboard/testing';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { purgeIdempotencyRecords } from '@switchboard/persistence';
 import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
