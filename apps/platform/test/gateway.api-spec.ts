@@ -71,6 +71,22 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
       expect((await call(base, 'GET', '/admin/v1/workspaces?starting_after=nonsense', { token: ADMIN_TOKEN })).body).toMatchObject({ error: { code: 'E01012' } });
     });
 
+    it('creates one workspace per Idempotency-Key, even when the gateway died before recording the outcome', async () => {
+      const headers = { 'idempotency-key': 'operator-create-1' };
+      const first = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, body: { name: 'Once only' }, headers });
+      const replay = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, body: { name: 'Once only' }, headers });
+      expect(replay.headers.get('idempotency-replay')).toBe('true');
+      expect(replay.body).toEqual(first.body);
+      await platform.db.query(
+        "UPDATE gateway.idempotency_keys SET state = 'in_progress', status = NULL, outcome_sealed = NULL, locked_until = now() - interval '1 second' WHERE key = $1",
+        ['operator-create-1'],
+      );
+      const retry = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, body: { name: 'Once only' }, headers });
+      expect(retry.status).toBe(201);
+      expect(retry.body.workspace.id).toBe(first.body.workspace.id);
+      expect((await platform.db.query("SELECT count(*)::int AS n FROM gateway.workspaces WHERE name = 'Once only'")).rows[0].n).toBe(1);
+    });
+
     it('creates read keys, access keys and users, and 404s an unknown workspace', async () => {
       const key = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, { token: ADMIN_TOKEN, body: { role: 'read' } });
       expect(key.status).toBe(201);

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Role } from '@switchboard/contracts';
-import { CursorCodec, isUniqueViolation, newId, paginate } from '@switchboard/persistence';
-import type { Page } from '@switchboard/persistence';
-import { AppError } from '@switchboard/platform';
+import { CursorCodec, idempotentWrite, isUniqueViolation, newId, paginate } from '@switchboard/persistence';
+import type { IdempotencyScope, Page } from '@switchboard/persistence';
+import type { EntityManager } from 'typeorm';
+import { AppError, SealedBox } from '@switchboard/platform';
 import { GATEWAY_CONFIG } from '../config/gateway.config';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ACCESS_KEY_PREFIX } from '../auth/authenticator';
@@ -22,12 +23,14 @@ export interface IssuedApiKey {
 @Injectable()
 export class AdminService {
   private readonly cursors: CursorCodec;
+  private readonly box: SealedBox;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly identity: IdentityRepository,
   ) {
     this.cursors = new CursorCodec(`cursor:${config.ENCRYPTION_KEY}`, 24 * 3_600_000);
+    this.box = new SealedBox(config.ENCRYPTION_KEY);
   }
 
   async listWorkspaces(query: ListWorkspacesQuery): Promise<Page<OperatorWorkspaceDto>> {
@@ -49,7 +52,7 @@ export class AdminService {
     return { ...page, data: page.data.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() })) };
   }
 
-  async createWorkspace(input: CreateWorkspaceDto) {
+  async createWorkspace(input: CreateWorkspaceDto, scope: IdempotencyScope) {
     const region = input.region ?? 'us1';
     if (!this.config.REGIONS.includes(region)) {
       throw AppError.validation([{ param: 'region', message: `must be one of ${this.config.REGIONS.join(', ')}` }]);
@@ -59,42 +62,54 @@ export class AdminService {
     const { record: apiKey, issued } = this.newApiKey(workspace, 'admin');
     const access = issueSecret(ACCESS_KEY_PREFIX);
     const accessKey = Object.assign(new AccessKey(), { id: newId('ak'), workspaceId: workspace.id, lookup: access.lookup, secretHash: access.hash, revokedAt: null });
-    await this.identity.transaction((manager) => this.identity.insertWorkspaceWithKeys(manager, { organization, workspace, apiKey, accessKey }));
-    return {
-      organization: { id: organization.id, name: organization.name },
-      workspace: { id: workspace.id, name: workspace.name, organization_id: organization.id, region },
-      api_key: issued,
-      access_key: { id: accessKey.id, secret: access.secret },
-    };
+    return this.once(scope, async (manager) => {
+      await this.identity.insertWorkspaceWithKeys(manager, { organization, workspace, apiKey, accessKey });
+      return {
+        organization: { id: organization.id, name: organization.name },
+        workspace: { id: workspace.id, name: workspace.name, organization_id: organization.id, region },
+        api_key: issued,
+        access_key: { id: accessKey.id, secret: access.secret },
+      };
+    });
   }
 
-  async createApiKey(workspaceId: string, role: Role): Promise<IssuedApiKey> {
+  async createApiKey(workspaceId: string, role: Role, scope: IdempotencyScope): Promise<IssuedApiKey> {
     const workspace = await this.workspace(workspaceId);
     const { record, issued } = this.newApiKey(workspace, role);
-    await this.identity.insertApiKey(record);
-    return issued;
+    return this.once(scope, async (manager) => {
+      await this.identity.insertApiKey(manager, record);
+      return issued;
+    });
   }
 
-  async createAccessKey(workspaceId: string): Promise<{ id: string; secret: string }> {
+  async createAccessKey(workspaceId: string, scope: IdempotencyScope): Promise<{ id: string; secret: string }> {
     await this.workspace(workspaceId);
     const access = issueSecret(ACCESS_KEY_PREFIX);
     const id = newId('ak');
-    await this.identity.insertAccessKey(Object.assign(new AccessKey(), { id, workspaceId, lookup: access.lookup, secretHash: access.hash, revokedAt: null }));
-    return { id, secret: access.secret };
+    return this.once(scope, async (manager) => {
+      await this.identity.insertAccessKey(manager, Object.assign(new AccessKey(), { id, workspaceId, lookup: access.lookup, secretHash: access.hash, revokedAt: null }));
+      return { id, secret: access.secret };
+    });
   }
 
-  async createUser(workspaceId: string, input: CreateUserDto) {
+  async createUser(workspaceId: string, input: CreateUserDto, scope: IdempotencyScope) {
     await this.workspace(workspaceId);
     const email = input.email.trim().toLowerCase();
-    const user = Object.assign(new User(), { id: newId('usr'), workspaceId, email, passwordHash: await hashPassword(input.password), role: input.role });
-    try {
-      await this.identity.insertUser(user);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw AppError.validation([{ param: 'email', message: 'a user with this email already exists' }]);
-      throw err;
-    }
-    const created = await this.identity.findUserByEmail(email);
-    return toUserDto(created ?? user);
+    const user = Object.assign(new User(), { id: newId('usr'), workspaceId, email, passwordHash: await hashPassword(input.password), role: input.role, createdAt: new Date() });
+    return this.once(scope, async (manager) => {
+      try {
+        await this.identity.insertUser(manager, user);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw AppError.validation([{ param: 'email', message: 'a user with this email already exists' }]);
+        throw err;
+      }
+      return toUserDto(user);
+    });
+  }
+
+  /** The operator API's writes are the gateway's own: it claims their idempotency keys in the same transaction. */
+  private once<T>(scope: IdempotencyScope, write: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return idempotentWrite(this.identity.runner, 'gateway', scope, this.box, write);
   }
 
   private async workspace(id: string): Promise<Workspace> {

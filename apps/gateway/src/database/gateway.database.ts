@@ -4,6 +4,7 @@ import { AccessKey, ApiKey, Organization, Session, User, Workspace } from '../id
 import { CreateIdentity1763800000000 } from './migrations/1763800000000-create-identity';
 import { CreateRateLimits1763900000000 } from './migrations/1763900000000-create-rate-limits';
 import { CreateIdempotencyKeys1763900000100 } from './migrations/1763900000100-create-idempotency-keys';
+import { CreateGatewayIdempotencyRecords1763900000300 } from './migrations/1763900000300-create-gateway-idempotency-records';
 
 export function gatewayDatabase(config: Pick<GatewayConfig, 'DATABASE_URL' | 'DATABASE_POOL_SIZE'>): ServiceDatabase {
   return {
@@ -11,6 +12,6 @@ export function gatewayDatabase(config: Pick<GatewayConfig, 'DATABASE_URL' | 'DA
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
     entities: [Organization, Workspace, ApiKey, AccessKey, User, Session],
-    migrations: [CreateIdentity1763800000000, CreateRateLimits1763900000000, CreateIdempotencyKeys1763900000100],
+    migrations: [CreateIdentity1763800000000, CreateRateLimits1763900000000, CreateIdempotencyKeys1763900000100, CreateGatewayIdempotencyRecords1763900000300],
   };
 }

@@ -126,16 +126,16 @@ export class IdentityRepository {
     await manager.insert(AccessKey, records.accessKey);
   }
 
-  async insertApiKey(apiKey: ApiKey): Promise<void> {
-    await this.dataSource.getRepository(ApiKey).insert(apiKey);
+  async insertApiKey(manager: EntityManager, apiKey: ApiKey): Promise<void> {
+    await manager.insert(ApiKey, apiKey);
   }
 
-  async insertAccessKey(accessKey: AccessKey): Promise<void> {
-    await this.dataSource.getRepository(AccessKey).insert(accessKey);
+  async insertAccessKey(manager: EntityManager, accessKey: AccessKey): Promise<void> {
+    await manager.insert(AccessKey, accessKey);
   }
 
-  async insertUser(user: User): Promise<void> {
-    await this.dataSource.getRepository(User).insert(user);
+  async insertUser(manager: EntityManager, user: User): Promise<void> {
+    await manager.insert(User, user);
   }
 
   async ping(): Promise<void> {
