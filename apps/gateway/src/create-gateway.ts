@@ -32,7 +32,17 @@ export async function createGateway(config: GatewayConfig, transport: TransportS
   });
   // The policy hooks go on before Nest registers its routes (at listen), so every route gets them.
   const policy = app.get(PolicyPipeline);
-  adapter.getInstance().addHook('preHandler', (request, reply) => policy.preHandler(request, reply));
+  adapter.getInstance().addHook('preHandler', (request, reply, done) => {
+    let answered: boolean | Promise<boolean>;
+    try {
+      answered = policy.preHandler(request, reply);
+    } catch (err) {
+      return done(err as Error);
+    }
+    // A request the pipeline answered itself (a replay) is already sent: its lifecycle ends here.
+    if (answered instanceof Promise) answered.then((sent) => !sent && done(), (err: Error) => done(err));
+    else if (!answered) done();
+  });
   adapter.getInstance().addHook('onSend', (request, reply, payload, done) => {
     // Only a request holding an idempotency key has anything to record: the rest pass straight on.
     if (!request.idempotencyClaim) return done(null, payload);

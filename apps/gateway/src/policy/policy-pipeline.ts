@@ -9,6 +9,7 @@ import { secretMatches } from '../credentials/secrets';
 import { rejectQuery, validateInto } from '../http/validation';
 import { IdempotencyGate } from '../idempotency/idempotency-gate';
 import { RateLimitEnforcer } from '../rate-limits/rate-limit.providers';
+import type { RateLimitDecision } from '../rate-limits/rate-limit.providers';
 import type { RoutePolicy } from '../routes/route-policy';
 import { resolveDeclaredRoutes } from '../routes/resolved-routes';
 
@@ -23,39 +24,58 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 @Injectable()
 export class PolicyPipeline {
-  private readonly policies = new Map(resolveDeclaredRoutes().map((route) => [`${route.method} ${route.path}`, route.policy]));
+  /** Policies by method, then by route path: no string is built per request to find one. */
+  private readonly policies = new Map<string, Map<string, RoutePolicy>>();
 
   constructor(
     private readonly authenticator: Authenticator,
     private readonly rateLimits: RateLimitEnforcer,
     private readonly idempotency: IdempotencyGate,
-  ) {}
+  ) {
+    for (const route of resolveDeclaredRoutes()) {
+      let byPath = this.policies.get(route.method);
+      if (!byPath) this.policies.set(route.method, (byPath = new Map()));
+      byPath.set(route.path, route.policy);
+    }
+  }
 
   policyOf(request: FastifyRequest): RoutePolicy | undefined {
     const url = request.routeOptions.url;
-    return url === undefined ? undefined : this.policies.get(`${request.method} ${url}`);
+    return url === undefined ? undefined : this.policies.get(request.method)?.get(url);
   }
 
-  /** Resolves to the reply when the pipeline answered the request itself (an idempotent replay). */
-  async preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  /**
+   * Runs the route's policy. Answers true when the pipeline answered the request itself (an
+   * idempotent replay). Synchronous whenever nothing has to be fetched (cached credential, leased
+   * quota): most requests never allocate a promise here.
+   */
+  preHandler(request: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean> {
     const policy = this.policyOf(request);
-    if (!policy) return undefined;
+    if (!policy) return false;
     const authenticated = this.authenticate(policy, request);
-    const caller = authenticated instanceof Promise ? await authenticated : authenticated;
+    if (authenticated instanceof Promise) return authenticated.then((caller) => this.afterAuthentication(policy, request, reply, caller));
+    return this.afterAuthentication(policy, request, reply, authenticated);
+  }
+
+  private afterAuthentication(policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply, caller: Caller): boolean | Promise<boolean> {
     request.caller = caller;
     // The client address is read only for anonymous routes: behind proxies it costs a header parse.
-    const pending = this.rateLimits.check(policy.rateLimit, {
+    const limit = this.rateLimits.check(policy.rateLimit, {
       organizationId: caller.organizationId,
       get clientIp() {
         return request.ip;
       },
     });
-    const limit = pending instanceof Promise ? await pending : pending;
+    if (limit instanceof Promise) return limit.then((decided) => this.afterRateLimit(policy, request, reply, decided));
+    return this.afterRateLimit(policy, request, reply, limit);
+  }
+
+  private afterRateLimit(policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply, limit: RateLimitDecision | undefined): boolean | Promise<boolean> {
     if (limit) {
       void reply.headers(limit.headers);
       if (!limit.allowed) throw new AppError('E07001', { headers: limit.headers });
     }
-    this.authorise(policy, request, caller);
+    this.authorise(policy, request, request.caller ?? ANONYMOUS);
     const query = (request.query ?? {}) as Record<string, unknown>;
     if (policy.query) request.validatedQuery = validateInto(policy.query, query, 'query');
     else rejectQuery(query);
@@ -63,8 +83,7 @@ export class PolicyPipeline {
     else if (request.body !== undefined && !isEmptyObject(request.body)) {
       throw AppError.validation([{ param: 'body', message: 'this operation takes no request body' }]);
     }
-    if (policy.idempotent && (await this.idempotency.enter(request, reply))) return reply;
-    return undefined;
+    return policy.idempotent ? this.idempotency.enter(request, reply) : false;
   }
 
   async onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {

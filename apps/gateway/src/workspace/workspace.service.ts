@@ -23,10 +23,15 @@ export class WorkspaceService {
 
   constructor(private readonly identity: IdentityRepository) {}
 
-  async current(workspaceId: string | undefined): Promise<WorkspaceDto> {
+  /** The cached workspace at once, or the promise of reading it. */
+  current(workspaceId: string | undefined): WorkspaceDto | Promise<WorkspaceDto> {
     if (!workspaceId) throw new AppError('E04001');
     const hit = this.cache.get(workspaceId);
     if (hit && hit.expiresAt > Date.now()) return hit.dto;
+    return this.load(workspaceId);
+  }
+
+  private async load(workspaceId: string): Promise<WorkspaceDto> {
     const workspace = await this.identity.findWorkspace(workspaceId);
     if (!workspace) throw new AppError('E04001');
     const dto = toWorkspaceDto(workspace);
