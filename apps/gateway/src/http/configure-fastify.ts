@@ -1,4 +1,4 @@
-import { AppError, httpDuration, httpRequests, requestScope } from '@switchboard/platform';
+import { AppError, httpDuration, httpRequests } from '@switchboard/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway.config';
 import type { ResolvedRoute } from '../routes/resolved-routes';
@@ -53,7 +53,7 @@ export function configureFastify(
       done(new AppError('E01003', { message: `The request body is larger than ${limitFor(request)} bytes.` }));
       return;
     }
-    requestScope.run({ requestId: request.id }, done);
+    done();
   });
 
   // Only JSON bodies are accepted; anything else is 415 before it reaches a handler.

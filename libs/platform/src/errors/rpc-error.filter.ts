@@ -3,6 +3,8 @@ import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
 import { throwError } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { AppError } from './app-error';
+import type { BaseRpcContext } from '@nestjs/microservices';
+import { requestContextOf, subjectOf } from '../service/rpc-context';
 
 /** Sends every handler failure across the transport as the envelope's code, message and details. */
 @Catch()
@@ -12,8 +14,8 @@ export class RpcErrorFilter implements ExceptionFilter<unknown> {
   catch(exception: unknown, host: ArgumentsHost): Observable<never> | void {
     if (host.getType() === 'http') return this.replyOverHttp(exception, host);
     if (exception instanceof AppError) return throwError(() => exception.toTransport());
-    const pattern = host.switchToRpc().getContext<{ getSubject?: () => string }>()?.getSubject?.();
-    this.logger.error({ err: exception, subject: pattern }, 'unhandled error in message handler');
+    const rpc = host.switchToRpc().getContext<BaseRpcContext>();
+    this.logger.error({ err: exception, subject: subjectOf(rpc), request_id: requestContextOf(rpc).requestId }, 'unhandled error in message handler');
     return throwError(() => new AppError('E09001').toTransport());
   }
 

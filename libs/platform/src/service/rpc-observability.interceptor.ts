@@ -1,11 +1,10 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { Observable } from 'rxjs';
-import { requestScope } from '../observability/logger';
 import { rpcDuration, rpcRequests } from '../observability/metrics';
-import { requestContextOf, subjectOf } from './rpc-context';
+import { subjectOf } from './rpc-context';
 
-/** Counts and times every handled request and runs the handler inside its request's log scope. */
+/** Counts and times every handled request, by service, subject and outcome. */
 export class RpcObservabilityInterceptor implements NestInterceptor {
   constructor(private readonly service: string) {}
 
@@ -13,11 +12,9 @@ export class RpcObservabilityInterceptor implements NestInterceptor {
     if (context.getType() !== 'rpc') return next.handle();
     const rpc = context.switchToRpc().getContext<BaseRpcContext>();
     const subject = subjectOf(rpc);
-    const { requestId } = requestContextOf(rpc);
     const stop = rpcDuration.startTimer({ service: this.service, subject });
     return new Observable((subscriber) =>
-      requestScope.run({ requestId }, () =>
-        next.handle().subscribe({
+      next.handle().subscribe({
           next: (value) => subscriber.next(value),
           error: (err: unknown) => {
             stop();
@@ -30,7 +27,6 @@ export class RpcObservabilityInterceptor implements NestInterceptor {
             subscriber.complete();
           },
         }),
-      ),
     );
   }
 }
