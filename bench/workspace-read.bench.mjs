@@ -3,7 +3,8 @@
 //
 //   npm run bench                 build, measure, print the table
 //   npm run bench -- --write      same, and rewrite bench/RESULTS.md with the figures (not
-//                                 when the run is inconclusive)
+//                                 when the run is inconclusive); its hand-written `## ` sections
+//                                 (any heading but Run and How to rerun) are kept, after the figures
 //
 // Exit status: 0 target met; 1 not met, or the run failed; 3 inconclusive (other processes kept
 // the machine busy during a measured run, which skews the ratio: rerun on a quiet machine).
@@ -334,12 +335,39 @@ async function main() {
   if (options.write && report.status === 'inconclusive') {
     log(`did not rewrite ${RESULTS_FILE}: an inconclusive run is not a result`);
   } else if (options.write) {
-    await writeFile(RESULTS_FILE, report.markdown);
-    log(`wrote ${RESULTS_FILE}`);
+    const kept = await handWrittenSections();
+    await writeFile(RESULTS_FILE, kept.length ? `${report.markdown}\n${kept.join('\n')}` : report.markdown);
+    log(`wrote ${RESULTS_FILE}${kept.length ? ` (kept ${kept.length} hand-written section(s))` : ''}`);
   }
   await cleanup();
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.exit({ met: 0, 'not met': 1, inconclusive: 3 }[report.status]);
+}
+
+/** Headings of the `## ` sections that --write generates; any other section of RESULTS.md is kept. */
+const GENERATED_SECTIONS = new Set(['Run', 'How to rerun']);
+
+/** The `## ` sections of the current RESULTS.md that this script does not generate, in order. */
+async function handWrittenSections() {
+  let text;
+  try {
+    text = await readFile(RESULTS_FILE, 'utf8');
+  } catch {
+    return [];
+  }
+  const sections = [];
+  let current;
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = !fenced && /^## (.+?)\s*$/.exec(line);
+    if (heading) {
+      current = GENERATED_SECTIONS.has(heading[1]) ? undefined : [];
+      if (current) sections.push(current);
+    }
+    current?.push(line);
+  }
+  return sections.map((lines) => `${lines.join('\n').trimEnd()}\n`);
 }
 
 // ---------------------------------------------------------------- machine noise
@@ -494,7 +522,8 @@ npm run bench -- --write   # same, and rewrite this file
 Exit status: 0 target met, 1 not met or the run failed (errors, timeouts, non-2xx, a target
 that would not start), 3 inconclusive because other processes used more than ${BUSY_MACHINE_CPUS} CPU during a
 measured run (a shared machine skews the two runs unevenly; rerun when it is quiet; \`--write\`
-leaves this file alone then).
+leaves this file alone then). \`--write\` regenerates the figures, Run and How to rerun, and keeps
+any other \`## \` section of this file (notes, analyses) after them.
 
 Diagnostics, not recorded here: \`--log-level=<level>\` (platform LOG_LEVEL), \`--cpu-prof\` (profile the
 platform process and print its hottest functions), \`--duration=<s>\`, \`--rate-limits=<RATE_LIMITS>\` (e.g. \`off\`).
