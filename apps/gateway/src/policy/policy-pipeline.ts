@@ -34,7 +34,7 @@ export class PolicyPipeline {
   ) {
     for (const route of resolveDeclaredRoutes()) {
       let byPath = this.policies.get(route.method);
-      if (!byPath) this.policies.set(route.method, (byPath = new Map()));
+      if (!byPath) this.policies.set(route.method, (byPath = new Map<string, RoutePolicy>()));
       byPath.set(route.path, route.policy);
     }
   }
