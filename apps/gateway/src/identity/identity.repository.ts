@@ -40,36 +40,25 @@ export class IdentityRepository {
   }
 
   async findActiveApiKey(lookup: string): Promise<ApiKeyRecord | undefined> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT k.id, k.role, k.secret_hash, w.id AS workspace_id, w.organization_id, w.region
-         FROM gateway.api_keys k JOIN gateway.workspaces w ON w.id = k.workspace_id
+    return this.findActiveKey('api_keys', 'k.role', lookup);
+  }
+
+  /** Access keys act with the admin role inside their workspace. */
+  async findActiveAccessKey(lookup: string): Promise<ApiKeyRecord | undefined> {
+    return this.findActiveKey('access_keys', "'admin'", lookup);
+  }
+
+  private async findActiveKey(table: 'api_keys' | 'access_keys', role: string, lookup: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.dataSource.query<Array<Record<string, unknown>>>(
+      `SELECT k.id, ${role} AS role, k.secret_hash, w.id AS workspace_id, w.organization_id, w.region
+         FROM gateway.${table} k JOIN gateway.workspaces w ON w.id = k.workspace_id
         WHERE k.lookup = $1 AND k.revoked_at IS NULL`,
       [lookup],
     );
-    const row = rows[0];
     if (!row) return undefined;
     return {
       id: row.id as string,
       role: row.role as Role,
-      secretHash: row.secret_hash as Buffer,
-      workspaceId: row.workspace_id as string,
-      organizationId: row.organization_id as string,
-      region: row.region as string,
-    };
-  }
-
-  async findActiveAccessKey(lookup: string): Promise<(ApiKeyRecord & { role: 'admin' }) | undefined> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT k.id, k.secret_hash, w.id AS workspace_id, w.organization_id, w.region
-         FROM gateway.access_keys k JOIN gateway.workspaces w ON w.id = k.workspace_id
-        WHERE k.lookup = $1 AND k.revoked_at IS NULL`,
-      [lookup],
-    );
-    const row = rows[0];
-    if (!row) return undefined;
-    return {
-      id: row.id as string,
-      role: 'admin',
       secretHash: row.secret_hash as Buffer,
       workspaceId: row.workspace_id as string,
       organizationId: row.organization_id as string,
