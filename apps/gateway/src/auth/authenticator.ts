@@ -99,7 +99,12 @@ export function cookieValue(header: string | undefined, name: string): string | 
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return value.join('='); // not percent-encoded: it fails verification as an invalid session
+    }
   }
   return undefined;
 }

@@ -10,6 +10,7 @@ export const gatewayEnv = {
   DATABASE_POOL_SIZE: env.int({ default: 10, min: 1, max: 200, description: 'connections in the gateway pool' }),
   REGIONS: env.list({ default: ['us1', 'eu1'], pattern: /^[a-z]{2}[0-9]+$/, description: 'regions this deployment serves; keys of other regions get 421' }),
   PLATFORM_ADMIN_TOKEN: env.optionalString({ description: 'operator token for /admin/v1 (generated in the embedded default when unset)', secret: true }),
+  TRUST_PROXY: env.boolean({ default: false, description: 'trust X-Forwarded-For/-Proto/-Host (only behind a proxy that sets them): client addresses for rate limits and the public origin' }),
   PUBLIC_URL: env.optionalString({ description: 'public origin used in doc_url links; defaults to the request host' }),
   BODY_LIMIT_BYTES: env.int({ default: 1_048_576, min: 1024, max: 104_857_600, description: 'request body limit of ordinary operations' }),
   LARGE_BODY_LIMIT_BYTES: env.int({ default: 20_971_520, min: 1024, max: 209_715_200, description: 'request body limit of email send and batch' }),

@@ -17,7 +17,8 @@ export function fastifyOptions(config: GatewayConfig) {
     genReqId: () => newRequestId(),
     requestIdHeader: false as const,
     bodyLimit: config.LARGE_BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // Forwarded headers are the client's to forge unless a proxy in front sets them.
+    trustProxy: config.TRUST_PROXY,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   };

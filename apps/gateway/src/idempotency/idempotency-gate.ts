@@ -28,7 +28,8 @@ export class IdempotencyGate {
   /** Claims the key, or answers for the request: a replay (returns true), or 409 E01005 / E01004. */
   async enter(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const header = request.headers['idempotency-key'];
-    if (!MUTATING.has(request.method) || header === undefined) return false;
+    // Anonymous callers would all share one scope, and one caller's key would answer another's.
+    if (!MUTATING.has(request.method) || header === undefined || !request.caller || request.caller.kind === 'anonymous') return false;
     if (typeof header !== 'string' || !isValidIdempotencyKey(header)) {
       throw AppError.validation([{ param: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
     }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { rowsOf } from '@switchboard/persistence';
+import { purgeIdempotencyRecords, rowsOf } from '@switchboard/persistence';
 import { SealedBox } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { GATEWAY_CONFIG } from '../config/gateway.config';
@@ -42,12 +42,18 @@ export class IdempotencyStore {
       [scope, key, fingerprint, IDEMPOTENCY_LOCK_SECONDS, this.config.IDEMPOTENCY_TTL_HOURS],
     );
     if (inserted.length > 0) return { kind: 'claimed' };
-    const [row] = await this.dataSource.query<Array<{ fingerprint: string; state: string; status: number; outcome_sealed: string | null; wait: number }>>(
-      `SELECT fingerprint, state, status, outcome_sealed, GREATEST(1, CEIL(EXTRACT(EPOCH FROM locked_until - now())))::int AS wait
+    const [row] = await this.dataSource.query<Array<{ fingerprint: string; state: string; status: number; outcome_sealed: string | null; expired: boolean; wait: number }>>(
+      `SELECT fingerprint, state, status, outcome_sealed, expires_at < now() AS expired,
+              GREATEST(1, CEIL(EXTRACT(EPOCH FROM locked_until - now())))::int AS wait
          FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2`,
       [scope, key],
     );
     if (!row) return this.claim(scope, key, fingerprint);
+    if (row.expired) {
+      // Past its retention the key is free again, whether or not the purge has run yet.
+      await this.dataSource.query('DELETE FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2 AND expires_at < now()', [scope, key]);
+      return this.claim(scope, key, fingerprint);
+    }
     if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
     if (row.state === 'completed' && row.outcome_sealed) return { kind: 'replay', outcome: JSON.parse(this.box.open(row.outcome_sealed)) as StoredOutcome };
     // A holder that died leaves its lock to expire; the next retry takes the key over.
@@ -71,8 +77,10 @@ export class IdempotencyStore {
     await this.dataSource.query(`DELETE FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'in_progress'`, [scope, key]);
   }
 
+  /** Expired keys, and the records the gateway's own writes (operator API) claimed in their transactions. */
   async purgeExpired(): Promise<number> {
     const rows = rowsOf(await this.dataSource.query('DELETE FROM gateway.idempotency_keys WHERE expires_at < now() RETURNING key'));
-    return rows.length;
+    const records = await purgeIdempotencyRecords(this.dataSource, 'gateway', this.config.IDEMPOTENCY_TTL_HOURS);
+    return rows.length + records;
   }
 }

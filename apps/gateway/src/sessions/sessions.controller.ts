@@ -22,7 +22,7 @@ export class SessionsController {
 
   @Delete()
   @HttpCode(204)
-  @Route({ summary: 'Sign out: end the session of the cookie', tag: 'Authentication', auth: 'none', rateLimit: 'auth', idempotent: true, paginated: false, response: { status: 204, description: 'Signed out' }, errors: [400, 500] })
+  @Route({ summary: 'Sign out: end the session of the cookie', tag: 'Authentication', auth: 'none', rateLimit: 'auth', idempotent: false, paginated: false, response: { status: 204, description: 'Signed out' }, errors: [400, 500] })
   async remove(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.sessions.signOut(cookieValue(request.headers.cookie, SESSION_COOKIE));
     void reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
