@@ -67,3 +67,23 @@ describe('rate limits through the gateway', () => {
     expect((await call(base, 'GET', '/v1/workspace', { token: other.api_key.secret })).status).toBe(200);
   });
 });
+
+describe('rate limits of anonymous routes', () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform({ RATE_LIMITS: 'docs=2' });
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('counts by the connection address, not by a forged X-Forwarded-For', async () => {
+    const statuses = [];
+    for (let i = 1; i <= 3; i++) {
+      statuses.push((await call(platform.base, 'GET', '/v1/docs/search?q=errors', { headers: { 'x-forwarded-for': `203.0.113.${i}` } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
