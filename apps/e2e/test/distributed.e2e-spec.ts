@@ -34,6 +34,19 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     expect(response.body.data[0].slug).toBe('guides/idempotency');
   });
 
+  it('creates a realtime app once over NATS, replays the retry, and pages the list', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, { name: 'Realtime' });
+    const options = { token: created.api_key.secret, body: { name: 'Chat', region: 'eu1' }, headers: { 'idempotency-key': 'e2e-create-1' } };
+    const first = await call<{ app: { id: string }; key: { secret: string } }>(topology.gatewayUrl, 'POST', '/v1/realtime/apps', options);
+    const retry = await call<{ app: { id: string } }>(topology.gatewayUrl, 'POST', '/v1/realtime/apps', options);
+    expect(first.status).toBe(201);
+    expect(first.body.key.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(retry.headers.get('idempotency-replay')).toBe('true');
+    expect(retry.body.app.id).toBe(first.body.app.id);
+    const list = await call<{ data: Array<{ id: string }>; total: number }>(topology.gatewayUrl, 'GET', '/v1/realtime/apps?include_total=true', { token: created.api_key.secret });
+    expect(list.body).toMatchObject({ total: 1, data: [{ id: first.body.app.id }] });
+  });
+
   it('carries a service error across NATS unchanged into the envelope', async () => {
     const response = await call(topology.gatewayUrl, 'GET', '/v1/docs/pages?slug=no/such-page');
     expect(response.status).toBe(404);
