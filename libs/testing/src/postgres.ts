@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunningPostgres } from '@switchboard/persistence';
@@ -34,8 +34,12 @@ export function startTestPostgres(): Promise<RunningPostgres> {
         dataDir,
         stop: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
+            const removed = () => {
+              rmSync(parent, { recursive: true, force: true });
+              done();
+            };
+            if (child.exitCode !== null) return removed();
+            child.once('exit', removed);
             child.kill('SIGTERM');
           }),
       });
