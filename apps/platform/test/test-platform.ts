@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@switchboard/platform';
@@ -26,10 +26,11 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<Te
   const postgres: RunningPostgres = await startTestPostgres();
   let platform: EmbeddedPlatform | undefined;
   const db = new Client({ connectionString: postgres.url });
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-api-'));
   try {
     platform = await startEmbeddedPlatform({
       env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs'), ...env },
-      dataDir: mkdtempSync(join(tmpdir(), 'switchboard-api-')),
+      dataDir,
       databaseUrl: postgres.url,
       logger: createLogger('test', 'silent'),
     });
@@ -49,6 +50,7 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<Te
       await db.end();
       await running.stop();
       await postgres.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
