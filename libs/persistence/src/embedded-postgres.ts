@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { Client } from 'pg';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -66,23 +65,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     port,
     stop: () => server.stop(),
   };
-}
-
-/** Waits until a Postgres URL accepts connections, or fails after `timeoutMs`. */
-export async function waitForPostgres(url: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const client = new Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      return;
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw err;
-      await new Promise((done) => setTimeout(done, 200));
-    }
-  }
 }
 
 function reachableDataDir(dataDir: string, onNotice?: (message: string) => void): string {

@@ -20,6 +20,3 @@ export function newId(prefix: string, now = Date.now()): string {
   return `${prefix}_${time}${random}`;
 }
 
-export function isId(prefix: string, value: string): boolean {
-  return new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{26}$`).test(value);
-}

@@ -12,7 +12,3 @@ export function databaseReadiness(schema: string) {
   };
 }
 
-/** Injection token of a service's data source. */
-export function dataSourceToken(schema: string): string {
-  return getDataSourceToken(schema) as string;
-}

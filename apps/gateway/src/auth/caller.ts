@@ -25,10 +25,6 @@ declare module 'fastify' {
 
 export const ANONYMOUS: Caller = { kind: 'anonymous' };
 
-export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {
-  return context.switchToHttp().getRequest<FastifyRequest>().caller ?? ANONYMOUS;
-});
-
 /** The request body after the route's DTO validated it. */
 export const ValidBody = createParamDecorator((_: unknown, context: ExecutionContext): unknown => {
   return context.switchToHttp().getRequest<FastifyRequest>().validatedBody;

@@ -35,10 +35,6 @@ export class IdentityRepository {
     return this.dataSource;
   }
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
-  }
-
   async findActiveApiKey(lookup: string): Promise<ApiKeyRecord | undefined> {
     return this.findActiveKey('api_keys', 'k.role', lookup);
   }
