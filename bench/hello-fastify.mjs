@@ -6,7 +6,9 @@ import Fastify from 'fastify';
 
 const port = Number(process.argv[2] ?? 0);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  process.stderr.write(`usage: node bench/hello-fastify.mjs <port>  (got ${JSON.stringify(process.argv[2])})\n`);
+  process.stderr.write(
+    `usage: node bench/hello-fastify.mjs <port>  (got ${JSON.stringify(process.argv[2])})\n`,
+  );
   process.exit(2);
 }
 

@@ -23,7 +23,11 @@ const children = [];
 const deadline = setTimeout(() => fail('the bench ran past its 6-minute deadline'), 6 * 60_000);
 
 function start(name, script, args, env) {
-  const child = spawn(process.execPath, [script, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
@@ -34,12 +38,20 @@ function start(name, script, args, env) {
 }
 
 async function stopAll() {
-  await Promise.all(children.map((child) => new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => { clearTimeout(timer); done(); });
-    child.kill('SIGTERM');
-  })));
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            done();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
 }
 
 async function fail(message) {
@@ -63,19 +75,42 @@ async function until(check, what, timeoutMs = 90_000) {
 async function startPostgres() {
   const parent = mkdtempSync(join(tmpdir(), 'sb-bench-pg-'));
   chmodSync(parent, 0o755); // the postgres user must be able to enter it when we run as root
-  const child = start('postgres', join(root, 'tools/embedded-postgres.mjs'), [join(parent, 'data')], {});
-  const line = await until(async () => child.output().split('\n').find((l) => l.startsWith('{')), 'embedded PostgreSQL start');
+  const child = start(
+    'postgres',
+    join(root, 'tools/embedded-postgres.mjs'),
+    [join(parent, 'data')],
+    {},
+  );
+  const line = await until(
+    async () =>
+      child
+        .output()
+        .split('\n')
+        .find((l) => l.startsWith('{')),
+    'embedded PostgreSQL start',
+  );
   return JSON.parse(line).url;
 }
 
 async function startPlatform(port, databaseUrl, rateLimits) {
   const child = start(`platform:${rateLimits}`, join(root, 'dist/apps/platform/src/main.js'), [], {
-    PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMITS: rateLimits, LOG_LEVEL: 'warn',
-    PLATFORM_ADMIN_TOKEN: 'sbadm_bench', DATA_DIR: mkdtempSync(join(tmpdir(), 'sb-bench-data-')),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    RATE_LIMITS: rateLimits,
+    LOG_LEVEL: 'warn',
+    PLATFORM_ADMIN_TOKEN: 'sbadm_bench',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'sb-bench-data-')),
   });
   const base = `http://127.0.0.1:${port}`;
   await until(async () => (await fetch(`${base}/readyz`)).ok, `platform on ${port} ready`);
-  const created = await (await fetch(`${base}/admin/v1/workspaces`, { method: 'POST', headers: { authorization: 'Bearer sbadm_bench', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench' }) })).json();
+  const created = await (
+    await fetch(`${base}/admin/v1/workspaces`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sbadm_bench', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench' }),
+    })
+  ).json();
   return { child, base, key: created.api_key.secret, workspaceId: created.workspace.id };
 }
 
@@ -86,8 +121,17 @@ function cpuMicros(pid) {
 }
 
 async function load(url, key, durationS) {
-  const result = await autocannon({ url, connections: 50, pipelining: 1, duration: durationS, headers: { authorization: `Bearer ${key}` } });
-  if (result.errors || result.timeouts || result.non2xx) await fail(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+  const result = await autocannon({
+    url,
+    connections: 50,
+    pipelining: 1,
+    duration: durationS,
+    headers: { authorization: `Bearer ${key}` },
+  });
+  if (result.errors || result.timeouts || result.non2xx)
+    await fail(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+    );
   return result;
 }
 
@@ -95,14 +139,23 @@ async function measure(target, path) {
   const before = cpuMicros(target.child.pid);
   const result = await load(`${target.base}${path}`, target.key, DURATION_S);
   const cpu = cpuMicros(target.child.pid) - before;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequest: cpu / result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuPerRequest: cpu / result.requests.total,
+  };
 }
 
 const average = (rows, field) => rows.reduce((sum, row) => sum + row[field], 0) / rows.length;
 
 // ---------------------------------------------------------------- run
 const databaseUrl = await startPostgres();
-const limited = await startPlatform(18401, databaseUrl.replace(/\/switchboard$/, '/switchboard'), 'read=1000000000,api_list=1000000000');
+const limited = await startPlatform(
+  18401,
+  databaseUrl.replace(/\/switchboard$/, '/switchboard'),
+  'read=1000000000,api_list=1000000000',
+);
 const unlimited = await startPlatform(18402, databaseUrl, 'off');
 
 process.stdout.write('rate limiter overhead: GET /v1/workspace, limits on vs off, alternating\n');
@@ -115,8 +168,12 @@ for (let round = 0; round < ROUNDS; round++) {
   off.push(await measure(unlimited, '/v1/workspace'));
 }
 const limiter = {
-  onRps: average(on, 'rps'), offRps: average(off, 'rps'), onCpu: average(on, 'cpuPerRequest'), offCpu: average(off, 'cpuPerRequest'),
-  onP99: Math.max(...on.map((r) => r.p99)), offP99: Math.max(...off.map((r) => r.p99)),
+  onRps: average(on, 'rps'),
+  offRps: average(off, 'rps'),
+  onCpu: average(on, 'cpuPerRequest'),
+  offCpu: average(off, 'cpuPerRequest'),
+  onP99: Math.max(...on.map((r) => r.p99)),
+  offP99: Math.max(...off.map((r) => r.p99)),
 };
 limiter.throughputCost = 1 - limiter.onRps / limiter.offRps;
 limiter.cpuCost = limiter.onCpu / limiter.offCpu - 1;
@@ -135,13 +192,23 @@ await db.query('ANALYZE realtime.apps');
 await db.end();
 let cursor = null;
 for (let page = 1; page < 400; page++) {
-  const body = await (await fetch(`${limited.base}/v1/realtime/apps?limit=25${cursor ? `&starting_after=${cursor}` : ''}`, { headers: { authorization: `Bearer ${limited.key}` } })).json();
+  const body = await (
+    await fetch(
+      `${limited.base}/v1/realtime/apps?limit=25${cursor ? `&starting_after=${cursor}` : ''}`,
+      { headers: { authorization: `Bearer ${limited.key}` } },
+    )
+  ).json();
   cursor = body.next_cursor;
   if (!cursor) await fail(`the list ended at page ${page}`);
 }
 const page400Path = `/v1/realtime/apps?limit=25&starting_after=${cursor}`;
-const check = await (await fetch(`${limited.base}${page400Path}`, { headers: { authorization: `Bearer ${limited.key}` } })).json();
-if (check.data.length !== 25 || check.data[0].name !== 'App 9976') await fail(`page 400 starts at ${check.data[0]?.name}, expected App 9976`);
+const check = await (
+  await fetch(`${limited.base}${page400Path}`, {
+    headers: { authorization: `Bearer ${limited.key}` },
+  })
+).json();
+if (check.data.length !== 25 || check.data[0].name !== 'App 9976')
+  await fail(`page 400 starts at ${check.data[0]?.name}, expected App 9976`);
 await load(`${limited.base}/v1/realtime/apps?limit=25`, limited.key, 2);
 const first = [];
 const deep = [];
@@ -149,7 +216,14 @@ for (let round = 0; round < ROUNDS; round++) {
   first.push(await measure(limited, '/v1/realtime/apps?limit=25'));
   deep.push(await measure(limited, page400Path));
 }
-const paging = { firstRps: average(first, 'rps'), deepRps: average(deep, 'rps'), firstP50: average(first, 'p50'), deepP50: average(deep, 'p50'), firstP99: Math.max(...first.map((r) => r.p99)), deepP99: Math.max(...deep.map((r) => r.p99)) };
+const paging = {
+  firstRps: average(first, 'rps'),
+  deepRps: average(deep, 'rps'),
+  firstP50: average(first, 'p50'),
+  deepP50: average(deep, 'p50'),
+  firstP99: Math.max(...first.map((r) => r.p99)),
+  deepP99: Math.max(...deep.map((r) => r.p99)),
+};
 paging.ratio = paging.firstRps / paging.deepRps;
 
 await stopAll();
@@ -188,7 +262,10 @@ if (WRITE) {
   const file = join(root, 'bench', 'RESULTS.md');
   const current = readFileSync(file, 'utf8');
   const marker = '\n## Gateway policies';
-  writeFileSync(file, `${current.includes(marker) ? current.slice(0, current.indexOf(marker)) : current.trimEnd() + '\n'}${report}`);
+  writeFileSync(
+    file,
+    `${current.includes(marker) ? current.slice(0, current.indexOf(marker)) : current.trimEnd() + '\n'}${report}`,
+  );
   process.stdout.write('bench/RESULTS.md updated\n');
 }
 process.exit(0);

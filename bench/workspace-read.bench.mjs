@@ -45,26 +45,44 @@ const READ_QUOTA = 'read=1000000000';
 const BUSY_MACHINE_CPUS = 0.25;
 
 // ---------------------------------------------------------------- arguments
-const options = { write: false, cpuProf: false, logLevel: 'warn', durationS: DEFAULT_DURATION_S, rateLimits: undefined };
+const options = {
+  write: false,
+  cpuProf: false,
+  logLevel: 'warn',
+  durationS: DEFAULT_DURATION_S,
+  rateLimits: undefined,
+};
 for (const arg of process.argv.slice(2)) {
   const [key, value] = arg.split(/=(.*)/s);
   if (key === '--write') options.write = true;
   else if (key === '--cpu-prof') options.cpuProf = true;
   else if (key === '--log-level' && value) options.logLevel = value;
-  else if (key === '--duration' && Number(value) > 0 && Number(value) <= 60) options.durationS = Number(value);
+  else if (key === '--duration' && Number(value) > 0 && Number(value) <= 60)
+    options.durationS = Number(value);
   else if (key === '--rate-limits' && value) options.rateLimits = value;
   else usage(`unknown or invalid argument ${JSON.stringify(arg)}`);
 }
-if (options.write && (options.cpuProf || options.logLevel !== 'warn' || options.durationS !== DEFAULT_DURATION_S || options.rateLimits)) {
-  usage('--write records only the standard run: drop --cpu-prof, --log-level, --duration and --rate-limits');
+if (
+  options.write &&
+  (options.cpuProf ||
+    options.logLevel !== 'warn' ||
+    options.durationS !== DEFAULT_DURATION_S ||
+    options.rateLimits)
+) {
+  usage(
+    '--write records only the standard run: drop --cpu-prof, --log-level, --duration and --rate-limits',
+  );
 }
 function usage(message) {
-  process.stderr.write(`workspace-read.bench: ${message}\nusage: node bench/workspace-read.bench.mjs [--write] [--log-level=<level>] [--cpu-prof] [--duration=<s>] [--rate-limits=<RATE_LIMITS>]\n`);
+  process.stderr.write(
+    `workspace-read.bench: ${message}\nusage: node bench/workspace-read.bench.mjs [--write] [--log-level=<level>] [--cpu-prof] [--duration=<s>] [--rate-limits=<RATE_LIMITS>]\n`,
+  );
   process.exit(2);
 }
 
 // Start-up (embedded PostgreSQL, migrations) + 2 x (warm-up + run) + stopping, with room to spare.
-const DEADLINE_MS = START_TIMEOUT_MS + 2 * (WARMUP_S + options.durationS) * 1000 + 2 * STOP_GRACE_MS + 30_000;
+const DEADLINE_MS =
+  START_TIMEOUT_MS + 2 * (WARMUP_S + options.durationS) * 1000 + 2 * STOP_GRACE_MS + 30_000;
 
 // ---------------------------------------------------------------- children
 const children = new Set();
@@ -113,7 +131,15 @@ function startChild(name, args, { env = {}, ready, onOutput }) {
     });
   }
   child.ready = new Promise((done, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not print its ready line within ${START_TIMEOUT_MS / 1000} s${tailOf(child)}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${name} did not print its ready line within ${START_TIMEOUT_MS / 1000} s${tailOf(child)}`,
+          ),
+        ),
+      START_TIMEOUT_MS,
+    );
     onLine = (line) => {
       const match = ready.exec(line);
       if (match && !child.url) {
@@ -143,9 +169,17 @@ async function stopChild(child) {
   if (child.exitCode === undefined) {
     try {
       child.proc.kill('SIGTERM');
-    } catch { /* already exited */ }
-    const clean = await Promise.race([child.exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
-    if (!clean) log(`${child.name} did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM; killing its process group`);
+    } catch {
+      /* already exited */
+    }
+    const clean = await Promise.race([
+      child.exited.then(() => true),
+      sleep(STOP_GRACE_MS).then(() => false),
+    ]);
+    if (!clean)
+      log(
+        `${child.name} did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM; killing its process group`,
+      );
   }
   killGroup(child);
   await Promise.race([child.exited, sleep(2_000)]);
@@ -154,7 +188,9 @@ async function stopChild(child) {
 function killGroup(child) {
   try {
     process.kill(-child.proc.pid, 'SIGKILL');
-  } catch { /* the group is already gone */ }
+  } catch {
+    /* the group is already gone */
+  }
 }
 
 // Last resort on any exit path: nothing we started outlives us.
@@ -176,14 +212,22 @@ async function fail(message) {
   process.exit(1);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void fail(`interrupted by ${signal}`));
-process.on('unhandledRejection', (err) => void fail(err instanceof Error ? err.message : String(err)));
-setTimeout(() => void fail(`the run took longer than its ${DEADLINE_MS / 1000} s deadline`), DEADLINE_MS).unref();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => void fail(`interrupted by ${signal}`));
+process.on(
+  'unhandledRejection',
+  (err) => void fail(err instanceof Error ? err.message : String(err)),
+);
+setTimeout(
+  () => void fail(`the run took longer than its ${DEADLINE_MS / 1000} s deadline`),
+  DEADLINE_MS,
+).unref();
 
 // ---------------------------------------------------------------- HTTP helpers
 function assertLoopback(url) {
   const { hostname } = new URL(url);
-  if (hostname !== '127.0.0.1') throw new Error(`refusing to load ${url}: only 127.0.0.1 targets are allowed`);
+  if (hostname !== '127.0.0.1')
+    throw new Error(`refusing to load ${url}: only 127.0.0.1 targets are allowed`);
 }
 
 async function request(url, init = {}) {
@@ -223,8 +267,12 @@ async function load(label, url, headers, durationS) {
   const problems = [];
   if (result.errors) problems.push(`${result.errors} errors`);
   if (result.timeouts) problems.push(`${result.timeouts} timeouts`);
-  if (result.non2xx) problems.push(`${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)})`);
-  if (result.statusCodeStats?.['429']) problems.push(`429 means rate limited: the platform runs with RATE_LIMITS=${READ_QUOTA}, check that it still reads it`);
+  if (result.non2xx)
+    problems.push(`${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)})`);
+  if (result.statusCodeStats?.['429'])
+    problems.push(
+      `429 means rate limited: the platform runs with RATE_LIMITS=${READ_QUOTA}, check that it still reads it`,
+    );
   if (result.resets) problems.push(`${result.resets} connection resets`);
   if (!result['2xx']) problems.push('no 2xx answer at all');
   if (problems.length) throw new Error(`${label}: ${problems.join(', ')}`);
@@ -246,10 +294,14 @@ async function main() {
   try {
     await readFile(mainJs);
   } catch {
-    throw new Error(`${mainJs} is missing: run \`node tools/build.mjs\` first (npm run bench does)`);
+    throw new Error(
+      `${mainJs} is missing: run \`node tools/build.mjs\` first (npm run bench does)`,
+    );
   }
 
-  log(`starting bare Fastify and the embedded platform (LOG_LEVEL=${options.logLevel}, RATE_LIMITS=${options.rateLimits ?? READ_QUOTA}${options.cpuProf ? ', --cpu-prof' : ''}) ...`);
+  log(
+    `starting bare Fastify and the embedded platform (LOG_LEVEL=${options.logLevel}, RATE_LIMITS=${options.rateLimits ?? READ_QUOTA}${options.cpuProf ? ', --cpu-prof' : ''}) ...`,
+  );
   const bare = startChild('bare Fastify', [join(root, 'bench/hello-fastify.mjs'), '0'], {
     ready: /listening at (http:\/\/127\.0\.0\.1:\d+)/,
   });
@@ -277,36 +329,60 @@ async function main() {
     },
   );
   await Promise.all([bare.ready, platform.ready]);
-  await Promise.all([waitReady(`${bare.url}/`, 10_000), waitReady(`${platform.url}/readyz`, 30_000)]);
-  log(`  bare Fastify at ${bare.url}, platform at ${platform.url} (both up after ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  await Promise.all([
+    waitReady(`${bare.url}/`, 10_000),
+    waitReady(`${platform.url}/readyz`, 30_000),
+  ]);
+  log(
+    `  bare Fastify at ${bare.url}, platform at ${platform.url} (both up after ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
 
   const created = await request(`${platform.url}/admin/v1/workspaces`, {
     method: 'POST',
     headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Bench' }),
   });
-  if (created.status !== 201) throw new Error(`POST /admin/v1/workspaces answered ${created.status}: ${created.text.slice(0, 300)}`);
+  if (created.status !== 201)
+    throw new Error(
+      `POST /admin/v1/workspaces answered ${created.status}: ${created.text.slice(0, 300)}`,
+    );
   const apiKey = JSON.parse(created.text)?.api_key?.secret;
-  if (!apiKey) throw new Error(`POST /admin/v1/workspaces returned no api_key.secret: ${created.text.slice(0, 300)}`);
+  if (!apiKey)
+    throw new Error(
+      `POST /admin/v1/workspaces returned no api_key.secret: ${created.text.slice(0, 300)}`,
+    );
   const workspaceHeaders = { authorization: `Bearer ${apiKey}` };
   const probe = await request(`${platform.url}/v1/workspace`, { headers: workspaceHeaders });
-  if (probe.status !== 200) throw new Error(`GET /v1/workspace answered ${probe.status}: ${probe.text.slice(0, 300)}`);
+  if (probe.status !== 200)
+    throw new Error(`GET /v1/workspace answered ${probe.status}: ${probe.text.slice(0, 300)}`);
 
   const targets = [
     { key: 'bare', label: 'bare Fastify  GET /', child: bare, url: `${bare.url}/`, headers: {} },
-    { key: 'workspace', label: 'embedded      GET /v1/workspace', child: platform, url: `${platform.url}/v1/workspace`, headers: workspaceHeaders },
+    {
+      key: 'workspace',
+      label: 'embedded      GET /v1/workspace',
+      child: platform,
+      url: `${platform.url}/v1/workspace`,
+      headers: workspaceHeaders,
+    },
   ];
   for (const target of targets) {
-    log(`${target.label}: warm-up ${WARMUP_S} s, then ${options.durationS} s at ${CONNECTIONS} connections ...`);
+    log(
+      `${target.label}: warm-up ${WARMUP_S} s, then ${options.durationS} s at ${CONNECTIONS} connections ...`,
+    );
     const withExit = (err) => {
       const { child } = target;
-      throw new Error(`${err.message}${child.exitCode === undefined ? '' : ` (${child.name} exited with ${child.exitCode}${tailOf(child)})`}`);
+      throw new Error(
+        `${err.message}${child.exitCode === undefined ? '' : ` (${child.name} exited with ${child.exitCode}${tailOf(child)})`}`,
+      );
     };
     await load(`${target.label} (warm-up)`, target.url, target.headers, WARMUP_S).catch(withExit);
     const linesBefore = target.child.lines;
     const cpuBefore = await cpuSnapshot([bare.proc.pid, platform.proc.pid]);
     const windowStart = process.hrtime.bigint() / 1000n;
-    target.result = await load(target.label, target.url, target.headers, options.durationS).catch(withExit);
+    target.result = await load(target.label, target.url, target.headers, options.durationS).catch(
+      withExit,
+    );
     target.window = [Number(windowStart), Number(process.hrtime.bigint() / 1000n)];
     const cpuAfter = await cpuSnapshot([bare.proc.pid, platform.proc.pid]);
     target.otherCpu = otherCpu(cpuBefore, cpuAfter);
@@ -314,30 +390,41 @@ async function main() {
     target.loaderCpu = cpuOf(cpuBefore, cpuAfter, 'self');
     target.logLines = target.child.lines - linesBefore;
     if (target.otherCpu !== undefined && target.otherCpu > BUSY_MACHINE_CPUS) {
-      log(`  warning: other processes used ${target.otherCpu.toFixed(2)} CPU on average during this run: the figures are noisy`);
+      log(
+        `  warning: other processes used ${target.otherCpu.toFixed(2)} CPU on average during this run: the figures are noisy`,
+      );
     }
   }
 
   const platformLogLines = targets[1].logLines;
   await stopChild(bare);
   await stopChild(platform);
-  if (platform.exitCode !== 0) log(`warning: the platform exited with ${platform.exitCode} after SIGTERM${tailOf(platform)}`);
+  if (platform.exitCode !== 0)
+    log(`warning: the platform exited with ${platform.exitCode} after SIGTERM${tailOf(platform)}`);
 
   const report = buildReport(targets, platformLogLines);
   log('');
   log(report.table);
   log('');
   log(report.verdictLine);
-  log(`CPU during the runs: ${targets.map((t) => `${t.key} target ${fmtCpu(t.targetCpu)}, autocannon ${fmtCpu(t.loaderCpu)}, other processes ${fmtCpu(t.otherCpu)}`).join('; ')}`);
-  if (platformLogLines) log(`note: the platform wrote ${platformLogLines} log line(s) during its measured run`);
+  log(
+    `CPU during the runs: ${targets.map((t) => `${t.key} target ${fmtCpu(t.targetCpu)}, autocannon ${fmtCpu(t.loaderCpu)}, other processes ${fmtCpu(t.otherCpu)}`).join('; ')}`,
+  );
+  if (platformLogLines)
+    log(`note: the platform wrote ${platformLogLines} log line(s) during its measured run`);
 
   if (options.cpuProf) await summarizeProfile(profDir, targets[1].window, targets[1].result['2xx']);
   if (options.write && report.status === 'inconclusive') {
     log(`did not rewrite ${RESULTS_FILE}: an inconclusive run is not a result`);
   } else if (options.write) {
     const kept = await handWrittenSections();
-    await writeFile(RESULTS_FILE, kept.length ? `${report.markdown}\n${kept.join('\n')}` : report.markdown);
-    log(`wrote ${RESULTS_FILE}${kept.length ? ` (kept ${kept.length} hand-written section(s))` : ''}`);
+    await writeFile(
+      RESULTS_FILE,
+      kept.length ? `${report.markdown}\n${kept.join('\n')}` : report.markdown,
+    );
+    log(
+      `wrote ${RESULTS_FILE}${kept.length ? ` (kept ${kept.length} hand-written section(s))` : ''}`,
+    );
   }
   await cleanup();
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -377,7 +464,12 @@ async function handWrittenSections() {
 async function cpuSnapshot(groupLeaders) {
   try {
     const stat = await readFile('/proc/stat', 'utf8');
-    const [user, nice, system, , , irq, softirq, steal] = stat.split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = stat
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     const busy = user + nice + system + irq + softirq + (steal ?? 0);
     let ours = 0;
     const byGroup = Object.fromEntries(groupLeaders.map((leader) => [leader, 0]));
@@ -405,7 +497,8 @@ async function cpuSnapshot(groupLeaders) {
 function cpuOf(before, after, leader) {
   if (!before || !after) return undefined;
   const seconds = Number(after.at - before.at) / 1e9;
-  const ticks = leader === 'self' ? after.self - before.self : after.byGroup[leader] - before.byGroup[leader];
+  const ticks =
+    leader === 'self' ? after.self - before.self : after.byGroup[leader] - before.byGroup[leader];
   return ticks / 100 / seconds;
 }
 
@@ -435,7 +528,12 @@ function machine() {
 /** The commit measured, and whether the work tree differed from it (read-only git calls). */
 function gitDescription() {
   try {
-    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const git = (...args) =>
+      execFileSync('git', args, {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
     const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'apps', 'libs') !== '';
     return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in apps/ or libs/' : ''}`;
   } catch {
@@ -466,11 +564,27 @@ function buildReport(targets, platformLogLines) {
     p99: ms(t.result.latency.p99),
     max: ms(t.result.latency.max),
   }));
-  const header = { target: 'target', rps: 'req/s (avg)', total: '2xx total', p50: 'p50', p99: 'p99', max: 'max' };
+  const header = {
+    target: 'target',
+    rps: 'req/s (avg)',
+    total: '2xx total',
+    p50: 'p50',
+    p99: 'p99',
+    max: 'max',
+  };
   const cols = Object.keys(header);
-  const width = Object.fromEntries(cols.map((c) => [c, Math.max(header[c].length, ...rows.map((r) => r[c].length))]));
-  const line = (r) => cols.map((c, i) => (i === 0 ? r[c].padEnd(width[c]) : r[c].padStart(width[c]))).join('  ');
-  const table = [line(header), cols.map((c) => '-'.repeat(width[c])).join('  '), ...rows.map(line), '', `ratio workspace / bare: ${pct(ratio)} (target >= ${pct(TARGET_RATIO)})`].join('\n');
+  const width = Object.fromEntries(
+    cols.map((c) => [c, Math.max(header[c].length, ...rows.map((r) => r[c].length))]),
+  );
+  const line = (r) =>
+    cols.map((c, i) => (i === 0 ? r[c].padEnd(width[c]) : r[c].padStart(width[c]))).join('  ');
+  const table = [
+    line(header),
+    cols.map((c) => '-'.repeat(width[c])).join('  '),
+    ...rows.map(line),
+    '',
+    `ratio workspace / bare: ${pct(ratio)} (target >= ${pct(TARGET_RATIO)})`,
+  ].join('\n');
   const verdictLine = noisy
     ? `INCONCLUSIVE: ${pct(ratio)}, but other processes were busy during a run; rerun on a quiet machine`
     : meets
@@ -540,7 +654,9 @@ async function summarizeProfile(profDir, window, requests) {
   let files = [];
   try {
     files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
-  } catch { /* no profile directory: nothing was written */ }
+  } catch {
+    /* no profile directory: nothing was written */
+  }
   if (!files.length) {
     log(`no .cpuprofile was written in ${profDir}`);
     return;
@@ -548,9 +664,12 @@ async function summarizeProfile(profDir, window, requests) {
   const profile = JSON.parse(await readFile(join(profDir, files[0]), 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parentOf.set(child, node.id);
   const keyOf = ({ callFrame }) => {
-    const where = callFrame.url ? `${callFrame.url.replace(`file://${root}/`, '')}:${callFrame.lineNumber + 1}` : '';
+    const where = callFrame.url
+      ? `${callFrame.url.replace(`file://${root}/`, '')}:${callFrame.lineNumber + 1}`
+      : '';
     return `${callFrame.functionName || '(anonymous)'} ${where}`.trim();
   };
   // Sample times and process.hrtime() in this process share CLOCK_MONOTONIC (microseconds), so
@@ -569,7 +688,9 @@ async function summarizeProfile(profDir, window, requests) {
   }
   const busy = [...self.values()].reduce((a, b) => a + b, 0);
   if (!busy) {
-    log(`the profile has no busy sample inside the measured window (profile ${profile.startTime}-${profile.endTime} us, window ${window.join('-')} us)`);
+    log(
+      `the profile has no busy sample inside the measured window (profile ${profile.startTime}-${profile.endTime} us, window ${window.join('-')} us)`,
+    );
     return;
   }
   const byFunction = new Map();
@@ -579,7 +700,12 @@ async function summarizeProfile(profDir, window, requests) {
   for (const [id, us] of self) {
     add(byFunction, keyOf(byId.get(id)), us);
     let owner = id;
-    while (!byId.get(owner).callFrame.url && parentOf.has(owner) && byId.get(parentOf.get(owner)).callFrame.url) owner = parentOf.get(owner);
+    while (
+      !byId.get(owner).callFrame.url &&
+      parentOf.has(owner) &&
+      byId.get(parentOf.get(owner)).callFrame.url
+    )
+      owner = parentOf.get(owner);
     const frame = byId.get(owner).callFrame;
     add(byPackage, packageOf(frame.url, frame.functionName), us);
     const seen = new Set();
@@ -595,10 +721,17 @@ async function summarizeProfile(profDir, window, requests) {
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
-      .map(([k, us]) => `  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / requests).toFixed(1).padStart(6)} us/req  ${k}`)
+      .map(
+        ([k, us]) =>
+          `  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / requests).toFixed(1).padStart(6)} us/req  ${k}`,
+      )
       .join('\n');
-  log(`\nplatform CPU profile of the measured GET /v1/workspace run: busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s,`);
-  log(`${requests} requests, so ${(busy / requests).toFixed(1)} us of platform CPU per request (percentages are of busy time)`);
+  log(
+    `\nplatform CPU profile of the measured GET /v1/workspace run: busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s,`,
+  );
+  log(
+    `${requests} requests, so ${(busy / requests).toFixed(1)} us of platform CPU per request (percentages are of busy time)`,
+  );
   log(`self time by package (native frames counted for their JS caller):\n${top(byPackage, 16)}`);
   log(`self time by function:\n${top(byFunction, 30)}`);
   log(`inclusive time by function (self + callees):\n${top(inclusive, 45)}`);
@@ -617,7 +750,12 @@ function packageOf(url, functionName) {
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
   }
   const dist = url.indexOf('/dist/');
-  if (dist >= 0) return `switchboard ${url.slice(dist + 6).split('/').slice(0, 2).join('/')}`;
+  if (dist >= 0)
+    return `switchboard ${url
+      .slice(dist + 6)
+      .split('/')
+      .slice(0, 2)
+      .join('/')}`;
   return url.replace('file://', '');
 }
 

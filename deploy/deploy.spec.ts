@@ -66,15 +66,23 @@ function composeEnvironment(service: Yaml): Provided {
   return { values, sources };
 }
 
-function k8sEnvironment(container: Yaml, configMaps: Map<string, Record<string, string>>): Provided {
+function k8sEnvironment(
+  container: Yaml,
+  configMaps: Map<string, Record<string, string>>,
+): Provided {
   const values = new Map<string, string | undefined>();
   const sources = new Map<string, 'value' | 'secret' | 'configMap'>();
   for (const from of container.envFrom ?? []) {
     if (from.secretRef) {
-      throw new Error(`${container.name}: envFrom secretRef hides which variables it sets; use env[].valueFrom.secretKeyRef`);
+      throw new Error(
+        `${container.name}: envFrom secretRef hides which variables it sets; use env[].valueFrom.secretKeyRef`,
+      );
     }
     const data = configMaps.get(from.configMapRef?.name);
-    if (!data) throw new Error(`${container.name}: envFrom names ConfigMap ${from.configMapRef?.name}, which deploy/ does not define`);
+    if (!data)
+      throw new Error(
+        `${container.name}: envFrom names ConfigMap ${from.configMapRef?.name}, which deploy/ does not define`,
+      );
     for (const [name, value] of Object.entries(data)) {
       values.set(`${from.prefix ?? ''}${name}`, String(value));
       sources.set(`${from.prefix ?? ''}${name}`, 'configMap');
@@ -85,7 +93,10 @@ function k8sEnvironment(container: Yaml, configMaps: Map<string, Record<string, 
       values.set(entry.name, undefined);
       sources.set(entry.name, 'secret');
     } else if (entry.valueFrom?.configMapKeyRef) {
-      values.set(entry.name, configMaps.get(entry.valueFrom.configMapKeyRef.name)?.[entry.valueFrom.configMapKeyRef.key]);
+      values.set(
+        entry.name,
+        configMaps.get(entry.valueFrom.configMapKeyRef.name)?.[entry.valueFrom.configMapKeyRef.key],
+      );
       sources.set(entry.name, 'configMap');
     } else {
       values.set(entry.name, entry.value === undefined ? undefined : String(entry.value));
@@ -105,9 +116,18 @@ function expectEnvMatchesSchema(app: string, provided: Provided): void {
   const { schema } = SERVICES[app];
   const names = [...provided.values.keys()];
   expect({ app, unknown: names.filter((name) => !(name in schema)) }).toEqual({ app, unknown: [] });
-  const required = Object.entries(schema).filter(([, spec]) => spec.required).map(([name]) => name);
-  const mustHave = [...required, ...DISTRIBUTED_REQUIRED, ...(app === 'gateway' ? ['PLATFORM_ADMIN_TOKEN'] : [])];
-  expect({ app, missing: mustHave.filter((name) => !provided.values.has(name)) }).toEqual({ app, missing: [] });
+  const required = Object.entries(schema)
+    .filter(([, spec]) => spec.required)
+    .map(([name]) => name);
+  const mustHave = [
+    ...required,
+    ...DISTRIBUTED_REQUIRED,
+    ...(app === 'gateway' ? ['PLATFORM_ADMIN_TOKEN'] : []),
+  ];
+  expect({ app, missing: mustHave.filter((name) => !provided.values.has(name)) }).toEqual({
+    app,
+    missing: [],
+  });
   // Every service exits at start unless it runs on NATS.
   expect({ app, TRANSPORT: provided.values.get('TRANSPORT') }).toEqual({ app, TRANSPORT: 'nats' });
 }
@@ -126,16 +146,27 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.each(APPS)('%s: sets only variables its env schema declares, and every required one', (app) => {
-    expectEnvMatchesSchema(app, composeEnvironment(services[app]));
-  });
+  it.each(APPS)(
+    '%s: sets only variables its env schema declares, and every required one',
+    (app) => {
+      expectEnvMatchesSchema(app, composeEnvironment(services[app]));
+    },
+  );
 
-  it.each(APPS)('%s: keeps secrets out of the file (interpolated from the environment or .env)', (app) => {
-    const { values } = composeEnvironment(services[app]);
-    for (const [name, spec] of Object.entries(SERVICES[app].schema)) {
-      if (spec.secret && values.has(name)) expect({ app, name, interpolated: /\$\{/.test(values.get(name) ?? '') }).toEqual({ app, name, interpolated: true });
-    }
-  });
+  it.each(APPS)(
+    '%s: keeps secrets out of the file (interpolated from the environment or .env)',
+    (app) => {
+      const { values } = composeEnvironment(services[app]);
+      for (const [name, spec] of Object.entries(SERVICES[app].schema)) {
+        if (spec.secret && values.has(name))
+          expect({ app, name, interpolated: /\$\{/.test(values.get(name) ?? '') }).toEqual({
+            app,
+            name,
+            interpolated: true,
+          });
+      }
+    },
+  );
 
   it.each(APPS)('%s: health check hits /readyz on the port the service listens on', (app) => {
     const test = services[app].healthcheck?.test;
@@ -144,13 +175,19 @@ describe('docker-compose.yml', () => {
     expect({ app, url: Boolean(url) }).toEqual({ app, url: true });
     const [, port, path] = url as RegExpExecArray;
     expect({ app, path }).toEqual({ app, path: '/readyz' });
-    expect({ app, port: Number(port) }).toEqual({ app, port: listenPort(app, composeEnvironment(services[app])) });
+    expect({ app, port: Number(port) }).toEqual({
+      app,
+      port: listenPort(app, composeEnvironment(services[app])),
+    });
   });
 
   it.each(APPS)('%s: starts after NATS is healthy and the migrations succeeded', (app) => {
     expect({ app, depends_on: services[app].depends_on }).toMatchObject({
       app,
-      depends_on: { nats: { condition: 'service_healthy' }, migrate: { condition: 'service_completed_successfully' } },
+      depends_on: {
+        nats: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
+      },
     });
   });
 
@@ -169,8 +206,13 @@ describe('docker-compose.yml', () => {
     const known = new Set(APPS.flatMap((app) => Object.keys(SERVICES[app].schema)));
     expect([...values.keys()].filter((name) => !known.has(name))).toEqual([]);
     for (const app of APPS) {
-      const required = Object.entries(SERVICES[app].schema).filter(([, spec]) => spec.required).map(([name]) => name);
-      expect({ app, missing: [...required, 'DATABASE_URL'].filter((name) => !values.has(name)) }).toEqual({ app, missing: [] });
+      const required = Object.entries(SERVICES[app].schema)
+        .filter(([, spec]) => spec.required)
+        .map(([name]) => name);
+      expect({
+        app,
+        missing: [...required, 'DATABASE_URL'].filter((name) => !values.has(name)),
+      }).toEqual({ app, missing: [] });
     }
   });
 
@@ -197,28 +239,47 @@ describe('Kubernetes manifests (deploy/)', () => {
     )
     .filter(Boolean);
   const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
-  const find = (kind: string, name: string) => ofKind(kind).find((object) => object.metadata?.name === name);
-  const configMaps = new Map<string, Record<string, string>>(ofKind('ConfigMap').map((cm) => [cm.metadata.name, cm.data ?? {}]));
-  const containerOf = (app: string) => find('Deployment', app)?.spec.template.spec.containers.find((c: Yaml) => c.name === app);
+  const find = (kind: string, name: string) =>
+    ofKind(kind).find((object) => object.metadata?.name === name);
+  const configMaps = new Map<string, Record<string, string>>(
+    ofKind('ConfigMap').map((cm) => [cm.metadata.name, cm.data ?? {}]),
+  );
+  const containerOf = (app: string) =>
+    find('Deployment', app)?.spec.template.spec.containers.find((c: Yaml) => c.name === app);
 
   it('lists every manifest in kustomization.yaml', () => {
-    const manifests = files.filter((file) => file !== 'kustomization.yaml' && !file.includes('.example.'));
+    const manifests = files.filter(
+      (file) => file !== 'kustomization.yaml' && !file.includes('.example.'),
+    );
     expect([...kustomization.resources].sort()).toEqual(manifests.sort());
   });
 
   it('has a Deployment and a Service for every service, running its own main.js', () => {
     for (const app of APPS) {
-      expect({ app, deployment: Boolean(find('Deployment', app)), service: Boolean(find('Service', app)) }).toEqual({ app, deployment: true, service: true });
-      expect({ app, command: [containerOf(app)?.command, containerOf(app)?.args].flat().filter(Boolean).join(' ') }).toEqual({
+      expect({
+        app,
+        deployment: Boolean(find('Deployment', app)),
+        service: Boolean(find('Service', app)),
+      }).toEqual({ app, deployment: true, service: true });
+      expect({
+        app,
+        command: [containerOf(app)?.command, containerOf(app)?.args]
+          .flat()
+          .filter(Boolean)
+          .join(' '),
+      }).toEqual({
         app,
         command: `node dist/apps/${app}/src/main.js`,
       });
     }
   });
 
-  it.each(APPS)('%s: sets only variables its env schema declares, and every required one', (app) => {
-    expectEnvMatchesSchema(app, k8sEnvironment(containerOf(app), configMaps));
-  });
+  it.each(APPS)(
+    '%s: sets only variables its env schema declares, and every required one',
+    (app) => {
+      expectEnvMatchesSchema(app, k8sEnvironment(containerOf(app), configMaps));
+    },
+  );
 
   it.each(APPS)('%s: reads secrets from the Secret switchboard-secrets', (app) => {
     const container = containerOf(app);
@@ -226,34 +287,57 @@ describe('Kubernetes manifests (deploy/)', () => {
     for (const [name, spec] of Object.entries(SERVICES[app].schema)) {
       if (!spec.secret || !sources.has(name)) continue;
       const entry = (container.env ?? []).find((e: Yaml) => e.name === name);
-      expect({ app, name, secret: entry?.valueFrom?.secretKeyRef?.name }).toEqual({ app, name, secret: 'switchboard-secrets' });
+      expect({ app, name, secret: entry?.valueFrom?.secretKeyRef?.name }).toEqual({
+        app,
+        name,
+        secret: 'switchboard-secrets',
+      });
     }
   });
 
-  it.each(APPS)('%s: probes /readyz (readiness) and /healthz (liveness) on the port the service listens on', (app) => {
-    const container = containerOf(app);
-    const port = listenPort(app, k8sEnvironment(container, configMaps));
-    const portOf = (ref: string | number) => (typeof ref === 'number' ? ref : container.ports?.find((p: Yaml) => p.name === ref)?.containerPort);
-    expect({ app, containerPort: container.ports?.some((p: Yaml) => p.containerPort === port) }).toEqual({ app, containerPort: true });
-    for (const kind of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
-      const probe = container[kind];
-      if (!probe && kind === 'startupProbe') continue;
-      expect({ app, kind, path: HEALTH_PATHS.includes(probe?.httpGet?.path) }).toEqual({ app, kind, path: true });
-      expect({ app, kind, port: portOf(probe.httpGet.port) }).toEqual({ app, kind, port });
-    }
-    // Readiness follows the dependencies; liveness must not, or a database outage restarts every pod.
-    expect({ app, readiness: container.readinessProbe.httpGet.path, liveness: container.livenessProbe.httpGet.path }).toEqual({
-      app,
-      readiness: '/readyz',
-      liveness: '/healthz',
-    });
-  });
+  it.each(APPS)(
+    '%s: probes /readyz (readiness) and /healthz (liveness) on the port the service listens on',
+    (app) => {
+      const container = containerOf(app);
+      const port = listenPort(app, k8sEnvironment(container, configMaps));
+      const portOf = (ref: string | number) =>
+        typeof ref === 'number'
+          ? ref
+          : container.ports?.find((p: Yaml) => p.name === ref)?.containerPort;
+      expect({
+        app,
+        containerPort: container.ports?.some((p: Yaml) => p.containerPort === port),
+      }).toEqual({ app, containerPort: true });
+      for (const kind of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
+        const probe = container[kind];
+        if (!probe && kind === 'startupProbe') continue;
+        expect({ app, kind, path: HEALTH_PATHS.includes(probe?.httpGet?.path) }).toEqual({
+          app,
+          kind,
+          path: true,
+        });
+        expect({ app, kind, port: portOf(probe.httpGet.port) }).toEqual({ app, kind, port });
+      }
+      // Readiness follows the dependencies; liveness must not, or a database outage restarts every pod.
+      expect({
+        app,
+        readiness: container.readinessProbe.httpGet.path,
+        liveness: container.livenessProbe.httpGet.path,
+      }).toEqual({
+        app,
+        readiness: '/readyz',
+        liveness: '/healthz',
+      });
+    },
+  );
 
   it.each(APPS)('%s: Service targets the port the service listens on', (app) => {
     const container = containerOf(app);
     const port = listenPort(app, k8sEnvironment(container, configMaps));
     const targets = find('Service', app).spec.ports.map((p: Yaml) =>
-      typeof p.targetPort === 'number' ? p.targetPort : container.ports.find((c: Yaml) => c.name === p.targetPort)?.containerPort,
+      typeof p.targetPort === 'number'
+        ? p.targetPort
+        : container.ports.find((c: Yaml) => c.name === p.targetPort)?.containerPort,
     );
     expect({ app, targets: targets.includes(port) }).toEqual({ app, targets: true });
   });
@@ -262,49 +346,74 @@ describe('Kubernetes manifests (deploy/)', () => {
     const { resources } = containerOf(app);
     expect({ app, resources }).toMatchObject({
       app,
-      resources: { requests: { cpu: expect.anything(), memory: expect.anything() }, limits: { cpu: expect.anything(), memory: expect.anything() } },
+      resources: {
+        requests: { cpu: expect.anything(), memory: expect.anything() },
+        limits: { cpu: expect.anything(), memory: expect.anything() },
+      },
     });
   });
 
   it('autoscales the gateway and realtime', () => {
     for (const app of ['gateway', 'realtime']) {
-      const hpa = ofKind('HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === app);
+      const hpa = ofKind('HorizontalPodAutoscaler').find(
+        (h) => h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === app,
+      );
       expect({ app, hpa: Boolean(hpa) }).toEqual({ app, hpa: true });
       // A replica count in the Deployment would fight the autoscaler on every apply.
-      expect({ app, replicas: find('Deployment', app).spec.replicas }).toEqual({ app, replicas: undefined });
+      expect({ app, replicas: find('Deployment', app).spec.replicas }).toEqual({
+        app,
+        replicas: undefined,
+      });
     }
   });
 
   it('routes /app and /realtime/socket.io to realtime, everything else to the gateway', () => {
     const routes = new Map<string, Yaml>();
     for (const ingress of ofKind('Ingress')) {
-      for (const rule of ingress.spec.rules ?? []) for (const path of rule.http.paths) routes.set(path.path, path.backend.service);
+      for (const rule of ingress.spec.rules ?? [])
+        for (const path of rule.http.paths) routes.set(path.path, path.backend.service);
     }
     const realtimeWs = find('Service', 'realtime').spec.ports.find((p: Yaml) => p.name === 'ws');
     expect(realtimeWs).toBeDefined();
-    const wsContainerPort = containerOf('realtime').ports.find((p: Yaml) => p.name === realtimeWs.targetPort || p.containerPort === realtimeWs.targetPort);
+    const wsContainerPort = containerOf('realtime').ports.find(
+      (p: Yaml) => p.name === realtimeWs.targetPort || p.containerPort === realtimeWs.targetPort,
+    );
     expect(wsContainerPort?.containerPort).toBe(8090);
     for (const path of ['/app', '/realtime/socket.io']) {
-      expect({ path, backend: routes.get(path) }).toEqual({ path, backend: { name: 'realtime', port: { name: 'ws' } } });
+      expect({ path, backend: routes.get(path) }).toEqual({
+        path,
+        backend: { name: 'realtime', port: { name: 'ws' } },
+      });
     }
     expect(routes.get('/')).toEqual({ name: 'gateway', port: { name: 'http' } });
   });
 
   it('runs the migrations in a Job with what every service needs to migrate', () => {
-    const job = ofKind('Job').find((j) => j.spec.template.spec.containers.some((c: Yaml) => [c.command, c.args].flat().join(' ').includes('tools/migrate.mjs')));
+    const job = ofKind('Job').find((j) =>
+      j.spec.template.spec.containers.some((c: Yaml) =>
+        [c.command, c.args].flat().join(' ').includes('tools/migrate.mjs'),
+      ),
+    );
     expect(job).toBeDefined();
     const container = job.spec.template.spec.containers[0];
     const { values } = k8sEnvironment(container, configMaps);
     const known = new Set(APPS.flatMap((app) => Object.keys(SERVICES[app].schema)));
     expect([...values.keys()].filter((name) => !known.has(name))).toEqual([]);
     for (const app of APPS) {
-      const required = Object.entries(SERVICES[app].schema).filter(([, spec]) => spec.required).map(([name]) => name);
-      expect({ app, missing: [...required, 'DATABASE_URL'].filter((name) => !values.has(name)) }).toEqual({ app, missing: [] });
+      const required = Object.entries(SERVICES[app].schema)
+        .filter(([, spec]) => spec.required)
+        .map(([name]) => name);
+      expect({
+        app,
+        missing: [...required, 'DATABASE_URL'].filter((name) => !values.has(name)),
+      }).toEqual({ app, missing: [] });
     }
   });
 
   it('runs NATS with JetStream behind the Service that NATS_URL names', () => {
-    const nats = [...ofKind('StatefulSet'), ...ofKind('Deployment')].find((o) => o.metadata.name === 'nats');
+    const nats = [...ofKind('StatefulSet'), ...ofKind('Deployment')].find(
+      (o) => o.metadata.name === 'nats',
+    );
     expect(nats).toBeDefined();
     const container = nats.spec.template.spec.containers[0];
     expect([container.command, container.args].flat().join(' ')).toMatch(/--jetstream|-js\b/);
@@ -318,7 +427,11 @@ describe('Kubernetes manifests (deploy/)', () => {
 describe('.env.example', () => {
   it('documents every variable of every service', () => {
     const text = read('.env.example');
-    const missing = APPS.flatMap((app) => Object.keys(SERVICES[app].schema).filter((name) => !new RegExp(`^#?\\s*${name}=`, 'm').test(text)).map((name) => `${app}: ${name}`));
+    const missing = APPS.flatMap((app) =>
+      Object.keys(SERVICES[app].schema)
+        .filter((name) => !new RegExp(`^#?\\s*${name}=`, 'm').test(text))
+        .map((name) => `${app}: ${name}`),
+    );
     expect(missing).toEqual([]);
   });
 });
@@ -333,7 +446,10 @@ describe('Dockerfile', () => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!['test', 'node_modules'].includes(entry.name)) yield* runtimeSources(path);
-      } else if (entry.name.endsWith('.ts') && !/\.(spec|api-spec|e2e-spec|d)\.ts$/.test(entry.name)) {
+      } else if (
+        entry.name.endsWith('.ts') &&
+        !/\.(spec|api-spec|e2e-spec|d)\.ts$/.test(entry.name)
+      ) {
         yield path;
       }
     }
@@ -341,7 +457,10 @@ describe('Dockerfile', () => {
 
   it('keeps every package the services load: the image prunes devDependencies', () => {
     // `npm prune --omit=dev` removes exactly the lockfile entries marked dev-only.
-    const lock = JSON.parse(read('package-lock.json')).packages as Record<string, { dev?: boolean }>;
+    const lock = JSON.parse(read('package-lock.json')).packages as Record<
+      string,
+      { dev?: boolean }
+    >;
     const builtins = new Set(builtinModules);
     const devOnly: string[] = [];
     for (const top of ['apps', 'libs']) {
@@ -350,14 +469,24 @@ describe('Dockerfile', () => {
         for (const file of runtimeSources(join(root, top, project, 'src'))) {
           const text = readFileSync(file, 'utf8');
           // Value imports only: `import type` is erased by the compiler.
-          const specifiers = [...text.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?'([^']+)'|\b(?:import|require)\('([^']+)'\)/gm)]
+          const specifiers = [
+            ...text.matchAll(
+              /^\s*(?:import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?'([^']+)'|\b(?:import|require)\('([^']+)'\)/gm,
+            ),
+          ]
             .filter((m) => !m[1])
             .map((m) => m[2] ?? m[3]);
           for (const specifier of specifiers) {
             if (/^(\.|node:|#|@switchboard\/)/.test(specifier) || builtins.has(specifier)) continue;
-            const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+            const name = specifier
+              .split('/')
+              .slice(0, specifier.startsWith('@') ? 2 : 1)
+              .join('/');
             const entry = lock[`node_modules/${name}`];
-            if (!entry || entry.dev) devOnly.push(`${file.slice(root.length + 1)}: ${name}${entry ? ' (devDependency)' : ' (not in package-lock.json)'}`);
+            if (!entry || entry.dev)
+              devOnly.push(
+                `${file.slice(root.length + 1)}: ${name}${entry ? ' (devDependency)' : ' (not in package-lock.json)'}`,
+              );
           }
         }
       }

@@ -17,7 +17,11 @@ async function* sources(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!['node_modules', 'test'].includes(entry.name)) yield* sources(path);
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) {
+    } else if (
+      entry.name.endsWith('.ts') &&
+      !entry.name.endsWith('.spec.ts') &&
+      !entry.name.endsWith('.d.ts')
+    ) {
       yield path;
     }
   }
@@ -42,7 +46,10 @@ for (const top of ['apps', 'libs']) {
       }).then(async (output) => {
         const target = join(outDir, relative(root, file)).replace(/\.ts$/, '.js');
         await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, `${output.code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+        await writeFile(
+          target,
+          `${output.code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`,
+        );
         await writeFile(`${target}.map`, output.map ?? '');
       }),
     );

@@ -11,8 +11,14 @@ if (!dataDir) {
   process.stderr.write('usage: node tools/embedded-postgres.mjs <data-dir> [--persistent]\n');
   process.exit(2);
 }
-const server = await startEmbeddedPostgres({ dataDir, persistent: process.argv.includes('--persistent'), onNotice: (m) => process.stderr.write(`${m}\n`) });
-process.stdout.write(`${JSON.stringify({ url: server.url, port: server.port, dataDir: server.dataDir })}\n`);
+const server = await startEmbeddedPostgres({
+  dataDir,
+  persistent: process.argv.includes('--persistent'),
+  onNotice: (m) => process.stderr.write(`${m}\n`),
+});
+process.stdout.write(
+  `${JSON.stringify({ url: server.url, port: server.port, dataDir: server.dataDir })}\n`,
+);
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

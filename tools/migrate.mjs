@@ -33,7 +33,9 @@ export async function migrateAll({ env = process.env, onOutput } = {}) {
   for (const app of APPS) {
     const main = join(root, 'dist', 'apps', app, 'src', 'main.js');
     if (!existsSync(main)) {
-      throw new MigrationError(`migrate: ${app} is not built (${main} is missing): run "node tools/build.mjs" first`);
+      throw new MigrationError(
+        `migrate: ${app} is not built (${main} is missing): run "node tools/build.mjs" first`,
+      );
     }
     const code = await new Promise((done, fail) => {
       const child = spawn(process.execPath, [main, 'migrate'], {
@@ -48,7 +50,10 @@ export async function migrateAll({ env = process.env, onOutput } = {}) {
       child.once('error', fail);
       child.once('close', (exitCode, signal) => done(signal ? signal : exitCode));
     });
-    if (code !== 0) throw new MigrationError(`migrate: ${app} failed (${typeof code === 'string' ? `killed by ${code}` : `exit code ${code}`}); later services were not migrated`);
+    if (code !== 0)
+      throw new MigrationError(
+        `migrate: ${app} failed (${typeof code === 'string' ? `killed by ${code}` : `exit code ${code}`}); later services were not migrated`,
+      );
   }
 }
 

@@ -34,59 +34,107 @@ async function main() {
   const gatewayPort = parsePort(process.env.PORT ?? '8080', 'PORT');
   const natsBinary = process.env.NATS_URL ? undefined : findOnPath('nats-server');
   if (!process.env.NATS_URL && !natsBinary) {
-    fail('nats-server not found: install it with "apt-get install -y nats-server" (Debian/Ubuntu) or see https://docs.nats.io');
+    fail(
+      'nats-server not found: install it with "apt-get install -y nats-server" (Debian/Ubuntu) or see https://docs.nats.io',
+    );
   }
-  const ports = [...SERVICES.map((app, i) => [app, FIRST_SERVICE_PORT + i]), ['gateway', gatewayPort]];
+  const ports = [
+    ...SERVICES.map((app, i) => [app, FIRST_SERVICE_PORT + i]),
+    ['gateway', gatewayPort],
+  ];
   for (const [app, port] of ports) {
-    if (!(await portIsFree(port))) fail(`port ${port} (${app}) is already in use: stop what listens there, or set PORT for the gateway`);
+    if (!(await portIsFree(port)))
+      fail(
+        `port ${port} (${app}) is already in use: stop what listens there, or set PORT for the gateway`,
+      );
   }
 
-  const build = spawnSync(process.execPath, [join(root, 'tools', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [join(root, 'tools', 'build.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) fail('build failed (node tools/build.mjs): see the errors above');
   mkdirSync(dataDir, { recursive: true });
 
   const supervisor = new Supervisor();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(signal, () => (supervisor.stopping ? supervisor.kill(130) : void supervisor.stop(0)));
+    process.on(signal, () =>
+      supervisor.stopping ? supervisor.kill(130) : void supervisor.stop(0),
+    );
   }
   process.on('exit', () => supervisor.killSync());
 
   try {
     const natsUrl = process.env.NATS_URL ?? (await supervisor.startNats(natsBinary));
-    const postgres = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : await supervisor.startPostgres();
-    const base = { ...process.env, TRANSPORT: 'nats', NATS_URL: natsUrl, DATABASE_URL: postgres.url };
+    const postgres = process.env.DATABASE_URL
+      ? { url: process.env.DATABASE_URL }
+      : await supervisor.startPostgres();
+    const base = {
+      ...process.env,
+      TRANSPORT: 'nats',
+      NATS_URL: natsUrl,
+      DATABASE_URL: postgres.url,
+    };
     // Before the migrations, which load the gateway's and realtime's schemas and so need it too.
     // Kept across runs: a new key would leave what was sealed under the old one unreadable.
-    const encryption = persistedSecret('ENCRYPTION_KEY', 'encryption-key', () => `sbenc_${randomBytes(24).toString('hex')}`);
+    const encryption = persistedSecret(
+      'ENCRYPTION_KEY',
+      'encryption-key',
+      () => `sbenc_${randomBytes(24).toString('hex')}`,
+    );
     const sealed = { ENCRYPTION_KEY: encryption.value };
 
     say('applying migrations');
-    await migrateAll({ env: { ...base, ...sealed }, onOutput: (app, stream, chunk) => supervisor.output(app, stream, chunk) });
+    await migrateAll({
+      env: { ...base, ...sealed },
+      onOutput: (app, stream, chunk) => supervisor.output(app, stream, chunk),
+    });
 
-    const admin = persistedSecret('PLATFORM_ADMIN_TOKEN', 'admin-token', () => randomBytes(32).toString('base64url'));
+    const admin = persistedSecret('PLATFORM_ADMIN_TOKEN', 'admin-token', () =>
+      randomBytes(32).toString('base64url'),
+    );
     const urls = [];
     SERVICES.forEach((app, i) => {
       const port = FIRST_SERVICE_PORT + i;
       const env = { ...base, ...(ENCRYPTED.includes(app) ? sealed : {}), HTTP_PORT: String(port) };
-      supervisor.spawn(app, process.execPath, [join(root, 'dist', 'apps', app, 'src', 'main.js')], env);
+      supervisor.spawn(
+        app,
+        process.execPath,
+        [join(root, 'dist', 'apps', app, 'src', 'main.js')],
+        env,
+      );
       urls.push([app, port]);
     });
-    supervisor.spawn('gateway', process.execPath, [join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')], {
-      ...base,
-      ...sealed,
-      PORT: String(gatewayPort),
-      PLATFORM_ADMIN_TOKEN: admin.value,
-    });
+    supervisor.spawn(
+      'gateway',
+      process.execPath,
+      [join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')],
+      {
+        ...base,
+        ...sealed,
+        PORT: String(gatewayPort),
+        PLATFORM_ADMIN_TOKEN: admin.value,
+      },
+    );
     urls.push(['gateway', gatewayPort]);
 
-    await Promise.all(urls.map(([app, port]) => supervisor.waitUntil(app, `http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS)));
+    await Promise.all(
+      urls.map(([app, port]) =>
+        supervisor.waitUntil(app, `http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS),
+      ),
+    );
     if (supervisor.stopping) return;
     const lines = [
       'Switchboard is running in distributed mode',
       `  API:          http://localhost:${gatewayPort}`,
-      admin.source === 'env' ? '  admin token:  from PLATFORM_ADMIN_TOKEN' : `  admin token:  ${admin.value}  (${admin.source})`,
+      admin.source === 'env'
+        ? '  admin token:  from PLATFORM_ADMIN_TOKEN'
+        : `  admin token:  ${admin.value}  (${admin.source})`,
       `  encryption:   ${encryption.source === 'env' ? 'key from ENCRYPTION_KEY' : `key ${encryption.source}`} (gateway, realtime)`,
-      `  services:     ${urls.filter(([app]) => app !== 'gateway').map(([app, port]) => `${app} :${port}`).join(', ')}`,
+      `  services:     ${urls
+        .filter(([app]) => app !== 'gateway')
+        .map(([app, port]) => `${app} :${port}`)
+        .join(', ')}`,
       `  NATS:         ${natsUrl}`,
       `  PostgreSQL:   ${postgres.dataDir ? `embedded, data in ${postgres.dataDir}` : 'DATABASE_URL'}`,
       'Press Ctrl-C to stop.',
@@ -94,7 +142,9 @@ async function main() {
     for (const line of lines) say(line);
   } catch (err) {
     if (!supervisor.stopping) {
-      process.stderr.write(`${err instanceof StartError || err instanceof MigrationError ? err.message : `start-distributed: ${err.stack ?? err}`}\n`);
+      process.stderr.write(
+        `${err instanceof StartError || err instanceof MigrationError ? err.message : `start-distributed: ${err.stack ?? err}`}\n`,
+      );
       await supervisor.stop(1);
     }
   }
@@ -113,7 +163,12 @@ class Supervisor {
    * this script, which then stops the children in order instead of all at once.
    */
   spawn(name, command, args, env, { stdin = 'ignore' } = {}) {
-    const child = spawn(command, args, { cwd: root, env, detached: true, stdio: [stdin, 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      env,
+      detached: true,
+      stdio: [stdin, 'pipe', 'pipe'],
+    });
     const entry = { name, child, exited: false };
     this.children.push(entry);
     this.pipe(name, child.stdout, 'stdout');
@@ -124,7 +179,8 @@ class Supervisor {
     });
     child.once('exit', (code, signal) => {
       entry.exited = true;
-      if (!this.stopping) this.crash(`${name} exited (${signal ?? `code ${code}`}); stopping everything`);
+      if (!this.stopping)
+        this.crash(`${name} exited (${signal ?? `code ${code}`}); stopping everything`);
     });
     return child;
   }
@@ -132,7 +188,22 @@ class Supervisor {
   async startNats(binary) {
     const port = await freePort();
     const monitor = await freePort();
-    this.spawn('nats', binary, ['-a', '127.0.0.1', '-p', String(port), '-m', String(monitor), '-js', '-sd', join(dataDir, 'nats')], process.env);
+    this.spawn(
+      'nats',
+      binary,
+      [
+        '-a',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-m',
+        String(monitor),
+        '-js',
+        '-sd',
+        join(dataDir, 'nats'),
+      ],
+      process.env,
+    );
     await this.waitUntil('nats', `http://127.0.0.1:${monitor}/healthz`, 15_000);
     return `nats://127.0.0.1:${port}`;
   }
@@ -143,25 +214,42 @@ class Supervisor {
    * when this script goes away, even without a clean stop.
    */
   async startPostgres() {
-    const child = this.spawn('postgres', process.execPath, [self, '--embedded-postgres'], process.env, { stdin: 'pipe' });
+    const child = this.spawn(
+      'postgres',
+      process.execPath,
+      [self, '--embedded-postgres'],
+      process.env,
+      { stdin: 'pipe' },
+    );
     const started = await new Promise((done, reject) => {
-      const timer = setTimeout(() => reject(new StartError('embedded PostgreSQL did not start within 60 s')), 60_000);
+      const timer = setTimeout(
+        () => reject(new StartError('embedded PostgreSQL did not start within 60 s')),
+        60_000,
+      );
       this.onStarted = (line) => {
         clearTimeout(timer);
         done(JSON.parse(line));
       };
       child.once('exit', () => clearTimeout(timer));
     });
-    say(`PostgreSQL on port ${started.port}, data in ${relative(root, started.dataDir) || started.dataDir}`);
+    say(
+      `PostgreSQL on port ${started.port}, data in ${relative(root, started.dataDir) || started.dataDir}`,
+    );
     return started;
   }
 
   async waitUntil(name, url, timeoutMs) {
     const deadline = Date.now() + timeoutMs;
     while (!this.stopping) {
-      const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
-      if (Date.now() > deadline) throw new StartError(`${name} was not ready within ${timeoutMs / 1000} s (${url}); stopping everything`);
+      if (Date.now() > deadline)
+        throw new StartError(
+          `${name} was not ready within ${timeoutMs / 1000} s (${url}); stopping everything`,
+        );
       await sleep(250);
     }
   }
@@ -179,7 +267,8 @@ class Supervisor {
 
   /** Output that arrives in chunks (the migration runs): split into prefixed lines. */
   output(name, kind, chunk) {
-    for (const line of chunk.toString('utf8').split('\n')) if (line) this.writeLine(name, kind, line);
+    for (const line of chunk.toString('utf8').split('\n'))
+      if (line) this.writeLine(name, kind, line);
   }
 
   writeLine(name, kind, line) {
@@ -215,16 +304,22 @@ class Supervisor {
 
   async stopGroup(entries) {
     await Promise.all(
-      entries.filter((e) => !e.exited).map(async (entry) => {
-        const exited = new Promise((done) => entry.child.once('exit', done));
-        signal(entry.child.pid, 'SIGTERM');
-        const timer = setTimeout(() => {
-          this.writeLine(entry.name, 'stderr', `did not stop within ${STOP_TIMEOUT_MS / 1000} s: killed`);
-          signal(-entry.child.pid, 'SIGKILL');
-        }, STOP_TIMEOUT_MS);
-        await exited;
-        clearTimeout(timer);
-      }),
+      entries
+        .filter((e) => !e.exited)
+        .map(async (entry) => {
+          const exited = new Promise((done) => entry.child.once('exit', done));
+          signal(entry.child.pid, 'SIGTERM');
+          const timer = setTimeout(() => {
+            this.writeLine(
+              entry.name,
+              'stderr',
+              `did not stop within ${STOP_TIMEOUT_MS / 1000} s: killed`,
+            );
+            signal(-entry.child.pid, 'SIGKILL');
+          }, STOP_TIMEOUT_MS);
+          await exited;
+          clearTimeout(timer);
+        }),
     );
   }
 
@@ -250,10 +345,14 @@ async function runEmbeddedPostgres() {
     persistent: true,
     onNotice: (message) => process.stderr.write(`${message}\n`),
   }).catch((err) => {
-    process.stderr.write(`embedded PostgreSQL failed to start: ${err?.message ?? err ?? 'the server exited'}\n`);
+    process.stderr.write(
+      `embedded PostgreSQL failed to start: ${err?.message ?? err ?? 'the server exited'}\n`,
+    );
     process.exit(1);
   });
-  process.stdout.write(`${JSON.stringify({ url: running.url, port: running.port, dataDir: running.dataDir })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ url: running.url, port: running.port, dataDir: running.dataDir })}\n`,
+  );
   // SIGTERM from the supervisor: the embedded-postgres package's own exit hook stops the server.
   // stdin closes when the supervisor dies without stopping us: stop the server too.
   process.stdin.resume();
@@ -294,7 +393,10 @@ function findOnPath(binary) {
 
 function parsePort(raw, name) {
   // 0 (any free port) is refused: the URL to print and to probe would be unknown.
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) fail(`Invalid configuration: ${name} must be an integer from 1 to 65535 (got ${JSON.stringify(raw)})`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535)
+    fail(
+      `Invalid configuration: ${name} must be an integer from 1 to 65535 (got ${JSON.stringify(raw)})`,
+    );
   return Number(raw);
 }
 

@@ -14,7 +14,10 @@ export class ConversationsConnectorsModule {
       module: ConversationsConnectorsModule,
       imports: [
         TypeOrmModule.forRoot(serviceTypeOrmOptions(conversationsConnectorsDatabase(config))),
-        ServiceHealthModule.forService('conversations_connectors', databaseReadiness('conversations_connectors')),
+        ServiceHealthModule.forService(
+          'conversations_connectors',
+          databaseReadiness('conversations_connectors'),
+        ),
       ],
     };
   }

@@ -1,10 +1,25 @@
 import { join, resolve } from 'node:path';
-import { freePort, runNode, spawnNode, startNatsServer, startTestPostgres, waitForOk } from '@switchboard/testing';
+import {
+  freePort,
+  runNode,
+  spawnNode,
+  startNatsServer,
+  startTestPostgres,
+  waitForOk,
+} from '@switchboard/testing';
 import type { RunningNats, ServiceProcessHandle } from '@switchboard/testing';
 import type { RunningPostgres } from '@switchboard/persistence';
 
 const ROOT = resolve(__dirname, '../../..');
-const PRODUCT_SERVICES = ['docs', 'email', 'realtime', 'sms-whatsapp', 'verify-lookup-preferences', 'workspace-objects', 'conversations-connectors'];
+const PRODUCT_SERVICES = [
+  'docs',
+  'email',
+  'realtime',
+  'sms-whatsapp',
+  'verify-lookup-preferences',
+  'workspace-objects',
+  'conversations-connectors',
+];
 
 export interface DistributedTopology {
   gatewayUrl: string;
@@ -47,7 +62,8 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
     await postgres.stop();
   };
   try {
-    for (const app of ['gateway', ...PRODUCT_SERVICES]) await runNode(main(app), ['migrate'], common);
+    for (const app of ['gateway', ...PRODUCT_SERVICES])
+      await runNode(main(app), ['migrate'], common);
     for (const app of PRODUCT_SERVICES) {
       const port = await freePort();
       const handle = spawnNode(app, main(app), [], { ...common, HTTP_PORT: String(port) });
@@ -56,15 +72,34 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
     }
     const addGateway = async () => {
       const port = await freePort();
-      started.push(spawnNode('gateway', main('gateway'), [], { ...common, PORT: String(port), HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: adminToken }));
+      started.push(
+        spawnNode('gateway', main('gateway'), [], {
+          ...common,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PLATFORM_ADMIN_TOKEN: adminToken,
+        }),
+      );
       const url = `http://127.0.0.1:${port}`;
       await waitForOk(`${url}/readyz`, 60_000).catch((err: Error) => {
-        throw new Error(`${err.message}\n${started.map((h) => `--- ${h.name}\n${h.output()}`).join('\n')}`);
+        throw new Error(
+          `${err.message}\n${started.map((h) => `--- ${h.name}\n${h.output()}`).join('\n')}`,
+        );
       });
       return url;
     };
     const gatewayUrl = await addGateway();
-    return { gatewayUrl, databaseUrl: postgres.url, natsUrl: nats.url, encryptionKey: common.ENCRYPTION_KEY, adminToken, nats, services, addGateway, stop };
+    return {
+      gatewayUrl,
+      databaseUrl: postgres.url,
+      natsUrl: nats.url,
+      encryptionKey: common.ENCRYPTION_KEY,
+      adminToken,
+      nats,
+      services,
+      addGateway,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -16,47 +16,97 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
   });
 
   it('reads the workspace through the gateway with the official SDK', async () => {
-    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, { name: 'Distributed' });
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Distributed',
+    });
     const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
-    await expect(bird.workspace.get()).resolves.toMatchObject({ id: created.workspace.id, name: 'Distributed' });
+    await expect(bird.workspace.get()).resolves.toMatchObject({
+      id: created.workspace.id,
+      name: 'Distributed',
+    });
   });
 
   it('answers a bad API key with the 401 envelope', async () => {
-    const bird = new BirdClient({ apiKey: 'bk_us1_000000000000000000000000000000000000000000000000', baseUrl: topology.gatewayUrl, maxRetries: 0 });
+    const bird = new BirdClient({
+      apiKey: 'bk_us1_000000000000000000000000000000000000000000000000',
+      baseUrl: topology.gatewayUrl,
+      maxRetries: 0,
+    });
     const error = await bird.workspace.get().catch((err: unknown) => err);
     expect(error).toBeInstanceOf(BirdAuthError);
-    expect(error).toMatchObject({ statusCode: 401, code: 'E02002', requestId: expect.stringMatching(/^req_/) });
+    expect(error).toMatchObject({
+      statusCode: 401,
+      code: 'E02002',
+      requestId: expect.stringMatching(/^req_/),
+    });
   });
 
   it('searches the docs through the gateway and the docs service over NATS', async () => {
-    const response = await call<{ data: Array<{ slug: string }> }>(topology.gatewayUrl, 'GET', '/v1/docs/search?q=idempotency');
+    const response = await call<{ data: Array<{ slug: string }> }>(
+      topology.gatewayUrl,
+      'GET',
+      '/v1/docs/search?q=idempotency',
+    );
     expect(response.status).toBe(200);
     expect(response.body.data[0].slug).toBe('guides/idempotency');
   });
 
   it('creates a realtime app once over NATS, replays the retry, and pages the list', async () => {
-    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, { name: 'Realtime' });
-    const options = { token: created.api_key.secret, body: { name: 'Chat', region: 'eu1' }, headers: { 'idempotency-key': 'e2e-create-1' } };
-    const first = await call<{ app: { id: string }; key: { secret: string } }>(topology.gatewayUrl, 'POST', '/v1/realtime/apps', options);
-    const retry = await call<{ app: { id: string } }>(topology.gatewayUrl, 'POST', '/v1/realtime/apps', options);
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Realtime',
+    });
+    const options = {
+      token: created.api_key.secret,
+      body: { name: 'Chat', region: 'eu1' },
+      headers: { 'idempotency-key': 'e2e-create-1' },
+    };
+    const first = await call<{ app: { id: string }; key: { secret: string } }>(
+      topology.gatewayUrl,
+      'POST',
+      '/v1/realtime/apps',
+      options,
+    );
+    const retry = await call<{ app: { id: string } }>(
+      topology.gatewayUrl,
+      'POST',
+      '/v1/realtime/apps',
+      options,
+    );
     expect(first.status).toBe(201);
     expect(first.body.key.secret).toMatch(/^[0-9a-f]{64}$/);
     expect(retry.headers.get('idempotency-replay')).toBe('true');
     expect(retry.body.app.id).toBe(first.body.app.id);
-    const list = await call<{ data: Array<{ id: string }>; total: number }>(topology.gatewayUrl, 'GET', '/v1/realtime/apps?include_total=true', { token: created.api_key.secret });
+    const list = await call<{ data: Array<{ id: string }>; total: number }>(
+      topology.gatewayUrl,
+      'GET',
+      '/v1/realtime/apps?include_total=true',
+      { token: created.api_key.secret },
+    );
     expect(list.body).toMatchObject({ total: 1, data: [{ id: first.body.app.id }] });
   });
 
   it('carries a service error across NATS unchanged into the envelope', async () => {
     const response = await call(topology.gatewayUrl, 'GET', '/v1/docs/pages?slug=no/such-page');
     expect(response.status).toBe(404);
-    expect(response.body).toMatchObject({ error: { type: 'not_found_error', code: 'E04002', request_id: response.headers.get('x-request-id') } });
+    expect(response.body).toMatchObject({
+      error: {
+        type: 'not_found_error',
+        code: 'E04002',
+        request_id: response.headers.get('x-request-id'),
+      },
+    });
   });
 
   it('serves /healthz, /readyz and Prometheus metrics on every service process', async () => {
     for (const [name, { healthUrl }] of topology.services) {
-      expect({ name, status: (await call(healthUrl, 'GET', '/healthz')).status }).toEqual({ name, status: 200 });
-      expect({ name, status: (await call(healthUrl, 'GET', '/readyz')).status }).toEqual({ name, status: 200 });
+      expect({ name, status: (await call(healthUrl, 'GET', '/healthz')).status }).toEqual({
+        name,
+        status: 200,
+      });
+      expect({ name, status: (await call(healthUrl, 'GET', '/readyz')).status }).toEqual({
+        name,
+        status: 200,
+      });
       const metrics = await call<string>(healthUrl, 'GET', '/metrics');
       expect(metrics.body).toContain('switchboard_rpc_requests_total');
     }
@@ -64,16 +114,25 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
 
   it('shares one organization quota between two gateway processes', async () => {
     const second = await topology.addGateway();
-    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, { name: 'Shared quota' });
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Shared quota',
+    });
     const quota = 40;
     const db = new Client({ connectionString: topology.databaseUrl });
     await db.connect();
-    await db.query("INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ($1, 'read', $2)", [created.organization.id, quota]);
+    await db.query(
+      "INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ($1, 'read', $2)",
+      [created.organization.id, quota],
+    );
     await db.end();
     const hammer = async (base: string) => {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const batch = await Promise.all(Array.from({ length: 10 }, () => call(base, 'GET', '/v1/workspace', { token: created.api_key.secret })));
+        const batch = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            call(base, 'GET', '/v1/workspace', { token: created.api_key.secret }),
+          ),
+        );
         statuses.push(...batch.map((r) => r.status));
       }
       return statuses;
@@ -92,7 +151,13 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     const down = await call(topology.gatewayUrl, 'GET', '/v1/docs/search?q=errors');
     expect(Date.now() - started).toBeLessThan(2_000 + 1_000);
     expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ error: { type: 'service_unavailable_error', code: expect.stringMatching(/^E0500[12]$/), request_id: expect.stringMatching(/^req_/) } });
+    expect(down.body).toMatchObject({
+      error: {
+        type: 'service_unavailable_error',
+        code: expect.stringMatching(/^E0500[12]$/),
+        request_id: expect.stringMatching(/^req_/),
+      },
+    });
     expect((await call(topology.gatewayUrl, 'GET', '/readyz')).status).toBe(503);
 
     await topology.nats.restart();

@@ -20,16 +20,24 @@ export interface RunningGateway {
 }
 
 /** Builds and starts the gateway on `config.PORT` with the given transport to the services. */
-export async function createGateway(config: GatewayConfig, transport: TransportSettings, logger: LoggerService): Promise<RunningGateway> {
+export async function createGateway(
+  config: GatewayConfig,
+  transport: TransportSettings,
+  logger: LoggerService,
+): Promise<RunningGateway> {
   assertEveryRouteDeclared(GATEWAY_CONTROLLERS);
   const routeTable = new RouteTable();
   const adapter = new FastifyAdapter(fastifyOptions(config));
   configureFastify(adapter.getInstance(), config, resolveDeclaredRoutes(), routeTable);
   const services = new ServiceClient(transport, 'gateway');
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(config, services, routeTable), adapter, {
-    logger,
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.register(config, services, routeTable),
+    adapter,
+    {
+      logger,
+      bodyParser: false,
+    },
+  );
   // The policy hooks go on before Nest registers its routes (at listen), so every route gets them.
   const policy = app.get(PolicyPipeline);
   adapter.getInstance().addHook('preHandler', (request, reply, done) => {
@@ -40,13 +48,20 @@ export async function createGateway(config: GatewayConfig, transport: TransportS
       return done(err as Error);
     }
     // A request the pipeline answered itself (a replay) is already sent: its lifecycle ends here.
-    if (answered instanceof Promise) answered.then((sent) => !sent && done(), (err: Error) => done(err));
+    if (answered instanceof Promise)
+      answered.then(
+        (sent) => !sent && done(),
+        (err: Error) => done(err),
+      );
     else if (!answered) done();
   });
   adapter.getInstance().addHook('onSend', (request, reply, payload, done) => {
     // Only a request holding an idempotency key has anything to record: the rest pass straight on.
     if (!request.idempotencyClaim) return done(null, payload);
-    policy.onSend(request, reply, payload).then((sent) => done(null, sent), (err: Error) => done(err));
+    policy.onSend(request, reply, payload).then(
+      (sent) => done(null, sent),
+      (err: Error) => done(err),
+    );
   });
   registerWorkspaceRoutes(adapter.getInstance(), app.get(WorkspaceService));
   await app.listen(config.PORT, config.HOST);

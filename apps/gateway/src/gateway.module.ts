@@ -44,7 +44,11 @@ export const GATEWAY_NATIVE_ROUTES = [CURRENT_WORKSPACE];
 /** The gateway: authentication, route policies and the error envelope in front of the services. */
 @Module({})
 export class GatewayModule {
-  static register(config: GatewayConfig, services: ServiceClient, routeTable: RouteTable): DynamicModule {
+  static register(
+    config: GatewayConfig,
+    services: ServiceClient,
+    routeTable: RouteTable,
+  ): DynamicModule {
     return {
       module: GatewayModule,
       imports: [TypeOrmModule.forRoot(serviceTypeOrmOptions(gatewayDatabase(config)))],
@@ -57,7 +61,9 @@ export class GatewayModule {
         IdempotencyStore,
         IdempotencyGate,
         PolicyPipeline,
-        ...rateLimitProviders(config.RATE_LIMITS, { overridesTtlMs: config.RATE_LIMIT_OVERRIDES_TTL_MS }),
+        ...rateLimitProviders(config.RATE_LIMITS, {
+          overridesTtlMs: config.RATE_LIMIT_OVERRIDES_TTL_MS,
+        }),
         IdempotencyPurger,
         IdentityRepository,
         CredentialCache,

@@ -1,4 +1,10 @@
-import { ConfigError, createLogger, enableDefaultMetrics, loadConfig, PinoNestLogger } from '@switchboard/platform';
+import {
+  ConfigError,
+  createLogger,
+  enableDefaultMetrics,
+  loadConfig,
+  PinoNestLogger,
+} from '@switchboard/platform';
 import { runMigrations } from '@switchboard/persistence';
 import { gatewayEnv } from './config/gateway.config';
 import type { GatewayConfig } from './config/gateway.config';
@@ -11,7 +17,10 @@ async function main(): Promise<void> {
   try {
     const loaded = loadConfig(gatewayEnv);
     if (!process.argv.includes('migrate') && !loaded.PLATFORM_ADMIN_TOKEN) {
-      throw new ConfigError('PLATFORM_ADMIN_TOKEN', 'is required when the gateway runs as its own process');
+      throw new ConfigError(
+        'PLATFORM_ADMIN_TOKEN',
+        'is required when the gateway runs as its own process',
+      );
     }
     if (!process.argv.includes('migrate') && loaded.TRANSPORT !== 'nats') {
       throw new ConfigError('TRANSPORT', 'must be nats when the gateway runs as its own process');
@@ -34,7 +43,11 @@ async function main(): Promise<void> {
     return;
   }
   enableDefaultMetrics();
-  const gateway = await createGateway(config, { kind: 'nats', url: config.NATS_URL, timeoutMs: config.TRANSPORT_TIMEOUT_MS }, new PinoNestLogger(logger));
+  const gateway = await createGateway(
+    config,
+    { kind: 'nats', url: config.NATS_URL, timeoutMs: config.TRANSPORT_TIMEOUT_MS },
+    new PinoNestLogger(logger),
+  );
   gateway.app.enableShutdownHooks();
   logger.info({ url: gateway.url }, `gateway listening on ${gateway.url}`);
 }

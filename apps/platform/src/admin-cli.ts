@@ -25,11 +25,23 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   'create-workspace': {
     path: () => '/admin/v1/workspaces',
-    body: (v) => ({ name: v.name, ...(v['organization-name'] ? { organization_name: v['organization-name'] } : {}), ...(v.region ? { region: v.region } : {}) }),
+    body: (v) => ({
+      name: v.name,
+      ...(v['organization-name'] ? { organization_name: v['organization-name'] } : {}),
+      ...(v.region ? { region: v.region } : {}),
+    }),
     required: ['name'],
   },
-  'create-api-key': { path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/api-keys`, body: (v) => ({ role: v.role }), required: ['workspace', 'role'] },
-  'create-access-key': { path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/access-keys`, body: () => ({}), required: ['workspace'] },
+  'create-api-key': {
+    path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/api-keys`,
+    body: (v) => ({ role: v.role }),
+    required: ['workspace', 'role'],
+  },
+  'create-access-key': {
+    path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/access-keys`,
+    body: () => ({}),
+    required: ['workspace'],
+  },
   'create-user': {
     path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/users`,
     body: (v) => ({ email: v.email, password: v.password, role: v.role }),
@@ -46,15 +58,24 @@ function operatorToken(): string {
   if (process.env.PLATFORM_ADMIN_TOKEN) return process.env.PLATFORM_ADMIN_TOKEN;
   const file = join(resolve(process.env.DATA_DIR ?? './.data'), 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  return fail('No operator token: set PLATFORM_ADMIN_TOKEN, or run this where `npm start` keeps its .data directory.');
+  return fail(
+    'No operator token: set PLATFORM_ADMIN_TOKEN, or run this where `npm start` keeps its .data directory.',
+  );
 }
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      name: { type: 'string' }, 'organization-name': { type: 'string' }, region: { type: 'string' }, workspace: { type: 'string' },
-      role: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      name: { type: 'string' },
+      'organization-name': { type: 'string' },
+      region: { type: 'string' },
+      workspace: { type: 'string' },
+      role: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   const command = COMMANDS[positionals[0] ?? ''];
@@ -70,9 +91,15 @@ async function main(): Promise<void> {
   }).catch(() => fail(`Cannot reach Switchboard at ${base}: is it running (npm start)?`));
   const body = (await response.json()) as Record<string, unknown>;
   if (!response.ok) {
-    const error = body.error as { code: string; message: string; details?: Array<{ param: string; message: string }> };
+    const error = body.error as {
+      code: string;
+      message: string;
+      details?: Array<{ param: string; message: string }>;
+    };
     if (values.json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-    fail(`${response.status} ${error.code}: ${error.message}${(error.details ?? []).map((d) => `\n  ${d.param}: ${d.message}`).join('')}`);
+    fail(
+      `${response.status} ${error.code}: ${error.message}${(error.details ?? []).map((d) => `\n  ${d.param}: ${d.message}`).join('')}`,
+    );
   }
   if (values.json) {
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
@@ -83,7 +110,11 @@ async function main(): Promise<void> {
 
 function describe(body: Record<string, unknown>, indent = ''): string {
   return Object.entries(body)
-    .map(([key, value]) => (typeof value === 'object' && value !== null ? `${indent}${key}:\n${describe(value as Record<string, unknown>, `${indent}  `)}` : `${indent}${key}: ${String(value)}`))
+    .map(([key, value]) =>
+      typeof value === 'object' && value !== null
+        ? `${indent}${key}:\n${describe(value as Record<string, unknown>, `${indent}  `)}`
+        : `${indent}${key}: ${String(value)}`,
+    )
     .join('\n');
 }
 

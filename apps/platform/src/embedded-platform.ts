@@ -31,7 +31,9 @@ export interface EmbeddedPlatform {
  * The whole platform in one process: embedded PostgreSQL, every service's migrations, every
  * service on the in-process bus, and the gateway in front. Same handlers as distributed mode.
  */
-export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): Promise<EmbeddedPlatform> {
+export async function startEmbeddedPlatform(
+  options: EmbeddedPlatformOptions,
+): Promise<EmbeddedPlatform> {
   const { logger } = options;
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -45,21 +47,51 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
     });
     databaseUrl = postgres.url;
   }
-  const { value: adminToken, generated } = persistedSecret(options.env.PLATFORM_ADMIN_TOKEN, dataDir, 'admin-token', 'sbadm_');
-  const encryptionKey = persistedSecret(options.env.ENCRYPTION_KEY, dataDir, 'encryption-key', 'sbenc_').value;
-  const env = { ...options.env, DATABASE_URL: databaseUrl, TRANSPORT: 'in-process', ENCRYPTION_KEY: encryptionKey };
-  const gatewayConfig: GatewayConfig = { ...loadConfig(gatewayEnv, env), PLATFORM_ADMIN_TOKEN: adminToken };
+  const { value: adminToken, generated } = persistedSecret(
+    options.env.PLATFORM_ADMIN_TOKEN,
+    dataDir,
+    'admin-token',
+    'sbadm_',
+  );
+  const encryptionKey = persistedSecret(
+    options.env.ENCRYPTION_KEY,
+    dataDir,
+    'encryption-key',
+    'sbenc_',
+  ).value;
+  const env = {
+    ...options.env,
+    DATABASE_URL: databaseUrl,
+    TRANSPORT: 'in-process',
+    ENCRYPTION_KEY: encryptionKey,
+  };
+  const gatewayConfig: GatewayConfig = {
+    ...loadConfig(gatewayEnv, env),
+    PLATFORM_ADMIN_TOKEN: adminToken,
+  };
 
   await runMigrations(gatewayDatabase(gatewayConfig));
   const serviceConfigs = productServices.map((service) => loadConfig(service.schema, env));
-  for (const [index, service] of productServices.entries()) await service.migrate(serviceConfigs[index]);
+  for (const [index, service] of productServices.entries())
+    await service.migrate(serviceConfigs[index]);
 
   const bus = new InProcessBus();
-  const transport = { kind: 'in-process' as const, bus, timeoutMs: gatewayConfig.TRANSPORT_TIMEOUT_MS };
+  const transport = {
+    kind: 'in-process' as const,
+    bus,
+    timeoutMs: gatewayConfig.TRANSPORT_TIMEOUT_MS,
+  };
   const nestLogger = new PinoNestLogger(logger);
   const services: INestApplicationContext[] = [];
   for (const [index, service] of productServices.entries()) {
-    services.push(await startService({ name: service.name, module: service.module(serviceConfigs[index]), transport, logger: nestLogger }));
+    services.push(
+      await startService({
+        name: service.name,
+        module: service.module(serviceConfigs[index]),
+        transport,
+        logger: nestLogger,
+      }),
+    );
   }
   const gateway = await createGateway(gatewayConfig, transport, nestLogger);
   return {
@@ -76,7 +108,12 @@ export async function startEmbeddedPlatform(options: EmbeddedPlatformOptions): P
 }
 
 /** A configured secret, or one generated once and kept in the data directory (operator token, encryption key). */
-function persistedSecret(configured: string | undefined, dataDir: string, name: string, prefix: string): { value: string; generated: boolean } {
+function persistedSecret(
+  configured: string | undefined,
+  dataDir: string,
+  name: string,
+  prefix: string,
+): { value: string; generated: boolean } {
   if (configured) return { value: configured, generated: false };
   const file = join(dataDir, name);
   if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), generated: false };

@@ -1,10 +1,23 @@
-import { commonEnv, ConfigError, createLogger, enableDefaultMetrics, env, loadConfig } from '@switchboard/platform';
+import {
+  commonEnv,
+  ConfigError,
+  createLogger,
+  enableDefaultMetrics,
+  env,
+  loadConfig,
+} from '@switchboard/platform';
 import { startEmbeddedPlatform } from './embedded-platform';
 
 const embeddedEnv = {
   ...commonEnv,
-  DATA_DIR: env.string({ default: './.data', description: 'where the embedded default keeps PostgreSQL data and the operator token' }),
-  DATABASE_URL: env.optionalString({ description: 'use this PostgreSQL instead of the embedded one', secret: true }),
+  DATA_DIR: env.string({
+    default: './.data',
+    description: 'where the embedded default keeps PostgreSQL data and the operator token',
+  }),
+  DATABASE_URL: env.optionalString({
+    description: 'use this PostgreSQL instead of the embedded one',
+    secret: true,
+  }),
 };
 
 /** `npm start`: the whole platform in one process. Ctrl-C stops it cleanly. */
@@ -22,7 +35,12 @@ async function main(): Promise<void> {
   const logger = createLogger('switchboard', settings.LOG_LEVEL);
   enableDefaultMetrics();
   const started = Date.now();
-  const platform = await startEmbeddedPlatform({ env: process.env, dataDir: settings.DATA_DIR, databaseUrl: settings.DATABASE_URL, logger }).catch((err: unknown) => {
+  const platform = await startEmbeddedPlatform({
+    env: process.env,
+    dataDir: settings.DATA_DIR,
+    databaseUrl: settings.DATABASE_URL,
+    logger,
+  }).catch((err: unknown) => {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);

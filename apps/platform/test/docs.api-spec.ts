@@ -25,15 +25,26 @@ describe('docs API through the gateway', () => {
   });
 
   it('ranks the idempotency guide section first for "idempotency", without auth', async () => {
-    const response = await call<{ data: SearchResult[] }>(base, 'GET', '/v1/docs/search?q=idempotency');
+    const response = await call<{ data: SearchResult[] }>(
+      base,
+      'GET',
+      '/v1/docs/search?q=idempotency',
+    );
     expect(response.status).toBe(200);
-    expect(response.body.data[0]).toMatchObject({ slug: 'guides/idempotency', markdown_url: expect.stringContaining('guides/idempotency') });
+    expect(response.body.data[0]).toMatchObject({
+      slug: 'guides/idempotency',
+      markdown_url: expect.stringContaining('guides/idempotency'),
+    });
     expect(response.body.data[0].snippet.length).toBeGreaterThan(0);
     expect(response.body.data[0].highlights).toBeUndefined();
   });
 
   it('adds the matching passages with contents=highlights', async () => {
-    const response = await call<{ data: SearchResult[] }>(base, 'GET', '/v1/docs/search?q=idempotency&contents=highlights&limit=3');
+    const response = await call<{ data: SearchResult[] }>(
+      base,
+      'GET',
+      '/v1/docs/search?q=idempotency&contents=highlights&limit=3',
+    );
     expect(response.status).toBe(200);
     expect(response.body.data.length).toBeLessThanOrEqual(3);
     expect(response.body.data[0].highlights?.length).toBeGreaterThan(0);
@@ -44,10 +55,18 @@ describe('docs API through the gateway', () => {
     const missing = await call(base, 'GET', '/v1/docs/search');
     expect(missing.status).toBe(422);
     expect(missing.body).toMatchObject({ error: { code: 'E01001' } });
-    expect((missing.body as { error: { details: Array<{ param: string }> } }).error.details.every((d) => d.param === 'q')).toBe(true);
+    expect(
+      (missing.body as { error: { details: Array<{ param: string }> } }).error.details.every(
+        (d) => d.param === 'q',
+      ),
+    ).toBe(true);
     const limit = await call(base, 'GET', '/v1/docs/search?q=errors&limit=26');
-    expect(limit.body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'limit', message: expect.any(String) }] } });
-    expect((await call(base, 'GET', '/v1/docs/search?q=errors&contents=everything')).status).toBe(422);
+    expect(limit.body).toMatchObject({
+      error: { code: 'E01001', details: [{ param: 'limit', message: expect.any(String) }] },
+    });
+    expect((await call(base, 'GET', '/v1/docs/search?q=errors&contents=everything')).status).toBe(
+      422,
+    );
   });
 
   it('reads pages, 404s an unknown slug, and resolves the doc_url of every error code', async () => {
@@ -58,14 +77,22 @@ describe('docs API through the gateway', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ error: { type: 'not_found_error', code: 'E04002' } });
     for (const code of Object.keys(ErrorCatalog)) {
-      const page = await call<{ markdown: string }>(base, 'GET', `/v1/docs/pages?slug=errors/${code}`);
+      const page = await call<{ markdown: string }>(
+        base,
+        'GET',
+        `/v1/docs/pages?slug=errors/${code}`,
+      );
       expect(page.status).toBe(200);
       expect(page.body.markdown).toContain(code);
     }
   });
 
   it('serves the raw Markdown at markdown_url', async () => {
-    const response = await call<string>(base, 'GET', '/v1/docs/pages?slug=guides/idempotency&format=markdown');
+    const response = await call<string>(
+      base,
+      'GET',
+      '/v1/docs/pages?slug=guides/idempotency&format=markdown',
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/markdown');
     expect(response.body).toMatch(/^# /m);

@@ -1,4 +1,9 @@
-import { BirdAuthError, BirdClient, BirdMisdirectedError, BirdPermissionError } from '@messagebird/sdk';
+import {
+  BirdAuthError,
+  BirdClient,
+  BirdMisdirectedError,
+  BirdPermissionError,
+} from '@messagebird/sdk';
 import { ErrorCatalog } from '@switchboard/contracts';
 import { call, createWorkspace } from '@switchboard/testing';
 import type { CreatedWorkspace } from '@switchboard/testing';
@@ -15,7 +20,10 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
   beforeAll(async () => {
     platform = await startTestPlatform();
     base = platform.base;
-    acme = await createWorkspace(base, ADMIN_TOKEN, { name: 'Acme', organization_name: 'Acme Inc' });
+    acme = await createWorkspace(base, ADMIN_TOKEN, {
+      name: 'Acme',
+      organization_name: 'Acme Inc',
+    });
   });
 
   afterAll(async () => {
@@ -27,14 +35,19 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
       expect((await call(base, 'GET', '/healthz')).status).toBe(200);
       const ready = await call(base, 'GET', '/readyz');
       expect(ready.status).toBe(200);
-      expect(ready.body).toMatchObject({ status: 'ok', checks: { database: 'ok', docs: 'ok', email: 'ok' } });
+      expect(ready.body).toMatchObject({
+        status: 'ok',
+        checks: { database: 'ok', docs: 'ok', email: 'ok' },
+      });
     });
 
     it('exposes request counts and latency histograms by route and status in Prometheus text', async () => {
       await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
       const metrics = await call<string>(base, 'GET', '/metrics');
       expect(metrics.headers.get('content-type')).toContain('text/plain');
-      expect(metrics.body).toMatch(/switchboard_http_requests_total\{method="GET",route="\/v1\/workspace",status="200"\} \d+/);
+      expect(metrics.body).toMatch(
+        /switchboard_http_requests_total\{method="GET",route="\/v1\/workspace",status="200"\} \d+/,
+      );
       expect(metrics.body).toContain('switchboard_http_request_duration_seconds_bucket');
     });
   });
@@ -42,58 +55,122 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
   describe('operator API', () => {
     it('creates a workspace with an admin API key of its region and an access key, secrets shown once', () => {
       expect(acme.organization).toEqual({ id: expect.stringMatching(/^org_/), name: 'Acme Inc' });
-      expect(acme.workspace).toMatchObject({ id: expect.stringMatching(/^ws_/), name: 'Acme', organization_id: acme.organization.id });
-      expect(acme.api_key).toEqual({ id: expect.stringMatching(/^key_/), role: 'admin', secret: expect.stringMatching(/^bk_us1_[0-9a-z]+$/) });
-      expect(acme.access_key).toEqual({ id: expect.stringMatching(/^ak_/), secret: expect.stringMatching(/^ak_/) });
+      expect(acme.workspace).toMatchObject({
+        id: expect.stringMatching(/^ws_/),
+        name: 'Acme',
+        organization_id: acme.organization.id,
+      });
+      expect(acme.api_key).toEqual({
+        id: expect.stringMatching(/^key_/),
+        role: 'admin',
+        secret: expect.stringMatching(/^bk_us1_[0-9a-z]+$/),
+      });
+      expect(acme.access_key).toEqual({
+        id: expect.stringMatching(/^ak_/),
+        secret: expect.stringMatching(/^ak_/),
+      });
     });
 
     it('refuses the operator API without the operator token (401) and with an API key (401)', async () => {
       const missing = await call(base, 'POST', '/admin/v1/workspaces', { body: { name: 'x' } });
       expect(missing.status).toBe(401);
       expect(missing.body).toMatchObject({ error: { type: 'auth_error', code: 'E02001' } });
-      const wrong = await call(base, 'POST', '/admin/v1/workspaces', { token: acme.api_key.secret, body: { name: 'x' } });
+      const wrong = await call(base, 'POST', '/admin/v1/workspaces', {
+        token: acme.api_key.secret,
+        body: { name: 'x' },
+      });
       expect(wrong.status).toBe(401);
       expect(wrong.body).toMatchObject({ error: { code: 'E02002' } });
     });
 
     it('lists workspaces for the operator with the shared cursor pagination', async () => {
       await createWorkspace(base, ADMIN_TOKEN, { name: 'Listed' });
-      const first = await call<{ data: Array<{ id: string; name: string }>; next_cursor: string | null; prev_cursor: string | null; refresh_cursor: string | null; total: number }>(
-        base, 'GET', '/admin/v1/workspaces?limit=1&include_total=true', { token: ADMIN_TOKEN },
-      );
+      const first = await call<{
+        data: Array<{ id: string; name: string }>;
+        next_cursor: string | null;
+        prev_cursor: string | null;
+        refresh_cursor: string | null;
+        total: number;
+      }>(base, 'GET', '/admin/v1/workspaces?limit=1&include_total=true', { token: ADMIN_TOKEN });
       expect(first.status).toBe(200);
-      expect(first.body.data).toEqual([expect.objectContaining({ name: 'Listed', id: expect.stringMatching(/^ws_/) })]);
+      expect(first.body.data).toEqual([
+        expect.objectContaining({ name: 'Listed', id: expect.stringMatching(/^ws_/) }),
+      ]);
       expect(first.body.total).toBeGreaterThanOrEqual(2);
       expect(first.body.prev_cursor).toBeNull();
       expect(first.body.refresh_cursor).toEqual(expect.any(String));
-      const second = await call<{ data: Array<{ id: string }> }>(base, 'GET', `/admin/v1/workspaces?limit=1&include_total=true&starting_after=${first.body.next_cursor}`, { token: ADMIN_TOKEN });
+      const second = await call<{ data: Array<{ id: string }> }>(
+        base,
+        'GET',
+        `/admin/v1/workspaces?limit=1&include_total=true&starting_after=${first.body.next_cursor}`,
+        { token: ADMIN_TOKEN },
+      );
       expect(second.body.data[0].id).not.toBe(first.body.data[0].id);
-      expect((await call(base, 'GET', '/admin/v1/workspaces?starting_after=nonsense', { token: ADMIN_TOKEN })).body).toMatchObject({ error: { code: 'E01012' } });
+      expect(
+        (
+          await call(base, 'GET', '/admin/v1/workspaces?starting_after=nonsense', {
+            token: ADMIN_TOKEN,
+          })
+        ).body,
+      ).toMatchObject({ error: { code: 'E01012' } });
     });
 
     it('creates one workspace per Idempotency-Key, even when the gateway died before recording the outcome', async () => {
       const headers = { 'idempotency-key': 'operator-create-1' };
-      const first = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, body: { name: 'Once only' }, headers });
-      const replay = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, body: { name: 'Once only' }, headers });
+      const first = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', {
+        token: ADMIN_TOKEN,
+        body: { name: 'Once only' },
+        headers,
+      });
+      const replay = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', {
+        token: ADMIN_TOKEN,
+        body: { name: 'Once only' },
+        headers,
+      });
       expect(replay.headers.get('idempotency-replay')).toBe('true');
       expect(replay.body).toEqual(first.body);
       await platform.db.query(
         "UPDATE gateway.idempotency_keys SET state = 'in_progress', status = NULL, outcome_sealed = NULL, locked_until = now() - interval '1 second' WHERE key = $1",
         ['operator-create-1'],
       );
-      const retry = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, body: { name: 'Once only' }, headers });
+      const retry = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', {
+        token: ADMIN_TOKEN,
+        body: { name: 'Once only' },
+        headers,
+      });
       expect(retry.status).toBe(201);
       expect(retry.body.workspace.id).toBe(first.body.workspace.id);
-      expect((await platform.db.query("SELECT count(*)::int AS n FROM gateway.workspaces WHERE name = 'Once only'")).rows[0].n).toBe(1);
+      expect(
+        (
+          await platform.db.query(
+            "SELECT count(*)::int AS n FROM gateway.workspaces WHERE name = 'Once only'",
+          )
+        ).rows[0].n,
+      ).toBe(1);
     });
 
     it('creates read keys, access keys and users, and 404s an unknown workspace', async () => {
-      const key = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, { token: ADMIN_TOKEN, body: { role: 'read' } });
+      const key = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, {
+        token: ADMIN_TOKEN,
+        body: { role: 'read' },
+      });
       expect(key.status).toBe(201);
-      expect(key.body).toEqual({ id: expect.stringMatching(/^key_/), role: 'read', secret: expect.stringMatching(/^bk_us1_/) });
-      const access = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/access-keys`, { token: ADMIN_TOKEN });
+      expect(key.body).toEqual({
+        id: expect.stringMatching(/^key_/),
+        role: 'read',
+        secret: expect.stringMatching(/^bk_us1_/),
+      });
+      const access = await call(
+        base,
+        'POST',
+        `/admin/v1/workspaces/${acme.workspace.id}/access-keys`,
+        { token: ADMIN_TOKEN },
+      );
       expect(access.status).toBe(201);
-      const unknown = await call(base, 'POST', '/admin/v1/workspaces/ws_unknown/api-keys', { token: ADMIN_TOKEN, body: { role: 'read' } });
+      const unknown = await call(base, 'POST', '/admin/v1/workspaces/ws_unknown/api-keys', {
+        token: ADMIN_TOKEN,
+        body: { role: 'read' },
+      });
       expect(unknown.status).toBe(404);
       expect(unknown.body).toMatchObject({ error: { type: 'not_found_error', code: 'E04001' } });
     });
@@ -116,15 +193,28 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
     });
 
     it('rejects an unknown key with BirdAuthError 401 E02002 and the envelope fields', async () => {
-      const bird = new BirdClient({ apiKey: 'bk_us1_notarealkey0000000000000000000000000000000000000', baseUrl: base, maxRetries: 0 });
+      const bird = new BirdClient({
+        apiKey: 'bk_us1_notarealkey0000000000000000000000000000000000000',
+        baseUrl: base,
+        maxRetries: 0,
+      });
       const error = await bird.workspace.get().catch((err: unknown) => err);
       expect(error).toBeInstanceOf(BirdAuthError);
-      expect(error).toMatchObject({ statusCode: 401, code: 'E02002', type: 'auth_error', requestId: expect.stringMatching(/^req_/) });
+      expect(error).toMatchObject({
+        statusCode: 401,
+        code: 'E02002',
+        type: 'auth_error',
+        requestId: expect.stringMatching(/^req_/),
+      });
       expect((error as BirdAuthError).docUrl).toBe(`${base}/v1/docs/pages?slug=errors/E02002`);
     });
 
     it('answers a key of a region this deployment does not serve with 421 E01010 naming the region', async () => {
-      const bird = new BirdClient({ apiKey: 'bk_ap1_0000000000000000000000000000000000000000000000', baseUrl: base, maxRetries: 0 });
+      const bird = new BirdClient({
+        apiKey: 'bk_ap1_0000000000000000000000000000000000000000000000',
+        baseUrl: base,
+        maxRetries: 0,
+      });
       const error = await bird.workspace.get().catch((err: unknown) => err);
       expect(error).toBeInstanceOf(BirdMisdirectedError);
       expect(error).toMatchObject({ statusCode: 421, code: 'E01010', type: 'misdirected_error' });
@@ -133,27 +223,49 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
 
     it('refuses an X-Workspace-Id naming another workspace with 403 E03002', async () => {
       const other = await createWorkspace(base, ADMIN_TOKEN, { name: 'Other', region: 'eu1' });
-      const bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: base, maxRetries: 0, defaultHeaders: { 'X-Workspace-Id': other.workspace.id } });
+      const bird = new BirdClient({
+        apiKey: acme.api_key.secret,
+        baseUrl: base,
+        maxRetries: 0,
+        defaultHeaders: { 'X-Workspace-Id': other.workspace.id },
+      });
       const error = await bird.workspace.get().catch((err: unknown) => err);
       expect(error).toBeInstanceOf(BirdPermissionError);
       expect(error).toMatchObject({ statusCode: 403, code: 'E03002' });
-      const own = await call(base, 'GET', '/v1/workspace', { token: other.api_key.secret, headers: { 'x-workspace-id': other.workspace.id } });
+      const own = await call(base, 'GET', '/v1/workspace', {
+        token: other.api_key.secret,
+        headers: { 'x-workspace-id': other.workspace.id },
+      });
       expect(own.status).toBe(200);
       expect(own.body).toMatchObject({ id: other.workspace.id });
     });
 
     it('lets a read key read the workspace', async () => {
-      const key = await call<{ secret: string }>(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, { token: ADMIN_TOKEN, body: { role: 'read' } });
+      const key = await call<{ secret: string }>(
+        base,
+        'POST',
+        `/admin/v1/workspaces/${acme.workspace.id}/api-keys`,
+        { token: ADMIN_TOKEN, body: { role: 'read' } },
+      );
       const bird = new BirdClient({ apiKey: key.body.secret, baseUrl: base });
       await expect(bird.workspace.get()).resolves.toMatchObject({ id: acme.workspace.id });
     });
   });
 
   describe('the error envelope', () => {
-    const expectEnvelope = (response: { status: number; headers: Headers; body: unknown }, status: number, code: keyof typeof ErrorCatalog) => {
+    const expectEnvelope = (
+      response: { status: number; headers: Headers; body: unknown },
+      status: number,
+      code: keyof typeof ErrorCatalog,
+    ) => {
       expect(response.status).toBe(status);
       const body = response.body as { error: Record<string, unknown> };
-      expect(body.error).toMatchObject({ code, type: ErrorCatalog[code].type, name: ErrorCatalog[code].name, request_id: response.headers.get('x-request-id') });
+      expect(body.error).toMatchObject({
+        code,
+        type: ErrorCatalog[code].type,
+        name: ErrorCatalog[code].name,
+        request_id: response.headers.get('x-request-id'),
+      });
       expect(body.error.doc_url).toBe(`${base}/v1/docs/pages?slug=errors/${code}`);
       expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/);
     };
@@ -169,27 +281,58 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
     });
 
     it('answers malformed JSON 400 E01002', async () => {
-      expectEnvelope(await call(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'E01002');
+      expectEnvelope(
+        await call(base, 'POST', '/admin/v1/workspaces', {
+          token: ADMIN_TOKEN,
+          rawBody: '{"name":',
+          headers: { 'content-type': 'application/json' },
+        }),
+        400,
+        'E01002',
+      );
     });
 
     it('answers a body over 1 MB 413 E01003 and creates nothing', async () => {
       const huge = JSON.stringify({ name: 'x'.repeat(1_100_000) });
-      expectEnvelope(await call(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, rawBody: huge, headers: { 'content-type': 'application/json' } }), 413, 'E01003');
+      expectEnvelope(
+        await call(base, 'POST', '/admin/v1/workspaces', {
+          token: ADMIN_TOKEN,
+          rawBody: huge,
+          headers: { 'content-type': 'application/json' },
+        }),
+        413,
+        'E01003',
+      );
     });
 
     it('answers a non-JSON body 415 E01008', async () => {
-      expectEnvelope(await call(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415, 'E01008');
+      expectEnvelope(
+        await call(base, 'POST', '/admin/v1/workspaces', {
+          token: ADMIN_TOKEN,
+          rawBody: 'name=x',
+          headers: { 'content-type': 'text/plain' },
+        }),
+        415,
+        'E01008',
+      );
     });
 
     it('answers validation failures 422 E01001 naming each field, unknown fields included', async () => {
-      const response = await call(base, 'POST', '/admin/v1/workspaces', { token: ADMIN_TOKEN, body: { name: 7, colour: 'red' } });
+      const response = await call(base, 'POST', '/admin/v1/workspaces', {
+        token: ADMIN_TOKEN,
+        body: { name: 7, colour: 'red' },
+      });
       expectEnvelope(response, 422, 'E01001');
-      const params = (response.body as { error: { details: Array<{ param: string }> } }).error.details.map((d) => d.param);
+      const params = (
+        response.body as { error: { details: Array<{ param: string }> } }
+      ).error.details.map((d) => d.param);
       expect(params).toEqual(expect.arrayContaining(['name', 'colour']));
     });
 
     it('rejects an unknown query parameter by name with 422', async () => {
-      const response = await call(base, 'GET', '/v1/workspace?expand=all', { token: acme.api_key.secret });
+      const response = await call(base, 'GET', '/v1/workspace?expand=all', {
+        token: acme.api_key.secret,
+      });
       expectEnvelope(response, 422, 'E01001');
       expect(response.body).toMatchObject({ error: { details: [{ param: 'expand' }] } });
     });
@@ -206,14 +349,25 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
 
   describe('CookieAuth sessions', () => {
     it('signs in, reads with the cookie, requires the CSRF token to mutate, and signs out', async () => {
-      const user = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/users`, { token: ADMIN_TOKEN, body: { email: 'Ada@Example.com', password: 'correct horse battery', role: 'write' } });
+      const user = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/users`, {
+        token: ADMIN_TOKEN,
+        body: { email: 'Ada@Example.com', password: 'correct horse battery', role: 'write' },
+      });
       expect(user.status).toBe(201);
-      expect(user.body).toMatchObject({ email: 'ada@example.com', role: 'write', workspace_id: acme.workspace.id });
+      expect(user.body).toMatchObject({
+        email: 'ada@example.com',
+        role: 'write',
+        workspace_id: acme.workspace.id,
+      });
 
-      const wrong = await call(base, 'POST', '/auth/v1/sessions', { body: { email: 'ada@example.com', password: 'nope' } });
+      const wrong = await call(base, 'POST', '/auth/v1/sessions', {
+        body: { email: 'ada@example.com', password: 'nope' },
+      });
       expect(wrong.status).toBe(401);
 
-      const login = await call<{ csrf_token: string }>(base, 'POST', '/auth/v1/sessions', { body: { email: 'ada@example.com', password: 'correct horse battery' } });
+      const login = await call<{ csrf_token: string }>(base, 'POST', '/auth/v1/sessions', {
+        body: { email: 'ada@example.com', password: 'correct horse battery' },
+      });
       expect(login.status).toBe(201);
       const setCookie = login.headers.get('set-cookie') ?? '';
       expect(setCookie).toMatch(/^session=sess_[0-9a-z]+; Path=\/; HttpOnly; SameSite=Lax/);
@@ -232,11 +386,27 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
 
   describe('OpenAPI document', () => {
     it('serves an OpenAPI 3.1 document generated from the routes and their DTOs', async () => {
-      const response = await call<{ openapi: string; paths: Record<string, Record<string, { parameters: Array<{ name: string }>; requestBody?: unknown }>> }>(base, 'GET', '/v1/openapi.json');
+      const response = await call<{
+        openapi: string;
+        paths: Record<
+          string,
+          Record<string, { parameters: Array<{ name: string }>; requestBody?: unknown }>
+        >;
+      }>(base, 'GET', '/v1/openapi.json');
       expect(response.status).toBe(200);
       expect(response.body.openapi).toBe('3.1.0');
-      expect(Object.keys(response.body.paths)).toEqual(expect.arrayContaining(['/v1/workspace', '/v1/docs/search', '/v1/docs/pages', '/admin/v1/workspaces', '/admin/v1/workspaces/{workspace_id}/api-keys']));
-      expect(response.body.paths['/v1/docs/search'].get.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['q', 'limit', 'contents', 'locale']));
+      expect(Object.keys(response.body.paths)).toEqual(
+        expect.arrayContaining([
+          '/v1/workspace',
+          '/v1/docs/search',
+          '/v1/docs/pages',
+          '/admin/v1/workspaces',
+          '/admin/v1/workspaces/{workspace_id}/api-keys',
+        ]),
+      );
+      expect(response.body.paths['/v1/docs/search'].get.parameters.map((p) => p.name)).toEqual(
+        expect.arrayContaining(['q', 'limit', 'contents', 'locale']),
+      );
       expect(response.body.paths['/admin/v1/workspaces'].post.requestBody).toBeDefined();
     });
   });

@@ -32,22 +32,37 @@ describe('rate limits through the gateway', () => {
     const acme = await createWorkspace(base, ADMIN_TOKEN, { name: 'Headers' });
     const first = await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
     const second = await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
-    expect(parsed(first.headers.get('ratelimit-policy'))).toEqual({ group: 'read', params: { q: 500, w: 60 } });
-    const [a, b] = [parsed(first.headers.get('ratelimit')), parsed(second.headers.get('ratelimit'))];
+    expect(parsed(first.headers.get('ratelimit-policy'))).toEqual({
+      group: 'read',
+      params: { q: 500, w: 60 },
+    });
+    const [a, b] = [
+      parsed(first.headers.get('ratelimit')),
+      parsed(second.headers.get('ratelimit')),
+    ];
     expect(a.group).toBe('read');
     expect(b.params.r).toBe((a.params.r as number) - 1);
     expect(b.params.t).toBeGreaterThanOrEqual(1);
     expect(b.params.t).toBeLessThanOrEqual(60);
     const list = await call(base, 'GET', '/v1/realtime/apps', { token: acme.api_key.secret });
-    expect(parsed(list.headers.get('ratelimit-policy'))).toEqual({ group: 'api_list', params: { q: 150, w: 60 } });
+    expect(parsed(list.headers.get('ratelimit-policy'))).toEqual({
+      group: 'api_list',
+      params: { q: 150, w: 60 },
+    });
     expect((await call(base, 'GET', '/healthz')).headers.get('ratelimit')).toBeNull();
   });
 
   it('answers 429 rate_limit_error with Retry-After once the organization spent its quota', async () => {
     const limited = await createWorkspace(base, ADMIN_TOKEN, { name: 'Limited' });
-    await db.query("INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ($1, 'read', 3)", [limited.organization.id]);
+    await db.query(
+      "INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ($1, 'read', 3)",
+      [limited.organization.id],
+    );
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await call(base, 'GET', '/v1/workspace', { token: limited.api_key.secret })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await call(base, 'GET', '/v1/workspace', { token: limited.api_key.secret })).status,
+      );
     expect(statuses).toEqual([200, 200, 200]);
     const refused = await call(base, 'GET', '/v1/workspace', { token: limited.api_key.secret });
     expect(refused.status).toBe(429);
@@ -64,7 +79,9 @@ describe('rate limits through the gateway', () => {
 
   it('counts per organization: another organization keeps its own quota', async () => {
     const other = await createWorkspace(base, ADMIN_TOKEN, { name: 'Unaffected' });
-    expect((await call(base, 'GET', '/v1/workspace', { token: other.api_key.secret })).status).toBe(200);
+    expect((await call(base, 'GET', '/v1/workspace', { token: other.api_key.secret })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -82,7 +99,13 @@ describe('rate limits of anonymous routes', () => {
   it('counts by the connection address, not by a forged X-Forwarded-For', async () => {
     const statuses = [];
     for (let i = 1; i <= 3; i++) {
-      statuses.push((await call(platform.base, 'GET', '/v1/docs/search?q=errors', { headers: { 'x-forwarded-for': `203.0.113.${i}` } })).status);
+      statuses.push(
+        (
+          await call(platform.base, 'GET', '/v1/docs/search?q=errors', {
+            headers: { 'x-forwarded-for': `203.0.113.${i}` },
+          })
+        ).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 429]);
   });

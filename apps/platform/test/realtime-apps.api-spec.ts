@@ -8,9 +8,32 @@ import type { TestPlatform } from './test-platform';
 
 const ADMIN_TOKEN = TEST_ADMIN_TOKEN;
 
-interface App { id: string; app_id: string; name: string; region: string; status: string; connection_counting: boolean; tls_enforced: boolean; websocket_url: string; created_at: string; updated_at: string }
-interface Key { id: string; app_id: string; secret?: string; created_at: string; revoked_at: string | null }
-interface Page { data: App[]; next_cursor: string | null; prev_cursor: string | null; refresh_cursor: string | null; total?: number }
+interface App {
+  id: string;
+  app_id: string;
+  name: string;
+  region: string;
+  status: string;
+  connection_counting: boolean;
+  tls_enforced: boolean;
+  websocket_url: string;
+  created_at: string;
+  updated_at: string;
+}
+interface Key {
+  id: string;
+  app_id: string;
+  secret?: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+interface Page {
+  data: App[];
+  next_cursor: string | null;
+  prev_cursor: string | null;
+  refresh_cursor: string | null;
+  total?: number;
+}
 
 describe('realtime control plane through the gateway', () => {
   let platform: TestPlatform;
@@ -18,8 +41,11 @@ describe('realtime control plane through the gateway', () => {
   let base: string;
   let acme: CreatedWorkspace;
   let admin: string;
-  const api = <T = Record<string, unknown>>(method: string, path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse<T>> =>
-    call<T>(base, method, path, { token: admin, ...options });
+  const api = <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: Parameters<typeof call>[3] = {},
+  ): Promise<ApiResponse<T>> => call<T>(base, method, path, { token: admin, ...options });
 
   beforeAll(async () => {
     platform = await startTestPlatform({ RATE_LIMITS: 'api_list=100000,read=100000,write=100000' });
@@ -34,8 +60,12 @@ describe('realtime control plane through the gateway', () => {
   });
 
   const createApp = async (name: string, headers: Record<string, string> = {}) => {
-    const response = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', { body: { name, region: 'us1' }, headers });
-    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+    const response = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', {
+      body: { name, region: 'us1' },
+      headers,
+    });
+    if (response.status !== 201)
+      throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body;
   };
 
@@ -43,17 +73,38 @@ describe('realtime control plane through the gateway', () => {
     it('lists the regions', async () => {
       const response = await api('GET', '/v1/realtime/regions');
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ data: [{ id: 'us1', name: expect.any(String) }, { id: 'eu1', name: expect.any(String) }] });
+      expect(response.body).toEqual({
+        data: [
+          { id: 'us1', name: expect.any(String) },
+          { id: 'eu1', name: expect.any(String) },
+        ],
+      });
     });
 
     it('creates an app with its first key and a one-time secret', async () => {
-      const response = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', { body: { name: 'Chat', region: 'eu1', connection_counting: true } });
+      const response = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', {
+        body: { name: 'Chat', region: 'eu1', connection_counting: true },
+      });
       expect(response.status).toBe(201);
       expect(response.body.app).toEqual({
-        id: expect.stringMatching(/^rap_[0-9a-z]{26}$/), app_id: expect.any(String), name: 'Chat', region: 'eu1', status: 'active',
-        connection_counting: true, tls_enforced: true, websocket_url: `${base.replace('http', 'ws')}/app`, created_at: expect.any(String), updated_at: expect.any(String),
+        id: expect.stringMatching(/^rap_[0-9a-z]{26}$/),
+        app_id: expect.any(String),
+        name: 'Chat',
+        region: 'eu1',
+        status: 'active',
+        connection_counting: true,
+        tls_enforced: true,
+        websocket_url: `${base.replace('http', 'ws')}/app`,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
       });
-      expect(response.body.key).toEqual({ id: expect.stringMatching(/^rak_/), app_id: response.body.app.id, secret: expect.stringMatching(/^[0-9a-f]{64}$/), created_at: expect.any(String), revoked_at: null });
+      expect(response.body.key).toEqual({
+        id: expect.stringMatching(/^rak_/),
+        app_id: response.body.app.id,
+        secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+        created_at: expect.any(String),
+        revoked_at: null,
+      });
     });
 
     it('never returns secrets again and stores them encrypted', async () => {
@@ -61,27 +112,52 @@ describe('realtime control plane through the gateway', () => {
       const read = await api('GET', `/v1/realtime/apps/${app.id}`);
       const keys = await api<{ data: Key[] }>('GET', `/v1/realtime/apps/${app.id}/keys`);
       expect(JSON.stringify([read.body, keys.body])).not.toContain(key.secret);
-      expect(keys.body.data).toEqual([{ id: key.id, app_id: app.id, created_at: key.created_at, revoked_at: null }]);
-      const stored = await db.query<{ secret_sealed: string }>('SELECT secret_sealed FROM realtime.app_keys WHERE id = $1', [key.id]);
+      expect(keys.body.data).toEqual([
+        { id: key.id, app_id: app.id, created_at: key.created_at, revoked_at: null },
+      ]);
+      const stored = await db.query<{ secret_sealed: string }>(
+        'SELECT secret_sealed FROM realtime.app_keys WHERE id = $1',
+        [key.id],
+      );
       expect(stored.rows[0].secret_sealed).not.toContain(key.secret);
-      const dump = await db.query('SELECT * FROM realtime.idempotency_records UNION ALL SELECT NULL, NULL, NULL, outcome_sealed, NULL FROM gateway.idempotency_keys');
+      const dump = await db.query(
+        'SELECT * FROM realtime.idempotency_records UNION ALL SELECT NULL, NULL, NULL, outcome_sealed, NULL FROM gateway.idempotency_keys',
+      );
       expect(JSON.stringify(dump.rows)).not.toContain(key.secret);
     });
 
     it('patches the name and flags, leaves omitted fields unchanged, and refuses region and TLS changes', async () => {
       const { app } = await createApp('Before');
-      const renamed = await api<App>('PATCH', `/v1/realtime/apps/${app.id}`, { body: { name: 'After' } });
+      const renamed = await api<App>('PATCH', `/v1/realtime/apps/${app.id}`, {
+        body: { name: 'After' },
+      });
       expect(renamed.status).toBe(200);
-      expect(renamed.body).toMatchObject({ name: 'After', region: 'us1', connection_counting: false });
-      const flagged = await api<App>('PATCH', `/v1/realtime/apps/${app.id}`, { body: { connection_counting: true } });
+      expect(renamed.body).toMatchObject({
+        name: 'After',
+        region: 'us1',
+        connection_counting: false,
+      });
+      const flagged = await api<App>('PATCH', `/v1/realtime/apps/${app.id}`, {
+        body: { connection_counting: true },
+      });
       expect(flagged.body).toMatchObject({ name: 'After', connection_counting: true });
       const region = await api('PATCH', `/v1/realtime/apps/${app.id}`, { body: { region: 'eu1' } });
       expect(region.status).toBe(422);
-      expect(region.body).toMatchObject({ error: { code: 'E01014', details: [{ param: 'region' }] } });
-      const tls = await api('PATCH', `/v1/realtime/apps/${app.id}`, { body: { tls_enforced: false } });
-      expect(tls.body).toMatchObject({ error: { code: 'E01014', details: [{ param: 'tls_enforced' }] } });
-      const unknown = await api('PATCH', `/v1/realtime/apps/${app.id}`, { body: { colour: 'red' } });
-      expect(unknown.body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'colour' }] } });
+      expect(region.body).toMatchObject({
+        error: { code: 'E01014', details: [{ param: 'region' }] },
+      });
+      const tls = await api('PATCH', `/v1/realtime/apps/${app.id}`, {
+        body: { tls_enforced: false },
+      });
+      expect(tls.body).toMatchObject({
+        error: { code: 'E01014', details: [{ param: 'tls_enforced' }] },
+      });
+      const unknown = await api('PATCH', `/v1/realtime/apps/${app.id}`, {
+        body: { colour: 'red' },
+      });
+      expect(unknown.body).toMatchObject({
+        error: { code: 'E01001', details: [{ param: 'colour' }] },
+      });
     });
 
     it('deletes an app with its keys (204), then 404s it', async () => {
@@ -90,7 +166,9 @@ describe('realtime control plane through the gateway', () => {
       const gone = await api('GET', `/v1/realtime/apps/${app.id}`);
       expect(gone.status).toBe(404);
       expect(gone.body).toMatchObject({ error: { type: 'not_found_error', code: 'E04003' } });
-      expect((await db.query('SELECT 1 FROM realtime.app_keys WHERE id = $1', [key.id])).rowCount).toBe(0);
+      expect(
+        (await db.query('SELECT 1 FROM realtime.app_keys WHERE id = $1', [key.id])).rowCount,
+      ).toBe(0);
       expect((await api('DELETE', `/v1/realtime/apps/${app.id}`)).status).toBe(404);
     });
 
@@ -112,31 +190,74 @@ describe('realtime control plane through the gateway', () => {
       expect(last.status).toBe(422);
       expect(last.body).toMatchObject({ error: { code: 'E01013' } });
 
-      expect((await api<{ data: Key[] }>('GET', `/v1/realtime/apps/${app.id}/keys`)).body.data.map((k) => k.id)).toEqual([second.body.id]);
-      const all = await api<{ data: Key[] }>('GET', `/v1/realtime/apps/${app.id}/keys?include_revoked=true`);
+      expect(
+        (await api<{ data: Key[] }>('GET', `/v1/realtime/apps/${app.id}/keys`)).body.data.map(
+          (k) => k.id,
+        ),
+      ).toEqual([second.body.id]);
+      const all = await api<{ data: Key[] }>(
+        'GET',
+        `/v1/realtime/apps/${app.id}/keys?include_revoked=true`,
+      );
       expect(all.body.data.map((k) => k.id)).toEqual([first.id, second.body.id]);
-      expect((await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_unknown/revoke`)).body).toMatchObject({ error: { code: 'E04004' } });
+      expect(
+        (await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_unknown/revoke`)).body,
+      ).toMatchObject({ error: { code: 'E04004' } });
     });
 
     it('needs an admin key to manage apps; a read key may list and read; another workspace sees 404', async () => {
       const { app } = await createApp('Guarded');
-      const readKey = await call<{ secret: string }>(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, { token: ADMIN_TOKEN, body: { role: 'read' } });
-      const writeKey = await call<{ secret: string }>(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/api-keys`, { token: ADMIN_TOKEN, body: { role: 'write' } });
-      expect((await call(base, 'GET', `/v1/realtime/apps/${app.id}`, { token: readKey.body.secret })).status).toBe(200);
-      expect((await call(base, 'GET', '/v1/realtime/apps', { token: readKey.body.secret })).status).toBe(200);
-      const denied = await call(base, 'POST', '/v1/realtime/apps', { token: writeKey.body.secret, body: { name: 'x', region: 'us1' } });
+      const readKey = await call<{ secret: string }>(
+        base,
+        'POST',
+        `/admin/v1/workspaces/${acme.workspace.id}/api-keys`,
+        { token: ADMIN_TOKEN, body: { role: 'read' } },
+      );
+      const writeKey = await call<{ secret: string }>(
+        base,
+        'POST',
+        `/admin/v1/workspaces/${acme.workspace.id}/api-keys`,
+        { token: ADMIN_TOKEN, body: { role: 'write' } },
+      );
+      expect(
+        (await call(base, 'GET', `/v1/realtime/apps/${app.id}`, { token: readKey.body.secret }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await call(base, 'GET', '/v1/realtime/apps', { token: readKey.body.secret })).status,
+      ).toBe(200);
+      const denied = await call(base, 'POST', '/v1/realtime/apps', {
+        token: writeKey.body.secret,
+        body: { name: 'x', region: 'us1' },
+      });
       expect(denied.status).toBe(403);
       expect(denied.body).toMatchObject({ error: { type: 'permission_error', code: 'E03001' } });
-      expect((await call(base, 'DELETE', `/v1/realtime/apps/${app.id}`, { token: readKey.body.secret })).status).toBe(403);
+      expect(
+        (await call(base, 'DELETE', `/v1/realtime/apps/${app.id}`, { token: readKey.body.secret }))
+          .status,
+      ).toBe(403);
       const other = await createWorkspace(base, ADMIN_TOKEN, { name: 'Other' });
-      expect((await call(base, 'GET', `/v1/realtime/apps/${app.id}`, { token: other.api_key.secret })).status).toBe(404);
-      expect((await call(base, 'POST', `/v1/realtime/apps/${app.id}/keys`, { token: other.api_key.secret })).status).toBe(404);
+      expect(
+        (await call(base, 'GET', `/v1/realtime/apps/${app.id}`, { token: other.api_key.secret }))
+          .status,
+      ).toBe(404);
+      expect(
+        (
+          await call(base, 'POST', `/v1/realtime/apps/${app.id}/keys`, {
+            token: other.api_key.secret,
+          })
+        ).status,
+      ).toBe(404);
     });
 
     it('validates the create body by field name', async () => {
-      const response = await api('POST', '/v1/realtime/apps', { body: { name: '', region: 'mars', flags: 1 } });
+      const response = await api('POST', '/v1/realtime/apps', {
+        body: { name: '', region: 'mars', flags: 1 },
+      });
       expect(response.status).toBe(422);
-      const params = (response.body as { error: { details: Array<{ param: string }> } }).error.details.map((d) => d.param);
+      const params = (
+        response.body as { error: { details: Array<{ param: string }> } }
+      ).error.details.map((d) => d.param);
       expect(params).toEqual(expect.arrayContaining(['name', 'region', 'flags']));
     });
   });
@@ -144,8 +265,14 @@ describe('realtime control plane through the gateway', () => {
   describe('idempotency', () => {
     it('replays the first outcome for a retry, with Idempotency-Replay: true', async () => {
       const headers = { 'idempotency-key': 'create-replay-1' };
-      const first = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', { body: { name: 'Once', region: 'us1' }, headers });
-      const retry = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', { body: { name: 'Once', region: 'us1' }, headers });
+      const first = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', {
+        body: { name: 'Once', region: 'us1' },
+        headers,
+      });
+      const retry = await api<{ app: App; key: Key }>('POST', '/v1/realtime/apps', {
+        body: { name: 'Once', region: 'us1' },
+        headers,
+      });
       expect(first.status).toBe(201);
       expect(first.headers.get('idempotency-replay')).toBeNull();
       expect(retry.status).toBe(201);
@@ -156,8 +283,12 @@ describe('realtime control plane through the gateway', () => {
     it('replays a 4xx outcome too', async () => {
       const headers = { 'idempotency-key': 'revoke-unknown-1' };
       const { app } = await createApp('Replay4xx');
-      const first = await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_nope/revoke`, { headers });
-      const retry = await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_nope/revoke`, { headers });
+      const first = await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_nope/revoke`, {
+        headers,
+      });
+      const retry = await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_nope/revoke`, {
+        headers,
+      });
       expect([first.status, retry.status]).toEqual([404, 404]);
       expect(retry.headers.get('idempotency-replay')).toBe('true');
     });
@@ -165,14 +296,24 @@ describe('realtime control plane through the gateway', () => {
     it('answers 409 E01005 when the key is reused with another body', async () => {
       const headers = { 'idempotency-key': 'create-conflict-1' };
       await api('POST', '/v1/realtime/apps', { body: { name: 'First', region: 'us1' }, headers });
-      const reused = await api('POST', '/v1/realtime/apps', { body: { name: 'Second', region: 'us1' }, headers });
+      const reused = await api('POST', '/v1/realtime/apps', {
+        body: { name: 'Second', region: 'us1' },
+        headers,
+      });
       expect(reused.status).toBe(409);
       expect(reused.body).toMatchObject({ error: { type: 'conflict_error', code: 'E01005' } });
     });
 
     it('creates exactly one resource for 20 concurrent requests with one key', async () => {
       const headers = { 'idempotency-key': 'create-concurrent-1' };
-      const responses = await Promise.all(Array.from({ length: 20 }, () => api<{ app?: App }>('POST', '/v1/realtime/apps', { body: { name: 'Concurrent', region: 'us1' }, headers })));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          api<{ app?: App }>('POST', '/v1/realtime/apps', {
+            body: { name: 'Concurrent', region: 'us1' },
+            headers,
+          }),
+        ),
+      );
       const created = responses.filter((r) => r.status === 201);
       const inFlight = responses.filter((r) => r.status === 409);
       expect(created.length + inFlight.length).toBe(20);
@@ -181,41 +322,67 @@ describe('realtime control plane through the gateway', () => {
         expect(response.body).toMatchObject({ error: { code: 'E01004' } });
         expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       }
-      const rows = await db.query("SELECT count(*)::int AS n FROM realtime.apps WHERE name = 'Concurrent'");
+      const rows = await db.query(
+        "SELECT count(*)::int AS n FROM realtime.apps WHERE name = 'Concurrent'",
+      );
       expect(rows.rows[0].n).toBe(1);
     });
 
     it('still creates one resource when the gateway died between forwarding and recording', async () => {
       const headers = { 'idempotency-key': 'create-crash-1' };
-      const first = await api<{ app: App }>('POST', '/v1/realtime/apps', { body: { name: 'Crash', region: 'us1' }, headers });
+      const first = await api<{ app: App }>('POST', '/v1/realtime/apps', {
+        body: { name: 'Crash', region: 'us1' },
+        headers,
+      });
       // What a gateway that died after the service committed leaves behind: its key still
       // claimed, never completed, the claim's lock expired.
       await db.query(
         "UPDATE gateway.idempotency_keys SET state = 'in_progress', status = NULL, outcome_sealed = NULL, locked_until = now() - interval '1 second' WHERE key = $1",
         ['create-crash-1'],
       );
-      const retry = await api<{ app: App }>('POST', '/v1/realtime/apps', { body: { name: 'Crash', region: 'us1' }, headers });
+      const retry = await api<{ app: App }>('POST', '/v1/realtime/apps', {
+        body: { name: 'Crash', region: 'us1' },
+        headers,
+      });
       expect(retry.status).toBe(201);
       expect(retry.body.app.id).toBe(first.body.app.id);
-      expect((await db.query("SELECT count(*)::int AS n FROM realtime.apps WHERE name = 'Crash'")).rows[0].n).toBe(1);
+      expect(
+        (await db.query("SELECT count(*)::int AS n FROM realtime.apps WHERE name = 'Crash'"))
+          .rows[0].n,
+      ).toBe(1);
     });
 
     it('purges idempotency records older than the retention, and keeps recent ones', async () => {
-      await api('POST', '/v1/realtime/apps', { body: { name: 'Old', region: 'us1' }, headers: { 'idempotency-key': 'purge-old' } });
-      await api('POST', '/v1/realtime/apps', { body: { name: 'New', region: 'us1' }, headers: { 'idempotency-key': 'purge-new' } });
-      await db.query("UPDATE realtime.idempotency_records SET created_at = now() - interval '25 hours' WHERE key = 'purge-old'");
+      await api('POST', '/v1/realtime/apps', {
+        body: { name: 'Old', region: 'us1' },
+        headers: { 'idempotency-key': 'purge-old' },
+      });
+      await api('POST', '/v1/realtime/apps', {
+        body: { name: 'New', region: 'us1' },
+        headers: { 'idempotency-key': 'purge-new' },
+      });
+      await db.query(
+        "UPDATE realtime.idempotency_records SET created_at = now() - interval '25 hours' WHERE key = 'purge-old'",
+      );
       const dataSource = new DataSource({ type: 'postgres', url: platform.databaseUrl });
       await dataSource.initialize();
       expect(await purgeIdempotencyRecords(dataSource, 'realtime', 24)).toBe(1);
       await dataSource.destroy();
-      const left = await db.query("SELECT key FROM realtime.idempotency_records WHERE key LIKE 'purge-%'");
+      const left = await db.query(
+        "SELECT key FROM realtime.idempotency_records WHERE key LIKE 'purge-%'",
+      );
       expect(left.rows.map((r: { key: string }) => r.key)).toEqual(['purge-new']);
     });
 
     it('refuses an Idempotency-Key longer than 255 characters or with control characters', async () => {
-      const long = await api('POST', '/v1/realtime/apps', { body: { name: 'x', region: 'us1' }, headers: { 'idempotency-key': 'k'.repeat(256) } });
+      const long = await api('POST', '/v1/realtime/apps', {
+        body: { name: 'x', region: 'us1' },
+        headers: { 'idempotency-key': 'k'.repeat(256) },
+      });
       expect(long.status).toBe(422);
-      expect(long.body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'Idempotency-Key' }] } });
+      expect(long.body).toMatchObject({
+        error: { code: 'E01001', details: [{ param: 'Idempotency-Key' }] },
+      });
     });
   });
 
@@ -227,7 +394,14 @@ describe('realtime control plane through the gateway', () => {
       listing = await createWorkspace(base, ADMIN_TOKEN, { name: 'Listing' });
       token = listing.api_key.secret;
       for (let batch = 0; batch < 100; batch++) {
-        await Promise.all(Array.from({ length: 10 }, (_, i) => call(base, 'POST', '/v1/realtime/apps', { token, body: { name: `App ${String(batch * 10 + i).padStart(4, '0')}`, region: 'us1' } })));
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            call(base, 'POST', '/v1/realtime/apps', {
+              token,
+              body: { name: `App ${String(batch * 10 + i).padStart(4, '0')}`, region: 'us1' },
+            }),
+          ),
+        );
       }
     }, 120_000);
 
@@ -263,7 +437,10 @@ describe('realtime control plane through the gateway', () => {
       expect(first.body.refresh_cursor).not.toBeNull();
       const none = await page(`?ending_before=${first.body.refresh_cursor}`);
       expect(none.body.data).toEqual([]);
-      const fresh = await call<{ app: App }>(base, 'POST', '/v1/realtime/apps', { token, body: { name: 'Fresh', region: 'us1' } });
+      const fresh = await call<{ app: App }>(base, 'POST', '/v1/realtime/apps', {
+        token,
+        body: { name: 'Fresh', region: 'us1' },
+      });
       const since = await page(`?ending_before=${first.body.refresh_cursor}`);
       expect(since.body.data.map((a) => a.id)).toEqual([fresh.body.app.id]);
     });
@@ -284,7 +461,13 @@ describe('realtime control plane through the gateway', () => {
       const cursor = first.body.next_cursor ?? '';
       const tampered = `${cursor.slice(0, -3)}${cursor.slice(-3) === 'AAA' ? 'BBB' : 'AAA'}`;
       const named = await page('?limit=5&name=app');
-      for (const query of [`?starting_after=garbage`, `?starting_after=${tampered}`, `?sort=name&starting_after=${cursor}`, `?name=zzz&starting_after=${named.body.next_cursor}`, `?order=asc&starting_after=${cursor}`]) {
+      for (const query of [
+        `?starting_after=garbage`,
+        `?starting_after=${tampered}`,
+        `?sort=name&starting_after=${cursor}`,
+        `?name=zzz&starting_after=${named.body.next_cursor}`,
+        `?order=asc&starting_after=${cursor}`,
+      ]) {
         const response = await page(query);
         expect({ query, status: response.status }).toEqual({ query, status: 422 });
         expect(response.body).toMatchObject({ error: { code: 'E01012' } });
@@ -292,8 +475,12 @@ describe('realtime control plane through the gateway', () => {
     });
 
     it('refuses an unknown sort field and a limit outside 1..100 by parameter name', async () => {
-      expect((await page('?sort=colour')).body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'sort' }] } });
-      expect((await page('?limit=101')).body).toMatchObject({ error: { code: 'E01001', details: [{ param: 'limit' }] } });
+      expect((await page('?sort=colour')).body).toMatchObject({
+        error: { code: 'E01001', details: [{ param: 'sort' }] },
+      });
+      expect((await page('?limit=101')).body).toMatchObject({
+        error: { code: 'E01001', details: [{ param: 'limit' }] },
+      });
       expect((await page('?limit=0')).body).toMatchObject({ error: { code: 'E01001' } });
     });
   });

@@ -29,7 +29,14 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<Te
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-api-'));
   try {
     platform = await startEmbeddedPlatform({
-      env: { PORT: '0', HOST: '127.0.0.1', PLATFORM_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', DOCS_DIR: join(__dirname, '../../../docs'), ...env },
+      env: {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        PLATFORM_ADMIN_TOKEN: adminToken,
+        LOG_LEVEL: 'silent',
+        DOCS_DIR: join(__dirname, '../../../docs'),
+        ...env,
+      },
       dataDir,
       databaseUrl: postgres.url,
       logger: createLogger('test', 'silent'),

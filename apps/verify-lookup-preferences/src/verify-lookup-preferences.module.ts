@@ -14,7 +14,10 @@ export class VerifyLookupPreferencesModule {
       module: VerifyLookupPreferencesModule,
       imports: [
         TypeOrmModule.forRoot(serviceTypeOrmOptions(verifyLookupPreferencesDatabase(config))),
-        ServiceHealthModule.forService('verify_lookup_preferences', databaseReadiness('verify_lookup_preferences')),
+        ServiceHealthModule.forService(
+          'verify_lookup_preferences',
+          databaseReadiness('verify_lookup_preferences'),
+        ),
       ],
     };
   }

@@ -198,7 +198,8 @@ export const ErrorCatalog = {
     type: 'not_found_error',
     name: 'DocsPageNotFound',
     message: 'No documentation page has this slug.',
-    description: 'The slug does not name a page. `index` is the landing page; search with `/v1/docs/search`.',
+    description:
+      'The slug does not name a page. `index` is the landing page; search with `/v1/docs/search`.',
   },
   E04003: {
     status: 404,
@@ -242,7 +243,8 @@ export const ErrorCatalog = {
     type: 'conflict_error',
     name: 'KeyAlreadyRevoked',
     message: 'The key is already revoked.',
-    description: 'Revoking is final and happens once; the key was revoked earlier (see its `revoked_at`).',
+    description:
+      'Revoking is final and happens once; the key was revoked earlier (see its `revoked_at`).',
   },
   E07001: {
     status: 429,
@@ -250,7 +252,7 @@ export const ErrorCatalog = {
     name: 'RateLimited',
     message: 'Too many requests for this rate-limit group; wait for the window to reset.',
     description:
-      'Your organization spent the quota of the operation\'s rate-limit group (named in the `RateLimit` header) for the current one-minute window. Wait for the number of seconds in `Retry-After`, then retry; pace requests with the `RateLimit` header\'s `r` (remaining) and `t` (seconds to reset).',
+      "Your organization spent the quota of the operation's rate-limit group (named in the `RateLimit` header) for the current one-minute window. Wait for the number of seconds in `Retry-After`, then retry; pace requests with the `RateLimit` header's `r` (remaining) and `t` (seconds to reset).",
   },
   E09001: {
     status: 500,

@@ -32,5 +32,9 @@ export interface TransportError {
 export function isTransportError(value: unknown): value is TransportError {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
-  return typeof candidate.code === 'string' && /^E\d{5}$/.test(candidate.code) && typeof candidate.message === 'string';
+  return (
+    typeof candidate.code === 'string' &&
+    /^E\d{5}$/.test(candidate.code) &&
+    typeof candidate.message === 'string'
+  );
 }

@@ -33,7 +33,8 @@ export function contextToHeaders(context: RequestContext): Record<string, string
   if (context.workspaceId) headers[ContextHeaders.WorkspaceId] = context.workspaceId;
   if (context.organizationId) headers[ContextHeaders.OrganizationId] = context.organizationId;
   if (context.idempotencyKey) headers[ContextHeaders.IdempotencyKey] = context.idempotencyKey;
-  if (context.idempotencyFingerprint) headers[ContextHeaders.IdempotencyFingerprint] = context.idempotencyFingerprint;
+  if (context.idempotencyFingerprint)
+    headers[ContextHeaders.IdempotencyFingerprint] = context.idempotencyFingerprint;
   if (context.publicOrigin) headers[ContextHeaders.PublicOrigin] = context.publicOrigin;
   return headers;
 }

@@ -28,6 +28,8 @@ export function serviceDataSourceOptions(database: ServiceDatabase): DataSourceO
  * Options for `TypeOrmModule.forRoot`: the data source is named after the schema, because the
  * embedded default holds every service's data source in one process.
  */
-export function serviceTypeOrmOptions(database: ServiceDatabase): DataSourceOptions & { name: string } {
+export function serviceTypeOrmOptions(
+  database: ServiceDatabase,
+): DataSourceOptions & { name: string } {
   return { ...serviceDataSourceOptions(database), name: database.schema };
 }

@@ -29,7 +29,9 @@ const PASSWORD = 'switchboard';
  * reach the directory: when a parent (such as /root) is closed to it, the data moves to a
  * directory it can reach and `onNotice` says where.
  */
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<RunningPostgres> {
   const dataDir = reachableDataDir(resolve(options.dataDir), options.onNotice);
   const port = options.port || (await freePort());
   const database = options.database ?? 'switchboard';
@@ -72,7 +74,9 @@ function reachableDataDir(dataDir: string, onNotice?: (message: string) => void)
   if (parentsTraversable(dataDir)) return dataDir;
   const digest = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
   const moved = `/var/lib/switchboard/postgres-${digest}`;
-  onNotice?.(`${dataDir} is inside a directory the postgres user cannot enter; PostgreSQL data is kept in ${moved} instead`);
+  onNotice?.(
+    `${dataDir} is inside a directory the postgres user cannot enter; PostgreSQL data is kept in ${moved} instead`,
+  );
   return moved;
 }
 

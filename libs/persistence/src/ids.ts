@@ -19,4 +19,3 @@ export function newId(prefix: string, now = Date.now()): string {
   for (let i = 0; i < 16; i++) random += ALPHABET[bytes[i] % 32];
   return `${prefix}_${time}${random}`;
 }
-

@@ -21,6 +21,12 @@ export function isUniqueViolation(err: unknown): boolean {
  * `[rows, affectedCount]` and everything else with the rows.
  */
 export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  if (
+    Array.isArray(result) &&
+    result.length === 2 &&
+    Array.isArray(result[0]) &&
+    typeof result[1] === 'number'
+  )
+    return result[0] as T[];
   return result as T[];
 }

@@ -9,7 +9,12 @@ export async function call<T = Record<string, unknown>>(
   base: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -36,8 +41,18 @@ export interface CreatedWorkspace {
   access_key: { id: string; secret: string };
 }
 
-export async function createWorkspace(base: string, adminToken: string, body: Record<string, unknown> = { name: 'Acme' }): Promise<CreatedWorkspace> {
-  const response = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', { token: adminToken, body });
-  if (response.status !== 201) throw new Error(`workspace creation failed: ${response.status} ${JSON.stringify(response.body)}`);
+export async function createWorkspace(
+  base: string,
+  adminToken: string,
+  body: Record<string, unknown> = { name: 'Acme' },
+): Promise<CreatedWorkspace> {
+  const response = await call<CreatedWorkspace>(base, 'POST', '/admin/v1/workspaces', {
+    token: adminToken,
+    body,
+  });
+  if (response.status !== 201)
+    throw new Error(
+      `workspace creation failed: ${response.status} ${JSON.stringify(response.body)}`,
+    );
   return response.body;
 }

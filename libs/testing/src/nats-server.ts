@@ -20,15 +20,23 @@ export function natsServerBinary(): string {
   if (found) return found;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (root && which('apt-get')) {
-    execFileSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq nats-server >/dev/null'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync(
+      'sh',
+      ['-c', 'apt-get update -qq && apt-get install -y -qq nats-server >/dev/null'],
+      { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
+    );
     const installed = which('nats-server');
     if (installed) return installed;
   }
-  throw new Error('nats-server not found: install it with "apt-get install -y nats-server" (the distributed tests need a real NATS server)');
+  throw new Error(
+    'nats-server not found: install it with "apt-get install -y nats-server" (the distributed tests need a real NATS server)',
+  );
 }
 
 function which(binary: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/bin', '/usr/local/bin'])) {
+  for (const dir of (process.env.PATH ?? '')
+    .split(':')
+    .concat(['/usr/sbin', '/usr/bin', '/usr/local/bin'])) {
     if (dir && existsSync(`${dir}/${binary}`)) return `${dir}/${binary}`;
   }
   return undefined;
@@ -56,7 +64,8 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
       socket.once('error', () => resolve(false));
     });
     if (open) return;
-    if (Date.now() > deadline) throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`);
     await new Promise((done) => setTimeout(done, 50));
   }
 }

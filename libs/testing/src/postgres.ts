@@ -17,11 +17,15 @@ export function startTestPostgres(): Promise<RunningPostgres> {
   // (otherwise the data would be moved to /var/lib/switchboard).
   chmodSync(parent, 0o755);
   const dataDir = join(parent, 'data');
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools/embedded-postgres.mjs'), dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools/embedded-postgres.mjs'), dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolvePostgres, reject) => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited ${code}: ${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`embedded PostgreSQL exited ${code}: ${output}`)),
+    );
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const line = output.split('\n').find((candidate) => candidate.startsWith('{'));

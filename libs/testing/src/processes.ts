@@ -9,8 +9,16 @@ export interface ServiceProcessHandle {
 }
 
 /** Runs `node dist/apps/<app>/src/main.js` with the given environment, keeping its output. */
-export function spawnNode(name: string, script: string, args: string[], env: NodeJS.ProcessEnv): ServiceProcessHandle {
-  const child = spawn(process.execPath, ['--enable-source-maps', script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnNode(
+  name: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): ServiceProcessHandle {
+  const child = spawn(process.execPath, ['--enable-source-maps', script, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -38,7 +46,11 @@ export function spawnNode(name: string, script: string, args: string[], env: Nod
 export function runNode(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     const handle = spawnNode(script, script, args, env);
-    handle.child.once('exit', (code) => (code === 0 ? resolve(handle.output()) : reject(new Error(`${script} ${args.join(' ')} exited ${code}: ${handle.output()}`))));
+    handle.child.once('exit', (code) =>
+      code === 0
+        ? resolve(handle.output())
+        : reject(new Error(`${script} ${args.join(' ')} exited ${code}: ${handle.output()}`)),
+    );
   });
 }
 

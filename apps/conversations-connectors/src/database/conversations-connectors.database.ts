@@ -2,7 +2,9 @@ import type { ServiceDatabase } from '@switchboard/persistence';
 import type { ConversationsConnectorsConfig } from '../config/conversations-connectors.config';
 import { CreateConversationsConnectorsSchema1763800000600 } from './migrations/1763800000600-create-conversations-connectors-schema';
 
-export function conversationsConnectorsDatabase(config: ConversationsConnectorsConfig): ServiceDatabase {
+export function conversationsConnectorsDatabase(
+  config: ConversationsConnectorsConfig,
+): ServiceDatabase {
   return {
     schema: 'conversations_connectors',
     url: config.DATABASE_URL,

@@ -1,4 +1,13 @@
-import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import {
+  IsEmail,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
 import type { Role } from '@switchboard/contracts';
 
 export const ROLES: Role[] = ['read', 'write', 'admin'];
@@ -6,7 +15,10 @@ export const ROLES: Role[] = ['read', 'write', 'admin'];
 export class CreateWorkspaceDto {
   @IsString() @IsNotEmpty() @MaxLength(200) name: string;
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) organization_name?: string;
-  @IsOptional() @IsString() @Matches(/^[a-z]{2}[0-9]+$/, { message: 'region must look like us1' }) region?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z]{2}[0-9]+$/, { message: 'region must look like us1' })
+  region?: string;
 }
 
 export class CreateApiKeyDto {

@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Role } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite, isUniqueViolation, newId, paginate } from '@switchboard/persistence';
+import {
+  CursorCodec,
+  idempotentWrite,
+  isUniqueViolation,
+  newId,
+  paginate,
+} from '@switchboard/persistence';
 import type { IdempotencyScope, Page } from '@switchboard/persistence';
 import type { EntityManager } from 'typeorm';
 import { AppError, SealedBox } from '@switchboard/platform';
@@ -41,7 +47,10 @@ export class AdminService {
         select: 'id, name, organization_id, region, created_at',
         where: { sql: 'true', params: [] },
         filters: {},
-        sorts: { created_at: { column: 'created_at', type: 'timestamptz' }, name: { column: 'name', type: 'text' } },
+        sorts: {
+          created_at: { column: 'created_at', type: 'timestamptz' },
+          name: { column: 'name', type: 'text' },
+        },
         defaultSort: 'created_at',
         defaultOrder: query.sort === 'name' ? 'asc' : 'desc',
         idColumn: 'id',
@@ -49,31 +58,69 @@ export class AdminService {
       query,
       this.cursors,
     );
-    return { ...page, data: page.data.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() })) };
+    return {
+      ...page,
+      data: page.data.map((row) => ({
+        ...row,
+        created_at: new Date(row.created_at).toISOString(),
+      })),
+    };
   }
 
   async createWorkspace(input: CreateWorkspaceDto, scope: IdempotencyScope) {
     const region = input.region ?? 'us1';
     if (!this.config.REGIONS.includes(region)) {
-      throw AppError.validation([{ param: 'region', message: `must be one of ${this.config.REGIONS.join(', ')}` }]);
+      throw AppError.validation([
+        { param: 'region', message: `must be one of ${this.config.REGIONS.join(', ')}` },
+      ]);
     }
-    const organization = Object.assign(new Organization(), { id: newId('org'), name: input.organization_name ?? input.name });
-    const workspace = Object.assign(new Workspace(), { id: newId('ws'), organizationId: organization.id, name: input.name, region, notificationEmails: [], logoUrl: null });
+    const organization = Object.assign(new Organization(), {
+      id: newId('org'),
+      name: input.organization_name ?? input.name,
+    });
+    const workspace = Object.assign(new Workspace(), {
+      id: newId('ws'),
+      organizationId: organization.id,
+      name: input.name,
+      region,
+      notificationEmails: [],
+      logoUrl: null,
+    });
     const { record: apiKey, issued } = this.newApiKey(workspace, 'admin');
     const access = issueSecret(ACCESS_KEY_PREFIX);
-    const accessKey = Object.assign(new AccessKey(), { id: newId('ak'), workspaceId: workspace.id, lookup: access.lookup, secretHash: access.hash, revokedAt: null });
+    const accessKey = Object.assign(new AccessKey(), {
+      id: newId('ak'),
+      workspaceId: workspace.id,
+      lookup: access.lookup,
+      secretHash: access.hash,
+      revokedAt: null,
+    });
     return this.once(scope, async (manager) => {
-      await this.identity.insertWorkspaceWithKeys(manager, { organization, workspace, apiKey, accessKey });
+      await this.identity.insertWorkspaceWithKeys(manager, {
+        organization,
+        workspace,
+        apiKey,
+        accessKey,
+      });
       return {
         organization: { id: organization.id, name: organization.name },
-        workspace: { id: workspace.id, name: workspace.name, organization_id: organization.id, region },
+        workspace: {
+          id: workspace.id,
+          name: workspace.name,
+          organization_id: organization.id,
+          region,
+        },
         api_key: issued,
         access_key: { id: accessKey.id, secret: access.secret },
       };
     });
   }
 
-  async createApiKey(workspaceId: string, role: Role, scope: IdempotencyScope): Promise<IssuedApiKey> {
+  async createApiKey(
+    workspaceId: string,
+    role: Role,
+    scope: IdempotencyScope,
+  ): Promise<IssuedApiKey> {
     const workspace = await this.workspace(workspaceId);
     const { record, issued } = this.newApiKey(workspace, role);
     return this.once(scope, async (manager) => {
@@ -82,12 +129,24 @@ export class AdminService {
     });
   }
 
-  async createAccessKey(workspaceId: string, scope: IdempotencyScope): Promise<{ id: string; secret: string }> {
+  async createAccessKey(
+    workspaceId: string,
+    scope: IdempotencyScope,
+  ): Promise<{ id: string; secret: string }> {
     await this.workspace(workspaceId);
     const access = issueSecret(ACCESS_KEY_PREFIX);
     const id = newId('ak');
     return this.once(scope, async (manager) => {
-      await this.identity.insertAccessKey(manager, Object.assign(new AccessKey(), { id, workspaceId, lookup: access.lookup, secretHash: access.hash, revokedAt: null }));
+      await this.identity.insertAccessKey(
+        manager,
+        Object.assign(new AccessKey(), {
+          id,
+          workspaceId,
+          lookup: access.lookup,
+          secretHash: access.hash,
+          revokedAt: null,
+        }),
+      );
       return { id, secret: access.secret };
     });
   }
@@ -95,12 +154,22 @@ export class AdminService {
   async createUser(workspaceId: string, input: CreateUserDto, scope: IdempotencyScope) {
     await this.workspace(workspaceId);
     const email = input.email.trim().toLowerCase();
-    const user = Object.assign(new User(), { id: newId('usr'), workspaceId, email, passwordHash: await hashPassword(input.password), role: input.role, createdAt: new Date() });
+    const user = Object.assign(new User(), {
+      id: newId('usr'),
+      workspaceId,
+      email,
+      passwordHash: await hashPassword(input.password),
+      role: input.role,
+      createdAt: new Date(),
+    });
     return this.once(scope, async (manager) => {
       try {
         await this.identity.insertUser(manager, user);
       } catch (err) {
-        if (isUniqueViolation(err)) throw AppError.validation([{ param: 'email', message: 'a user with this email already exists' }]);
+        if (isUniqueViolation(err))
+          throw AppError.validation([
+            { param: 'email', message: 'a user with this email already exists' },
+          ]);
         throw err;
       }
       return toUserDto(user);
@@ -108,7 +177,10 @@ export class AdminService {
   }
 
   /** The operator API's writes are the gateway's own: it claims their idempotency keys in the same transaction. */
-  private once<T>(scope: IdempotencyScope, write: (manager: EntityManager) => Promise<T>): Promise<T> {
+  private once<T>(
+    scope: IdempotencyScope,
+    write: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
     return idempotentWrite(this.identity.runner, 'gateway', scope, this.box, write);
   }
 
@@ -120,7 +192,14 @@ export class AdminService {
 
   private newApiKey(workspace: Workspace, role: Role): { record: ApiKey; issued: IssuedApiKey } {
     const secret = issueSecret(apiKeyPrefix(workspace.region));
-    const record = Object.assign(new ApiKey(), { id: newId('key'), workspaceId: workspace.id, role, lookup: secret.lookup, secretHash: secret.hash, revokedAt: null });
+    const record = Object.assign(new ApiKey(), {
+      id: newId('key'),
+      workspaceId: workspace.id,
+      role,
+      lookup: secret.lookup,
+      secretHash: secret.hash,
+      revokedAt: null,
+    });
     return { record, issued: { id: record.id, role, secret: secret.secret } };
   }
 }

@@ -44,7 +44,8 @@ export class Authenticator {
     if (token) return this.apiKey(token);
     const session = cookieValue(request.headers.cookie, SESSION_COOKIE);
     if (session) return this.session(session);
-    if (request.headers.authorization) throw new AppError('E02002', { message: 'Use Authorization: Bearer <API key>.' });
+    if (request.headers.authorization)
+      throw new AppError('E02002', { message: 'Use Authorization: Bearer <API key>.' });
     throw new AppError('E02001');
   }
 
@@ -56,7 +57,14 @@ export class Authenticator {
       const parsed = parseSecret(ACCESS_KEY_PREFIX, secret);
       const record = parsed && (await this.identity.findActiveAccessKey(parsed.lookup));
       if (!record || !secretMatches(secret, record.secretHash)) throw new AppError('E02002');
-      return { kind: 'access_key', id: record.id, role: record.role, workspaceId: record.workspaceId, organizationId: record.organizationId, region: record.region };
+      return {
+        kind: 'access_key',
+        id: record.id,
+        role: record.role,
+        workspaceId: record.workspaceId,
+        organizationId: record.organizationId,
+        region: record.region,
+      };
     });
   }
 
@@ -71,8 +79,16 @@ export class Authenticator {
     return this.cache.remember(`api:${secret}`, async () => {
       const parsed = parseSecret(`bk_${region}_`, secret);
       const record = parsed && (await this.identity.findActiveApiKey(parsed.lookup));
-      if (!record || record.region !== region || !secretMatches(secret, record.secretHash)) throw new AppError('E02002');
-      return { kind: 'api_key', id: record.id, role: record.role, workspaceId: record.workspaceId, organizationId: record.organizationId, region };
+      if (!record || record.region !== region || !secretMatches(secret, record.secretHash))
+        throw new AppError('E02002');
+      return {
+        kind: 'api_key',
+        id: record.id,
+        role: record.role,
+        workspaceId: record.workspaceId,
+        organizationId: record.organizationId,
+        region,
+      };
     });
   }
 
@@ -80,8 +96,17 @@ export class Authenticator {
     return this.cache.remember(`session:${secret}`, async () => {
       const parsed = parseSecret(SESSION_PREFIX, secret);
       const record = parsed && (await this.identity.findLiveSession(parsed.lookup));
-      if (!record || !secretMatches(secret, record.secretHash)) throw new AppError('E02002', { message: 'The session is invalid or has ended.' });
-      return { kind: 'session', id: record.userId, role: record.role, workspaceId: record.workspaceId, organizationId: record.organizationId, region: record.region, csrfHash: record.csrfHash };
+      if (!record || !secretMatches(secret, record.secretHash))
+        throw new AppError('E02002', { message: 'The session is invalid or has ended.' });
+      return {
+        kind: 'session',
+        id: record.userId,
+        role: record.role,
+        workspaceId: record.workspaceId,
+        organizationId: record.organizationId,
+        region: record.region,
+        csrfHash: record.csrfHash,
+      };
     });
   }
 

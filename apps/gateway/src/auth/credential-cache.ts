@@ -26,7 +26,8 @@ export class CredentialCache {
   private async verifyAndKeep(key: string, verify: () => Promise<Caller>): Promise<Caller> {
     const caller = await verify();
     if (this.config.AUTH_CACHE_TTL_MS > 0) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+      if (this.entries.size >= MAX_ENTRIES)
+        this.entries.delete(this.entries.keys().next().value as string);
       this.entries.set(key, { caller, expiresAt: Date.now() + this.config.AUTH_CACHE_TTL_MS });
     }
     return caller;

@@ -4,21 +4,79 @@ import { rateLimitEnv } from '../rate-limits/rate-limit.config';
 
 export const gatewayEnv = {
   ...commonEnv,
-  PORT: env.int({ default: 8080, min: 0, max: 65535, description: 'HTTP port of the gateway (the API origin)' }),
+  PORT: env.int({
+    default: 8080,
+    min: 0,
+    max: 65535,
+    description: 'HTTP port of the gateway (the API origin)',
+  }),
   HOST: env.string({ default: '0.0.0.0', description: 'interface the gateway listens on' }),
-  DATABASE_URL: env.url({ default: 'postgres://postgres:postgres@127.0.0.1:5432/switchboard', protocols: ['postgres', 'postgresql'], description: 'PostgreSQL URL; the gateway keeps identity in schema gateway', secret: true }),
-  DATABASE_POOL_SIZE: env.int({ default: 10, min: 1, max: 200, description: 'connections in the gateway pool' }),
-  REGIONS: env.list({ default: ['us1', 'eu1'], pattern: /^[a-z]{2}[0-9]+$/, description: 'regions this deployment serves; keys of other regions get 421' }),
-  PLATFORM_ADMIN_TOKEN: env.optionalString({ description: 'operator token for /admin/v1 (generated in the embedded default when unset)', secret: true }),
-  TRUST_PROXY: env.boolean({ default: false, description: 'trust X-Forwarded-For/-Proto/-Host (only behind a proxy that sets them): client addresses for rate limits and the public origin' }),
-  PUBLIC_URL: env.optionalString({ description: 'public origin used in doc_url links; defaults to the request host' }),
-  BODY_LIMIT_BYTES: env.int({ default: 1_048_576, min: 1024, max: 104_857_600, description: 'request body limit of ordinary operations' }),
-  LARGE_BODY_LIMIT_BYTES: env.int({ default: 20_971_520, min: 1024, max: 209_715_200, description: 'request body limit of email send and batch' }),
-  AUTH_CACHE_TTL_MS: env.int({ default: 30_000, min: 0, max: 3_600_000, description: 'how long a verified credential is cached in memory' }),
-  ENCRYPTION_KEY: env.string({ minLength: 16, description: 'key that encrypts stored idempotent replies at rest (generated in the embedded default)', secret: true }),
-  IDEMPOTENCY_TTL_HOURS: env.int({ default: 24, min: 1, max: 720, description: 'how long an idempotency key and its outcome are kept' }),
+  DATABASE_URL: env.url({
+    default: 'postgres://postgres:postgres@127.0.0.1:5432/switchboard',
+    protocols: ['postgres', 'postgresql'],
+    description: 'PostgreSQL URL; the gateway keeps identity in schema gateway',
+    secret: true,
+  }),
+  DATABASE_POOL_SIZE: env.int({
+    default: 10,
+    min: 1,
+    max: 200,
+    description: 'connections in the gateway pool',
+  }),
+  REGIONS: env.list({
+    default: ['us1', 'eu1'],
+    pattern: /^[a-z]{2}[0-9]+$/,
+    description: 'regions this deployment serves; keys of other regions get 421',
+  }),
+  PLATFORM_ADMIN_TOKEN: env.optionalString({
+    description: 'operator token for /admin/v1 (generated in the embedded default when unset)',
+    secret: true,
+  }),
+  TRUST_PROXY: env.boolean({
+    default: false,
+    description:
+      'trust X-Forwarded-For/-Proto/-Host (only behind a proxy that sets them): client addresses for rate limits and the public origin',
+  }),
+  PUBLIC_URL: env.optionalString({
+    description: 'public origin used in doc_url links; defaults to the request host',
+  }),
+  BODY_LIMIT_BYTES: env.int({
+    default: 1_048_576,
+    min: 1024,
+    max: 104_857_600,
+    description: 'request body limit of ordinary operations',
+  }),
+  LARGE_BODY_LIMIT_BYTES: env.int({
+    default: 20_971_520,
+    min: 1024,
+    max: 209_715_200,
+    description: 'request body limit of email send and batch',
+  }),
+  AUTH_CACHE_TTL_MS: env.int({
+    default: 30_000,
+    min: 0,
+    max: 3_600_000,
+    description: 'how long a verified credential is cached in memory',
+  }),
+  ENCRYPTION_KEY: env.string({
+    minLength: 16,
+    description:
+      'key that encrypts stored idempotent replies at rest (generated in the embedded default)',
+    secret: true,
+  }),
+  IDEMPOTENCY_TTL_HOURS: env.int({
+    default: 24,
+    min: 1,
+    max: 720,
+    description: 'how long an idempotency key and its outcome are kept',
+  }),
   ...rateLimitEnv,
-  SESSION_TTL_HOURS: env.int({ default: 168, min: 1, max: 8760, description: 'lifetime of a dashboard session' }),
+  SESSION_TTL_HOURS: env.int({
+    default: 168,
+    min: 1,
+    max: 8760,
+    description: 'lifetime of a dashboard session',
+  }),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayEnv> & { PLATFORM_ADMIN_TOKEN: string };

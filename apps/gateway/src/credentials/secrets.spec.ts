@@ -1,4 +1,12 @@
-import { apiKeyPrefix, hashPassword, issueSecret, parseSecret, passwordMatches, regionOfApiKey, secretMatches } from './secrets';
+import {
+  apiKeyPrefix,
+  hashPassword,
+  issueSecret,
+  parseSecret,
+  passwordMatches,
+  regionOfApiKey,
+  secretMatches,
+} from './secrets';
 
 describe('secrets', () => {
   it('issues an API key the official SDK reads the region from', () => {

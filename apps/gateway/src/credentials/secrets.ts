@@ -2,7 +2,11 @@ import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } fr
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+) => Promise<Buffer>;
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const LOOKUP_LENGTH = 12;
 const SECRET_LENGTH = 32;

@@ -8,7 +8,13 @@ import { Route } from '../routes/route-policy';
 import { SERVICE_CLIENT } from '../transport/service-client.provider';
 import { ReadDocsPageQuery, SearchDocsQuery } from './docs.dto';
 
-const docs = { tag: 'Documentation', auth: 'none', rateLimit: 'docs', idempotent: false, paginated: false } as const;
+const docs = {
+  tag: 'Documentation',
+  auth: 'none',
+  rateLimit: 'docs',
+  idempotent: false,
+  paginated: false,
+} as const;
 
 /** Documentation search and pages, answered by the docs service. No authentication. */
 @Controller('v1/docs')
@@ -16,16 +22,47 @@ export class DocsController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   @Get('search')
-  @Route({ ...docs, summary: 'Search the documentation', query: SearchDocsQuery, response: { status: 200, description: 'Ranked results, best first' }, errors: [400, 422, 429, 500, 503] })
-  search(@ValidQuery() query: SearchDocsQuery, @Req() request: FastifyRequest): Promise<DocsSearchResponse> {
-    if (query.q.trim() === '') throw new AppError('E01009', { message: 'The search query q must not be blank.' });
-    return this.services.send(DocsSubjects.Search, { q: query.q.trim(), locale: query.locale, limit: query.limit, contents: query.contents }, requestContextFor(request));
+  @Route({
+    ...docs,
+    summary: 'Search the documentation',
+    query: SearchDocsQuery,
+    response: { status: 200, description: 'Ranked results, best first' },
+    errors: [400, 422, 429, 500, 503],
+  })
+  search(
+    @ValidQuery() query: SearchDocsQuery,
+    @Req() request: FastifyRequest,
+  ): Promise<DocsSearchResponse> {
+    if (query.q.trim() === '')
+      throw new AppError('E01009', { message: 'The search query q must not be blank.' });
+    return this.services.send(
+      DocsSubjects.Search,
+      { q: query.q.trim(), locale: query.locale, limit: query.limit, contents: query.contents },
+      requestContextFor(request),
+    );
   }
 
   @Get('pages')
-  @Route({ ...docs, summary: 'Read a documentation page as Markdown', query: ReadDocsPageQuery, response: { status: 200, description: 'The page (JSON, or text/markdown with format=markdown)' }, errors: [400, 404, 422, 429, 500, 503] })
-  async page(@ValidQuery() query: ReadDocsPageQuery, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DocsPage | string> {
-    const page = await this.services.send<DocsPage>(DocsSubjects.ReadPage, { slug: query.slug, locale: query.locale }, requestContextFor(request));
+  @Route({
+    ...docs,
+    summary: 'Read a documentation page as Markdown',
+    query: ReadDocsPageQuery,
+    response: {
+      status: 200,
+      description: 'The page (JSON, or text/markdown with format=markdown)',
+    },
+    errors: [400, 404, 422, 429, 500, 503],
+  })
+  async page(
+    @ValidQuery() query: ReadDocsPageQuery,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DocsPage | string> {
+    const page = await this.services.send<DocsPage>(
+      DocsSubjects.ReadPage,
+      { slug: query.slug, locale: query.locale },
+      requestContextFor(request),
+    );
     if (query.format === 'markdown') {
       void reply.header('content-type', 'text/markdown; charset=utf-8');
       return page.markdown;

@@ -6,7 +6,14 @@ import { IdentityRepository } from '../identity/identity.repository';
 import { Route } from '../routes/route-policy';
 import { SERVICE_CLIENT } from '../transport/service-client.provider';
 
-const probe = { tag: 'Operations', auth: 'none', rateLimit: 'none', idempotent: false, paginated: false, errors: [] } as const;
+const probe = {
+  tag: 'Operations',
+  auth: 'none',
+  rateLimit: 'none',
+  idempotent: false,
+  paginated: false,
+  errors: [],
+} as const;
 
 /** Liveness, readiness (own database plus every service over the transport) and metrics. */
 @Controller()
@@ -17,20 +24,34 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
-  @Route({ ...probe, summary: 'Liveness: the process is up', response: { status: 200, description: 'Up' } })
+  @Route({
+    ...probe,
+    summary: 'Liveness: the process is up',
+    response: { status: 200, description: 'Up' },
+  })
   healthz() {
     return { status: 'ok' };
   }
 
   @Get('readyz')
-  @Route({ ...probe, summary: 'Readiness: the database and every service are reachable', response: { status: 200, description: 'Ready (503 otherwise)' } })
+  @Route({
+    ...probe,
+    summary: 'Readiness: the database and every service are reachable',
+    response: { status: 200, description: 'Ready (503 otherwise)' },
+  })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
     const checks: Record<string, 'ok' | 'failing'> = {};
     const context = { requestId: 'req_readiness', caller: { kind: 'anonymous' as const } };
     await Promise.all([
-      this.identity.ping().then(() => (checks.database = 'ok'), () => (checks.database = 'failing')),
+      this.identity.ping().then(
+        () => (checks.database = 'ok'),
+        () => (checks.database = 'failing'),
+      ),
       ...ServiceNames.map((service) =>
-        this.services.send(healthSubject(service), {}, context).then(() => (checks[service] = 'ok'), () => (checks[service] = 'failing')),
+        this.services.send(healthSubject(service), {}, context).then(
+          () => (checks[service] = 'ok'),
+          () => (checks[service] = 'failing'),
+        ),
       ),
     ]);
     const ready = Object.values(checks).every((state) => state === 'ok');
@@ -39,7 +60,11 @@ export class HealthController {
   }
 
   @Get('metrics')
-  @Route({ ...probe, summary: 'Prometheus metrics', response: { status: 200, description: 'Prometheus text format' } })
+  @Route({
+    ...probe,
+    summary: 'Prometheus metrics',
+    response: { status: 200, description: 'Prometheus text format' },
+  })
   async metrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const { contentType, body } = await renderMetrics();
     void reply.header('content-type', contentType);

@@ -34,9 +34,13 @@ export function configureFastify(
   routes: ResolvedRoute[],
   routeTable: RouteTable,
 ): void {
-  const largeBodyRoutes = new Set(routes.filter((r) => r.policy.bodyLimit === 'large').map((r) => `${r.method} ${r.path}`));
+  const largeBodyRoutes = new Set(
+    routes.filter((r) => r.policy.bodyLimit === 'large').map((r) => `${r.method} ${r.path}`),
+  );
   const limitFor = (request: FastifyRequest): number =>
-    largeBodyRoutes.has(`${request.method} ${request.routeOptions.url}`) ? config.LARGE_BODY_LIMIT_BYTES : config.BODY_LIMIT_BYTES;
+    largeBodyRoutes.has(`${request.method} ${request.routeOptions.url}`)
+      ? config.LARGE_BODY_LIMIT_BYTES
+      : config.BODY_LIMIT_BYTES;
 
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routeTable.add(method, route.url ?? route.path);
@@ -51,7 +55,11 @@ export function configureFastify(
     void reply.header('x-request-id', request.id);
     const length = request.headers['content-length'];
     if (length !== undefined && Number(length) > limitFor(request)) {
-      done(new AppError('E01003', { message: `The request body is larger than ${limitFor(request)} bytes.` }));
+      done(
+        new AppError('E01003', {
+          message: `The request body is larger than ${limitFor(request)} bytes.`,
+        }),
+      );
       return;
     }
     done();
@@ -59,24 +67,36 @@ export function configureFastify(
 
   // Only JSON bodies are accepted; anything else is 415 before it reaches a handler.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
-    if (body.length > limitFor(request)) {
-      done(new AppError('E01003', { message: `The request body is larger than ${limitFor(request)} bytes.` }), undefined);
-      return;
-    }
-    if (body.length === 0) {
-      done(null, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse(body.toString('utf8')));
-    } catch {
-      done(new AppError('E01002'), undefined);
-    }
-  });
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    (request, body: Buffer, done) => {
+      if (body.length > limitFor(request)) {
+        done(
+          new AppError('E01003', {
+            message: `The request body is larger than ${limitFor(request)} bytes.`,
+          }),
+          undefined,
+        );
+        return;
+      }
+      if (body.length === 0) {
+        done(null, undefined);
+        return;
+      }
+      try {
+        done(null, JSON.parse(body.toString('utf8')));
+      } catch {
+        done(new AppError('E01002'), undefined);
+      }
+    },
+  );
 
   // prom-client hashes label sets on every call; the children of each (method, route, status) are kept.
-  const series = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
+  const series = new Map<
+    string,
+    { count: { inc(): void }; duration: { observe(value: number): void } }
+  >();
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const key = `${request.method} ${route} ${reply.statusCode}`;

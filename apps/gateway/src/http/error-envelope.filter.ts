@@ -39,19 +39,32 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const error = this.toAppError(exception, request);
     if (error.code === 'E09001') {
-      this.logger.error({ err: exception, request_id: request.id, method: request.method, url: request.routeOptions?.url }, 'unhandled error');
+      this.logger.error(
+        {
+          err: exception,
+          request_id: request.id,
+          method: request.method,
+          url: request.routeOptions?.url,
+        },
+        'unhandled error',
+      );
     }
     reply.header('x-request-id', request.id);
     for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
-    void reply.status(error.status).header('content-type', 'application/json; charset=utf-8').send(this.envelope(error, request));
+    void reply
+      .status(error.status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(this.envelope(error, request));
   }
 
   private toAppError(exception: unknown, request: FastifyRequest): AppError {
     if (exception instanceof AppError) return exception;
-    if (exception instanceof NotFoundException && !request.routeOptions?.url) return this.unknownRoute(request);
+    if (exception instanceof NotFoundException && !request.routeOptions?.url)
+      return this.unknownRoute(request);
     const fastifyCode = codeOf(exception instanceof HttpException ? exception.cause : exception);
     if (fastifyCode && FASTIFY_CODES[fastifyCode]) return new AppError(FASTIFY_CODES[fastifyCode]);
-    if (exception instanceof HttpException && exception.getStatus() === 400) return new AppError('E01009');
+    if (exception instanceof HttpException && exception.getStatus() === 400)
+      return new AppError('E01009');
     return new AppError('E09001');
   }
 
@@ -63,12 +76,15 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
         headers: { allow: allowed.join(', ') },
       });
     }
-    return new AppError('E01006', { message: `No operation exists at ${request.method} ${request.url.split('?')[0]}.` });
+    return new AppError('E01006', {
+      message: `No operation exists at ${request.method} ${request.url.split('?')[0]}.`,
+    });
   }
 
   private envelope(error: AppError, request: FastifyRequest): ErrorEnvelope {
     const definition = ErrorCatalog[error.code];
-    const origin = request.publicOrigin || this.config.PUBLIC_URL || `${request.protocol}://${request.host}`;
+    const origin =
+      request.publicOrigin || this.config.PUBLIC_URL || `${request.protocol}://${request.host}`;
     return {
       error: {
         type: definition.type,

@@ -1,9 +1,21 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 
 /** `true`/`false` query strings to booleans; anything else stays as given and fails validation. */
 export const QueryBoolean = () =>
-  Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value));
+  Transform(({ value }: { value: unknown }) =>
+    value === 'true' ? true : value === 'false' ? false : value,
+  );
 
 /** The shared cursor pagination parameters (spec: Pagination). */
 export class PageQuery {

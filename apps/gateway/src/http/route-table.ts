@@ -7,12 +7,19 @@ export class RouteTable {
 
   add(method: string, url: string): void {
     if (method === 'HEAD' || method === 'OPTIONS') return;
-    const pattern = new RegExp(`^${url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+    const pattern = new RegExp(
+      `^${url
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[^/]+/g, '[^/]+')
+        .replace(/\*/g, '.*')}/?$`,
+    );
     this.routes.push({ method, pattern, url });
   }
 
   methodsFor(path: string): string[] {
-    const methods = this.routes.filter((route) => route.pattern.test(path)).map((route) => route.method);
+    const methods = this.routes
+      .filter((route) => route.pattern.test(path))
+      .map((route) => route.method);
     return [...new Set(methods)].sort();
   }
 

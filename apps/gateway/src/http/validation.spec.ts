@@ -23,11 +23,15 @@ describe('validateInto', () => {
   };
 
   it('names nested fields with dotted paths such as to[0].email', () => {
-    expect(details({ subject: 'hi', to: [{ email: 'a@example.com' }, { email: 'nope' }] })).toEqual([{ param: 'to[1].email', message: 'email must be an email' }]);
+    expect(details({ subject: 'hi', to: [{ email: 'a@example.com' }, { email: 'nope' }] })).toEqual(
+      [{ param: 'to[1].email', message: 'email must be an email' }],
+    );
   });
 
   it('rejects unknown fields by name, nested ones included', () => {
-    expect(details({ subject: 'hi', to: [{ email: 'a@example.com', name: 'A' }], colour: 'red' })).toEqual(
+    expect(
+      details({ subject: 'hi', to: [{ email: 'a@example.com', name: 'A' }], colour: 'red' }),
+    ).toEqual(
       expect.arrayContaining([
         { param: 'colour', message: 'is not a known field' },
         { param: 'to[0].name', message: 'is not a known field' },

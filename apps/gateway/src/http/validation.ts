@@ -11,9 +11,16 @@ import type { ValidationError } from 'class-validator';
 export function toErrorDetails(errors: ValidationError[], prefix = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const error of errors) {
-    const param = /^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : prefix ? `${prefix}.${error.property}` : error.property;
+    const param = /^\d+$/.test(error.property)
+      ? `${prefix}[${error.property}]`
+      : prefix
+        ? `${prefix}.${error.property}`
+        : error.property;
     for (const message of Object.values(error.constraints ?? {})) {
-      details.push({ param, message: message.replace(/^property \S+ should not exist$/, 'is not a known field') });
+      details.push({
+        param,
+        message: message.replace(/^property \S+ should not exist$/, 'is not a known field'),
+      });
     }
     if (error.children?.length) details.push(...toErrorDetails(error.children, param));
   }
@@ -21,12 +28,23 @@ export function toErrorDetails(errors: ValidationError[], prefix = ''): ErrorDet
 }
 
 /** Validates and converts a plain object into a DTO, or throws 422 E01001 with every problem. */
-export function validateInto<T extends object>(type: new () => T, plain: unknown, location: 'body' | 'query'): T {
-  if (location === 'body' && (typeof plain !== 'object' || plain === null || Array.isArray(plain))) {
+export function validateInto<T extends object>(
+  type: new () => T,
+  plain: unknown,
+  location: 'body' | 'query',
+): T {
+  if (
+    location === 'body' &&
+    (typeof plain !== 'object' || plain === null || Array.isArray(plain))
+  ) {
     throw AppError.validation([{ param: 'body', message: 'must be a JSON object' }]);
   }
   const instance = plainToInstance(type, plain ?? {}, { exposeDefaultValues: true });
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+  });
   if (errors.length > 0) throw AppError.validation(toErrorDetails(errors));
   return instance;
 }
@@ -35,6 +53,8 @@ export function validateInto<T extends object>(type: new () => T, plain: unknown
 export function rejectQuery(query: Record<string, unknown>): void {
   const names = Object.keys(query);
   if (names.length > 0) {
-    throw AppError.validation(names.map((param) => ({ param, message: 'is not a known query parameter' })));
+    throw AppError.validation(
+      names.map((param) => ({ param, message: 'is not a known query parameter' })),
+    );
   }
 }

@@ -14,7 +14,9 @@ function canonical(value: unknown): string {
 
 /** What makes two requests "the same" for an idempotency key: method, path and body. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest('base64url');
 }
 
 /** 1 to 255 printable ASCII characters. */

@@ -29,19 +29,33 @@ export class IdempotencyGate {
   async enter(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const header = request.headers['idempotency-key'];
     // Anonymous callers would all share one scope, and one caller's key would answer another's.
-    if (!MUTATING.has(request.method) || header === undefined || !request.caller || request.caller.kind === 'anonymous') return false;
+    if (
+      !MUTATING.has(request.method) ||
+      header === undefined ||
+      !request.caller ||
+      request.caller.kind === 'anonymous'
+    )
+      return false;
     if (typeof header !== 'string' || !isValidIdempotencyKey(header)) {
-      throw AppError.validation([{ param: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
+      throw AppError.validation([
+        { param: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
+      ]);
     }
     const scope = request.caller?.workspaceId ?? request.caller?.kind ?? 'anonymous';
-    const fingerprint = requestFingerprint(request.method, request.url.split('?')[0], request.body ?? null);
+    const fingerprint = requestFingerprint(
+      request.method,
+      request.url.split('?')[0],
+      request.body ?? null,
+    );
     request.idempotencyFingerprint = fingerprint;
     const claim = await this.store.claim(scope, header, fingerprint);
     switch (claim.kind) {
       case 'mismatch':
         throw new AppError('E01005');
       case 'in_progress':
-        throw new AppError('E01004', { headers: { 'retry-after': String(claim.retryAfterSeconds) } });
+        throw new AppError('E01004', {
+          headers: { 'retry-after': String(claim.retryAfterSeconds) },
+        });
       case 'replay':
         this.replay(reply, claim.outcome);
         return true;
@@ -57,12 +71,24 @@ export class IdempotencyGate {
     if (!claim) return;
     request.idempotencyClaim = undefined;
     const status = reply.statusCode;
-    const body = typeof payload === 'string' && payload.length > 0 ? (JSON.parse(payload) as unknown) : undefined;
+    const body =
+      typeof payload === 'string' && payload.length > 0
+        ? (JSON.parse(payload) as unknown)
+        : undefined;
     if (status < 300) {
       await this.store.complete(claim.scope, claim.key, { status, body });
-    } else if (status >= 400 && status < 500 && status !== 429 && isEnvelope(body) && body.error.code !== 'E01004') {
+    } else if (
+      status >= 400 &&
+      status < 500 &&
+      status !== 429 &&
+      isEnvelope(body) &&
+      body.error.code !== 'E01004'
+    ) {
       const { code, message, details } = body.error;
-      await this.store.complete(claim.scope, claim.key, { status, error: { code, message, details } });
+      await this.store.complete(claim.scope, claim.key, {
+        status,
+        error: { code, message, details },
+      });
     } else {
       await this.store.release(claim.scope, claim.key);
     }
@@ -72,14 +98,27 @@ export class IdempotencyGate {
     void reply.header('idempotency-replay', 'true');
     if (outcome.error) {
       const stored = AppError.fromTransport(outcome.error);
-      throw new AppError(stored.code, { message: stored.message, details: stored.details, headers: { 'idempotency-replay': 'true' } });
+      throw new AppError(stored.code, {
+        message: stored.message,
+        details: stored.details,
+        headers: { 'idempotency-replay': 'true' },
+      });
     }
     void reply.code(outcome.status);
     if (outcome.body === undefined) void reply.send();
-    else void reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(outcome.body));
+    else
+      void reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify(outcome.body));
   }
 }
 
-function isEnvelope(value: unknown): value is { error: { code: string; message: string; details?: Array<{ param: string; message: string }> } } {
-  return typeof value === 'object' && value !== null && typeof (value as { error?: { code?: unknown } }).error?.code === 'string';
+function isEnvelope(value: unknown): value is {
+  error: { code: string; message: string; details?: Array<{ param: string; message: string }> };
+} {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { error?: { code?: unknown } }).error?.code === 'string'
+  );
 }

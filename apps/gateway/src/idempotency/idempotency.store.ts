@@ -42,7 +42,16 @@ export class IdempotencyStore {
       [scope, key, fingerprint, IDEMPOTENCY_LOCK_SECONDS, this.config.IDEMPOTENCY_TTL_HOURS],
     );
     if (inserted.length > 0) return { kind: 'claimed' };
-    const [row] = await this.dataSource.query<Array<{ fingerprint: string; state: string; status: number; outcome_sealed: string | null; expired: boolean; wait: number }>>(
+    const [row] = await this.dataSource.query<
+      Array<{
+        fingerprint: string;
+        state: string;
+        status: number;
+        outcome_sealed: string | null;
+        expired: boolean;
+        wait: number;
+      }>
+    >(
       `SELECT fingerprint, state, status, outcome_sealed, expires_at < now() AS expired,
               GREATEST(1, CEIL(EXTRACT(EPOCH FROM locked_until - now())))::int AS wait
          FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2`,
@@ -51,18 +60,29 @@ export class IdempotencyStore {
     if (!row) return this.claim(scope, key, fingerprint);
     if (row.expired) {
       // Past its retention the key is free again, whether or not the purge has run yet.
-      await this.dataSource.query('DELETE FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2 AND expires_at < now()', [scope, key]);
+      await this.dataSource.query(
+        'DELETE FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2 AND expires_at < now()',
+        [scope, key],
+      );
       return this.claim(scope, key, fingerprint);
     }
     if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-    if (row.state === 'completed' && row.outcome_sealed) return { kind: 'replay', outcome: JSON.parse(this.box.open(row.outcome_sealed)) as StoredOutcome };
+    if (row.state === 'completed' && row.outcome_sealed)
+      return {
+        kind: 'replay',
+        outcome: JSON.parse(this.box.open(row.outcome_sealed)) as StoredOutcome,
+      };
     // A holder that died leaves its lock to expire; the next retry takes the key over.
-    const taken = rowsOf(await this.dataSource.query(
-      `UPDATE gateway.idempotency_keys SET locked_until = now() + make_interval(secs => $3)
+    const taken = rowsOf(
+      await this.dataSource.query(
+        `UPDATE gateway.idempotency_keys SET locked_until = now() + make_interval(secs => $3)
         WHERE scope = $1 AND key = $2 AND state = 'in_progress' AND locked_until < now() RETURNING key`,
-      [scope, key, IDEMPOTENCY_LOCK_SECONDS],
-    ));
-    return taken.length > 0 ? { kind: 'claimed' } : { kind: 'in_progress', retryAfterSeconds: row.wait };
+        [scope, key, IDEMPOTENCY_LOCK_SECONDS],
+      ),
+    );
+    return taken.length > 0
+      ? { kind: 'claimed' }
+      : { kind: 'in_progress', retryAfterSeconds: row.wait };
   }
 
   async complete(scope: string, key: string, outcome: StoredOutcome): Promise<void> {
@@ -74,13 +94,24 @@ export class IdempotencyStore {
 
   /** Outcomes that are not kept (5xx, 429, 503) release the key so a retry can succeed. */
   async release(scope: string, key: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'in_progress'`, [scope, key]);
+    await this.dataSource.query(
+      `DELETE FROM gateway.idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'in_progress'`,
+      [scope, key],
+    );
   }
 
   /** Expired keys, and the records the gateway's own writes (operator API) claimed in their transactions. */
   async purgeExpired(): Promise<number> {
-    const rows = rowsOf(await this.dataSource.query('DELETE FROM gateway.idempotency_keys WHERE expires_at < now() RETURNING key'));
-    const records = await purgeIdempotencyRecords(this.dataSource, 'gateway', this.config.IDEMPOTENCY_TTL_HOURS);
+    const rows = rowsOf(
+      await this.dataSource.query(
+        'DELETE FROM gateway.idempotency_keys WHERE expires_at < now() RETURNING key',
+      ),
+    );
+    const records = await purgeIdempotencyRecords(
+      this.dataSource,
+      'gateway',
+      this.config.IDEMPOTENCY_TTL_HOURS,
+    );
     return rows.length + records;
   }
 }

@@ -15,7 +15,8 @@ export class Workspace {
   @Column({ name: 'organization_id' }) organizationId: string;
   @Column() name: string;
   @Column() region: string;
-  @Column({ name: 'notification_emails', type: 'text', array: true, default: () => "'{}'" }) notificationEmails: string[];
+  @Column({ name: 'notification_emails', type: 'text', array: true, default: () => "'{}'" })
+  notificationEmails: string[];
   @Column({ name: 'logo_url', type: 'text', nullable: true }) logoUrl: string | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

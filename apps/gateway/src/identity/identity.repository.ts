@@ -44,7 +44,11 @@ export class IdentityRepository {
     return this.findActiveKey('access_keys', "'admin'", lookup);
   }
 
-  private async findActiveKey(table: 'api_keys' | 'access_keys', role: string, lookup: string): Promise<ApiKeyRecord | undefined> {
+  private async findActiveKey(
+    table: 'api_keys' | 'access_keys',
+    role: string,
+    lookup: string,
+  ): Promise<ApiKeyRecord | undefined> {
     const [row] = await this.dataSource.query<Array<Record<string, unknown>>>(
       `SELECT k.id, ${role} AS role, k.secret_hash, w.id AS workspace_id, w.organization_id, w.region
          FROM gateway.${table} k JOIN gateway.workspaces w ON w.id = k.workspace_id
@@ -103,7 +107,12 @@ export class IdentityRepository {
 
   async insertWorkspaceWithKeys(
     manager: EntityManager,
-    records: { organization: Organization; workspace: Workspace; apiKey: ApiKey; accessKey: AccessKey },
+    records: {
+      organization: Organization;
+      workspace: Workspace;
+      apiKey: ApiKey;
+      accessKey: AccessKey;
+    },
   ): Promise<void> {
     await manager.insert(Organization, records.organization);
     await manager.insert(Workspace, records.workspace);

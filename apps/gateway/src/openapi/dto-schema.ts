@@ -28,24 +28,59 @@ export function dtoSchema(dto: Constructor): JsonSchema {
     const [first, second] = (rule.constraints ?? []) as unknown[];
     if (rule.type === 'conditionalValidation') optional.add(rule.propertyName);
     switch (rule.name ?? '') {
-      case 'isString': property.type = 'string'; break;
-      case 'isInt': property.type = 'integer'; break;
-      case 'isNumber': property.type = 'number'; break;
-      case 'isBoolean': property.type = 'boolean'; break;
-      case 'isEmail': property.type = 'string'; property.format = 'email'; break;
-      case 'isIn': property.enum = first as unknown[]; break;
-      case 'min': property.minimum = first as number; break;
-      case 'max': property.maximum = first as number; break;
-      case 'minLength': property.minLength = first as number; break;
-      case 'maxLength': property.maxLength = first as number; break;
-      case 'isNotEmpty': property.minLength = Math.max(property.minLength ?? 0, 1); break;
-      case 'matches': property.pattern = (first instanceof RegExp ? first : new RegExp(String(first), typeof second === 'string' ? second : '')).source; break;
-      default: break;
+      case 'isString':
+        property.type = 'string';
+        break;
+      case 'isInt':
+        property.type = 'integer';
+        break;
+      case 'isNumber':
+        property.type = 'number';
+        break;
+      case 'isBoolean':
+        property.type = 'boolean';
+        break;
+      case 'isEmail':
+        property.type = 'string';
+        property.format = 'email';
+        break;
+      case 'isIn':
+        property.enum = first as unknown[];
+        break;
+      case 'min':
+        property.minimum = first as number;
+        break;
+      case 'max':
+        property.maximum = first as number;
+        break;
+      case 'minLength':
+        property.minLength = first as number;
+        break;
+      case 'maxLength':
+        property.maxLength = first as number;
+        break;
+      case 'isNotEmpty':
+        property.minLength = Math.max(property.minLength ?? 0, 1);
+        break;
+      case 'matches':
+        property.pattern = (
+          first instanceof RegExp
+            ? first
+            : new RegExp(String(first), typeof second === 'string' ? second : '')
+        ).source;
+        break;
+      default:
+        break;
     }
   }
   for (const [name, value] of Object.entries(defaults)) {
     if (value !== undefined && properties[name]) properties[name].default = value;
   }
   const required = Object.keys(properties).filter((name) => !optional.has(name));
-  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
 }

@@ -8,7 +8,16 @@ export class OpenApiController {
   private document?: ReturnType<typeof buildOpenApiDocument>;
 
   @Get()
-  @Route({ summary: 'The OpenAPI 3.1 document of this API', tag: 'Documentation', auth: 'none', rateLimit: 'docs', idempotent: false, paginated: false, response: { status: 200, description: 'OpenAPI 3.1 JSON' }, errors: [500] })
+  @Route({
+    summary: 'The OpenAPI 3.1 document of this API',
+    tag: 'Documentation',
+    auth: 'none',
+    rateLimit: 'docs',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: 'OpenAPI 3.1 JSON' },
+    errors: [500],
+  })
   get() {
     this.document ??= buildOpenApiDocument(resolveDeclaredRoutes(), '1.0.0');
     return this.document;

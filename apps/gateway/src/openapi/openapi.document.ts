@@ -38,39 +38,83 @@ export function buildOpenApiDocument(routes: ResolvedRoute[], version: string) {
   for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const { policy } = route;
-    const parameters: unknown[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const parameters: unknown[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     if (policy.query) {
       const schema = dtoSchema(policy.query);
       for (const [name, property] of Object.entries(schema.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
+        parameters.push({
+          name,
+          in: 'query',
+          required: schema.required?.includes(name) ?? false,
+          schema: property,
+        });
       }
     }
-    if (policy.idempotent) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+    if (policy.idempotent)
+      parameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      });
     const responses: Record<string, unknown> = {
-      [String(policy.response?.status ?? 200)]: { description: policy.response?.description ?? 'Success' },
+      [String(policy.response?.status ?? 200)]: {
+        description: policy.response?.description ?? 'Success',
+      },
     };
-    for (const status of policy.errors) responses[String(status)] = { description: errorDescription(status), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    for (const status of policy.errors)
+      responses[String(status)] = {
+        description: errorDescription(status),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      };
     (paths[path] ??= {})[route.method.toLowerCase()] = {
       operationId: `${route.controller.replace(/Controller$/, '')}_${route.handler}`,
       summary: policy.summary,
       tags: [policy.tag],
       security: SECURITY[policy.auth],
       parameters,
-      ...(policy.body ? { requestBody: { required: true, content: { 'application/json': { schema: dtoSchema(policy.body) } } } } : {}),
+      ...(policy.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: dtoSchema(policy.body) } },
+            },
+          }
+        : {}),
       responses,
-      'x-switchboard-policy': { rate_limit: policy.rateLimit, idempotent: policy.idempotent, paginated: policy.paginated, ...(policy.role ? { role: policy.role } : {}) },
+      'x-switchboard-policy': {
+        rate_limit: policy.rateLimit,
+        idempotent: policy.idempotent,
+        paginated: policy.paginated,
+        ...(policy.role ? { role: policy.role } : {}),
+      },
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Switchboard API', version, description: 'Email, SMS, WhatsApp, verification, lookup, preferences, realtime and the workspace API, self-hosted.' },
+    info: {
+      title: 'Switchboard API',
+      version,
+      description:
+        'Email, SMS, WhatsApp, verification, lookup, preferences, realtime and the workspace API, self-hosted.',
+    },
     paths,
     components: {
       schemas: { ErrorEnvelope: ERROR_ENVELOPE },
       securitySchemes: {
         BearerAuth: { type: 'http', scheme: 'bearer', description: 'API key bk_{region}_{token}' },
         CookieAuth: { type: 'apiKey', in: 'cookie', name: 'session' },
-        AccessKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'AccessKey <key>' },
+        AccessKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'AccessKey <key>',
+        },
         OperatorToken: { type: 'http', scheme: 'bearer', description: 'PLATFORM_ADMIN_TOKEN' },
       },
     },
@@ -78,6 +122,8 @@ export function buildOpenApiDocument(routes: ResolvedRoute[], version: string) {
 }
 
 function errorDescription(status: number): string {
-  const codes = Object.entries(ErrorCatalog).filter(([, definition]) => definition.status === status).map(([code]) => code);
+  const codes = Object.entries(ErrorCatalog)
+    .filter(([, definition]) => definition.status === status)
+    .map(([code]) => code);
   return codes.length ? `Error envelope (${codes.join(', ')})` : 'Error envelope';
 }

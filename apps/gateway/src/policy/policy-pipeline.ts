@@ -53,11 +53,19 @@ export class PolicyPipeline {
     const policy = this.policyOf(request);
     if (!policy) return false;
     const authenticated = this.authenticate(policy, request);
-    if (authenticated instanceof Promise) return authenticated.then((caller) => this.afterAuthentication(policy, request, reply, caller));
+    if (authenticated instanceof Promise)
+      return authenticated.then((caller) =>
+        this.afterAuthentication(policy, request, reply, caller),
+      );
     return this.afterAuthentication(policy, request, reply, authenticated);
   }
 
-  private afterAuthentication(policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply, caller: Caller): boolean | Promise<boolean> {
+  private afterAuthentication(
+    policy: RoutePolicy,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    caller: Caller,
+  ): boolean | Promise<boolean> {
     request.caller = caller;
     // The client address is read only for anonymous routes: behind proxies it costs a header parse.
     const limit = this.rateLimits.check(policy.rateLimit, {
@@ -66,11 +74,17 @@ export class PolicyPipeline {
         return request.ip;
       },
     });
-    if (limit instanceof Promise) return limit.then((decided) => this.afterRateLimit(policy, request, reply, decided));
+    if (limit instanceof Promise)
+      return limit.then((decided) => this.afterRateLimit(policy, request, reply, decided));
     return this.afterRateLimit(policy, request, reply, limit);
   }
 
-  private afterRateLimit(policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply, limit: RateLimitDecision | undefined): boolean | Promise<boolean> {
+  private afterRateLimit(
+    policy: RoutePolicy,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    limit: RateLimitDecision | undefined,
+  ): boolean | Promise<boolean> {
     if (limit) {
       void reply.headers(limit.headers);
       if (!limit.allowed) throw new AppError('E07001', { headers: limit.headers });
@@ -81,7 +95,9 @@ export class PolicyPipeline {
     else rejectQuery(query);
     if (policy.body) request.validatedBody = validateInto(policy.body, request.body ?? {}, 'body');
     else if (request.body !== undefined && !isEmptyObject(request.body)) {
-      throw AppError.validation([{ param: 'body', message: 'this operation takes no request body' }]);
+      throw AppError.validation([
+        { param: 'body', message: 'this operation takes no request body' },
+      ]);
     }
     return policy.idempotent ? this.idempotency.enter(request, reply) : false;
   }
@@ -109,10 +125,14 @@ export class PolicyPipeline {
     if (caller.kind === 'anonymous' || caller.kind === 'operator') return;
     const role = caller.role ?? 'read';
     if (role === 'read' && !SAFE_METHODS.has(request.method)) {
-      throw new AppError('E03001', { message: 'Read-only credentials may call GET operations only.' });
+      throw new AppError('E03001', {
+        message: 'Read-only credentials may call GET operations only.',
+      });
     }
     if (policy.role && ROLE_RANK[role] < ROLE_RANK[policy.role]) {
-      throw new AppError('E03001', { message: `This operation needs a credential with the ${policy.role} role.` });
+      throw new AppError('E03001', {
+        message: `This operation needs a credential with the ${policy.role} role.`,
+      });
     }
     const selected = request.headers['x-workspace-id'];
     if (typeof selected === 'string' && selected !== '' && selected !== caller.workspaceId) {
@@ -120,11 +140,17 @@ export class PolicyPipeline {
     }
     if (caller.kind === 'session' && !SAFE_METHODS.has(request.method)) {
       const token = request.headers['x-csrf-token'];
-      if (typeof token !== 'string' || !caller.csrfHash || !secretMatches(token, caller.csrfHash)) throw new AppError('E03003');
+      if (typeof token !== 'string' || !caller.csrfHash || !secretMatches(token, caller.csrfHash))
+        throw new AppError('E03003');
     }
   }
 }
 
 function isEmptyObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
 }

@@ -68,7 +68,12 @@ export function rateLimitHeaders(
   const [head, middle, tail] = remainingTemplate(group);
   return {
     'ratelimit-policy': policyHeader(group, result.quota, result.windowSeconds),
-    ratelimit: head + serializeInteger(Math.max(0, result.remaining)) + middle + serializeInteger(Math.max(0, result.resetSeconds)) + tail,
+    ratelimit:
+      head +
+      serializeInteger(Math.max(0, result.remaining)) +
+      middle +
+      serializeInteger(Math.max(0, result.resetSeconds)) +
+      tail,
   };
 }
 

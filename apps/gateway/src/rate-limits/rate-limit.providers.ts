@@ -52,7 +52,9 @@ export class RateLimitEnforcer {
 }
 
 function decision(group: string, result: RateLimitResult): RateLimitDecision {
-  const headers: Record<string, string> = result.allowed ? rateLimitHeaders(group, result) : rateLimitExceededHeaders(group, result);
+  const headers: Record<string, string> = result.allowed
+    ? rateLimitHeaders(group, result)
+    : rateLimitExceededHeaders(group, result);
   return { allowed: result.allowed, result, headers };
 }
 

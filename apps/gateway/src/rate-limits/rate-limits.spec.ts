@@ -127,9 +127,29 @@ describe('rateLimitKey', () => {
 describe('RateLimit header fast path', () => {
   it('equals the library serialising the whole list, for any remaining and reset values', () => {
     for (const group of ['api_list', 'read', 'email_send']) {
-      for (const [remaining, reset] of [[0, 1], [7, 60], [999_999_999, 42], [123, 0]]) {
-        const expected = serializeList([[group, new Map([['r', remaining], ['t', reset]])]]);
-        expect(rateLimitHeaders(group, { quota: 1_000_000_000, remaining, resetSeconds: reset, windowSeconds: 60 }).ratelimit).toBe(expected);
+      for (const [remaining, reset] of [
+        [0, 1],
+        [7, 60],
+        [999_999_999, 42],
+        [123, 0],
+      ]) {
+        const expected = serializeList([
+          [
+            group,
+            new Map([
+              ['r', remaining],
+              ['t', reset],
+            ]),
+          ],
+        ]);
+        expect(
+          rateLimitHeaders(group, {
+            quota: 1_000_000_000,
+            remaining,
+            resetSeconds: reset,
+            windowSeconds: 60,
+          }).ratelimit,
+        ).toBe(expected);
       }
     }
   });

@@ -1,4 +1,12 @@
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
 import { ManagementPageQuery, QueryBoolean } from '../http/list-query.dto';
 
 const NAME_RULE = { message: 'name must not be blank' };
@@ -19,7 +27,9 @@ export class UpdateRealtimeAppDto {
 
 export class ListRealtimeAppsQuery extends ManagementPageQuery {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(100) name?: string;
-  @IsOptional() @IsIn(['created_at', 'name'], { message: 'sort must be one of created_at, name' }) sort: 'created_at' | 'name' = 'created_at';
+  @IsOptional()
+  @IsIn(['created_at', 'name'], { message: 'sort must be one of created_at, name' })
+  sort: 'created_at' | 'name' = 'created_at';
 }
 
 export class ListRealtimeKeysQuery {

@@ -11,12 +11,21 @@ describe('route policies', () => {
         return [];
       }
     }
-    expect(() => assertEveryRouteDeclared([UndeclaredController])).toThrow('UndeclaredController.list serves HTTP without a @Route policy');
+    expect(() => assertEveryRouteDeclared([UndeclaredController])).toThrow(
+      'UndeclaredController.list serves HTTP without a @Route policy',
+    );
   });
 
   it('has a policy on every gateway route, with its method and full path resolved', () => {
     expect(() => assertEveryRouteDeclared(GATEWAY_CONTROLLERS)).not.toThrow();
     const routes = resolveDeclaredRoutes().map((route) => `${route.method} ${route.path}`);
-    expect(routes).toEqual(expect.arrayContaining(['GET /v1/workspace', 'GET /v1/docs/search', 'POST /admin/v1/workspaces/:workspace_id/api-keys', 'GET /healthz']));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'GET /v1/workspace',
+        'GET /v1/docs/search',
+        'POST /admin/v1/workspaces/:workspace_id/api-keys',
+        'GET /healthz',
+      ]),
+    );
   });
 });

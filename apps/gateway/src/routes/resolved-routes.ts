@@ -13,31 +13,50 @@ export interface ResolvedRoute {
 }
 
 function joinPath(...parts: Array<string | undefined>): string {
-  const joined = parts.filter((part) => part && part !== '/').map((part) => String(part).replace(/^\/|\/$/g, '')).join('/');
+  const joined = parts
+    .filter((part) => part && part !== '/')
+    .map((part) => String(part).replace(/^\/|\/$/g, ''))
+    .join('/');
   return `/${joined}`;
 }
 
 /** The declared routes with the method and full path they are served at (Nest or native). */
 export function resolveDeclaredRoutes(): ResolvedRoute[] {
-  const native: ResolvedRoute[] = declaredNativeRoutes.map(({ method, path, area, action, policy }) => ({ method, path, policy, controller: area, handler: action }));
-  return native.concat(declaredRoutes.map(({ controller, handler, policy }) => {
-    const fn = (controller.prototype as Record<string, unknown>)[handler] as object;
-    const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod];
-    const path = joinPath(Reflect.getMetadata(PATH_METADATA, controller) as string, Reflect.getMetadata(PATH_METADATA, fn) as string);
-    return { method, path, policy, controller: controller.name, handler };
-  }));
+  const native: ResolvedRoute[] = declaredNativeRoutes.map(
+    ({ method, path, area, action, policy }) => ({
+      method,
+      path,
+      policy,
+      controller: area,
+      handler: action,
+    }),
+  );
+  return native.concat(
+    declaredRoutes.map(({ controller, handler, policy }) => {
+      const fn = (controller.prototype as Record<string, unknown>)[handler] as object;
+      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod];
+      const path = joinPath(
+        Reflect.getMetadata(PATH_METADATA, controller) as string,
+        Reflect.getMetadata(PATH_METADATA, fn) as string,
+      );
+      return { method, path, policy, controller: controller.name, handler };
+    }),
+  );
 }
 
 /**
  * Refuses to boot when a controller method serves HTTP without a `@Route` policy: a route
  * cannot exist without declaring its credential, rate-limit group, idempotency and pagination.
  */
-export function assertEveryRouteDeclared(controllers: Array<new (...args: never[]) => object>): void {
+export function assertEveryRouteDeclared(
+  controllers: Array<new (...args: never[]) => object>,
+): void {
   for (const controller of controllers) {
     for (const name of Object.getOwnPropertyNames(controller.prototype)) {
       if (name === 'constructor') continue;
       const fn = (controller.prototype as Record<string, unknown>)[name];
-      if (typeof fn !== 'function' || Reflect.getMetadata(METHOD_METADATA, fn) === undefined) continue;
+      if (typeof fn !== 'function' || Reflect.getMetadata(METHOD_METADATA, fn) === undefined)
+        continue;
       if (!Reflect.getMetadata(ROUTE_POLICY, fn)) {
         throw new Error(`${controller.name}.${name} serves HTTP without a @Route policy`);
       }

@@ -5,7 +5,8 @@ import type { Role } from '@switchboard/contracts';
 export type RouteAuth = 'api' | 'access_key' | 'operator' | 'none' | 'session_login';
 
 /** Rate-limit groups; every route names the one it spends (enforced with the limiter). */
-export type RateLimitGroup = 'api_list' | 'read' | 'write' | 'email_send' | 'email_batch' | 'admin' | 'auth' | 'docs' | 'none';
+export type RateLimitGroup =
+  'api_list' | 'read' | 'write' | 'email_send' | 'email_batch' | 'admin' | 'auth' | 'docs' | 'none';
 
 type Constructor = new (...args: never[]) => object;
 
@@ -35,12 +36,23 @@ export interface RoutePolicy {
 export const ROUTE_POLICY = 'switchboard:route-policy';
 
 /** Registry the OpenAPI generator reads: every decorated handler with its class. */
-export const declaredRoutes: Array<{ controller: Constructor; handler: string; policy: RoutePolicy }> = [];
+export const declaredRoutes: Array<{
+  controller: Constructor;
+  handler: string;
+  policy: RoutePolicy;
+}> = [];
 
 export function Route(policy: RoutePolicy): MethodDecorator {
-  return applyDecorators(SetMetadata(ROUTE_POLICY, policy), (target: object, handler: string | symbol) => {
-    declaredRoutes.push({ controller: target.constructor as Constructor, handler: String(handler), policy });
-  });
+  return applyDecorators(
+    SetMetadata(ROUTE_POLICY, policy),
+    (target: object, handler: string | symbol) => {
+      declaredRoutes.push({
+        controller: target.constructor as Constructor,
+        handler: String(handler),
+        policy,
+      });
+    },
+  );
 }
 
 /**

@@ -21,15 +21,31 @@ export class SessionsService {
   async signIn(email: string, password: string) {
     const user = await this.identity.findUserByEmail(email.trim().toLowerCase());
     // Hash even for an unknown email so response time does not reveal which emails exist.
-    const valid = await passwordMatches(password, user?.passwordHash ?? 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=');
+    const valid = await passwordMatches(
+      password,
+      user?.passwordHash ??
+        'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    );
     if (!user || !valid) throw new AppError('E02003');
     const token = issueSecret(SESSION_PREFIX);
     const csrfToken = issueSecret('csrf_').secret;
     const expiresAt = new Date(Date.now() + this.config.SESSION_TTL_HOURS * 3_600_000);
     await this.identity.saveSession(
-      Object.assign(new Session(), { id: newId('ses'), userId: user.id, lookup: token.lookup, secretHash: token.hash, csrfHash: hashSecret(csrfToken), expiresAt, endedAt: null }),
+      Object.assign(new Session(), {
+        id: newId('ses'),
+        userId: user.id,
+        lookup: token.lookup,
+        secretHash: token.hash,
+        csrfHash: hashSecret(csrfToken),
+        expiresAt,
+        endedAt: null,
+      }),
     );
-    return { cookie: token.secret, expiresAt, body: { user: toUserDto(user), csrf_token: csrfToken, expires_at: expiresAt.toISOString() } };
+    return {
+      cookie: token.secret,
+      expiresAt,
+      body: { user: toUserDto(user), csrf_token: csrfToken, expires_at: expiresAt.toISOString() },
+    };
   }
 
   async signOut(cookie: string | undefined): Promise<void> {

@@ -28,13 +28,23 @@ const WORKSPACE_SCHEMA = {
     id: { type: 'string' },
     organization_id: { type: 'string' },
     name: { type: 'string' },
-    notification_emails: { type: 'object', properties: { operational: { type: 'array', items: { type: 'string' } } } },
+    notification_emails: {
+      type: 'object',
+      properties: { operational: { type: 'array', items: { type: 'string' } } },
+    },
     logo_url: { type: ['string', 'null'] },
     created_at: { type: 'string' },
     updated_at: { type: 'string' },
   },
 } as const;
 
-export function registerWorkspaceRoutes(fastify: FastifyInstance, workspaces: WorkspaceService): void {
-  fastify.get(CURRENT_WORKSPACE.path, { schema: { response: { 200: WORKSPACE_SCHEMA } } }, (request) => workspaces.current(request.caller?.workspaceId));
+export function registerWorkspaceRoutes(
+  fastify: FastifyInstance,
+  workspaces: WorkspaceService,
+): void {
+  fastify.get(
+    CURRENT_WORKSPACE.path,
+    { schema: { response: { 200: WORKSPACE_SCHEMA } } },
+    (request) => workspaces.current(request.caller?.workspaceId),
+  );
 }

@@ -18,6 +18,10 @@ export class IdempotencyPurger extends PeriodicJob {
   }
 
   protected work(): Promise<number> {
-    return purgeIdempotencyRecords(this.repository.dataSource, 'realtime', this.config.IDEMPOTENCY_TTL_HOURS);
+    return purgeIdempotencyRecords(
+      this.repository.dataSource,
+      'realtime',
+      this.config.IDEMPOTENCY_TTL_HOURS,
+    );
   }
 }

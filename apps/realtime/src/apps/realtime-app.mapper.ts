@@ -43,5 +43,10 @@ export function toAppDto(row: AppRow, publicOrigin: string | undefined): Realtim
 }
 
 export function toKeyDto(row: KeyRow): RealtimeAppKey {
-  return { id: row.id, app_id: row.app_id, created_at: iso(row.created_at), revoked_at: row.revoked_at ? iso(row.revoked_at) : null };
+  return {
+    id: row.id,
+    app_id: row.app_id,
+    created_at: iso(row.created_at),
+    revoked_at: row.revoked_at ? iso(row.revoked_at) : null,
+  };
 }

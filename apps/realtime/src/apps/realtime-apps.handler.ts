@@ -2,7 +2,12 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { RealtimeSubjects } from '@switchboard/contracts';
-import type { CreateRealtimeAppRequest, ListRealtimeAppsRequest, RealtimeRegion, UpdateRealtimeAppRequest } from '@switchboard/contracts';
+import type {
+  CreateRealtimeAppRequest,
+  ListRealtimeAppsRequest,
+  RealtimeRegion,
+  UpdateRealtimeAppRequest,
+} from '@switchboard/contracts';
 import { requestContextOf } from '@switchboard/platform';
 import { REALTIME_REGIONS } from '../regions/regions';
 import { RealtimeAppsService } from './realtime-apps.service';
@@ -48,7 +53,10 @@ export class RealtimeAppsHandler {
   }
 
   @MessagePattern(RealtimeSubjects.ListKeys)
-  listKeys(@Payload() input: { app_id: string; include_revoked: boolean }, @Ctx() context: BaseRpcContext) {
+  listKeys(
+    @Payload() input: { app_id: string; include_revoked: boolean },
+    @Ctx() context: BaseRpcContext,
+  ) {
     return this.apps.listKeys(requestContextOf(context), input.app_id, input.include_revoked);
   }
 

@@ -13,7 +13,12 @@ export class RealtimeAppsModule {
     return {
       module: RealtimeAppsModule,
       controllers: [RealtimeAppsHandler],
-      providers: [{ provide: REALTIME_CONFIG, useValue: config }, RealtimeAppsRepository, RealtimeAppsService, IdempotencyPurger],
+      providers: [
+        { provide: REALTIME_CONFIG, useValue: config },
+        RealtimeAppsRepository,
+        RealtimeAppsService,
+        IdempotencyPurger,
+      ],
     };
   }
 }

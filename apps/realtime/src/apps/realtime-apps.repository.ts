@@ -5,7 +5,8 @@ import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
 import type { AppRow, KeyRow } from './realtime-app.mapper';
 
-const APP_COLUMNS = 'id, workspace_id, app_id, name, region, status, connection_counting, created_at, updated_at';
+const APP_COLUMNS =
+  'id, workspace_id, app_id, name, region, status, connection_counting, created_at, updated_at';
 const KEY_COLUMNS = 'id, app_id, created_at, revoked_at';
 
 /** Named queries over realtime.apps and realtime.app_keys; every one is scoped by workspace. */
@@ -13,7 +14,16 @@ const KEY_COLUMNS = 'id, app_id, created_at, revoked_at';
 export class RealtimeAppsRepository {
   constructor(@InjectDataSource('realtime') readonly dataSource: DataSource) {}
 
-  async insertApp(manager: EntityManager, app: { id: string; workspaceId: string; name: string; region: string; connectionCounting: boolean }): Promise<AppRow> {
+  async insertApp(
+    manager: EntityManager,
+    app: {
+      id: string;
+      workspaceId: string;
+      name: string;
+      region: string;
+      connectionCounting: boolean;
+    },
+  ): Promise<AppRow> {
     const rows: AppRow[] = await manager.query(
       `INSERT INTO realtime.apps (id, workspace_id, name, region, connection_counting) VALUES ($1, $2, $3, $4, $5) RETURNING ${APP_COLUMNS}`,
       [app.id, app.workspaceId, app.name, app.region, app.connectionCounting],
@@ -21,7 +31,10 @@ export class RealtimeAppsRepository {
     return rows[0];
   }
 
-  async insertKey(manager: EntityManager, key: { id: string; appId: string; workspaceId: string; secretSealed: string }): Promise<KeyRow> {
+  async insertKey(
+    manager: EntityManager,
+    key: { id: string; appId: string; workspaceId: string; secretSealed: string },
+  ): Promise<KeyRow> {
     const rows: KeyRow[] = await manager.query(
       `INSERT INTO realtime.app_keys (id, app_id, workspace_id, secret_sealed) VALUES ($1, $2, $3, $4) RETURNING ${KEY_COLUMNS}`,
       [key.id, key.appId, key.workspaceId, key.secretSealed],
@@ -29,7 +42,12 @@ export class RealtimeAppsRepository {
     return rows[0];
   }
 
-  async findApp(workspaceId: string, id: string, manager: EntityManager | DataSource = this.dataSource, lock = false): Promise<AppRow | undefined> {
+  async findApp(
+    workspaceId: string,
+    id: string,
+    manager: EntityManager | DataSource = this.dataSource,
+    lock = false,
+  ): Promise<AppRow | undefined> {
     const rows: AppRow[] = await manager.query(
       `SELECT ${APP_COLUMNS} FROM realtime.apps WHERE workspace_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
       [workspaceId, id],
@@ -37,18 +55,30 @@ export class RealtimeAppsRepository {
     return rows[0];
   }
 
-  async updateApp(manager: EntityManager, workspaceId: string, id: string, patch: { name?: string; connectionCounting?: boolean }): Promise<AppRow | undefined> {
-    const rows = rowsOf<AppRow>(await manager.query(
-      `UPDATE realtime.apps SET name = COALESCE($3, name), connection_counting = COALESCE($4, connection_counting), updated_at = clock_timestamp()
+  async updateApp(
+    manager: EntityManager,
+    workspaceId: string,
+    id: string,
+    patch: { name?: string; connectionCounting?: boolean },
+  ): Promise<AppRow | undefined> {
+    const rows = rowsOf<AppRow>(
+      await manager.query(
+        `UPDATE realtime.apps SET name = COALESCE($3, name), connection_counting = COALESCE($4, connection_counting), updated_at = clock_timestamp()
         WHERE workspace_id = $1 AND id = $2 RETURNING ${APP_COLUMNS}`,
-      [workspaceId, id, patch.name ?? null, patch.connectionCounting ?? null],
-    ));
+        [workspaceId, id, patch.name ?? null, patch.connectionCounting ?? null],
+      ),
+    );
     return rows[0];
   }
 
   /** Deletes the app; its keys go with it (ON DELETE CASCADE). */
   async deleteApp(manager: EntityManager, workspaceId: string, id: string): Promise<boolean> {
-    const rows = rowsOf(await manager.query('DELETE FROM realtime.apps WHERE workspace_id = $1 AND id = $2 RETURNING id', [workspaceId, id]));
+    const rows = rowsOf(
+      await manager.query(
+        'DELETE FROM realtime.apps WHERE workspace_id = $1 AND id = $2 RETURNING id',
+        [workspaceId, id],
+      ),
+    );
     return rows.length > 0;
   }
 
@@ -59,18 +89,34 @@ export class RealtimeAppsRepository {
     );
   }
 
-  async findKey(manager: EntityManager, workspaceId: string, appId: string, keyId: string): Promise<KeyRow | undefined> {
-    const rows: KeyRow[] = await manager.query(`SELECT ${KEY_COLUMNS} FROM realtime.app_keys WHERE workspace_id = $1 AND app_id = $2 AND id = $3`, [workspaceId, appId, keyId]);
+  async findKey(
+    manager: EntityManager,
+    workspaceId: string,
+    appId: string,
+    keyId: string,
+  ): Promise<KeyRow | undefined> {
+    const rows: KeyRow[] = await manager.query(
+      `SELECT ${KEY_COLUMNS} FROM realtime.app_keys WHERE workspace_id = $1 AND app_id = $2 AND id = $3`,
+      [workspaceId, appId, keyId],
+    );
     return rows[0];
   }
 
   async countActiveKeys(manager: EntityManager, appId: string): Promise<number> {
-    const rows: Array<{ count: string }> = await manager.query('SELECT count(*) FROM realtime.app_keys WHERE app_id = $1 AND revoked_at IS NULL', [appId]);
+    const rows: Array<{ count: string }> = await manager.query(
+      'SELECT count(*) FROM realtime.app_keys WHERE app_id = $1 AND revoked_at IS NULL',
+      [appId],
+    );
     return Number(rows[0].count);
   }
 
   async revokeKey(manager: EntityManager, keyId: string): Promise<KeyRow> {
-    const rows = rowsOf<KeyRow>(await manager.query(`UPDATE realtime.app_keys SET revoked_at = clock_timestamp() WHERE id = $1 RETURNING ${KEY_COLUMNS}`, [keyId]));
+    const rows = rowsOf<KeyRow>(
+      await manager.query(
+        `UPDATE realtime.app_keys SET revoked_at = clock_timestamp() WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
+        [keyId],
+      ),
+    );
     return rows[0];
   }
 }

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { CreateRealtimeAppRequest, ListRealtimeAppsRequest, RealtimeApp, RealtimeAppKey, RealtimeAppKeyWithSecret, RequestContext, UpdateRealtimeAppRequest } from '@switchboard/contracts';
+import type {
+  CreateRealtimeAppRequest,
+  ListRealtimeAppsRequest,
+  RealtimeApp,
+  RealtimeAppKey,
+  RealtimeAppKeyWithSecret,
+  RequestContext,
+  UpdateRealtimeAppRequest,
+} from '@switchboard/contracts';
 import { CursorCodec, idempotentWrite, newId, paginate } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, SealedBox } from '@switchboard/platform';
@@ -23,16 +31,33 @@ export class RealtimeAppsService {
     private readonly repository: RealtimeAppsRepository,
   ) {
     this.box = new SealedBox(config.ENCRYPTION_KEY);
-    this.cursors = new CursorCodec(`cursor:${config.ENCRYPTION_KEY}`, config.CURSOR_TTL_HOURS * 3_600_000);
+    this.cursors = new CursorCodec(
+      `cursor:${config.ENCRYPTION_KEY}`,
+      config.CURSOR_TTL_HOURS * 3_600_000,
+    );
   }
 
-  async create(context: RequestContext, input: CreateRealtimeAppRequest): Promise<{ app: RealtimeApp; key: RealtimeAppKeyWithSecret }> {
+  async create(
+    context: RequestContext,
+    input: CreateRealtimeAppRequest,
+  ): Promise<{ app: RealtimeApp; key: RealtimeAppKeyWithSecret }> {
     const workspaceId = workspaceOf(context);
     if (!REALTIME_REGIONS.some((region) => region.id === input.region)) {
-      throw AppError.validation([{ param: 'region', message: `must be one of ${REALTIME_REGIONS.map((r) => r.id).join(', ')}` }]);
+      throw AppError.validation([
+        {
+          param: 'region',
+          message: `must be one of ${REALTIME_REGIONS.map((r) => r.id).join(', ')}`,
+        },
+      ]);
     }
     return this.once(context, async (manager) => {
-      const app = await this.repository.insertApp(manager, { id: newId('rap'), workspaceId, name: input.name, region: input.region, connectionCounting: input.connection_counting ?? false });
+      const app = await this.repository.insertApp(manager, {
+        id: newId('rap'),
+        workspaceId,
+        name: input.name,
+        region: input.region,
+        connectionCounting: input.connection_counting ?? false,
+      });
       const key = await this.issueKey(manager, app);
       return { app: toAppDto(app, context.publicOrigin), key };
     });
@@ -50,10 +75,14 @@ export class RealtimeAppsService {
       this.repository.dataSource,
       {
         from: 'realtime.apps',
-        select: 'id, workspace_id, app_id, name, region, status, connection_counting, created_at, updated_at',
+        select:
+          'id, workspace_id, app_id, name, region, status, connection_counting, created_at, updated_at',
         where: { sql: where, params },
         filters: { workspaceId, name: input.name ?? null },
-        sorts: { created_at: { column: 'created_at', type: 'timestamptz' }, name: { column: 'name', type: 'text' } },
+        sorts: {
+          created_at: { column: 'created_at', type: 'timestamptz' },
+          name: { column: 'name', type: 'text' },
+        },
         defaultSort: 'created_at',
         defaultOrder: input.sort === 'name' ? 'asc' : 'desc',
         idColumn: 'id',
@@ -73,7 +102,10 @@ export class RealtimeAppsService {
   async update(context: RequestContext, input: UpdateRealtimeAppRequest): Promise<RealtimeApp> {
     const workspaceId = workspaceOf(context);
     return this.once(context, async (manager) => {
-      const app = await this.repository.updateApp(manager, workspaceId, input.app_id, { name: input.name, connectionCounting: input.connection_counting });
+      const app = await this.repository.updateApp(manager, workspaceId, input.app_id, {
+        name: input.name,
+        connectionCounting: input.connection_counting,
+      });
       if (!app) throw new AppError('E04003');
       return toAppDto(app, context.publicOrigin);
     });
@@ -82,7 +114,8 @@ export class RealtimeAppsService {
   async remove(context: RequestContext, appId: string): Promise<null> {
     const workspaceId = workspaceOf(context);
     return this.once(context, async (manager) => {
-      if (!(await this.repository.deleteApp(manager, workspaceId, appId))) throw new AppError('E04003');
+      if (!(await this.repository.deleteApp(manager, workspaceId, appId)))
+        throw new AppError('E04003');
       return null;
     });
   }
@@ -96,7 +129,11 @@ export class RealtimeAppsService {
     });
   }
 
-  async listKeys(context: RequestContext, appId: string, includeRevoked: boolean): Promise<{ data: RealtimeAppKey[] }> {
+  async listKeys(
+    context: RequestContext,
+    appId: string,
+    includeRevoked: boolean,
+  ): Promise<{ data: RealtimeAppKey[] }> {
     const workspaceId = workspaceOf(context);
     if (!(await this.repository.findApp(workspaceId, appId))) throw new AppError('E04003');
     const keys = await this.repository.listKeys(workspaceId, appId, includeRevoked);
@@ -112,19 +149,38 @@ export class RealtimeAppsService {
       const key = await this.repository.findKey(manager, workspaceId, appId, keyId);
       if (!key) throw new AppError('E04004');
       if (key.revoked_at) throw new AppError('E06001');
-      if ((await this.repository.countActiveKeys(manager, appId)) <= 1) throw new AppError('E01013');
+      if ((await this.repository.countActiveKeys(manager, appId)) <= 1)
+        throw new AppError('E01013');
       return toKeyDto(await this.repository.revokeKey(manager, keyId));
     });
   }
 
   private async issueKey(manager: EntityManager, app: AppRow): Promise<RealtimeAppKeyWithSecret> {
     const secret = randomBytes(32).toString('hex');
-    const key = await this.repository.insertKey(manager, { id: newId('rak'), appId: app.id, workspaceId: app.workspace_id, secretSealed: this.box.seal(secret) });
+    const key = await this.repository.insertKey(manager, {
+      id: newId('rak'),
+      appId: app.id,
+      workspaceId: app.workspace_id,
+      secretSealed: this.box.seal(secret),
+    });
     return { ...toKeyDto(key), secret };
   }
 
-  private once<T>(context: RequestContext, write: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return idempotentWrite(this.repository.dataSource, 'realtime', { workspaceId: workspaceOf(context), key: context.idempotencyKey, fingerprint: context.idempotencyFingerprint }, this.box, write);
+  private once<T>(
+    context: RequestContext,
+    write: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    return idempotentWrite(
+      this.repository.dataSource,
+      'realtime',
+      {
+        workspaceId: workspaceOf(context),
+        key: context.idempotencyKey,
+        fingerprint: context.idempotencyFingerprint,
+      },
+      this.box,
+      write,
+    );
   }
 }
 

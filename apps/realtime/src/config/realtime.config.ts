@@ -3,9 +3,24 @@ import type { ConfigOf } from '@switchboard/platform';
 
 export const realtimeEnv = {
   ...serviceEnv,
-  ENCRYPTION_KEY: env.string({ minLength: 16, description: 'key that encrypts realtime key secrets and stored replies at rest, and signs cursors', secret: true }),
-  IDEMPOTENCY_TTL_HOURS: env.int({ default: 24, min: 1, max: 720, description: 'how long idempotency keys are kept' }),
-  CURSOR_TTL_HOURS: env.int({ default: 24, min: 1, max: 720, description: 'how long a pagination cursor stays valid' }),
+  ENCRYPTION_KEY: env.string({
+    minLength: 16,
+    description:
+      'key that encrypts realtime key secrets and stored replies at rest, and signs cursors',
+    secret: true,
+  }),
+  IDEMPOTENCY_TTL_HOURS: env.int({
+    default: 24,
+    min: 1,
+    max: 720,
+    description: 'how long idempotency keys are kept',
+  }),
+  CURSOR_TTL_HOURS: env.int({
+    default: 24,
+    min: 1,
+    max: 720,
+    description: 'how long a pagination cursor stays valid',
+  }),
 };
 export type RealtimeConfig = ConfigOf<typeof realtimeEnv>;
 export const REALTIME_CONFIG = Symbol('REALTIME_CONFIG');

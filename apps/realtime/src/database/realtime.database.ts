@@ -3,7 +3,9 @@ import type { RealtimeConfig } from '../config/realtime.config';
 import { CreateRealtimeSchema1763800000200 } from './migrations/1763800000200-create-realtime-schema';
 import { CreateRealtimeApps1763900000200 } from './migrations/1763900000200-create-realtime-apps';
 
-export function realtimeDatabase(config: Pick<RealtimeConfig, 'DATABASE_URL' | 'DATABASE_POOL_SIZE'>): ServiceDatabase {
+export function realtimeDatabase(
+  config: Pick<RealtimeConfig, 'DATABASE_URL' | 'DATABASE_POOL_SIZE'>,
+): ServiceDatabase {
   return {
     schema: 'realtime',
     url: config.DATABASE_URL,

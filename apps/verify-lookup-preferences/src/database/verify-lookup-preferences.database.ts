@@ -2,7 +2,9 @@ import type { ServiceDatabase } from '@switchboard/persistence';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { CreateVerifyLookupPreferencesSchema1763800000400 } from './migrations/1763800000400-create-verify-lookup-preferences-schema';
 
-export function verifyLookupPreferencesDatabase(config: VerifyLookupPreferencesConfig): ServiceDatabase {
+export function verifyLookupPreferencesDatabase(
+  config: VerifyLookupPreferencesConfig,
+): ServiceDatabase {
   return {
     schema: 'verify_lookup_preferences',
     url: config.DATABASE_URL,

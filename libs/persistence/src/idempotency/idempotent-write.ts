@@ -38,12 +38,16 @@ export async function idempotentWrite<T>(
         `SELECT fingerprint, reply FROM "${schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`,
         [scope.workspaceId, key],
       );
-      if (earlier && fingerprint && earlier.fingerprint !== fingerprint) throw new AppError('E01005');
+      if (earlier && fingerprint && earlier.fingerprint !== fingerprint)
+        throw new AppError('E01005');
       if (earlier?.reply) return JSON.parse(box.open(earlier.reply)) as T;
       throw new AppError('E01004', { headers: { 'retry-after': '1' } });
     }
     const reply = await write(manager);
-    await manager.query(`UPDATE "${schema}".idempotency_records SET reply = $3 WHERE workspace_id = $1 AND key = $2`, [scope.workspaceId, key, box.seal(JSON.stringify(reply ?? null))]);
+    await manager.query(
+      `UPDATE "${schema}".idempotency_records SET reply = $3 WHERE workspace_id = $1 AND key = $2`,
+      [scope.workspaceId, key, box.seal(JSON.stringify(reply ?? null))],
+    );
     return reply;
   });
 }
@@ -62,9 +66,16 @@ export function idempotencyRecordsTable(schema: string): string {
 }
 
 /** Deletes records older than the retention; run periodically by the service. */
-export async function purgeIdempotencyRecords(dataSource: DataSource, schema: string, retentionHours: number): Promise<number> {
+export async function purgeIdempotencyRecords(
+  dataSource: DataSource,
+  schema: string,
+  retentionHours: number,
+): Promise<number> {
   const rows = rowsOf(
-    await dataSource.query(`DELETE FROM "${schema}".idempotency_records WHERE created_at < now() - make_interval(hours => $1) RETURNING key`, [retentionHours]),
+    await dataSource.query(
+      `DELETE FROM "${schema}".idempotency_records WHERE created_at < now() - make_interval(hours => $1) RETURNING key`,
+      [retentionHours],
+    ),
   );
   return rows.length;
 }

@@ -8,11 +8,17 @@ describe('loadConfig', () => {
   };
 
   it('applies defaults and parses values into a typed object', () => {
-    expect(loadConfig(schema, { TOKEN: 'x', REGIONS: 'us1, eu1' })).toEqual({ PORT: 8080, REGIONS: ['us1', 'eu1'], TOKEN: 'x' });
+    expect(loadConfig(schema, { TOKEN: 'x', REGIONS: 'us1, eu1' })).toEqual({
+      PORT: 8080,
+      REGIONS: ['us1', 'eu1'],
+      TOKEN: 'x',
+    });
   });
 
   it('stops at a bad value with one line naming the variable', () => {
-    expect(() => loadConfig(schema, { TOKEN: 'x', PORT: 'eighty' })).toThrow(new ConfigError('PORT', 'must be an integer from 0 to 65535 (got "eighty")'));
+    expect(() => loadConfig(schema, { TOKEN: 'x', PORT: 'eighty' })).toThrow(
+      new ConfigError('PORT', 'must be an integer from 0 to 65535 (got "eighty")'),
+    );
   });
 
   it('names a missing required variable and never echoes a secret', () => {

@@ -24,18 +24,32 @@ export class ConfigError extends Error {
 
 type Options<T> = { default?: T; description: string; secret?: boolean };
 
-function variable<T>(kind: EnvVar<T>['kind'], options: Options<T>, parse: (raw: string) => T): EnvVar<T> {
-  return { kind, required: options.default === undefined, default: options.default, description: options.description, secret: options.secret, parse };
+function variable<T>(
+  kind: EnvVar<T>['kind'],
+  options: Options<T>,
+  parse: (raw: string) => T,
+): EnvVar<T> {
+  return {
+    kind,
+    required: options.default === undefined,
+    default: options.default,
+    description: options.description,
+    secret: options.secret,
+    parse,
+  };
 }
 
 export const env = {
   string: (options: Options<string> & { minLength?: number }): EnvVar<string> =>
     variable('string', options, (raw) => {
-      if (raw.length < (options.minLength ?? 1)) throw new Error(`must be at least ${options.minLength ?? 1} characters`);
+      if (raw.length < (options.minLength ?? 1))
+        throw new Error(`must be at least ${options.minLength ?? 1} characters`);
       return raw;
     }),
-  optionalString: (options: Omit<Options<string>, 'default'>): EnvVar<string | undefined> =>
-    ({ ...variable<string | undefined>('string', options, (raw) => raw || undefined), required: false }),
+  optionalString: (options: Omit<Options<string>, 'default'>): EnvVar<string | undefined> => ({
+    ...variable<string | undefined>('string', options, (raw) => raw || undefined),
+    required: false,
+  }),
   int: (options: Options<number> & { min?: number; max?: number }): EnvVar<number> =>
     variable('int', options, (raw) => {
       const value = Number(raw);
@@ -59,7 +73,10 @@ export const env = {
     }),
   list: (options: Options<string[]> & { pattern?: RegExp }): EnvVar<string[]> =>
     variable('list', options, (raw) => {
-      const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+      const items = raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
       if (items.length === 0) throw new Error('must list at least one value');
       const bad = options.pattern ? items.find((item) => !options.pattern?.test(item)) : undefined;
       if (bad !== undefined) throw new Error(`has an invalid entry "${bad}"`);
@@ -83,9 +100,14 @@ export const env = {
 };
 
 export type EnvSchema = Record<string, EnvVar<unknown>>;
-export type ConfigOf<S extends EnvSchema> = { [K in keyof S]: S[K] extends EnvVar<infer T> ? T : never };
+export type ConfigOf<S extends EnvSchema> = {
+  [K in keyof S]: S[K] extends EnvVar<infer T> ? T : never;
+};
 
-export function loadConfig<S extends EnvSchema>(schema: S, source: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+export function loadConfig<S extends EnvSchema>(
+  schema: S,
+  source: NodeJS.ProcessEnv = process.env,
+): ConfigOf<S> {
   const config: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(schema)) {
     const raw = source[name];
@@ -97,7 +119,10 @@ export function loadConfig<S extends EnvSchema>(schema: S, source: NodeJS.Proces
     try {
       config[name] = spec.parse(raw);
     } catch (err) {
-      throw new ConfigError(name, `${(err as Error).message} (got ${spec.secret ? 'a hidden value' : JSON.stringify(raw)})`);
+      throw new ConfigError(
+        name,
+        `${(err as Error).message} (got ${spec.secret ? 'a hidden value' : JSON.stringify(raw)})`,
+      );
     }
   }
   return config as ConfigOf<S>;
@@ -105,8 +130,23 @@ export function loadConfig<S extends EnvSchema>(schema: S, source: NodeJS.Proces
 
 /** The variables every process reads, whatever service it runs. */
 export const commonEnv = {
-  TRANSPORT: env.enum(['in-process', 'nats'] as const, { default: 'in-process', description: 'in-process (embedded default) or nats (distributed)' }),
-  NATS_URL: env.url({ default: 'nats://127.0.0.1:4222', protocols: ['nats', 'tls'], description: 'NATS server URL(s), comma-separated' }),
-  TRANSPORT_TIMEOUT_MS: env.int({ default: 5000, min: 100, max: 120000, description: 'time-out of one request between services' }),
-  LOG_LEVEL: env.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info', description: 'pino log level' }),
+  TRANSPORT: env.enum(['in-process', 'nats'] as const, {
+    default: 'in-process',
+    description: 'in-process (embedded default) or nats (distributed)',
+  }),
+  NATS_URL: env.url({
+    default: 'nats://127.0.0.1:4222',
+    protocols: ['nats', 'tls'],
+    description: 'NATS server URL(s), comma-separated',
+  }),
+  TRANSPORT_TIMEOUT_MS: env.int({
+    default: 5000,
+    min: 100,
+    max: 120000,
+    description: 'time-out of one request between services',
+  }),
+  LOG_LEVEL: env.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
+    default: 'info',
+    description: 'pino log level',
+  }),
 };

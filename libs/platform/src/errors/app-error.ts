@@ -11,7 +11,12 @@ export class AppError extends Error {
 
   constructor(
     code: ErrorCode,
-    options: { message?: string; details?: ErrorDetail[]; vendorCode?: string; headers?: Record<string, string> } = {},
+    options: {
+      message?: string;
+      details?: ErrorDetail[];
+      vendorCode?: string;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(options.message ?? ErrorCatalog[code].message);
     this.name = 'AppError';

@@ -15,15 +15,21 @@ export class RpcErrorFilter implements ExceptionFilter<unknown> {
     if (host.getType() === 'http') return this.replyOverHttp(exception, host);
     if (exception instanceof AppError) return throwError(() => exception.toTransport());
     const rpc = host.switchToRpc().getContext<BaseRpcContext>();
-    this.logger.error({ err: exception, subject: subjectOf(rpc), request_id: requestContextOf(rpc).requestId }, 'unhandled error in message handler');
+    this.logger.error(
+      { err: exception, subject: subjectOf(rpc), request_id: requestContextOf(rpc).requestId },
+      'unhandled error in message handler',
+    );
     return throwError(() => new AppError('E09001').toTransport());
   }
 
   /** A service's own HTTP routes are only health and metrics: answer their failures plainly. */
   private replyOverHttp(exception: unknown, host: ArgumentsHost): void {
     const error = exception instanceof AppError ? exception : new AppError('E09001');
-    if (!(exception instanceof AppError)) this.logger.error({ err: exception }, 'unhandled error in HTTP route');
-    const reply = host.switchToHttp().getResponse<{ status(code: number): { send(body: unknown): void } }>();
+    if (!(exception instanceof AppError))
+      this.logger.error({ err: exception }, 'unhandled error in HTTP route');
+    const reply = host
+      .switchToHttp()
+      .getResponse<{ status(code: number): { send(body: unknown): void } }>();
     reply.status(error.status).send({ error: error.toTransport() });
   }
 }

@@ -2,7 +2,6 @@ import type { LoggerService } from '@nestjs/common';
 import pino from 'pino';
 import type { Logger } from 'pino';
 
-
 /** Paths that must never reach a log, whatever object is logged. */
 const REDACTED = [
   'password',
@@ -52,7 +51,11 @@ export class PinoNestLogger implements LoggerService {
     this.write('trace', message, context);
   }
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, context?: string): void {
+  private write(
+    level: 'info' | 'error' | 'warn' | 'debug' | 'trace',
+    message: unknown,
+    context?: string,
+  ): void {
     if (typeof message === 'object' && message !== null) {
       const { msg, ...fields } = message as Record<string, unknown>;
       this.logger[level]({ context, ...fields }, typeof msg === 'string' ? msg : undefined);

@@ -9,9 +9,24 @@ import { startService } from '../service/start-service';
 /** The variables every product service reads on top of `commonEnv`. */
 export const serviceEnv = {
   ...commonEnv,
-  DATABASE_URL: env.url({ default: 'postgres://postgres:postgres@127.0.0.1:5432/switchboard', protocols: ['postgres', 'postgresql'], description: 'PostgreSQL URL; the service uses its own schema', secret: true }),
-  DATABASE_POOL_SIZE: env.int({ default: 10, min: 1, max: 200, description: 'connections in the service\'s pool' }),
-  HTTP_PORT: env.int({ default: 8081, min: 0, max: 65535, description: 'port of /healthz, /readyz and /metrics in distributed mode' }),
+  DATABASE_URL: env.url({
+    default: 'postgres://postgres:postgres@127.0.0.1:5432/switchboard',
+    protocols: ['postgres', 'postgresql'],
+    description: 'PostgreSQL URL; the service uses its own schema',
+    secret: true,
+  }),
+  DATABASE_POOL_SIZE: env.int({
+    default: 10,
+    min: 1,
+    max: 200,
+    description: "connections in the service's pool",
+  }),
+  HTTP_PORT: env.int({
+    default: 8081,
+    min: 0,
+    max: 65535,
+    description: 'port of /healthz, /readyz and /metrics in distributed mode',
+  }),
 };
 
 export interface ServiceProcess<S extends EnvSchema> {
@@ -25,7 +40,9 @@ export interface ServiceProcess<S extends EnvSchema> {
  * The `main` of a service run as its own process: `node main.js` serves over NATS,
  * `node main.js migrate` applies its migrations and exits. A bad setting stops it with one line.
  */
-export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>(service: ServiceProcess<S>): Promise<void> {
+export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>(
+  service: ServiceProcess<S>,
+): Promise<void> {
   let config: ConfigOf<S>;
   try {
     config = loadConfig(service.schema);
@@ -52,7 +69,9 @@ export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>
       ? { kind: 'nats' as const, url: base.NATS_URL, timeoutMs: base.TRANSPORT_TIMEOUT_MS }
       : undefined;
   if (!transport) {
-    process.stderr.write(`Invalid configuration: TRANSPORT must be nats when ${service.name} runs as its own process\n`);
+    process.stderr.write(
+      `Invalid configuration: TRANSPORT must be nats when ${service.name} runs as its own process\n`,
+    );
     process.exit(1);
   }
   await startService({
@@ -62,5 +81,8 @@ export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>
     logger: new PinoNestLogger(logger),
     httpPort: base.HTTP_PORT,
   });
-  logger.info({ port: base.HTTP_PORT }, `${service.name} serving on NATS; health on port ${base.HTTP_PORT}`);
+  logger.info(
+    { port: base.HTTP_PORT },
+    `${service.name} serving on NATS; health on port ${base.HTTP_PORT}`,
+  );
 }

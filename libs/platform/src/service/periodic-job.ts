@@ -27,7 +27,10 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicati
     try {
       return await this.work();
     } catch (err) {
-      this.logger.warn({ err }, `${this.constructor.name} failed; it runs again in ${this.everyMs} ms`);
+      this.logger.warn(
+        { err },
+        `${this.constructor.name} failed; it runs again in ${this.everyMs} ms`,
+      );
       return 0;
     }
   }

@@ -18,6 +18,7 @@ export function requestContextOf(context: BaseRpcContext): RequestContext {
 }
 
 export function subjectOf(context: BaseRpcContext): string {
-  if (context instanceof InProcessContext || context instanceof NatsContext) return context.getSubject();
+  if (context instanceof InProcessContext || context instanceof NatsContext)
+    return context.getSubject();
   return 'unknown';
 }

@@ -15,18 +15,18 @@ export class RpcObservabilityInterceptor implements NestInterceptor {
     const stop = rpcDuration.startTimer({ service: this.service, subject });
     return new Observable((subscriber) =>
       next.handle().subscribe({
-          next: (value) => subscriber.next(value),
-          error: (err: unknown) => {
-            stop();
-            rpcRequests.inc({ service: this.service, subject, outcome: 'error' });
-            subscriber.error(err);
-          },
-          complete: () => {
-            stop();
-            rpcRequests.inc({ service: this.service, subject, outcome: 'ok' });
-            subscriber.complete();
-          },
-        }),
+        next: (value) => subscriber.next(value),
+        error: (err: unknown) => {
+          stop();
+          rpcRequests.inc({ service: this.service, subject, outcome: 'error' });
+          subscriber.error(err);
+        },
+        complete: () => {
+          stop();
+          rpcRequests.inc({ service: this.service, subject, outcome: 'ok' });
+          subscriber.complete();
+        },
+      }),
     );
   }
 }

@@ -19,7 +19,9 @@ interface ReplyLike {
   send(body: unknown): void;
 }
 
-export async function runReadinessChecks(checks: ReadinessCheck[]): Promise<Record<string, 'ok' | 'failing'>> {
+export async function runReadinessChecks(
+  checks: ReadinessCheck[],
+): Promise<Record<string, 'ok' | 'failing'>> {
   const results: Record<string, 'ok' | 'failing'> = {};
   await Promise.all(
     checks.map(async (readiness) => {
@@ -55,7 +57,9 @@ export class ServiceHealthModule {
       async readyz(@Res() reply: ReplyLike): Promise<void> {
         const checks = await runReadinessChecks(this.checks);
         const ready = Object.values(checks).every((state) => state === 'ok');
-        reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', service, checks });
+        reply
+          .status(ready ? 200 : 503)
+          .send({ status: ready ? 'ok' : 'unavailable', service, checks });
       }
 
       @Get('metrics')
@@ -68,7 +72,9 @@ export class ServiceHealthModule {
       async check(): Promise<{ service: string; status: string }> {
         const checks = await runReadinessChecks(this.checks.filter((c) => c.name !== 'transport'));
         if (Object.values(checks).some((state) => state === 'failing')) {
-          throw new AppError('E05002', { message: `The ${service} service cannot reach its database.` });
+          throw new AppError('E05002', {
+            message: `The ${service} service cannot reach its database.`,
+          });
         }
         return { service, status: 'ok' };
       }

@@ -35,7 +35,9 @@ export async function startService(options: StartServiceOptions): Promise<INestA
     await service.listen();
     return service;
   }
-  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { logger });
+  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), {
+    logger,
+  });
   // Globals are set on the app and inherited: a connected microservice is already initialised.
   app.useGlobalFilters(new RpcErrorFilter());
   app.useGlobalInterceptors(new RpcObservabilityInterceptor(name));

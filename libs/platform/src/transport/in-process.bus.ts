@@ -21,7 +21,8 @@ export class InProcessBus {
 
   async request(subject: string, data: unknown, headers: Record<string, string>): Promise<unknown> {
     const handler = this.handlers.get(subject);
-    if (!handler) throw new AppError('E05002', { message: `No service answers ${subject}.` }).toTransport();
+    if (!handler)
+      throw new AppError('E05002', { message: `No service answers ${subject}.` }).toTransport();
     const reply = await handler(wireCopy(data), { ...headers });
     return wireCopy(reply);
   }

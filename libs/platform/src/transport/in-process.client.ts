@@ -22,7 +22,8 @@ export class InProcessClient extends ClientProxy {
   }
 
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
-    const record = packet.data instanceof InProcessRecord ? packet.data : new InProcessRecord(packet.data, {});
+    const record =
+      packet.data instanceof InProcessRecord ? packet.data : new InProcessRecord(packet.data, {});
     this.bus.request(String(packet.pattern), record.data, record.headers).then(
       (response) => callback({ response, isDisposed: true }),
       (err: unknown) => callback({ err, isDisposed: true }),
@@ -31,7 +32,8 @@ export class InProcessClient extends ClientProxy {
   }
 
   protected async dispatchEvent<T = unknown>(packet: ReadPacket): Promise<T> {
-    const record = packet.data instanceof InProcessRecord ? packet.data : new InProcessRecord(packet.data, {});
+    const record =
+      packet.data instanceof InProcessRecord ? packet.data : new InProcessRecord(packet.data, {});
     return (await this.bus.request(String(packet.pattern), record.data, record.headers)) as T;
   }
 }

@@ -39,11 +39,18 @@ class EchoModule {}
 describe(ServiceClient.name, () => {
   const bus = new InProcessBus();
   const client = new ServiceClient({ kind: 'in-process', bus, timeoutMs: 200 }, 'test');
-  const context = { requestId: 'req_test', workspaceId: 'ws_1', caller: { kind: 'api_key' as const, id: 'key_1', role: 'write' as const } };
+  const context = {
+    requestId: 'req_test',
+    workspaceId: 'ws_1',
+    caller: { kind: 'api_key' as const, id: 'key_1', role: 'write' as const },
+  };
   let service: INestMicroservice;
 
   beforeAll(async () => {
-    service = await NestFactory.createMicroservice(EchoModule, { strategy: new InProcessServer(bus), logger: false });
+    service = await NestFactory.createMicroservice(EchoModule, {
+      strategy: new InProcessServer(bus),
+      logger: false,
+    });
     service.useGlobalFilters(new RpcErrorFilter());
     await service.listen();
   });
@@ -53,26 +60,42 @@ describe(ServiceClient.name, () => {
   });
 
   it('delivers the payload and the request context as headers', async () => {
-    const reply = await client.send<{ text: string; context: unknown }>('test.echo.send', { text: 'hi' }, context);
-    expect(reply).toEqual({ text: 'hi', context: { requestId: 'req_test', workspaceId: 'ws_1', caller: context.caller } });
+    const reply = await client.send<{ text: string; context: unknown }>(
+      'test.echo.send',
+      { text: 'hi' },
+      context,
+    );
+    expect(reply).toEqual({
+      text: 'hi',
+      context: { requestId: 'req_test', workspaceId: 'ws_1', caller: context.caller },
+    });
   });
 
   it('surfaces a service AppError unchanged', async () => {
-    await expect(client.send('test.echo.fail', {}, context)).rejects.toMatchObject({ code: 'E04001', message: 'no such workspace here' });
+    await expect(client.send('test.echo.fail', {}, context)).rejects.toMatchObject({
+      code: 'E04001',
+      message: 'no such workspace here',
+    });
   });
 
   it('turns an unexpected handler error into E09001 without its message', async () => {
-    const error = (await client.send('test.echo.crash', {}, context).catch((err: unknown) => err)) as AppError;
+    const error = (await client
+      .send('test.echo.crash', {}, context)
+      .catch((err: unknown) => err)) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe('E09001');
     expect(error.message).not.toContain('secret internals');
   });
 
   it('answers E05001 when the service does not reply within the time-out', async () => {
-    await expect(client.send('test.echo.hang', {}, context)).rejects.toMatchObject({ code: 'E05001' });
+    await expect(client.send('test.echo.hang', {}, context)).rejects.toMatchObject({
+      code: 'E05001',
+    });
   });
 
   it('answers E05002 when no service handles the subject', async () => {
-    await expect(client.send('test.nobody.home', {}, context)).rejects.toMatchObject({ code: 'E05002' });
+    await expect(client.send('test.nobody.home', {}, context)).rejects.toMatchObject({
+      code: 'E05002',
+    });
   });
 });

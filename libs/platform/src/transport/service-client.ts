@@ -18,7 +18,10 @@ export class ServiceClient {
   private readonly proxy: ClientNats | InProcessClient;
   private connected = true;
 
-  constructor(private readonly settings: TransportSettings, name: string) {
+  constructor(
+    private readonly settings: TransportSettings,
+    name: string,
+  ) {
     if (settings.kind === 'nats') {
       const nats = new ClientNats(natsClientOptions(settings.url, name));
       this.proxy = nats;
@@ -40,7 +43,9 @@ export class ServiceClient {
   async send<T>(subject: string, payload: unknown, context: RequestContext): Promise<T> {
     const headers = contextToHeaders(context);
     try {
-      const reply$ = this.proxy.send<T>(subject, this.record(payload, headers)).pipe(timeout(this.settings.timeoutMs));
+      const reply$ = this.proxy
+        .send<T>(subject, this.record(payload, headers))
+        .pipe(timeout(this.settings.timeoutMs));
       return await lastValueFrom(reply$);
     } catch (err) {
       throw this.toAppError(err, subject);
@@ -63,7 +68,9 @@ export class ServiceClient {
     if (isTransportError(err)) return AppError.fromTransport(err);
     if (err instanceof TimeoutError) {
       return this.connected
-        ? new AppError('E05001', { message: `The service answering ${subject} did not reply in time.` })
+        ? new AppError('E05001', {
+            message: `The service answering ${subject} did not reply in time.`,
+          })
         : new AppError('E05002', { message: 'The message transport is unreachable.' });
     }
     return new AppError('E05002', { message: `The service answering ${subject} is unreachable.` });

@@ -35,6 +35,8 @@ export class CreateRealtimeApps1763900000200 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('DROP TABLE realtime.idempotency_records, realtime.app_keys, realtime.apps; DROP SEQUENCE realtime.app_number_seq');
+    await queryRunner.query(
+      'DROP TABLE realtime.idempotency_records, realtime.app_keys, realtime.apps; DROP SEQUENCE realtime.app_number_seq',
+    );
   }
 }
