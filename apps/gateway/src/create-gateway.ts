@@ -6,12 +6,12 @@ import { ServiceClient } from '@switchboard/platform';
 import type { TransportSettings } from '@switchboard/platform';
 import type { GatewayConfig } from './config/gateway.config';
 import { GATEWAY_CONTROLLERS, GatewayModule } from './gateway.module';
-import { configureFastify, fastifyOptions } from './http/configure-fastify';
-import { RouteTable } from './http/route-table';
-import { PolicyPipeline } from './policy/policy-pipeline';
-import { registerWorkspaceRoutes } from './workspace/workspace.routes';
-import { WorkspaceService } from './workspace/workspace.service';
-import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './routes/resolved-routes';
+import { configureFastify, fastifyOptions } from './pipeline/http/configure-fastify';
+import { RouteTable } from './pipeline/routes/route-table';
+import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
+import { registerWorkspaceRoutes } from './api/workspace/workspace.routes';
+import { WorkspaceService } from './identity/workspace.service';
+import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './pipeline/routes/resolved-routes';
 
 export interface RunningGateway {
   app: NestFastifyApplication;

@@ -3,6 +3,6 @@ export type { GatewayConfig } from './config/gateway.config';
 export { createGateway } from './create-gateway';
 export type { RunningGateway } from './create-gateway';
 export { gatewayDatabase } from './database/gateway.database';
-export { buildOpenApiDocument } from './openapi/openapi.document';
-export { resolveDeclaredRoutes } from './routes/resolved-routes';
+export { buildOpenApiDocument } from './pipeline/openapi/openapi.document';
+export { resolveDeclaredRoutes } from './pipeline/routes/resolved-routes';
 export { GATEWAY_CONTROLLERS } from './gateway.module';

@@ -1,6 +1,6 @@
 import { commonEnv, env } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
-import { rateLimitEnv } from '../rate-limits/rate-limit.config';
+import { rateLimitEnv } from '../pipeline/rate-limits/rate-limit.config';
 
 export const gatewayEnv = {
   ...commonEnv,

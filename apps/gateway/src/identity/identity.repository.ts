@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Role } from '@switchboard/contracts';
+import { paginate } from '@switchboard/persistence';
+import type { CursorCodec, Page, PageRequest } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
 import { AccessKey, ApiKey, Organization, Session, User, Workspace } from './identity.entities';
@@ -25,6 +27,14 @@ export interface SessionRecord {
   region: string;
 }
 
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  organization_id: string;
+  region: string;
+  created_at: Date | string;
+}
+
 /** Named queries over the gateway's identity tables. */
 @Injectable()
 export class IdentityRepository {
@@ -33,6 +43,28 @@ export class IdentityRepository {
   /** Raw query access for shared helpers such as the keyset paginator. */
   get runner(): DataSource {
     return this.dataSource;
+  }
+
+  /** Every workspace, for operators: keyset pages by creation time or name. */
+  listWorkspaces(query: PageRequest, cursors: CursorCodec): Promise<Page<WorkspaceRow>> {
+    return paginate<WorkspaceRow>(
+      this.dataSource,
+      {
+        from: 'gateway.workspaces',
+        select: 'id, name, organization_id, region, created_at',
+        where: { sql: 'true', params: [] },
+        filters: {},
+        sorts: {
+          created_at: { column: 'created_at', type: 'timestamptz' },
+          name: { column: 'name', type: 'text' },
+        },
+        defaultSort: 'created_at',
+        defaultOrder: query.sort === 'name' ? 'asc' : 'desc',
+        idColumn: 'id',
+      },
+      query,
+      cursors,
+    );
   }
 
   async findActiveApiKey(lookup: string): Promise<ApiKeyRecord | undefined> {

@@ -1,0 +1,72 @@
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { DocsSubjects } from '@switchboard/contracts';
+import type { DocsPage, DocsSearchResponse } from '@switchboard/contracts';
+import { AppError, ServiceClient } from '@switchboard/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestContextFor, ValidQuery } from '../../pipeline/auth/caller';
+import { Route } from '../../pipeline/routes/route-policy';
+import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
+import { ReadDocsPageQuery, SearchDocsQuery } from './docs.dto';
+
+const docs = {
+  tag: 'Documentation',
+  auth: 'none',
+  rateLimit: 'docs',
+  idempotent: false,
+  paginated: false,
+} as const;
+
+/** Documentation search and pages, answered by the docs service. No authentication. */
+@Controller('v1/docs')
+export class DocsController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Get('search')
+  @Route({
+    ...docs,
+    summary: 'Search the documentation',
+    query: SearchDocsQuery,
+    response: { status: 200, description: 'Ranked results, best first' },
+    errors: [400, 422, 429, 500, 503],
+  })
+  search(
+    @ValidQuery() query: SearchDocsQuery,
+    @Req() request: FastifyRequest,
+  ): Promise<DocsSearchResponse> {
+    if (query.q.trim() === '')
+      throw new AppError('E01009', { message: 'The search query q must not be blank.' });
+    return this.services.send(
+      DocsSubjects.Search,
+      { q: query.q.trim(), locale: query.locale, limit: query.limit, contents: query.contents },
+      requestContextFor(request),
+    );
+  }
+
+  @Get('pages')
+  @Route({
+    ...docs,
+    summary: 'Read a documentation page as Markdown',
+    query: ReadDocsPageQuery,
+    response: {
+      status: 200,
+      description: 'The page (JSON, or text/markdown with format=markdown)',
+    },
+    errors: [400, 404, 422, 429, 500, 503],
+  })
+  async page(
+    @ValidQuery() query: ReadDocsPageQuery,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DocsPage | string> {
+    const page = await this.services.send<DocsPage>(
+      DocsSubjects.ReadPage,
+      { slug: query.slug, locale: query.locale },
+      requestContextFor(request),
+    );
+    if (query.format === 'markdown') {
+      void reply.header('content-type', 'text/markdown; charset=utf-8');
+      return page.markdown;
+    }
+    return page;
+  }
+}

@@ -1,0 +1,73 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { healthSubject, ServiceNames } from '@switchboard/contracts';
+import { renderMetrics, ServiceClient } from '@switchboard/platform';
+import type { FastifyReply } from 'fastify';
+import { IdentityRepository } from '../../identity/identity.repository';
+import { Route } from '../../pipeline/routes/route-policy';
+import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
+
+const probe = {
+  tag: 'Operations',
+  auth: 'none',
+  rateLimit: 'none',
+  idempotent: false,
+  paginated: false,
+  errors: [],
+} as const;
+
+/** Liveness, readiness (own database plus every service over the transport) and metrics. */
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly identity: IdentityRepository,
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+  ) {}
+
+  @Get('healthz')
+  @Route({
+    ...probe,
+    summary: 'Liveness: the process is up',
+    response: { status: 200, description: 'Up' },
+  })
+  healthz() {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  @Route({
+    ...probe,
+    summary: 'Readiness: the database and every service are reachable',
+    response: { status: 200, description: 'Ready (503 otherwise)' },
+  })
+  async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
+    const checks: Record<string, 'ok' | 'failing'> = {};
+    const context = { requestId: 'req_readiness', caller: { kind: 'anonymous' as const } };
+    await Promise.all([
+      this.identity.ping().then(
+        () => (checks.database = 'ok'),
+        () => (checks.database = 'failing'),
+      ),
+      ...ServiceNames.map((service) =>
+        this.services.send(healthSubject(service), {}, context).then(
+          () => (checks[service] = 'ok'),
+          () => (checks[service] = 'failing'),
+        ),
+      ),
+    ]);
+    const ready = Object.values(checks).every((state) => state === 'ok');
+    void reply.status(ready ? 200 : 503).header('cache-control', 'no-store');
+    return { status: ready ? 'ok' : 'unavailable', checks };
+  }
+
+  @Get('metrics')
+  @Route({
+    ...probe,
+    summary: 'Prometheus metrics',
+    response: { status: 200, description: 'Prometheus text format' },
+  })
+  async metrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const { contentType, body } = await renderMetrics();
+    void reply.header('content-type', contentType);
+    return body;
+  }
+}

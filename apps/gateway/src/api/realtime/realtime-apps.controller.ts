@@ -1,0 +1,226 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { RealtimeSubjects } from '@switchboard/contracts';
+import type {
+  RealtimeApp,
+  RealtimeAppKey,
+  RealtimeAppKeyWithSecret,
+  RealtimeRegion,
+} from '@switchboard/contracts';
+import { AppError, ServiceClient } from '@switchboard/platform';
+import type { FastifyRequest } from 'fastify';
+import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { Route } from '../../pipeline/routes/route-policy';
+import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
+import {
+  CreateRealtimeAppDto,
+  ListRealtimeAppsQuery,
+  ListRealtimeKeysQuery,
+  UpdateRealtimeAppDto,
+} from './realtime-apps.dto';
+
+const realtime = { tag: 'Realtime apps', auth: 'api' } as const;
+const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
+const WRITE_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
+
+/** The realtime control plane (spec: Realtime apps), answered by the realtime service. */
+@Controller('v1/realtime')
+export class RealtimeAppsController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Get('regions')
+  @Route({
+    ...realtime,
+    summary: 'List the regions an app can be created in',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: '{data: [{id, name}]}' },
+    errors: READ_ERRORS,
+  })
+  regions(@Req() request: FastifyRequest): Promise<{ data: RealtimeRegion[] }> {
+    return this.services.send(RealtimeSubjects.ListRegions, {}, requestContextFor(request));
+  }
+
+  @Post('apps')
+  @HttpCode(201)
+  @Route({
+    ...realtime,
+    summary: 'Create a realtime app and its first key (secret shown once)',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: CreateRealtimeAppDto,
+    response: { status: 201, description: '{app, key} with the one-time key secret' },
+    errors: WRITE_ERRORS,
+  })
+  create(
+    @ValidBody() body: CreateRealtimeAppDto,
+    @Req() request: FastifyRequest,
+  ): Promise<{ app: RealtimeApp; key: RealtimeAppKeyWithSecret }> {
+    return this.services.send(RealtimeSubjects.CreateApp, body, requestContextFor(request));
+  }
+
+  @Get('apps')
+  @Route({
+    ...realtime,
+    summary: 'List realtime apps (name filter, sort, cursor pagination)',
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: true,
+    query: ListRealtimeAppsQuery,
+    response: { status: 200, description: 'A page of apps' },
+    errors: READ_ERRORS,
+  })
+  list(@ValidQuery() query: ListRealtimeAppsQuery, @Req() request: FastifyRequest) {
+    return this.services.send(RealtimeSubjects.ListApps, { ...query }, requestContextFor(request));
+  }
+
+  @Get('apps/:realtime_app_id')
+  @Route({
+    ...realtime,
+    summary: 'Get a realtime app',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: 'The app' },
+    errors: READ_ERRORS,
+  })
+  get(
+    @Param('realtime_app_id') appId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<RealtimeApp> {
+    return this.services.send(
+      RealtimeSubjects.GetApp,
+      { app_id: appId },
+      requestContextFor(request),
+    );
+  }
+
+  @Patch('apps/:realtime_app_id')
+  @Route({
+    ...realtime,
+    summary: 'Update an app name and flags (region is immutable, TLS always enforced)',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: UpdateRealtimeAppDto,
+    response: { status: 200, description: 'The app' },
+    errors: WRITE_ERRORS,
+  })
+  update(
+    @Param('realtime_app_id') appId: string,
+    @ValidBody() body: UpdateRealtimeAppDto,
+    @Req() request: FastifyRequest,
+  ): Promise<RealtimeApp> {
+    const immutable = [];
+    if (body.region !== undefined)
+      immutable.push({ param: 'region', message: 'region is fixed when the app is created' });
+    if (body.tls_enforced === false)
+      immutable.push({ param: 'tls_enforced', message: 'TLS is always enforced' });
+    if (immutable.length) throw new AppError('E01014', { details: immutable });
+    return this.services.send(
+      RealtimeSubjects.UpdateApp,
+      { app_id: appId, name: body.name, connection_counting: body.connection_counting },
+      requestContextFor(request),
+    );
+  }
+
+  @Delete('apps/:realtime_app_id')
+  @HttpCode(204)
+  @Route({
+    ...realtime,
+    summary: 'Delete an app, its keys and configuration',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    response: { status: 204, description: 'Deleted' },
+    errors: WRITE_ERRORS,
+  })
+  async remove(
+    @Param('realtime_app_id') appId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    await this.services.send(
+      RealtimeSubjects.DeleteApp,
+      { app_id: appId },
+      requestContextFor(request),
+    );
+  }
+
+  @Get('apps/:realtime_app_id/keys')
+  @Route({
+    ...realtime,
+    summary: "List an app's keys, oldest first, without secrets",
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: false,
+    query: ListRealtimeKeysQuery,
+    response: { status: 200, description: '{data: [key]}' },
+    errors: READ_ERRORS,
+  })
+  listKeys(
+    @Param('realtime_app_id') appId: string,
+    @ValidQuery() query: ListRealtimeKeysQuery,
+    @Req() request: FastifyRequest,
+  ): Promise<{ data: RealtimeAppKey[] }> {
+    return this.services.send(
+      RealtimeSubjects.ListKeys,
+      { app_id: appId, include_revoked: query.include_revoked },
+      requestContextFor(request),
+    );
+  }
+
+  @Post('apps/:realtime_app_id/keys')
+  @HttpCode(201)
+  @Route({
+    ...realtime,
+    summary: 'Create a key (secret shown once)',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    response: { status: 201, description: 'The key with its one-time secret' },
+    errors: WRITE_ERRORS,
+  })
+  createKey(
+    @Param('realtime_app_id') appId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<RealtimeAppKeyWithSecret> {
+    return this.services.send(
+      RealtimeSubjects.CreateKey,
+      { app_id: appId },
+      requestContextFor(request),
+    );
+  }
+
+  @Post('apps/:realtime_app_id/keys/:realtime_app_key_id/revoke')
+  @HttpCode(200)
+  @Route({
+    ...realtime,
+    summary: 'Revoke a key (409 if already revoked, 422 if it is the only active key)',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    response: { status: 200, description: 'The key with revoked_at' },
+    errors: WRITE_ERRORS,
+  })
+  revokeKey(
+    @Param('realtime_app_id') appId: string,
+    @Param('realtime_app_key_id') keyId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<RealtimeAppKey> {
+    return this.services.send(
+      RealtimeSubjects.RevokeKey,
+      { app_id: appId, key_id: keyId },
+      requestContextFor(request),
+    );
+  }
+}

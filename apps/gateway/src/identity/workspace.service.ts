@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '@switchboard/platform';
+import type { Workspace } from './identity.entities';
+import { IdentityRepository } from './identity.repository';
+
+/** The SDK's `Workspace` shape. */
+export interface WorkspaceDto {
+  id: string;
+  organization_id: string;
+  name: string;
+  notification_emails: { operational: string[] };
+  logo_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const CACHE_TTL_MS = 5_000;
+
+/** Reads the caller's workspace; a few seconds of caching keeps the hot read off the database. */
+@Injectable()
+export class WorkspaceService {
+  private readonly cache = new Map<string, { dto: WorkspaceDto; expiresAt: number }>();
+
+  constructor(private readonly identity: IdentityRepository) {}
+
+  /** The cached workspace at once, or the promise of reading it. */
+  current(workspaceId: string | undefined): WorkspaceDto | Promise<WorkspaceDto> {
+    if (!workspaceId) throw new AppError('E04001');
+    const hit = this.cache.get(workspaceId);
+    if (hit && hit.expiresAt > Date.now()) return hit.dto;
+    return this.load(workspaceId);
+  }
+
+  private async load(workspaceId: string): Promise<WorkspaceDto> {
+    const workspace = await this.identity.findWorkspace(workspaceId);
+    if (!workspace) throw new AppError('E04001');
+    const dto = toWorkspaceDto(workspace);
+    this.cache.set(workspaceId, { dto, expiresAt: Date.now() + CACHE_TTL_MS });
+    return dto;
+  }
+}
+
+function toWorkspaceDto(workspace: Workspace): WorkspaceDto {
+  return {
+    id: workspace.id,
+    organization_id: workspace.organizationId,
+    name: workspace.name,
+    notification_emails: { operational: workspace.notificationEmails },
+    logo_url: workspace.logoUrl,
+    created_at: workspace.createdAt.toISOString(),
+    updated_at: workspace.updatedAt.toISOString(),
+  };
+}

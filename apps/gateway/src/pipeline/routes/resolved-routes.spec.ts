@@ -1,0 +1,31 @@
+import { Controller, Get } from '@nestjs/common';
+import { GATEWAY_CONTROLLERS } from '../../gateway.module';
+import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './resolved-routes';
+
+describe('route policies', () => {
+  it('refuses to boot a controller route that declares no policy', () => {
+    @Controller('v1/things')
+    class UndeclaredController {
+      @Get()
+      list() {
+        return [];
+      }
+    }
+    expect(() => assertEveryRouteDeclared([UndeclaredController])).toThrow(
+      'UndeclaredController.list serves HTTP without a @Route policy',
+    );
+  });
+
+  it('has a policy on every gateway route, with its method and full path resolved', () => {
+    expect(() => assertEveryRouteDeclared(GATEWAY_CONTROLLERS)).not.toThrow();
+    const routes = resolveDeclaredRoutes().map((route) => `${route.method} ${route.path}`);
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'GET /v1/workspace',
+        'GET /v1/docs/search',
+        'POST /admin/v1/workspaces/:workspace_id/api-keys',
+        'GET /healthz',
+      ]),
+    );
+  });
+});
