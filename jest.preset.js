@@ -1,9 +1,12 @@
 // Shared jest settings: swc transpiles TypeScript and the ESM-only NestJS 12 packages to CommonJS.
 const { compilerOptions } = require('./tsconfig.base.json');
 
+// The TS path aliases, as jest patterns: `@switchboard/app-*` -> `^@switchboard/app-(.*)$`, the `*` of
+// the target becoming the captured `$1` (the same substitution tsc and swc make).
 const moduleNameMapper = {};
 for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
-  moduleNameMapper[`^${alias}$`] = `<rootDir>/${target}`;
+  const pattern = alias.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace('*', '(.*)');
+  moduleNameMapper[`^${pattern}$`] = `<rootDir>/${target.replace('*', '$1')}`;
 }
 
 module.exports = {

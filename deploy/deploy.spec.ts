@@ -8,6 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { DeployedApps } from '@switchboard/contracts';
+import type { DeployedApp } from '@switchboard/contracts';
 import { gatewayEnv } from '@switchboard/app-gateway';
 import { docsEnv } from '@switchboard/app-docs';
 import { emailEnv } from '@switchboard/app-email';
@@ -21,8 +23,11 @@ type Schema = Record<string, { required: boolean; default?: unknown; secret?: bo
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Yaml = any;
 
-/** App folder (= compose service = Deployment name) -> its env schema and the port it listens on. */
-const SERVICES: Record<string, { schema: Schema; portVar: 'PORT' | 'HTTP_PORT' }> = {
+/**
+ * App folder (= compose service = Deployment name) -> its env schema and the port it listens on.
+ * Keyed by the contracts' service list: a service added there and not here does not compile.
+ */
+const SERVICES: Record<DeployedApp, { schema: Schema; portVar: 'PORT' | 'HTTP_PORT' }> = {
   gateway: { schema: gatewayEnv, portVar: 'PORT' },
   docs: { schema: docsEnv, portVar: 'HTTP_PORT' },
   email: { schema: emailEnv, portVar: 'HTTP_PORT' },
@@ -32,7 +37,7 @@ const SERVICES: Record<string, { schema: Schema; portVar: 'PORT' | 'HTTP_PORT' }
   'workspace-objects': { schema: workspaceObjectsEnv, portVar: 'HTTP_PORT' },
   'conversations-connectors': { schema: conversationsConnectorsEnv, portVar: 'HTTP_PORT' },
 };
-const APPS = Object.keys(SERVICES);
+const APPS: readonly DeployedApp[] = DeployedApps;
 const HEALTH_PATHS = ['/healthz', '/readyz'];
 /** Variables a distributed process needs even though their schema has a (local) default. */
 const DISTRIBUTED_REQUIRED = ['TRANSPORT', 'NATS_URL', 'DATABASE_URL'];
@@ -107,12 +112,12 @@ function k8sEnvironment(
 }
 
 /** The port the service listens on: its PORT / HTTP_PORT as given, else the schema's default. */
-function listenPort(app: string, provided: Provided): number {
+function listenPort(app: DeployedApp, provided: Provided): number {
   const { schema, portVar } = SERVICES[app];
   return Number(provided.values.get(portVar) ?? schema[portVar].default);
 }
 
-function expectEnvMatchesSchema(app: string, provided: Provided): void {
+function expectEnvMatchesSchema(app: DeployedApp, provided: Provided): void {
   const { schema } = SERVICES[app];
   const names = [...provided.values.keys()];
   expect({ app, unknown: names.filter((name) => !(name in schema)) }).toEqual({ app, unknown: [] });
@@ -139,11 +144,17 @@ describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true });
   const services: Record<string, Yaml> = compose.services;
 
-  it('runs every service, built from the root Dockerfile with its APP', () => {
+  it('runs every service of the list, built from the root Dockerfile with its APP, and no other', () => {
     for (const app of APPS) {
       expect({ app, present: app in services }).toEqual({ app, present: true });
       expect({ app, APP: services[app].build?.args?.APP }).toEqual({ app, APP: app });
     }
+    // Everything else is infrastructure or the one-shot migration step.
+    expect(Object.keys(services).filter((name) => !APPS.includes(name as DeployedApp))).toEqual([
+      'nats',
+      'postgres',
+      'migrate',
+    ]);
   });
 
   it.each(APPS)(

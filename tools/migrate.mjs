@@ -6,31 +6,38 @@
 // compose `migrate` service and the Kubernetes migration Job.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Every service that owns a schema, by app folder. */
-export const APPS = [
-  'gateway',
-  'docs',
-  'email',
-  'realtime',
-  'sms-whatsapp',
-  'verify-lookup-preferences',
-  'workspace-objects',
-  'conversations-connectors',
-];
+/**
+ * Every app that runs as its own process and owns a schema (the gateway, then the product
+ * services), by app folder: the contracts' list (libs/contracts/src/services.ts), read from its
+ * compiled copy in dist/ so that this script and the TypeScript code cannot disagree.
+ */
+export function deployedApps() {
+  const list = join(root, 'dist', 'libs', 'contracts', 'src', 'services.js');
+  if (!existsSync(list)) {
+    throw new MigrationError(
+      `migrate: the services are not built (${list} is missing): run "node tools/build.mjs" first`,
+    );
+  }
+  // dist/ is CommonJS; require reads its exports reliably, where import() would have to guess them.
+  return [...createRequire(import.meta.url)(list).DeployedApps];
+}
 
 export class MigrationError extends Error {}
 
 /**
- * Runs the migrations of every app in sequence. `onOutput(app, stream, chunk)` receives the
- * children's output when given; otherwise it goes straight to this process's stdout and stderr.
+ * Runs the migrations of every app in sequence and returns their names. `onOutput(app, stream,
+ * chunk)` receives the children's output when given; otherwise it goes straight to this process's
+ * stdout and stderr.
  */
 export async function migrateAll({ env = process.env, onOutput } = {}) {
-  for (const app of APPS) {
+  const apps = deployedApps();
+  for (const app of apps) {
     const main = join(root, 'dist', 'apps', app, 'src', 'main.js');
     if (!existsSync(main)) {
       throw new MigrationError(
@@ -55,12 +62,13 @@ export async function migrateAll({ env = process.env, onOutput } = {}) {
         `migrate: ${app} failed (${typeof code === 'string' ? `killed by ${code}` : `exit code ${code}`}); later services were not migrated`,
       );
   }
+  return apps;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    await migrateAll();
-    console.log(`migrate: ${APPS.length} services up to date`);
+    const apps = await migrateAll();
+    console.log(`migrate: ${apps.length} services up to date`);
   } catch (err) {
     // One line: the child has already printed its own reason above.
     console.error(err instanceof MigrationError ? err.message : `migrate: ${err.message}`);

@@ -16,15 +16,16 @@ import { createServer } from 'node:net';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { APPS, MigrationError, migrateAll } from './migrate.mjs';
+import { deployedApps, MigrationError, migrateAll } from './migrate.mjs';
 
 const self = fileURLToPath(import.meta.url);
 const root = resolve(dirname(self), '..');
 const dataDir = join(root, '.data', 'distributed');
-const SERVICES = APPS.filter((app) => app !== 'gateway');
+/** The product services (the contracts' list, read after the build): every app but the gateway. */
+let SERVICES = [];
 /** The processes whose env schema requires ENCRYPTION_KEY (the migrations run every app's). */
 const ENCRYPTED = ['gateway', 'realtime'];
-const FIRST_SERVICE_PORT = 8181; // docs 8181 ... conversations-connectors 8187
+const FIRST_SERVICE_PORT = 8181; // one per service in list order: docs 8181, email 8182...
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -38,6 +39,13 @@ async function main() {
       'nats-server not found: install it with "apt-get install -y nats-server" (Debian/Ubuntu) or see https://docs.nats.io',
     );
   }
+  const build = spawnSync(process.execPath, [join(root, 'tools', 'build.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) fail('build failed (node tools/build.mjs): see the errors above');
+  SERVICES = deployedApps().filter((app) => app !== 'gateway');
+
   const ports = [
     ...SERVICES.map((app, i) => [app, FIRST_SERVICE_PORT + i]),
     ['gateway', gatewayPort],
@@ -48,12 +56,6 @@ async function main() {
         `port ${port} (${app}) is already in use: stop what listens there, or set PORT for the gateway`,
       );
   }
-
-  const build = spawnSync(process.execPath, [join(root, 'tools', 'build.mjs')], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) fail('build failed (node tools/build.mjs): see the errors above');
   mkdirSync(dataDir, { recursive: true });
 
   const supervisor = new Supervisor();

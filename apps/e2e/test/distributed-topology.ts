@@ -9,17 +9,9 @@ import {
 } from '@switchboard/testing';
 import type { RunningNats, ServiceProcessHandle } from '@switchboard/testing';
 import type { RunningPostgres } from '@switchboard/persistence';
+import { DeployedApps, ProductServiceApps } from '@switchboard/contracts';
 
 const ROOT = resolve(__dirname, '../../..');
-const PRODUCT_SERVICES = [
-  'docs',
-  'email',
-  'realtime',
-  'sms-whatsapp',
-  'verify-lookup-preferences',
-  'workspace-objects',
-  'conversations-connectors',
-];
 
 export interface DistributedTopology {
   gatewayUrl: string;
@@ -62,9 +54,8 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
     await postgres.stop();
   };
   try {
-    for (const app of ['gateway', ...PRODUCT_SERVICES])
-      await runNode(main(app), ['migrate'], common);
-    for (const app of PRODUCT_SERVICES) {
+    for (const app of DeployedApps) await runNode(main(app), ['migrate'], common);
+    for (const app of ProductServiceApps) {
       const port = await freePort();
       const handle = spawnNode(app, main(app), [], { ...common, HTTP_PORT: String(port) });
       started.push(handle);

@@ -1,5 +1,6 @@
 export * from './error-catalog';
 export * from './error-envelope';
+export * from './services';
 export * from './subjects';
 export * from './request-context';
 export * from './docs';

@@ -1,14 +1,4 @@
-/** The services that answer on the transport; each owns one Postgres schema of the same name. */
-export const ServiceNames = [
-  'docs',
-  'email',
-  'realtime',
-  'sms_whatsapp',
-  'verify_lookup_preferences',
-  'workspace_objects',
-  'conversations_connectors',
-] as const;
-export type ServiceName = (typeof ServiceNames)[number];
+import type { ServiceName } from './services';
 
 /** Readiness probe every service answers: its database and handlers are up. */
 export function healthSubject(service: ServiceName): string {
