@@ -7,6 +7,8 @@ import type { TransportSettings } from '@switchboard/platform';
 import type { GatewayConfig } from './config/gateway.config';
 import { GATEWAY_CONTROLLERS, GatewayModule } from './gateway.module';
 import { configureFastify, fastifyOptions } from './pipeline/http/configure-fastify';
+import { ErrorResponder } from './pipeline/http/error-envelope.filter';
+import { RoutePolicies } from './pipeline/routes/route-policies';
 import { RouteTable } from './pipeline/routes/route-table';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { registerWorkspaceRoutes } from './api/workspace/workspace.routes';
@@ -16,6 +18,8 @@ import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './pipeline/rout
 export interface RunningGateway {
   app: NestFastifyApplication;
   url: string;
+  /** Every (method, path) Fastify serves, HEAD included: what route-table tests walk. */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
 }
 
@@ -26,12 +30,14 @@ export async function createGateway(
   logger: LoggerService,
 ): Promise<RunningGateway> {
   assertEveryRouteDeclared(GATEWAY_CONTROLLERS);
-  const routeTable = new RouteTable();
-  const adapter = new FastifyAdapter(fastifyOptions(config));
-  configureFastify(adapter.getInstance(), config, resolveDeclaredRoutes(), routeTable);
+  const routes = resolveDeclaredRoutes();
+  const edges = { routeTable: new RouteTable(), policies: new RoutePolicies(routes) };
+  const errors = new ErrorResponder(config, edges.routeTable);
+  const adapter = new FastifyAdapter(fastifyOptions(config, errors));
+  configureFastify(adapter.getInstance(), config, routes, edges.policies, edges.routeTable);
   const services = new ServiceClient(transport, 'gateway');
   const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayModule.register(config, services, routeTable),
+    GatewayModule.register(config, services, { ...edges, errors }),
     adapter,
     {
       logger,
@@ -70,6 +76,7 @@ export async function createGateway(
   return {
     app,
     url: `http://127.0.0.1:${port}`,
+    routes: edges.routeTable.served(),
     close: async () => {
       await app.close();
       await services.close();

@@ -13,7 +13,8 @@ import type { GatewayConfig } from './config/gateway.config';
 import { gatewayDatabase } from './database/gateway.database';
 import { DocsController } from './api/docs/docs.controller';
 import { HealthController } from './api/operations/health.controller';
-import { ErrorEnvelopeFilter } from './pipeline/http/error-envelope.filter';
+import { ErrorEnvelopeFilter, ErrorResponder } from './pipeline/http/error-envelope.filter';
+import { RoutePolicies } from './pipeline/routes/route-policies';
 import { RouteTable } from './pipeline/routes/route-table';
 import { IdentityRepository } from './identity/identity.repository';
 import { OpenApiController } from './api/operations/openapi.controller';
@@ -47,7 +48,7 @@ export class GatewayModule {
   static register(
     config: GatewayConfig,
     services: ServiceClient,
-    routeTable: RouteTable,
+    edges: { routeTable: RouteTable; policies: RoutePolicies; errors: ErrorResponder },
   ): DynamicModule {
     return {
       module: GatewayModule,
@@ -56,7 +57,9 @@ export class GatewayModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: SERVICE_CLIENT, useValue: services },
-        { provide: RouteTable, useValue: routeTable },
+        { provide: RouteTable, useValue: edges.routeTable },
+        { provide: RoutePolicies, useValue: edges.policies },
+        { provide: ErrorResponder, useValue: edges.errors },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         IdempotencyStore,
         IdempotencyGate,

@@ -21,6 +21,8 @@ export interface EmbeddedPlatformOptions {
 
 export interface EmbeddedPlatform {
   url: string;
+  /** Every (method, path) the gateway serves, HEAD included. */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   adminToken: string;
   adminTokenGenerated: boolean;
   databaseUrl: string;
@@ -96,6 +98,7 @@ export async function startEmbeddedPlatform(
   const gateway = await createGateway(gatewayConfig, transport, nestLogger);
   return {
     url: gateway.url,
+    routes: gateway.routes,
     adminToken,
     adminTokenGenerated: generated,
     databaseUrl,

@@ -13,6 +13,8 @@ export const TEST_ADMIN_TOKEN = 'sbadm_api_test_operator_token';
 
 export interface TestPlatform {
   base: string;
+  /** Every (method, path) the gateway serves, HEAD included, as Fastify registered them. */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   adminToken: string;
   /** A direct connection to the platform's database, for assertions on what was stored. */
   db: Client;
@@ -50,6 +52,7 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<Te
   const running = platform;
   return {
     base: running.url,
+    routes: running.routes,
     adminToken,
     db,
     databaseUrl: postgres.url,

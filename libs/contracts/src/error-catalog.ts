@@ -139,6 +139,14 @@ export const ErrorCatalog = {
     description:
       'The field is fixed when the resource is created (for a realtime app: `region`; TLS is always enforced). Create a new resource to change it.',
   },
+  E01015: {
+    status: 431,
+    type: 'bad_request_error',
+    name: 'HeadersTooLarge',
+    message: 'The request line or headers are too large.',
+    description:
+      'The request line and headers together exceed the server limit (16 KB by default). Shorten the URL or query string, or send large inputs in a JSON body.',
+  },
   E02001: {
     status: 401,
     type: 'auth_error',

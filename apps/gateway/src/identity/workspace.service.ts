@@ -2,17 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '@switchboard/platform';
 import type { Workspace } from './identity.entities';
 import { IdentityRepository } from './identity.repository';
-
-/** The SDK's `Workspace` shape. */
-export interface WorkspaceDto {
-  id: string;
-  organization_id: string;
-  name: string;
-  notification_emails: { operational: string[] };
-  logo_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { WorkspaceDto } from '../api/workspace/workspace.dto';
 
 const CACHE_TTL_MS = 5_000;
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { declareNativeRoute } from '../../pipeline/routes/route-policy';
 import type { WorkspaceService } from '../../identity/workspace.service';
+import { WORKSPACE_SCHEMA } from './workspace.dto';
 
 /** `GET /v1/workspace`: served by Fastify directly, the most frequent read of the gateway's own data. */
 export const CURRENT_WORKSPACE = declareNativeRoute({
@@ -16,27 +17,10 @@ export const CURRENT_WORKSPACE = declareNativeRoute({
     rateLimit: 'read',
     idempotent: false,
     paginated: false,
-    response: { status: 200, description: 'The workspace' },
+    response: { status: 200, description: 'The workspace', schema: WORKSPACE_SCHEMA },
     errors: [401, 403, 404, 421, 422, 429, 500],
   },
 });
-
-/** The SDK's `Workspace`; Fastify compiles it into a serializer faster than JSON.stringify. */
-const WORKSPACE_SCHEMA = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    organization_id: { type: 'string' },
-    name: { type: 'string' },
-    notification_emails: {
-      type: 'object',
-      properties: { operational: { type: 'array', items: { type: 'string' } } },
-    },
-    logo_url: { type: ['string', 'null'] },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-  },
-} as const;
 
 export function registerWorkspaceRoutes(
   fastify: FastifyInstance,
@@ -44,7 +28,7 @@ export function registerWorkspaceRoutes(
 ): void {
   fastify.get(
     CURRENT_WORKSPACE.path,
-    { schema: { response: { 200: WORKSPACE_SCHEMA } } },
+    { schema: { response: { 200: CURRENT_WORKSPACE.policy.response?.schema } } },
     (request) => workspaces.current(request.caller?.workspaceId),
   );
 }

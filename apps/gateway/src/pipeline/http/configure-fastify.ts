@@ -1,19 +1,31 @@
 import { AppError, httpDuration, httpRequests } from '@switchboard/platform';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../config/gateway.config';
 import type { ResolvedRoute } from '../routes/resolved-routes';
-import { newRequestId } from './request-id';
+import type { RoutePolicies } from '../routes/route-policies';
 import type { RouteTable } from '../routes/route-table';
+import { errorEnvelope, toAppError } from './error-envelope';
+import type { ErrorResponder } from './error-envelope.filter';
+import { newRequestId } from './request-id';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Scheme and host clients reach this API at: PUBLIC_URL, or the request's own. */
     publicOrigin: string;
+    /** The JSON body holds `\\u` escapes, the only way it can carry NUL or a lone surrogate. */
+    bodyHasEscapes?: boolean;
   }
 }
 
-export function fastifyOptions(config: GatewayConfig) {
+export function fastifyOptions(config: GatewayConfig, errors: ErrorResponder) {
   return {
+    // Failures Fastify answers itself (a malformed URL, an over-long path segment) and those of
+    // Node's HTTP parser (headers too large) leave in the envelope like every other error.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      errors.reply(error, request, reply),
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) =>
+      answerClientError(error, socket, errors.fallbackOrigin),
     genReqId: () => newRequestId(),
     requestIdHeader: false as const,
     bodyLimit: config.LARGE_BODY_LIMIT_BYTES,
@@ -32,6 +44,7 @@ export function configureFastify(
   fastify: FastifyInstance,
   config: GatewayConfig,
   routes: ResolvedRoute[],
+  policies: RoutePolicies,
   routeTable: RouteTable,
 ): void {
   const largeBodyRoutes = new Set(
@@ -43,7 +56,10 @@ export function configureFastify(
       : config.BODY_LIMIT_BYTES;
 
   fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routeTable.add(method, route.url ?? route.path);
+    for (const method of [route.method].flat()) {
+      policies.assertServable(method, route.url ?? route.path);
+      routeTable.add(method, route.url ?? route.path);
+    }
   });
 
   fastify.decorateRequest('publicOrigin', {
@@ -84,8 +100,10 @@ export function configureFastify(
         done(null, undefined);
         return;
       }
+      const text = body.toString('utf8');
+      request.bodyHasEscapes = text.includes('\\u');
       try {
-        done(null, JSON.parse(body.toString('utf8')));
+        done(null, JSON.parse(text));
       } catch {
         done(new AppError('E01002'), undefined);
       }
@@ -110,4 +128,23 @@ export function configureFastify(
     child.duration.observe(reply.elapsedTime / 1000);
     done();
   });
+}
+
+/** Answers a request Node's HTTP parser refused (no Fastify request exists) with the envelope. */
+function answerClientError(error: Error & { code?: string }, socket: Socket, origin: string): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const requestId = newRequestId();
+    const appError = toAppError(
+      error.code === 'HPE_HEADER_OVERFLOW' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? error
+        : { code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' },
+    );
+    const body = JSON.stringify(errorEnvelope(appError, requestId, origin));
+    socket.write(
+      `HTTP/1.1 ${appError.status} ${appError.name}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

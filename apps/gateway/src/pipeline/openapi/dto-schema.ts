@@ -1,7 +1,7 @@
 import { getMetadataStorage } from 'class-validator';
 
 export interface JsonSchema {
-  type?: string;
+  type?: string | readonly string[];
   format?: string;
   enum?: unknown[];
   minimum?: number;
@@ -10,12 +10,37 @@ export interface JsonSchema {
   maxLength?: number;
   pattern?: string;
   default?: unknown;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
+  properties?: Readonly<Record<string, JsonSchema>>;
+  items?: JsonSchema;
+  required?: readonly string[];
   additionalProperties?: boolean;
 }
 
 type Constructor = new () => object;
+
+type Primitive<T> = T extends 'string'
+  ? string
+  : T extends 'number' | 'integer'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : never;
+
+/**
+ * The TypeScript type of a value a (response) JSON Schema describes, for the subset the gateway
+ * writes by hand: objects with required properties, arrays, primitives and nullable unions.
+ */
+export type SchemaValue<S> = S extends { type: 'object'; properties: infer P }
+  ? { -readonly [K in keyof P]: SchemaValue<P[K]> }
+  : S extends { type: 'array'; items: infer I }
+    ? Array<SchemaValue<I>>
+    : S extends { type: readonly (infer T)[] }
+      ? Primitive<T>
+      : S extends { type: infer T }
+        ? Primitive<T>
+        : unknown;
 
 /** JSON Schema of a DTO, read from its class-validator decorators (the same rules that run). */
 export function dtoSchema(dto: Constructor): JsonSchema {

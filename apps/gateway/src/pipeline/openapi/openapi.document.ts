@@ -65,6 +65,9 @@ export function buildOpenApiDocument(routes: ResolvedRoute[], version: string) {
     const responses: Record<string, unknown> = {
       [String(policy.response?.status ?? 200)]: {
         description: policy.response?.description ?? 'Success',
+        ...(policy.response?.schema
+          ? { content: { 'application/json': { schema: policy.response.schema } } }
+          : {}),
       },
     };
     for (const status of policy.errors)

@@ -11,7 +11,9 @@ import { IdempotencyGate } from '../idempotency/idempotency-gate';
 import { RateLimitEnforcer } from '../rate-limits/rate-limit.providers';
 import type { RateLimitDecision } from '../rate-limits/rate-limit.providers';
 import type { RoutePolicy } from './route-policy';
-import { resolveDeclaredRoutes } from './resolved-routes';
+import { findUnstorableText, isStorableText } from '../http/storable-text';
+import { PATH_PARAMETERS } from './path-parameters';
+import { RoutePolicies } from './route-policies';
 
 const ROLE_RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -24,24 +26,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 @Injectable()
 export class PolicyPipeline {
-  /** Policies by method, then by route path: no string is built per request to find one. */
-  private readonly policies = new Map<string, Map<string, RoutePolicy>>();
-
   constructor(
+    private readonly policies: RoutePolicies,
     private readonly authenticator: Authenticator,
     private readonly rateLimits: RateLimitEnforcer,
     private readonly idempotency: IdempotencyGate,
-  ) {
-    for (const route of resolveDeclaredRoutes()) {
-      let byPath = this.policies.get(route.method);
-      if (!byPath) this.policies.set(route.method, (byPath = new Map<string, RoutePolicy>()));
-      byPath.set(route.path, route.policy);
-    }
-  }
+  ) {}
 
   policyOf(request: FastifyRequest): RoutePolicy | undefined {
-    const url = request.routeOptions.url;
-    return url === undefined ? undefined : this.policies.get(request.method)?.get(url);
+    return this.policies.find(request.method, request.routeOptions.url);
   }
 
   /**
@@ -50,8 +43,11 @@ export class PolicyPipeline {
    * quota): most requests never allocate a promise here.
    */
   preHandler(request: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean> {
+    // No route matched: the not-found handler answers 404 or 405, and serves nothing.
+    if (request.is404) return false;
     const policy = this.policyOf(request);
-    if (!policy) return false;
+    // Boot refuses undeclared routes; should one slip through, it is refused, never served.
+    if (!policy) throw new AppError('E01006');
     const authenticated = this.authenticate(policy, request);
     if (authenticated instanceof Promise)
       return authenticated.then((caller) =>
@@ -90,7 +86,10 @@ export class PolicyPipeline {
       if (!limit.allowed) throw new AppError('E07001', { headers: limit.headers });
     }
     this.authorise(policy, request, request.caller ?? ANONYMOUS);
+    checkPathParameters(request.params as Record<string, string> | undefined);
     const query = (request.query ?? {}) as Record<string, unknown>;
+    checkStorable(query);
+    if (request.bodyHasEscapes) checkStorable(request.body);
     if (policy.query) request.validatedQuery = validateInto(policy.query, query, 'query');
     else rejectQuery(query);
     if (policy.body) request.validatedBody = validateInto(policy.body, request.body ?? {}, 'body');
@@ -143,6 +142,27 @@ export class PolicyPipeline {
       if (typeof token !== 'string' || !caller.csrfHash || !secretMatches(token, caller.csrfHash))
         throw new AppError('E03003');
     }
+  }
+}
+
+/** A path value that cannot be an identifier names nothing: its resource's 404, before any query. */
+function checkPathParameters(params: Record<string, string> | undefined): void {
+  if (!params) return;
+  for (const name in params) {
+    const rule = PATH_PARAMETERS[name];
+    if (rule && !(rule.pattern.test(params[name]) && isStorableText(params[name]))) {
+      throw new AppError(rule.notFound);
+    }
+  }
+}
+
+/** Text PostgreSQL cannot store (NUL, a lone surrogate) is a 422 naming the field. */
+function checkStorable(value: unknown): void {
+  const param = findUnstorableText(value);
+  if (param !== undefined) {
+    throw AppError.validation([
+      { param, message: 'must not contain NUL characters or unpaired UTF-16 surrogates' },
+    ]);
   }
 }
 

@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import type { Role } from '@switchboard/contracts';
+import type { JsonSchema } from '../openapi/dto-schema';
 
 /** Which credential a route accepts. */
 export type RouteAuth = 'api' | 'access_key' | 'operator' | 'none' | 'session_login';
@@ -26,7 +27,8 @@ export interface RoutePolicy {
   paginated: boolean;
   query?: Constructor;
   body?: Constructor;
-  response?: { status: number; description: string; schema?: Constructor };
+  /** The success answer; `schema` (a JSON Schema) is published and, on native routes, serializes it. */
+  response?: { status: number; description: string; schema?: JsonSchema };
   /** Error statuses the operation declares, for the OpenAPI document. */
   errors: readonly number[];
   /** Body limit in bytes when it differs from the default (email send and batch). */

@@ -4,8 +4,11 @@
  */
 export class RouteTable {
   private readonly routes: Array<{ method: string; pattern: RegExp; url: string }> = [];
+  private readonly registered: Array<{ method: string; url: string }> = [];
 
   add(method: string, url: string): void {
+    this.registered.push({ method, url });
+    // HEAD comes with every GET (Allow names it there); nothing registers OPTIONS.
     if (method === 'HEAD' || method === 'OPTIONS') return;
     const pattern = new RegExp(
       `^${url
@@ -20,10 +23,12 @@ export class RouteTable {
     const methods = this.routes
       .filter((route) => route.pattern.test(path))
       .map((route) => route.method);
+    if (methods.includes('GET')) methods.push('HEAD');
     return [...new Set(methods)].sort();
   }
 
-  all(): ReadonlyArray<{ method: string; url: string }> {
-    return this.routes;
+  /** Every route Fastify registered, HEAD included, as it registered them. */
+  served(): ReadonlyArray<{ method: string; url: string }> {
+    return this.registered;
   }
 }

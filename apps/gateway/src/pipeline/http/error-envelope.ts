@@ -1,0 +1,62 @@
+import { HttpException, NotFoundException } from '@nestjs/common';
+import { ErrorCatalog } from '@switchboard/contracts';
+import type { ErrorEnvelope } from '@switchboard/contracts';
+import { AppError } from '@switchboard/platform';
+
+/** Fastify's own failures, by code, and the catalog code each becomes. */
+const FASTIFY_CODES: Record<string, { code: AppError['code']; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'E01002' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'E01002' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'E01003' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'E01009' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'E01008' },
+  FST_ERR_CTP_INVALID_TYPE: { code: 'E01008' },
+  FST_ERR_REQ_TIMEOUT: { code: 'E01011' },
+  FST_ERR_BAD_URL: { code: 'E01009', message: 'The path is not valid percent-encoded UTF-8.' },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    code: 'E01006',
+    message: 'A path segment is longer than any identifier of this API.',
+  },
+  FST_ERR_ASYNC_CONSTRAINT: { code: 'E01009' },
+  // Node's HTTP parser, before Fastify has a request (clientError).
+  HPE_HEADER_OVERFLOW: { code: 'E01015' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'E01011' },
+};
+
+/**
+ * What any thrown value becomes on the wire: an AppError as it is, a known framework failure as
+ * its catalog code, anything else `E09001` (the caller logs it; its message never leaves).
+ */
+export function toAppError(exception: unknown): AppError {
+  if (exception instanceof AppError) return exception;
+  const known =
+    FASTIFY_CODES[codeOf(exception instanceof HttpException ? exception.cause : exception) ?? ''];
+  if (known) return new AppError(known.code, known.message ? { message: known.message } : {});
+  if (exception instanceof HttpException && exception.getStatus() === 400)
+    return new AppError('E01009');
+  if (exception instanceof NotFoundException) return new AppError('E01006');
+  return new AppError('E09001');
+}
+
+/** The spec's error envelope for an error answered to request `requestId`. */
+export function errorEnvelope(error: AppError, requestId: string, origin: string): ErrorEnvelope {
+  const definition = ErrorCatalog[error.code];
+  return {
+    error: {
+      type: definition.type,
+      code: error.code,
+      name: definition.name,
+      message: error.message,
+      doc_url: `${origin}/v1/docs/pages?slug=errors/${error.code}`,
+      request_id: requestId,
+      ...(error.details ? { details: error.details } : {}),
+      ...(error.vendorCode ? { vendor_code: error.vendorCode } : {}),
+    },
+  };
+}
+
+function codeOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const code = (value as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,0 +1,21 @@
+import type { ErrorCode } from '@switchboard/contracts';
+
+/** Identifiers the API issues: `<prefix>_` and 26 lowercase base32 characters (see newId). */
+const ID = /^[a-z]{1,12}_[0-9a-z]{26}$/;
+
+/**
+ * Every path parameter a route may declare, with what a value must look like and the error of a
+ * value that names nothing. A value of the wrong shape (NUL, a lone surrogate, 400 characters)
+ * cannot name a resource, so it is that resource's 404 before any service or query sees it. A
+ * route with a parameter missing here refuses to boot.
+ */
+export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorCode }> = {
+  workspace_id: { pattern: ID, notFound: 'E04001' },
+  realtime_app_id: { pattern: ID, notFound: 'E04003' },
+  realtime_app_key_id: { pattern: ID, notFound: 'E04004' },
+};
+
+/** The `:name` parameters of a Fastify path. */
+export function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => name);
+}
