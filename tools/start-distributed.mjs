@@ -2,34 +2,39 @@
 // `npm run start:distributed`: the distributed topology on one machine, without Docker. Builds,
 // starts nats-server (or uses NATS_URL) and PostgreSQL (embedded, or DATABASE_URL), migrates every
 // schema, then runs each service as its own process with TRANSPORT=nats and the gateway in front.
+//
+// Once everything is ready, a process that dies (a crash, an OOM kill, `kill -9`) is restarted by
+// itself, as Kubernetes would restart a container: after 1 s, then 2, 4... up to 30 s while it
+// keeps crashing, back to 1 s after it has stayed up for a minute (tools/supervisor.mjs). The
+// console says which process ended, how, and when it restarts; the others keep serving. During
+// start-up a process that ends stops everything instead (a bad setting fails at once rather than
+// looping), and so does the embedded PostgreSQL helper at any time (its port would change).
 // Ctrl-C (or SIGTERM) stops everything in order: gateway, services, NATS, PostgreSQL.
 //
 // Environment: PORT (gateway, default 8080), PLATFORM_ADMIN_TOKEN (generated and kept in
 // .data/distributed/admin-token when unset), ENCRYPTION_KEY (gateway, realtime and their
 // migrations; generated and kept in .data/distributed/encryption-key when unset), NATS_URL,
 // DATABASE_URL, LOG_LEVEL; any other variable is passed on to every process.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { deployedApps, MigrationError, migrateAll } from './migrate.mjs';
+import { describeExit, formatDuration, Supervisor } from './supervisor.mjs';
 
 const self = fileURLToPath(import.meta.url);
 const root = resolve(dirname(self), '..');
 const dataDir = join(root, '.data', 'distributed');
-/** The product services (the contracts' list, read after the build): every app but the gateway. */
-let SERVICES = [];
 /** The processes whose env schema requires ENCRYPTION_KEY (the migrations run every app's). */
 const ENCRYPTED = ['gateway', 'realtime'];
 const FIRST_SERVICE_PORT = 8181; // one per service in list order: docs 8181, email 8182...
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-// ---- the supervisor ------------------------------------------------------------------------------
+// ---- the platform --------------------------------------------------------------------------------
 
 async function main() {
   const gatewayPort = parsePort(process.env.PORT ?? '8080', 'PORT');
@@ -44,10 +49,11 @@ async function main() {
     stdio: 'inherit',
   });
   if (build.status !== 0) fail('build failed (node tools/build.mjs): see the errors above');
-  SERVICES = deployedApps().filter((app) => app !== 'gateway');
+  // The contracts' service list, read from the build: every app but the gateway.
+  const services = deployedApps().filter((app) => app !== 'gateway');
 
   const ports = [
-    ...SERVICES.map((app, i) => [app, FIRST_SERVICE_PORT + i]),
+    ...services.map((app, i) => [app, FIRST_SERVICE_PORT + i]),
     ['gateway', gatewayPort],
   ];
   for (const [app, port] of ports) {
@@ -58,19 +64,12 @@ async function main() {
   }
   mkdirSync(dataDir, { recursive: true });
 
-  const supervisor = new Supervisor();
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(signal, () =>
-      supervisor.stopping ? supervisor.kill(130) : void supervisor.stop(0),
-    );
-  }
-  process.on('exit', () => supervisor.killSync());
-
+  const platform = new Platform(services);
   try {
-    const natsUrl = process.env.NATS_URL ?? (await supervisor.startNats(natsBinary));
+    const natsUrl = process.env.NATS_URL ?? (await platform.startNats(natsBinary));
     const postgres = process.env.DATABASE_URL
       ? { url: process.env.DATABASE_URL }
-      : await supervisor.startPostgres();
+      : await platform.startPostgres();
     const base = {
       ...process.env,
       TRANSPORT: 'nats',
@@ -89,43 +88,34 @@ async function main() {
     say('applying migrations');
     await migrateAll({
       env: { ...base, ...sealed },
-      onOutput: (app, stream, chunk) => supervisor.output(app, stream, chunk),
+      onOutput: (app, stream, chunk) => platform.output(app, stream, chunk),
     });
 
     const admin = persistedSecret('PLATFORM_ADMIN_TOKEN', 'admin-token', () =>
       randomBytes(32).toString('base64url'),
     );
-    const urls = [];
-    SERVICES.forEach((app, i) => {
+    services.forEach((app, i) => {
       const port = FIRST_SERVICE_PORT + i;
-      const env = { ...base, ...(ENCRYPTED.includes(app) ? sealed : {}), HTTP_PORT: String(port) };
-      supervisor.spawn(
-        app,
-        process.execPath,
-        [join(root, 'dist', 'apps', app, 'src', 'main.js')],
-        env,
-      );
-      urls.push([app, port]);
-    });
-    supervisor.spawn(
-      'gateway',
-      process.execPath,
-      [join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')],
-      {
+      platform.startApp(app, `http://127.0.0.1:${port}/readyz`, {
         ...base,
-        ...sealed,
-        PORT: String(gatewayPort),
-        PLATFORM_ADMIN_TOKEN: admin.value,
-      },
-    );
-    urls.push(['gateway', gatewayPort]);
+        ...(ENCRYPTED.includes(app) ? sealed : {}),
+        HTTP_PORT: String(port),
+      });
+    });
+    platform.startApp('gateway', `http://127.0.0.1:${gatewayPort}/readyz`, {
+      ...base,
+      ...sealed,
+      PORT: String(gatewayPort),
+      PLATFORM_ADMIN_TOKEN: admin.value,
+    });
 
     await Promise.all(
-      urls.map(([app, port]) =>
-        supervisor.waitUntil(app, `http://127.0.0.1:${port}/readyz`, READY_TIMEOUT_MS),
+      [...services, 'gateway'].map((app) =>
+        platform.waitUntil(app, platform.healthUrls.get(app), READY_TIMEOUT_MS),
       ),
     );
-    if (supervisor.stopping) return;
+    if (platform.stopping) return;
+    platform.keepRunning();
     const lines = [
       'Switchboard is running in distributed mode',
       `  API:          http://localhost:${gatewayPort}`,
@@ -133,64 +123,110 @@ async function main() {
         ? '  admin token:  from PLATFORM_ADMIN_TOKEN'
         : `  admin token:  ${admin.value}  (${admin.source})`,
       `  encryption:   ${encryption.source === 'env' ? 'key from ENCRYPTION_KEY' : `key ${encryption.source}`} (gateway, realtime)`,
-      `  services:     ${urls
-        .filter(([app]) => app !== 'gateway')
-        .map(([app, port]) => `${app} :${port}`)
-        .join(', ')}`,
+      `  services:     ${services.map((app, i) => `${app} :${FIRST_SERVICE_PORT + i}`).join(', ')}`,
       `  NATS:         ${natsUrl}`,
       `  PostgreSQL:   ${postgres.dataDir ? `embedded, data in ${postgres.dataDir}` : 'DATABASE_URL'}`,
-      'Press Ctrl-C to stop.',
+      'A process that dies is restarted. Press Ctrl-C to stop.',
     ];
     for (const line of lines) say(line);
   } catch (err) {
-    if (!supervisor.stopping) {
+    if (!platform.stopping) {
       process.stderr.write(
         `${err instanceof StartError || err instanceof MigrationError ? err.message : `start-distributed: ${err.stack ?? err}`}\n`,
       );
-      await supervisor.stop(1);
+      await platform.stop(1);
     }
   }
 }
 
 class StartError extends Error {}
 
-/** The child processes, in start order, and their orderly stop. */
-class Supervisor {
-  children = [];
-  stopping = false;
+/**
+ * The processes of the platform on a Supervisor: their prefixed output, the console lines about
+ * exits and restarts, and the orderly stop.
+ */
+class Platform {
   colors = new Map();
+  /** Process -> the URL that answers 200 once it is ready (also watched after each restart). */
+  healthUrls = new Map();
+  /** Name -> when it last ended, for "ready again N s after it exited". */
+  lastExit = new Map();
+  /** Processes restarted once start-up is over; PostgreSQL never is. */
+  restartable = ['nats'];
 
-  /**
-   * Each child gets its own process group (`detached`), so a Ctrl-C in the terminal reaches only
-   * this script, which then stops the children in order instead of all at once.
-   */
-  spawn(name, command, args, env, { stdin = 'ignore' } = {}) {
-    const child = spawn(command, args, {
-      cwd: root,
-      env,
-      detached: true,
-      stdio: [stdin, 'pipe', 'pipe'],
+  constructor(services) {
+    this.stopOrder = [['gateway'], services, ['nats'], ['postgres']];
+    this.supervisor = new Supervisor({ cwd: root, stopTimeoutMs: STOP_TIMEOUT_MS });
+    this.supervisor.on('output', (name, stream, line) => this.line(name, stream, line));
+    this.supervisor.on('exit', (event) => this.exited(event));
+    this.supervisor.on('spawn', (event) => this.spawned(event));
+    this.supervisor.on('fatal', ({ message }) => {
+      const during = this.running ? '' : ' during start-up';
+      this.crash(`${message}${during}; stopping everything`);
     });
-    const entry = { name, child, exited: false };
-    this.children.push(entry);
-    this.pipe(name, child.stdout, 'stdout');
-    this.pipe(name, child.stderr, 'stderr');
-    child.once('error', (err) => {
-      entry.exited = true;
-      this.crash(`${name} could not start: ${err.message}`);
+    this.supervisor.handleSignals({
+      order: this.stopOrder,
+      onSignal: () => say('stopping'),
+      exit: (code) => {
+        if (code === 0) say('stopped');
+        process.exit(code);
+      },
     });
-    child.once('exit', (code, signal) => {
-      entry.exited = true;
-      if (!this.stopping)
-        this.crash(`${name} exited (${signal ?? `code ${code}`}); stopping everything`);
-    });
-    return child;
+  }
+
+  get stopping() {
+    return this.supervisor.stopping;
+  }
+
+  /** Every child starts without restarts: during start-up, an exit stops everything. */
+  start(name, command, args, env, { stdin = 'ignore' } = {}) {
+    return this.supervisor.start(name, { command, args, env, stdin, restart: false });
+  }
+
+  startApp(app, readyUrl, env) {
+    this.healthUrls.set(app, readyUrl);
+    this.restartable.push(app);
+    this.start(app, process.execPath, [join(root, 'dist', 'apps', app, 'src', 'main.js')], env);
+  }
+
+  /** Start-up is over: from now on a process that ends is restarted. */
+  keepRunning() {
+    this.running = true;
+    for (const name of this.restartable) this.supervisor.setRestart(name, true);
+  }
+
+  exited({ name, code, signal, uptimeMs, restartInMs, restarts }) {
+    this.lastExit.set(name, Date.now());
+    if (restartInMs === undefined) return;
+    const at = new Date(Date.now() + restartInMs).toTimeString().slice(0, 8);
+    say(
+      `${name} exited (${describeExit(code, signal)}) after ${formatDuration(uptimeMs)} up; ` +
+        `restarting in ${formatDuration(restartInMs)}, at ${at} (restart ${restarts + 1})`,
+    );
+  }
+
+  spawned({ name, pid, restarts }) {
+    if (restarts === 0) return;
+    say(`${name} restarted (pid ${pid})`);
+    const url = this.healthUrls.get(name);
+    if (!url) return;
+    // Report when it serves again; give up quietly if it ends again first.
+    void (async () => {
+      while (!this.stopping && this.supervisor.child(name)?.pid === pid) {
+        if (await probe(url)) {
+          const down = Date.now() - (this.lastExit.get(name) ?? Date.now());
+          say(`${name} is ready again, ${formatDuration(down)} after it exited`);
+          return;
+        }
+        await sleep(250);
+      }
+    })();
   }
 
   async startNats(binary) {
     const port = await freePort();
     const monitor = await freePort();
-    this.spawn(
+    this.start(
       'nats',
       binary,
       [
@@ -206,7 +242,8 @@ class Supervisor {
       ],
       process.env,
     );
-    await this.waitUntil('nats', `http://127.0.0.1:${monitor}/healthz`, 15_000);
+    this.healthUrls.set('nats', `http://127.0.0.1:${monitor}/healthz`);
+    await this.waitUntil('nats', this.healthUrls.get('nats'), 15_000);
     return `nats://127.0.0.1:${port}`;
   }
 
@@ -216,7 +253,7 @@ class Supervisor {
    * when this script goes away, even without a clean stop.
    */
   async startPostgres() {
-    const child = this.spawn(
+    const child = this.start(
       'postgres',
       process.execPath,
       [self, '--embedded-postgres'],
@@ -243,11 +280,7 @@ class Supervisor {
   async waitUntil(name, url, timeoutMs) {
     const deadline = Date.now() + timeoutMs;
     while (!this.stopping) {
-      const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return;
+      if (await probe(url)) return;
       if (Date.now() > deadline)
         throw new StartError(
           `${name} was not ready within ${timeoutMs / 1000} s (${url}); stopping everything`,
@@ -256,15 +289,13 @@ class Supervisor {
     }
   }
 
-  pipe(name, stream, kind) {
-    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
-      if (name === 'postgres' && kind === 'stdout' && line.startsWith('{') && this.onStarted) {
-        const started = this.onStarted;
-        this.onStarted = undefined;
-        return started(line);
-      }
-      this.writeLine(name, kind, line);
-    });
+  line(name, kind, line) {
+    if (name === 'postgres' && kind === 'stdout' && line.startsWith('{') && this.onStarted) {
+      const started = this.onStarted;
+      this.onStarted = undefined;
+      return started(line);
+    }
+    this.writeLine(name, kind, line);
   }
 
   /** Output that arrives in chunks (the migration runs): split into prefixed lines. */
@@ -293,46 +324,10 @@ class Supervisor {
   /** Gateway first (no new requests), then the services, then NATS, then PostgreSQL. */
   async stop(code) {
     if (this.stopping) return;
-    this.stopping = true;
     say('stopping');
-    const byName = (names) => this.children.filter((c) => names.includes(c.name));
-    await this.stopGroup(byName(['gateway']));
-    await this.stopGroup(byName(SERVICES));
-    await this.stopGroup(byName(['nats']));
-    await this.stopGroup(byName(['postgres']));
+    await this.supervisor.stop(this.stopOrder);
     say('stopped');
     process.exit(code);
-  }
-
-  async stopGroup(entries) {
-    await Promise.all(
-      entries
-        .filter((e) => !e.exited)
-        .map(async (entry) => {
-          const exited = new Promise((done) => entry.child.once('exit', done));
-          signal(entry.child.pid, 'SIGTERM');
-          const timer = setTimeout(() => {
-            this.writeLine(
-              entry.name,
-              'stderr',
-              `did not stop within ${STOP_TIMEOUT_MS / 1000} s: killed`,
-            );
-            signal(-entry.child.pid, 'SIGKILL');
-          }, STOP_TIMEOUT_MS);
-          await exited;
-          clearTimeout(timer);
-        }),
-    );
-  }
-
-  /** A second Ctrl-C: no more waiting. */
-  kill(code) {
-    this.killSync();
-    process.exit(code);
-  }
-
-  killSync() {
-    for (const entry of this.children) if (!entry.exited) signal(-entry.child.pid, 'SIGKILL');
   }
 }
 
@@ -421,14 +416,6 @@ function freePort() {
   });
 }
 
-function signal(pid, name) {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // already gone
-  }
-}
-
 function say(line) {
   process.stdout.write(`${'switchboard'.padEnd(25)} | ${line}\n`);
 }
@@ -436,6 +423,14 @@ function say(line) {
 function fail(line) {
   process.stderr.write(`${line}\n`);
   process.exit(1);
+}
+
+/** Whether `url` answers 2xx within 2 s. */
+function probe(url) {
+  return fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
 }
 
 function sleep(ms) {
