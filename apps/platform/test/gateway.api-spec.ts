@@ -30,6 +30,23 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
     await platform?.stop();
   });
 
+  const expectEnvelope = (
+    response: { status: number; headers: Headers; body: unknown },
+    status: number,
+    code: keyof typeof ErrorCatalog,
+  ) => {
+    expect(response.status).toBe(status);
+    const body = response.body as { error: Record<string, unknown> };
+    expect(body.error).toMatchObject({
+      code,
+      type: ErrorCatalog[code].type,
+      name: ErrorCatalog[code].name,
+      request_id: response.headers.get('x-request-id'),
+    });
+    expect(body.error.doc_url).toBe(`${base}/v1/docs/pages?slug=errors/${code}`);
+    expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/);
+  };
+
   describe('health and metrics', () => {
     it('answers /healthz and /readyz 200 once every service is reachable', async () => {
       expect((await call(base, 'GET', '/healthz')).status).toBe(200);
@@ -253,23 +270,6 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
   });
 
   describe('the error envelope', () => {
-    const expectEnvelope = (
-      response: { status: number; headers: Headers; body: unknown },
-      status: number,
-      code: keyof typeof ErrorCatalog,
-    ) => {
-      expect(response.status).toBe(status);
-      const body = response.body as { error: Record<string, unknown> };
-      expect(body.error).toMatchObject({
-        code,
-        type: ErrorCatalog[code].type,
-        name: ErrorCatalog[code].name,
-        request_id: response.headers.get('x-request-id'),
-      });
-      expect(body.error.doc_url).toBe(`${base}/v1/docs/pages?slug=errors/${code}`);
-      expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/);
-    };
-
     it('answers an unknown route 404 E01006', async () => {
       expectEnvelope(await call(base, 'GET', '/v1/no-such-route'), 404, 'E01006');
     });
@@ -277,7 +277,7 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
     it('answers a known path with the wrong method 405 E01007 with Allow', async () => {
       const response = await call(base, 'DELETE', '/v1/workspace', { token: acme.api_key.secret });
       expectEnvelope(response, 405, 'E01007');
-      expect(response.headers.get('allow')).toBe('GET');
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
     });
 
     it('answers malformed JSON 400 E01002', async () => {
@@ -348,7 +348,7 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
   });
 
   describe('CookieAuth sessions', () => {
-    it('signs in, reads with the cookie, requires the CSRF token to mutate, and signs out', async () => {
+    it('signs in, reads with the cookie, and signs out', async () => {
       const user = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/users`, {
         token: ADMIN_TOKEN,
         body: { email: 'Ada@Example.com', password: 'correct horse battery', role: 'write' },
@@ -381,6 +381,73 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
       expect(logout.status).toBe(204);
       const after = await call(base, 'GET', '/v1/workspace', { headers: { cookie } });
       expect(after.status).toBe(401);
+    });
+
+    it('refuses a mutating request with the session cookie and a missing or wrong X-CSRF-Token with 403 E03003; the right token mutates, a GET needs none', async () => {
+      const email = 'grace@example.com';
+      const password = 'correct horse battery staple';
+      const user = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/users`, {
+        token: ADMIN_TOKEN,
+        body: { email, password, role: 'admin' },
+      });
+      expect(user.status).toBe(201);
+      const signIn = async () => {
+        const login = await call<{ csrf_token: string }>(base, 'POST', '/auth/v1/sessions', {
+          body: { email, password },
+        });
+        expect(login.status).toBe(201);
+        expect(login.body.csrf_token).toEqual(expect.any(String));
+        return {
+          cookie: (login.headers.get('set-cookie') ?? '').split(';')[0],
+          csrf: login.body.csrf_token,
+        };
+      };
+      const session = await signIn();
+      const other = await signIn();
+      expect(other.csrf).not.toBe(session.csrf);
+      const create = (name: string, headers: Record<string, string> = {}) =>
+        call<{ app: { id: string; name: string } }>(base, 'POST', '/v1/realtime/apps', {
+          headers: { cookie: session.cookie, ...headers },
+          body: { name, region: 'us1' },
+        });
+      const created = async (name: string) =>
+        (
+          await platform.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM realtime.apps WHERE name = $1',
+            [name],
+          )
+        ).rows[0].n;
+
+      // The right token with its last character changed: same prefix and length.
+      const wrongToken = `${session.csrf.slice(0, -1)}${session.csrf.endsWith('0') ? '1' : '0'}`;
+      expectEnvelope(await create('csrf-missing'), 403, 'E03003');
+      expectEnvelope(await create('csrf-empty', { 'x-csrf-token': '' }), 403, 'E03003');
+      expectEnvelope(await create('csrf-wrong', { 'x-csrf-token': wrongToken }), 403, 'E03003');
+      // A valid token of another session of the same user is not this session's token.
+      expectEnvelope(
+        await create('csrf-other-session', { 'x-csrf-token': other.csrf }),
+        403,
+        'E03003',
+      );
+      for (const name of ['csrf-missing', 'csrf-empty', 'csrf-wrong', 'csrf-other-session'])
+        expect(await created(name)).toBe(0);
+
+      const allowed = await create('csrf-right', { 'x-csrf-token': session.csrf });
+      expect(allowed.status).toBe(201);
+      expect(allowed.body.app).toMatchObject({ name: 'csrf-right' });
+      expect(await created('csrf-right')).toBe(1);
+
+      const appPath = `/v1/realtime/apps/${allowed.body.app.id}`;
+      const read = await call<{ id: string }>(base, 'GET', appPath, {
+        headers: { cookie: session.cookie },
+      });
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ id: allowed.body.app.id });
+      const list = await call<{ data: Array<{ id: string }> }>(base, 'GET', '/v1/realtime/apps', {
+        headers: { cookie: session.cookie },
+      });
+      expect(list.status).toBe(200);
+      expect(list.body.data.map((app) => app.id)).toContain(allowed.body.app.id);
     });
   });
 
