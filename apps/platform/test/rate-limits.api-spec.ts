@@ -77,11 +77,69 @@ describe('rate limits through the gateway', () => {
     expect((error as BirdRateLimitError).retryAfter).toBeGreaterThanOrEqual(1);
   });
 
-  it('counts per organization: another organization keeps its own quota', async () => {
-    const other = await createWorkspace(base, ADMIN_TOKEN, { name: 'Unaffected' });
-    expect((await call(base, 'GET', '/v1/workspace', { token: other.api_key.secret })).status).toBe(
-      200,
+  it('counts per organization: every key and workspace of an organization spends one quota, another organization keeps its own', async () => {
+    const first = await createWorkspace(base, ADMIN_TOKEN, { name: 'Shared quota' });
+    const sibling = await createWorkspace(base, ADMIN_TOKEN, { name: 'Shared quota, second' });
+    const other = await createWorkspace(base, ADMIN_TOKEN, { name: 'Own quota' });
+    // The operator API makes one organization per workspace: move the second workspace into the
+    // first one's organization before any of its keys is used (and so cached).
+    await db.query('UPDATE gateway.workspaces SET organization_id = $1 WHERE id = $2', [
+      first.organization.id,
+      sibling.workspace.id,
+    ]);
+    const secondKey = await call<{ secret: string }>(
+      base,
+      'POST',
+      `/admin/v1/workspaces/${first.workspace.id}/api-keys`,
+      { token: ADMIN_TOKEN, body: { role: 'read' } },
     );
+    expect(secondKey.status).toBe(201);
+    // The same small quota for both organizations, so a counter shared across organizations
+    // refuses the other one while a per-key or per-workspace counter never reaches it.
+    await db.query(
+      "INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ($1, 'read', 4), ($2, 'read', 4)",
+      [first.organization.id, other.organization.id],
+    );
+    const read = async (token: string) =>
+      (await call(base, 'GET', '/v1/workspace', { token })).status;
+    const keys = {
+      first: first.api_key.secret,
+      secondKey: secondKey.body.secret,
+      sibling: sibling.api_key.secret,
+      other: other.api_key.secret,
+    };
+
+    // Four requests spread over two keys of one workspace and a second workspace: each of them
+    // used at most twice, the organization's quota of 4 spent.
+    const spent = [];
+    for (const key of ['first', 'sibling', 'secondKey', 'sibling'] as const)
+      spent.push({ key, status: await read(keys[key]) });
+    expect(spent.map((each) => each.status)).toEqual([200, 200, 200, 200]);
+    const refused = [];
+    for (const key of ['first', 'secondKey', 'sibling'] as const)
+      refused.push({ key, status: await read(keys[key]) });
+    expect(refused).toEqual([
+      { key: 'first', status: 429 },
+      { key: 'secondKey', status: 429 },
+      { key: 'sibling', status: 429 },
+    ]);
+
+    // The other organization has its whole quota, counted down from 4 and then refused.
+    const others = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await call(base, 'GET', '/v1/workspace', { token: keys.other });
+      others.push({
+        status: response.status,
+        r: parsed(response.headers.get('ratelimit')).params.r,
+      });
+    }
+    expect(others).toEqual([
+      { status: 200, r: 3 },
+      { status: 200, r: 2 },
+      { status: 200, r: 1 },
+      { status: 200, r: 0 },
+      { status: 429, r: 0 },
+    ]);
   });
 });
 
