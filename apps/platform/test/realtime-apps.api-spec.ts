@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { call, createWorkspace } from '@switchboard/testing';
 import type { ApiResponse, CreatedWorkspace } from '@switchboard/testing';
 import type { Client } from 'pg';
@@ -33,6 +34,53 @@ interface Page {
   prev_cursor: string | null;
   refresh_cursor: string | null;
   total?: number;
+}
+
+/**
+ * One HTTP/1.1 request written byte for byte on a socket. fetch and node:http refuse to send some
+ * header bytes (DEL and other controls) or trim them, so this is how a header value reaches the
+ * server exactly as given. The value is sent as UTF-8.
+ */
+function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; body: unknown }> {
+  const url = new URL(base);
+  const payload = Buffer.from(JSON.stringify(body));
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: ${url.host}`,
+    'Connection: close',
+    'Content-Type: application/json',
+    `Content-Length: ${payload.length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    // write, not end: Node's server aborts a request whose client half-closed the socket. The
+    // server closes it after answering (Connection: close).
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, 'utf8'), payload]));
+    });
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+      const raw = split < 0 ? '' : text.slice(split + 4);
+      let parsed: unknown = raw;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        // not JSON: kept as text
+      }
+      resolve({ status, body: parsed });
+    });
+  });
 }
 
 describe('realtime control plane through the gateway', () => {
@@ -283,14 +331,25 @@ describe('realtime control plane through the gateway', () => {
     it('replays a 4xx outcome too', async () => {
       const headers = { 'idempotency-key': 'revoke-unknown-1' };
       const { app } = await createApp('Replay4xx');
-      const first = await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_nope/revoke`, {
-        headers,
-      });
-      const retry = await api('POST', `/v1/realtime/apps/${app.id}/keys/rak_nope/revoke`, {
-        headers,
-      });
+      // A well-formed id that names no key: the realtime service answers the 404, after the
+      // gateway claimed the key (a malformed id is refused before idempotency applies).
+      const unknownKey = `rak_${'0'.repeat(26)}`;
+      const path = `/v1/realtime/apps/${app.id}/keys/${unknownKey}/revoke`;
+      const first = await api('POST', path, { headers });
+      const retry = await api('POST', path, { headers });
       expect([first.status, retry.status]).toEqual([404, 404]);
+      expect(first.headers.get('idempotency-replay')).toBeNull();
       expect(retry.headers.get('idempotency-replay')).toBe('true');
+      expect(first.body).toMatchObject({ error: { code: 'E04004' } });
+      // The replayed envelope carries the retry's own request id, and otherwise the first answer.
+      const withoutRequestId = (body: Record<string, unknown>) => ({
+        ...body,
+        error: { ...(body.error as object), request_id: undefined },
+      });
+      expect(withoutRequestId(retry.body)).toEqual(withoutRequestId(first.body));
+      expect(retry.body).toMatchObject({
+        error: { request_id: retry.headers.get('x-request-id') },
+      });
     });
 
     it('answers 409 E01005 when the key is reused with another body', async () => {
@@ -375,14 +434,74 @@ describe('realtime control plane through the gateway', () => {
     });
 
     it('refuses an Idempotency-Key longer than 255 characters or with control characters', async () => {
+      const appsNamed = async (name: string) =>
+        (
+          await db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM realtime.apps WHERE name = $1',
+            [name],
+          )
+        ).rows[0].n;
+      const refusedByName = {
+        error: { code: 'E01001', details: [{ param: 'Idempotency-Key' }] },
+      };
+
       const long = await api('POST', '/v1/realtime/apps', {
-        body: { name: 'x', region: 'us1' },
+        body: { name: 'key-too-long', region: 'us1' },
         headers: { 'idempotency-key': 'k'.repeat(256) },
       });
       expect(long.status).toBe(422);
-      expect(long.body).toMatchObject({
-        error: { code: 'E01001', details: [{ param: 'Idempotency-Key' }] },
+      expect(long.body).toMatchObject(refusedByName);
+      const longest = await api('POST', '/v1/realtime/apps', {
+        body: { name: 'key-255', region: 'us1' },
+        headers: { 'idempotency-key': 'k'.repeat(255) },
       });
+      expect(longest.status).toBe(201);
+
+      // Bytes HTTP allows in a header value but the rule (printable ASCII) does not: they reach
+      // the gateway, which must refuse them by name. Sent raw: fetch would refuse or trim them.
+      const invalid: Array<[string, string]> = [
+        ['tab', 'key\twith-tab'],
+        ['non-ascii', 'key-\u00e9t\u00e9'],
+        ['emoji', 'key-\u{1f511}'],
+      ];
+      for (const [label, key] of invalid) {
+        const name = `key-${label}`;
+        const response = await rawRequest(
+          base,
+          'POST',
+          '/v1/realtime/apps',
+          { Authorization: `Bearer ${admin}`, 'Idempotency-Key': key },
+          { name, region: 'us1' },
+        );
+        expect({ label, status: response.status }).toEqual({ label, status: 422 });
+        expect(response.body).toMatchObject(refusedByName);
+        expect(await appsNamed(name)).toBe(0);
+      }
+      // DEL and the other controls never reach a route: Node's HTTP parser refuses them with 400.
+      for (const [label, key] of [
+        ['del', 'key\x7fdel'],
+        ['escape', 'key\x1bescape'],
+      ]) {
+        const name = `key-${label}`;
+        const response = await rawRequest(
+          base,
+          'POST',
+          '/v1/realtime/apps',
+          { Authorization: `Bearer ${admin}`, 'Idempotency-Key': key },
+          { name, region: 'us1' },
+        );
+        expect({ label, status: response.status }).toEqual({ label, status: 400 });
+        expect(await appsNamed(name)).toBe(0);
+      }
+      // The same request with a printable key is accepted: the refusals above were the key's.
+      const printable = await rawRequest(
+        base,
+        'POST',
+        '/v1/realtime/apps',
+        { Authorization: `Bearer ${admin}`, 'Idempotency-Key': 'key with spaces ~!' },
+        { name: 'key-printable', region: 'us1' },
+      );
+      expect(printable.status).toBe(201);
     });
   });
 
@@ -393,8 +512,9 @@ describe('realtime control plane through the gateway', () => {
     beforeAll(async () => {
       listing = await createWorkspace(base, ADMIN_TOKEN, { name: 'Listing' });
       token = listing.api_key.secret;
+      const statuses: number[] = [];
       for (let batch = 0; batch < 100; batch++) {
-        await Promise.all(
+        const responses = await Promise.all(
           Array.from({ length: 10 }, (_, i) =>
             call(base, 'POST', '/v1/realtime/apps', {
               token,
@@ -402,7 +522,10 @@ describe('realtime control plane through the gateway', () => {
             }),
           ),
         );
+        statuses.push(...responses.map((response) => response.status));
       }
+      // Every test below reads exactly these 1,000 apps (App 0000 to App 0999) and adds none.
+      expect(statuses.filter((status) => status !== 201)).toEqual([]);
     }, 120_000);
 
     const page = (query: string) => call<Page>(base, 'GET', `/v1/realtime/apps${query}`, { token });
@@ -433,15 +556,25 @@ describe('realtime control plane through the gateway', () => {
     });
 
     it('returns only rows created since, through the refresh cursor', async () => {
-      const first = await page('?limit=10');
+      // Its own workspace: adding a row to the shared 1,000 would change what the others read.
+      const own = (await createWorkspace(base, ADMIN_TOKEN, { name: 'Refreshing' })).api_key.secret;
+      const create = (name: string) =>
+        call<{ app: App }>(base, 'POST', '/v1/realtime/apps', {
+          token: own,
+          body: { name, region: 'us1' },
+        });
+      for (const name of ['Old 1', 'Old 2', 'Old 3']) expect((await create(name)).status).toBe(201);
+      const ownPage = (query: string) =>
+        call<Page>(base, 'GET', `/v1/realtime/apps${query}`, { token: own });
+      const first = await ownPage('?limit=2');
+      expect(first.body.data).toHaveLength(2);
       expect(first.body.refresh_cursor).not.toBeNull();
-      const none = await page(`?ending_before=${first.body.refresh_cursor}`);
+      const none = await ownPage(`?ending_before=${first.body.refresh_cursor}`);
+      expect(none.status).toBe(200);
       expect(none.body.data).toEqual([]);
-      const fresh = await call<{ app: App }>(base, 'POST', '/v1/realtime/apps', {
-        token,
-        body: { name: 'Fresh', region: 'us1' },
-      });
-      const since = await page(`?ending_before=${first.body.refresh_cursor}`);
+      const fresh = await create('Fresh');
+      expect(fresh.status).toBe(201);
+      const since = await ownPage(`?ending_before=${first.body.refresh_cursor}`);
       expect(since.body.data.map((a) => a.id)).toEqual([fresh.body.app.id]);
     });
 
@@ -451,8 +584,8 @@ describe('realtime control plane through the gateway', () => {
       expect(filtered.body.data.every((a) => a.name.toLowerCase().includes('app 00'))).toBe(true);
       const byName = await page('?sort=name&limit=3');
       expect(byName.body.data.map((a) => a.name)).toEqual(['App 0000', 'App 0001', 'App 0002']);
-      const desc = await page('?sort=name&order=desc&limit=1');
-      expect(desc.body.data[0].name).toBe('Fresh');
+      const desc = await page('?sort=name&order=desc&limit=2');
+      expect(desc.body.data.map((a) => a.name)).toEqual(['App 0999', 'App 0998']);
       expect((await page('?limit=2')).body.total).toBeUndefined();
     });
 
