@@ -72,8 +72,10 @@ export function reachableBinaries(
   onNotice?: (message: string) => void,
 ): string {
   const native = join(packageDir, 'native');
-  const runnable = ['initdb', 'postgres'].every((name) => othersCanRun(join(native, 'bin', name)));
-  if (!isRoot() || runnable) return native;
+  if (!existsSync(join(native, 'bin', 'postgres')))
+    throw new EmbeddedPostgresError(`${native} holds no PostgreSQL: reinstall it with npm install`);
+  if (!isRoot() || ['initdb', 'postgres'].every((name) => othersCanRun(join(native, 'bin', name))))
+    return native;
   const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
     version: string;
   };
