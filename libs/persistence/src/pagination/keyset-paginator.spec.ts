@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AppError } from '@switchboard/platform';
@@ -21,12 +21,18 @@ interface AppRow {
 const ROWS = 1000;
 
 /**
- * A throw-away PostgreSQL, as `startTestPostgres()` of @switchboard/testing starts it (that lib
- * depends on this one, so importing it here would be a dependency cycle): the child process of
- * tools/embedded-postgres.mjs over the built lib (`node tools/build.mjs` first).
+ * A throw-away PostgreSQL under the system temp directory, removed on stop: a copy of
+ * `startTestPostgres()` of @switchboard/testing, which this lib cannot import (the module-boundary
+ * rule forbids persistence -> testing, and testing depends on persistence: a cycle). Keep the two
+ * alike. The child process is tools/embedded-postgres.mjs over the built lib (`node
+ * tools/build.mjs` first).
  */
 function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'switchboard-pg-')), 'data');
+  const parent = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
+  // mkdtemp makes it 0700: as root the server runs as `postgres`, which must be able to enter it
+  // (otherwise the data would be moved to /var/lib/switchboard).
+  chmodSync(parent, 0o755);
+  const dataDir = join(parent, 'data');
   const script = resolve(__dirname, '../../../../tools/embedded-postgres.mjs');
   const child = spawn(process.execPath, [script, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -41,8 +47,12 @@ function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
       const { url } = JSON.parse(line) as { url: string };
       const stop = () =>
         new Promise<void>((done) => {
-          if (child.exitCode !== null) return done();
-          child.once('exit', () => done());
+          const removed = () => {
+            rmSync(parent, { recursive: true, force: true });
+            done();
+          };
+          if (child.exitCode !== null) return removed();
+          child.once('exit', removed);
           child.kill('SIGTERM');
         });
       ready({ url, stop });
