@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { DeployedApps } from '@switchboard/contracts';
 import type { DeployedApp } from '@switchboard/contracts';
 import { gatewayEnv } from '@switchboard/app-gateway';
@@ -18,6 +18,7 @@ import { smsWhatsappEnv } from '@switchboard/app-sms-whatsapp';
 import { verifyLookupPreferencesEnv } from '@switchboard/app-verify-lookup-preferences';
 import { workspaceObjectsEnv } from '@switchboard/app-workspace-objects';
 import { conversationsConnectorsEnv } from '@switchboard/app-conversations-connectors';
+import { applyJsonPatch, renderKustomization } from './kustomize';
 
 type Schema = Record<string, { required: boolean; default?: unknown; secret?: boolean }>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -236,21 +237,11 @@ describe('docker-compose.yml', () => {
 
 // ---- deploy/*.yaml -------------------------------------------------------------------------------
 
-describe('Kubernetes manifests (deploy/)', () => {
+describe('Kubernetes manifests (deploy/, rendered as `kubectl apply -k deploy/` would)', () => {
   const dir = join(root, 'deploy');
-  const files = readdirSync(dir).filter((file) => file.endsWith('.yaml') || file.endsWith('.yml'));
-  const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8'));
-  const objects: Yaml[] = files
-    .filter((file) => file !== 'kustomization.yaml')
-    .flatMap((file) =>
-      parseAllDocuments(readFileSync(join(dir, file), 'utf8')).map((doc) => {
-        if (doc.errors.length) throw new Error(`deploy/${file}: ${doc.errors[0].message}`);
-        return doc.toJS();
-      }),
-    )
-    .filter(Boolean);
-  const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
-  const find = (kind: string, name: string) =>
+  const { objects, files: rendered } = renderKustomization(dir);
+  const ofKind = (kind: string): Yaml[] => objects.filter((object) => object.kind === kind);
+  const find = (kind: string, name: string): Yaml =>
     ofKind(kind).find((object) => object.metadata?.name === name);
   const configMaps = new Map<string, Record<string, string>>(
     ofKind('ConfigMap').map((cm) => [cm.metadata.name, cm.data ?? {}]),
@@ -258,11 +249,71 @@ describe('Kubernetes manifests (deploy/)', () => {
   const containerOf = (app: string) =>
     find('Deployment', app)?.spec.template.spec.containers.find((c: Yaml) => c.name === app);
 
-  it('lists every manifest in kustomization.yaml', () => {
-    const manifests = files.filter(
-      (file) => file !== 'kustomization.yaml' && !file.includes('.example.'),
-    );
-    expect([...kustomization.resources].sort()).toEqual(manifests.sort());
+  it('renders every YAML file under deploy/: no manifest or patch is left out', () => {
+    const yamlFiles = (folder: string): string[] =>
+      readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? yamlFiles(join(folder, entry.name))
+          : /\.ya?ml$/.test(entry.name) && !entry.name.includes('.example.')
+            ? [join(folder, entry.name)]
+            : [],
+      );
+    expect(yamlFiles(dir).filter((file) => !rendered.includes(file))).toEqual([]);
+  });
+
+  it('has one overlay of the shared base per service of the list, and no other', () => {
+    expect(readdirSync(join(dir, 'apps')).sort()).toEqual([...APPS].sort());
+    for (const app of APPS) {
+      const overlay = parse(readFileSync(join(dir, 'apps', app, 'kustomization.yaml'), 'utf8'));
+      expect({ app, resources: overlay.resources }).toEqual({
+        app,
+        resources: expect.arrayContaining(['../../base']),
+      });
+    }
+    // Every Deployment is one of the list's, or NATS (a StatefulSet).
+    expect(
+      ofKind('Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual([...APPS].sort());
+  });
+
+  it('places every object in the namespace and points every Switchboard container at the configured image', () => {
+    const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8'));
+    for (const object of objects.filter((o) => o.kind !== 'Namespace'))
+      expect({
+        object: `${object.kind}/${object.metadata.name}`,
+        ns: object.metadata.namespace,
+      }).toEqual({
+        object: `${object.kind}/${object.metadata.name}`,
+        ns: kustomization.namespace,
+      });
+    const image = kustomization.images.find((i: Yaml) => i.name === 'switchboard');
+    for (const app of APPS)
+      expect({ app, image: containerOf(app)?.image }).toEqual({
+        app,
+        image: `${image.newName}:${image.newTag}`,
+      });
+  });
+
+  it('selects the pods of each Deployment by its own name only (selectors are immutable)', () => {
+    for (const app of APPS) {
+      const deployment = find('Deployment', app);
+      const selector = { 'app.kubernetes.io/name': app };
+      expect({ app, selector: deployment.spec.selector.matchLabels }).toEqual({ app, selector });
+      expect({ app, pods: deployment.spec.template.metadata.labels }).toEqual({
+        app,
+        pods: selector,
+      });
+      expect({ app, service: find('Service', app).spec.selector }).toEqual({
+        app,
+        service: selector,
+      });
+      expect({ app, pdb: find('PodDisruptionBudget', app)?.spec.selector.matchLabels }).toEqual({
+        app,
+        pdb: selector,
+      });
+    }
   });
 
   it('has a Deployment and a Service for every service, running its own main.js', () => {
@@ -430,6 +481,43 @@ describe('Kubernetes manifests (deploy/)', () => {
     expect([container.command, container.args].flat().join(' ')).toMatch(/--jetstream|-js\b/);
     const host = new URL(configMaps.get('switchboard-config')?.NATS_URL ?? '').hostname;
     expect(find('Service', host)).toBeDefined();
+  });
+});
+
+// ---- deploy/kustomize.ts ---------------------------------------------------------------------------
+
+describe('the kustomize subset renderer (deploy/kustomize.ts)', () => {
+  const doc = { spec: { list: [{ name: 'a' }, { name: 'b' }], 'a/b': { '~x': 1 } } };
+
+  it('adds, appends, replaces, removes and tests as RFC 6902 says, on a copy', () => {
+    const out = applyJsonPatch(doc, [
+      { op: 'add', path: '/spec/list/-', value: { name: 'c' } },
+      { op: 'add', path: '/spec/list/0', value: { name: 'z' } },
+      { op: 'test', path: '/spec/list/1/name', value: 'a' },
+      { op: 'replace', path: '/spec/list/1', value: { name: 'A' } },
+      { op: 'remove', path: '/spec/list/2' },
+      { op: 'replace', path: '/spec/a~1b/~0x', value: 2 },
+      { op: 'add', path: '/spec/new', value: true },
+    ]);
+    expect(out).toEqual({
+      spec: { list: [{ name: 'z' }, { name: 'A' }, { name: 'c' }], 'a/b': { '~x': 2 }, new: true },
+    });
+    expect(doc.spec.list).toHaveLength(2);
+  });
+
+  it('fails on a failed test, a missing path, or a replace of nothing', () => {
+    expect(() =>
+      applyJsonPatch(doc, [{ op: 'test', path: '/spec/list/0/name', value: 'b' }]),
+    ).toThrow(/expected "b"/);
+    expect(() => applyJsonPatch(doc, [{ op: 'add', path: '/nope/x', value: 1 }])).toThrow(
+      /"nope" does not exist/,
+    );
+    expect(() => applyJsonPatch(doc, [{ op: 'replace', path: '/spec/other', value: 1 }])).toThrow(
+      /nothing to replace/,
+    );
+    expect(() => applyJsonPatch(doc, [{ op: 'move', path: '/spec/list' }])).toThrow(
+      /not supported/,
+    );
   });
 });
 
