@@ -46,16 +46,14 @@ export class ErrorResponder {
 
   /** The origin doc_url links point at when no request could be read (a malformed request line). */
   get fallbackOrigin(): string {
-    return this.config.PUBLIC_URL ?? '';
+    return this.config.PUBLIC_URL ?? 'http://localhost';
   }
 
   private origin(request: FastifyRequest): string {
     if (this.config.PUBLIC_URL) return this.config.PUBLIC_URL;
-    try {
-      return request.publicOrigin;
-    } catch {
-      return '';
-    }
+    // Fastify's framework errors come with a partial request that has no protocol or host yet.
+    const host = (request.host as string | undefined) ?? request.raw?.headers?.host;
+    return `${(request.protocol as string | undefined) ?? 'http'}://${host ?? 'localhost'}`;
   }
 
   private unknownRoute(request: FastifyRequest): AppError {
