@@ -60,10 +60,15 @@ describe('docs API through the gateway', () => {
         (d) => d.param === 'q',
       ),
     ).toBe(true);
-    const limit = await call(base, 'GET', '/v1/docs/search?q=errors&limit=26');
-    expect(limit.body).toMatchObject({
-      error: { code: 'E01001', details: [{ param: 'limit', message: expect.any(String) }] },
-    });
+    for (const limit of [0, 26]) {
+      const response = await call(base, 'GET', `/v1/docs/search?q=errors&limit=${limit}`);
+      expect({ limit, status: response.status }).toEqual({ limit, status: 422 });
+      expect(response.body).toMatchObject({
+        error: { code: 'E01001', details: [{ param: 'limit', message: expect.any(String) }] },
+      });
+    }
+    for (const limit of [1, 25])
+      expect((await call(base, 'GET', `/v1/docs/search?q=errors&limit=${limit}`)).status).toBe(200);
     expect((await call(base, 'GET', '/v1/docs/search?q=errors&contents=everything')).status).toBe(
       422,
     );
@@ -88,11 +93,14 @@ describe('docs API through the gateway', () => {
   });
 
   it('serves the raw Markdown at markdown_url', async () => {
-    const response = await call<string>(
+    const search = await call<{ data: SearchResult[] }>(
       base,
       'GET',
-      '/v1/docs/pages?slug=guides/idempotency&format=markdown',
+      '/v1/docs/search?q=idempotency',
     );
+    const { markdown_url: markdownUrl } = search.body.data[0];
+    expect(markdownUrl).toContain('guides/idempotency');
+    const response = await call<string>(base, 'GET', markdownUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/markdown');
     expect(response.body).toMatch(/^# /m);

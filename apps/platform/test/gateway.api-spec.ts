@@ -4,7 +4,8 @@ import {
   BirdMisdirectedError,
   BirdPermissionError,
 } from '@messagebird/sdk';
-import { ErrorCatalog } from '@switchboard/contracts';
+import { ErrorCatalog, ServiceNames } from '@switchboard/contracts';
+import { startMetricsServer } from '@switchboard/platform';
 import { call, createWorkspace } from '@switchboard/testing';
 import type { CreatedWorkspace } from '@switchboard/testing';
 import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
@@ -50,22 +51,40 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
   describe('health and metrics', () => {
     it('answers /healthz and /readyz 200 once every service is reachable', async () => {
       expect((await call(base, 'GET', '/healthz')).status).toBe(200);
-      const ready = await call(base, 'GET', '/readyz');
+      const ready = await call<{ status: string; checks: Record<string, string> }>(
+        base,
+        'GET',
+        '/readyz',
+      );
       expect(ready.status).toBe(200);
-      expect(ready.body).toMatchObject({
-        status: 'ok',
-        checks: { database: 'ok', docs: 'ok', email: 'ok' },
-      });
+      expect(ready.body.status).toBe('ok');
+      // Every service of the product is checked, not only some.
+      expect(ready.body.checks).toEqual(
+        Object.fromEntries(['database', ...ServiceNames].map((name) => [name, 'ok'])),
+      );
     });
 
-    it('exposes request counts and latency histograms by route and status in Prometheus text', async () => {
-      await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
-      const metrics = await call<string>(base, 'GET', '/metrics');
-      expect(metrics.headers.get('content-type')).toContain('text/plain');
-      expect(metrics.body).toMatch(
-        /switchboard_http_requests_total\{method="GET",route="\/v1\/workspace",status="200"\} \d+/,
-      );
-      expect(metrics.body).toContain('switchboard_http_request_duration_seconds_bucket');
+    it('does not serve /metrics on the public API port: without credentials it is the 404 envelope of an unknown route', async () => {
+      expectEnvelope(await call(base, 'GET', '/metrics'), 404, 'E01006');
+    });
+
+    it('exposes request counts and latency histograms by route and status in Prometheus text on the metrics port', async () => {
+      // What `npm start` (apps/platform/src/main.ts) runs beside the platform, on METRICS_PORT=0.
+      const metricsServer = await startMetricsServer({ port: 0, host: '127.0.0.1' });
+      try {
+        await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
+        const metrics = await fetch(metricsServer.url);
+        expect(metrics.status).toBe(200);
+        expect(metrics.headers.get('content-type')).toContain('text/plain');
+        const body = await metrics.text();
+        expect(body).toMatch(
+          /switchboard_http_requests_total\{method="GET",route="\/v1\/workspace",status="200"\} \d+/,
+        );
+        expect(body).toContain('switchboard_http_request_duration_seconds_bucket');
+        expect(body).toContain('switchboard_rpc_requests_total');
+      } finally {
+        await metricsServer.close();
+      }
     });
   });
 
@@ -184,6 +203,21 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
         { token: ADMIN_TOKEN },
       );
       expect(access.status).toBe(201);
+      expect(access.body).toEqual({
+        id: expect.stringMatching(/^ak_/),
+        secret: expect.stringMatching(/^ak_/),
+      });
+      const user = await call(base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/users`, {
+        token: ADMIN_TOKEN,
+        body: { email: 'Linus@Example.com', password: 'a long enough password', role: 'read' },
+      });
+      expect(user.status).toBe(201);
+      expect(user.body).toMatchObject({
+        email: 'linus@example.com',
+        role: 'read',
+        workspace_id: acme.workspace.id,
+      });
+      expect(JSON.stringify(user.body)).not.toContain('a long enough password');
       const unknown = await call(base, 'POST', '/admin/v1/workspaces/ws_unknown/api-keys', {
         token: ADMIN_TOKEN,
         body: { role: 'read' },
@@ -293,6 +327,13 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
     });
 
     it('answers a body over 1 MB 413 E01003 and creates nothing', async () => {
+      const workspaces = async () =>
+        (
+          await platform.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM gateway.workspaces',
+          )
+        ).rows[0].n;
+      const before = await workspaces();
       const huge = JSON.stringify({ name: 'x'.repeat(1_100_000) });
       expectEnvelope(
         await call(base, 'POST', '/admin/v1/workspaces', {
@@ -303,6 +344,7 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
         413,
         'E01003',
       );
+      expect(await workspaces()).toBe(before);
     });
 
     it('answers a non-JSON body 415 E01008', async () => {

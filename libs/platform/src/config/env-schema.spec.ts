@@ -25,5 +25,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig(schema, {})).toThrow('Invalid configuration: TOKEN is required');
     const secretSchema = { TOKEN: env.int({ description: 'n', secret: true }) };
     expect(() => loadConfig(secretSchema, { TOKEN: 'hunter2' })).toThrow(/got a hidden value/);
+    expect(() => loadConfig(secretSchema, { TOKEN: 'hunter2' })).not.toThrow(/hunter2/);
   });
 });
