@@ -1,0 +1,997 @@
+#!/usr/bin/env node
+// Reads through the gateway against bare Fastify, side by side in one run:
+//   1. `GET /v1/workspace` (the gateway's own data) against a bare Fastify hello-world;
+//   2. the transported read `GET /v1/realtime/apps/{id}` (gateway -> transport -> realtime
+//      service -> PostgreSQL) against a bare Fastify route running the same SELECT through `pg`;
+//   3. the list `GET /v1/realtime/apps?limit=25` against bare Fastify + `pg` running the same
+//      keyset SELECT.
+// 2 and 3 are also measured in the distributed topology (gateway and realtime service as their own
+// processes, NATS between them) when `nats-server` is on PATH, as information beside the figures.
+//
+//   npm run bench                 build, measure, print the tables
+//   npm run bench -- --write      same, and rewrite bench/RESULTS.md with the figures (not when
+//                                 the run is inconclusive); its hand-written `## ` sections (any
+//                                 heading but Run and How to rerun) are kept, after the figures
+//
+// Exit status: 0 every target met; 1 one not met, or the run failed; 3 inconclusive (other
+// processes kept the machine busy during a measured run, which skews the ratios: rerun).
+//
+// Diagnostics (never written to RESULTS.md):
+//   --only=<keys>         comma-separated comparisons to run: workspace, get, list
+//   --no-distributed      skip the distributed topology
+//   --log-level=<level>   LOG_LEVEL of the platform (default warn)
+//   --cpu-prof            run the platform under `node --cpu-prof` and print, for each of its
+//                         measured runs, where its CPU went
+//   --duration=<s>        measured seconds per target (default 10)
+//   --rate-limits=<v>     RATE_LIMITS of the platform instead of the bench's (e.g. `off`)
+//
+// Every target runs in its own child process (group) on 127.0.0.1, all on one PostgreSQL started
+// first; the load comes from autocannon in this process, one target at a time, each warmed up
+// first. Any error, timeout or non-2xx answer fails the run. The whole run is bounded by a
+// deadline and the children are stopped on every way out (SIGTERM, then SIGKILL of the group).
+import { execFileSync, spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const RESULTS_FILE = join(root, 'bench', 'RESULTS.md');
+
+const CONNECTIONS = 50;
+const PIPELINING = 1;
+const WARMUP_S = 2;
+const DEFAULT_DURATION_S = 10;
+const START_TIMEOUT_MS = 90_000;
+const STOP_GRACE_MS = 20_000;
+const REQUEST_TIMEOUT_S = 10;
+/** Apps seeded in the bench workspace: more than a page, so the list has a next page. */
+const SEEDED_APPS = 30;
+const LIST_LIMIT = 25;
+/** Connections of the realtime service's pool (its DATABASE_POOL_SIZE default), and of bare `pg`. */
+const POOL_SIZE = 10;
+/**
+ * Platform RATE_LIMITS for the run: the groups the measured routes spend at their maximum, the
+ * others at their defaults. The limiter runs and its cost counts, but no run can spend the quota.
+ */
+const RATE_LIMITS = 'read=1000000000,api_list=1000000000';
+/** CPUs' worth of work by processes other than the bench and its targets that makes a run noisy. */
+const BUSY_MACHINE_CPUS = 0.25;
+
+// ---------------------------------------------------------------- arguments
+const COMPARISON_KEYS = ['workspace', 'get', 'list'];
+const options = {
+  write: false,
+  cpuProf: false,
+  logLevel: 'warn',
+  durationS: DEFAULT_DURATION_S,
+  rateLimits: undefined,
+  only: COMPARISON_KEYS,
+  distributed: true,
+};
+for (const arg of process.argv.slice(2)) {
+  const [key, value] = arg.split(/=(.*)/s);
+  if (key === '--write') options.write = true;
+  else if (key === '--cpu-prof') options.cpuProf = true;
+  else if (key === '--no-distributed') options.distributed = false;
+  else if (key === '--log-level' && value) options.logLevel = value;
+  else if (key === '--duration' && Number(value) > 0 && Number(value) <= 60)
+    options.durationS = Number(value);
+  else if (key === '--rate-limits' && value) options.rateLimits = value;
+  else if (
+    key === '--only' &&
+    value &&
+    value.split(',').every((name) => COMPARISON_KEYS.includes(name))
+  )
+    options.only = value.split(',');
+  else usage(`unknown or invalid argument ${JSON.stringify(arg)}`);
+}
+if (
+  options.write &&
+  (options.cpuProf ||
+    options.logLevel !== 'warn' ||
+    options.durationS !== DEFAULT_DURATION_S ||
+    options.rateLimits ||
+    options.only !== COMPARISON_KEYS ||
+    !options.distributed)
+) {
+  usage(
+    '--write records only the standard run: drop --cpu-prof, --log-level, --duration, --rate-limits, --only and --no-distributed',
+  );
+}
+function usage(message) {
+  process.stderr.write(
+    `reads.bench: ${message}\nusage: node bench/reads.bench.mjs [--write] [--only=workspace,get,list] [--no-distributed] [--log-level=<level>] [--cpu-prof] [--duration=<s>] [--rate-limits=<RATE_LIMITS>]\n`,
+  );
+  process.exit(2);
+}
+
+const natsServer = options.distributed ? findOnPath('nats-server') : undefined;
+
+// Start-up + every measured target (warm-up + run) + stopping, with room to spare.
+const DEADLINE_MS =
+  2 * START_TIMEOUT_MS + 8 * (WARMUP_S + options.durationS) * 1000 + 2 * STOP_GRACE_MS + 60_000;
+
+// ---------------------------------------------------------------- children
+const children = new Set();
+const everStarted = [];
+let failing = false;
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+function log(line) {
+  process.stdout.write(`${line}\n`);
+}
+
+function findOnPath(command) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, command);
+    try {
+      execFileSync(candidate, ['--version'], { stdio: 'ignore' });
+      return candidate;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+/** A port nothing listens on right now (the children are told which to use). */
+function freePort() {
+  return new Promise((done, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * Starts `command <args>` (node unless told otherwise) in its own process group and resolves once
+ * a line of its output matches `ready` (whose first group, if any, becomes `child.url`).
+ */
+function startChild(name, args, { env = {}, ready, onOutput, command = process.execPath }) {
+  const proc = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const child = { name, proc, tail: [], lines: 0, exitCode: undefined, url: undefined };
+  child.exited = new Promise((done) => {
+    proc.on('exit', (code, signal) => {
+      child.exitCode = code ?? signal;
+      children.delete(child);
+      done();
+    });
+  });
+  children.add(child);
+  everStarted.push(child);
+  let onLine = () => {};
+  for (const stream of [proc.stdout, proc.stderr]) {
+    let pending = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => {
+      pending += chunk;
+      const parts = pending.split('\n');
+      pending = parts.pop();
+      for (const line of parts) {
+        child.lines += 1;
+        child.tail.push(line);
+        if (child.tail.length > 30) child.tail.shift();
+        onOutput?.(line);
+        onLine(line);
+      }
+    });
+  }
+  child.ready = new Promise((done, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${name} did not print its ready line within ${START_TIMEOUT_MS / 1000} s${tailOf(child)}`,
+          ),
+        ),
+      START_TIMEOUT_MS,
+    );
+    onLine = (line) => {
+      const match = ready.exec(line);
+      if (match && !child.started) {
+        child.started = true;
+        child.url = match[1];
+        clearTimeout(timer);
+        done(child);
+      }
+    };
+    child.exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${child.exitCode}) before it was ready${tailOf(child)}`));
+    });
+  });
+  child.ready.catch(() => {});
+  return child;
+}
+
+function tailOf(child) {
+  return child.tail.length ? `; its last output:\n    ${child.tail.join('\n    ')}` : '';
+}
+
+/**
+ * SIGTERM, wait for a clean exit, then SIGKILL whatever is left of its process group: a platform
+ * stopped before it installed its signal handlers dies at once and would leave children behind.
+ */
+async function stopChild(child) {
+  if (child.exitCode === undefined) {
+    try {
+      child.proc.kill('SIGTERM');
+    } catch {
+      /* already exited */
+    }
+    const clean = await Promise.race([
+      child.exited.then(() => true),
+      sleep(STOP_GRACE_MS).then(() => false),
+    ]);
+    if (!clean)
+      log(
+        `${child.name} did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM; killing its process group`,
+      );
+  }
+  killGroup(child);
+  await Promise.race([child.exited, sleep(2_000)]);
+}
+
+function killGroup(child) {
+  try {
+    process.kill(-child.proc.pid, 'SIGKILL');
+  } catch {
+    /* the group is already gone */
+  }
+}
+
+// Last resort on any exit path: nothing we started outlives us.
+process.on('exit', () => {
+  for (const child of everStarted) killGroup(child);
+});
+
+const cleanups = [];
+/** Stops the clients of PostgreSQL first, then PostgreSQL. */
+async function stopChildren() {
+  const postgres = everStarted.filter((child) => child.isPostgres);
+  await Promise.all(everStarted.filter((child) => !child.isPostgres).map(stopChild));
+  await Promise.all(postgres.map(stopChild));
+}
+
+/** Stops every child, then removes the temporary files. */
+async function cleanup() {
+  await stopChildren();
+  for (const fn of cleanups.splice(0)) await fn().catch(() => {});
+}
+
+async function fail(message) {
+  if (failing) return;
+  failing = true;
+  process.stderr.write(`\n*** BENCH FAILED: ${message}\n\n`);
+  await cleanup();
+  process.exit(1);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => void fail(`interrupted by ${signal}`));
+process.on(
+  'unhandledRejection',
+  (err) => void fail(err instanceof Error ? err.message : String(err)),
+);
+setTimeout(
+  () => void fail(`the run took longer than its ${DEADLINE_MS / 1000} s deadline`),
+  DEADLINE_MS,
+).unref();
+
+// ---------------------------------------------------------------- HTTP helpers
+function assertLoopback(url) {
+  const { hostname } = new URL(url);
+  if (hostname !== '127.0.0.1')
+    throw new Error(`refusing to load ${url}: only 127.0.0.1 targets are allowed`);
+}
+
+async function request(url, init = {}) {
+  assertLoopback(url);
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  const text = await response.text();
+  return { status: response.status, text };
+}
+
+async function waitOk(url, timeoutMs, headers = {}) {
+  const until = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < until) {
+    try {
+      const { status, text } = await request(url, { headers });
+      if (status === 200) return;
+      last = `HTTP ${status} ${text.slice(0, 200)}`;
+    } catch (err) {
+      last = err.message;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s (${last})`);
+}
+
+/** One autocannon run; fails the bench on any error, timeout or non-2xx answer. */
+async function load(label, url, headers, durationS) {
+  assertLoopback(url);
+  const result = await autocannon({
+    url,
+    headers,
+    connections: CONNECTIONS,
+    pipelining: PIPELINING,
+    duration: durationS,
+    timeout: REQUEST_TIMEOUT_S,
+  });
+  const problems = [];
+  if (result.errors) problems.push(`${result.errors} errors`);
+  if (result.timeouts) problems.push(`${result.timeouts} timeouts`);
+  if (result.non2xx)
+    problems.push(`${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)})`);
+  if (result.statusCodeStats?.['429'])
+    problems.push(
+      `429 means rate limited: the gateway runs with RATE_LIMITS=${RATE_LIMITS}, check that it still reads it`,
+    );
+  if (result.resets) problems.push(`${result.resets} connection resets`);
+  if (!result['2xx']) problems.push('no 2xx answer at all');
+  if (problems.length) throw new Error(`${label}: ${problems.join(', ')}`);
+  return result;
+}
+
+// ---------------------------------------------------------------- the run
+async function main() {
+  const started = Date.now();
+  const tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-'));
+  cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+  // mkdtemp makes it 0700; as root the embedded PostgreSQL runs as `postgres`, which must be
+  // able to enter it (it would otherwise keep its data elsewhere, outliving the run).
+  await chmod(tmp, 0o755);
+  const profDir = join(tmp, 'cpu-prof');
+  const adminToken = `sbadm_bench_${Date.now().toString(36)}`;
+  const encryptionKey = `sbenc_bench_${Date.now().toString(36)}_0123456789`;
+  const rateLimits = options.rateLimits ?? RATE_LIMITS;
+  const dist = (app) => join(root, 'dist/apps', app, 'src/main.js');
+  try {
+    await readFile(dist('platform'));
+  } catch {
+    throw new Error(
+      `${dist('platform')} is missing: run \`node tools/build.mjs\` first (npm run bench does)`,
+    );
+  }
+
+  log(
+    `starting PostgreSQL and the embedded platform (LOG_LEVEL=${options.logLevel}, RATE_LIMITS=${rateLimits}${options.cpuProf ? ', --cpu-prof' : ''}) ...`,
+  );
+  const postgres = startChild(
+    'PostgreSQL',
+    [join(root, 'tools/embedded-postgres.mjs'), join(tmp, 'postgres')],
+    { ready: /^\{.*"url":"([^"]+)"/ },
+  );
+  postgres.isPostgres = true;
+  await postgres.ready;
+  const databaseUrl = postgres.url;
+  const common = {
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    LOG_LEVEL: options.logLevel,
+    PLATFORM_ADMIN_TOKEN: adminToken,
+    ENCRYPTION_KEY: encryptionKey,
+    RATE_LIMITS: rateLimits,
+    // Processes that serve /metrics on a port of their own take any free one.
+    METRICS_PORT: '0',
+  };
+  const platform = startChild(
+    'embedded platform',
+    [...(options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), dist('platform')],
+    {
+      env: { ...common, PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(tmp, 'platform') },
+      ready: /Switchboard is running at (http:\/\/127\.0\.0\.1:\d+)/,
+    },
+  );
+  await platform.ready;
+  await waitOk(`${platform.url}/readyz`, 30_000);
+
+  // ---- seed: a workspace and its apps, through the API
+  const created = await request(`${platform.url}/admin/v1/workspaces`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench' }),
+  });
+  if (created.status !== 201)
+    throw new Error(
+      `POST /admin/v1/workspaces answered ${created.status}: ${created.text.slice(0, 300)}`,
+    );
+  const workspace = JSON.parse(created.text);
+  const apiKey = workspace?.api_key?.secret;
+  const workspaceId = workspace?.workspace?.id;
+  if (!apiKey || !workspaceId)
+    throw new Error(`POST /admin/v1/workspaces returned no api_key.secret: ${created.text}`);
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const appIds = [];
+  for (let i = 1; i <= SEEDED_APPS; i++) {
+    const app = await request(`${platform.url}/v1/realtime/apps`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Bench app ${i}`, region: 'us1' }),
+    });
+    if (app.status !== 201)
+      throw new Error(`POST /v1/realtime/apps answered ${app.status}: ${app.text.slice(0, 300)}`);
+    appIds.push(JSON.parse(app.text).app.id);
+  }
+  const appId = appIds[0];
+
+  // ---- the bare baselines: one Fastify process, the same PostgreSQL and pool size
+  const bare = startChild('bare Fastify', [join(root, 'bench/bare-fastify.mjs'), '0'], {
+    env: {
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
+      BENCH_WORKSPACE_ID: workspaceId,
+    },
+    ready: /listening at (http:\/\/127\.0\.0\.1:\d+)/,
+  });
+  await bare.ready;
+
+  // ---- the distributed topology: nats-server, the realtime service and a gateway
+  const wantDistributed = options.only.some((key) => key !== 'workspace');
+  let distributed;
+  if (options.distributed && wantDistributed && !natsServer) {
+    log('  distributed topology skipped: nats-server is not on PATH');
+  } else if (options.distributed && wantDistributed) {
+    const natsPort = await freePort();
+    const nats = startChild('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort)], {
+      command: natsServer,
+      ready: /Server is ready/,
+    });
+    await nats.ready;
+    const distributedEnv = {
+      ...common,
+      TRANSPORT: 'nats',
+      NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    };
+    const realtime = startChild('realtime service', [dist('realtime')], {
+      env: { ...distributedEnv, HTTP_PORT: String(await freePort()) },
+      ready: /./,
+    });
+    const gatewayPort = await freePort();
+    const gateway = startChild('gateway', [dist('gateway')], {
+      env: { ...distributedEnv, PORT: String(gatewayPort), HOST: '127.0.0.1' },
+      ready: /./,
+    });
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const exited = Promise.race([realtime.exited, gateway.exited]).then(() => {
+      throw new Error(
+        `the distributed topology stopped while starting${tailOf(realtime)}${tailOf(gateway)}`,
+      );
+    });
+    await Promise.race([
+      waitOk(`${gatewayUrl}/v1/realtime/apps/${appId}`, START_TIMEOUT_MS, auth),
+      exited,
+    ]);
+    distributed = { url: gatewayUrl, children: [gateway, realtime, nats] };
+  }
+  log(
+    `  up after ${((Date.now() - started) / 1000).toFixed(1)} s: platform ${platform.url}, bare ${bare.url}${distributed ? `, distributed gateway ${distributed.url}` : ''}; ${SEEDED_APPS} apps seeded`,
+  );
+
+  // ---- the comparisons
+  const comparisons = [
+    {
+      key: 'workspace',
+      title: '`GET /v1/workspace` (the gateway’s own data) against bare Fastify hello-world',
+      short: 'workspace',
+      targetRatio: 0.4,
+      bare: { label: 'bare Fastify GET /', path: '/' },
+      platform: { label: 'embedded GET /v1/workspace', path: '/v1/workspace' },
+    },
+    {
+      key: 'get',
+      title:
+        'Transported read `GET /v1/realtime/apps/{id}` against bare Fastify + `pg` running the same SELECT',
+      short: 'transported read',
+      targetRatio: 0.6,
+      bare: { label: 'bare Fastify + pg GET /apps/{id}', path: `/apps/${appId}` },
+      platform: {
+        label: 'embedded GET /v1/realtime/apps/{id}',
+        path: `/v1/realtime/apps/${appId}`,
+      },
+      distributed: { label: 'distributed (NATS) same route', path: `/v1/realtime/apps/${appId}` },
+    },
+    {
+      key: 'list',
+      title: `List \`GET /v1/realtime/apps?limit=${LIST_LIMIT}\` against bare Fastify + \`pg\` running the same keyset SELECT`,
+      short: 'list',
+      targetRatio: 0.6,
+      bare: {
+        label: `bare Fastify + pg GET /apps?limit=${LIST_LIMIT}`,
+        path: `/apps?limit=${LIST_LIMIT}`,
+      },
+      platform: {
+        label: `embedded GET /v1/realtime/apps?limit=${LIST_LIMIT}`,
+        path: `/v1/realtime/apps?limit=${LIST_LIMIT}`,
+      },
+      distributed: {
+        label: 'distributed (NATS) same route',
+        path: `/v1/realtime/apps?limit=${LIST_LIMIT}`,
+      },
+    },
+  ].filter((comparison) => options.only.includes(comparison.key));
+
+  const groups = {
+    bare: [bare],
+    platform: [platform],
+    distributed: distributed?.children ?? [],
+    postgres: [postgres],
+  };
+  const leaders = everStarted.map((child) => child.proc.pid);
+  for (const comparison of comparisons) {
+    comparison.runs = [];
+    const runs = [
+      { kind: 'bare', base: bare.url, headers: {}, ...comparison.bare },
+      { kind: 'platform', base: platform.url, headers: auth, ...comparison.platform },
+    ];
+    if (distributed && comparison.distributed)
+      runs.push({
+        kind: 'distributed',
+        base: distributed.url,
+        headers: auth,
+        ...comparison.distributed,
+      });
+    for (const run of runs) {
+      const url = `${run.base}${run.path}`;
+      log(
+        `${run.label}: warm-up ${WARMUP_S} s, then ${options.durationS} s at ${CONNECTIONS} connections ...`,
+      );
+      const withExit = (err) => {
+        const dead = groups[run.kind].filter((child) => child.exitCode !== undefined);
+        throw new Error(
+          `${err.message}${dead.map((child) => ` (${child.name} exited with ${child.exitCode}${tailOf(child)})`).join('')}`,
+        );
+      };
+      await load(`${run.label} (warm-up)`, url, run.headers, WARMUP_S).catch(withExit);
+      const linesBefore = platform.lines;
+      const before = await cpuSnapshot(leaders);
+      const windowStart = process.hrtime.bigint() / 1000n;
+      run.result = await load(run.label, url, run.headers, options.durationS).catch(withExit);
+      run.window = [Number(windowStart), Number(process.hrtime.bigint() / 1000n)];
+      const after = await cpuSnapshot(leaders);
+      run.logLines = platform.lines - linesBefore;
+      if (before && after) {
+        const seconds = Number(after.at - before.at) / 1e9;
+        const cpuOf = (list) =>
+          list.reduce(
+            (sum, child) =>
+              sum + (after.byGroup[child.proc.pid] - before.byGroup[child.proc.pid]) / 100,
+            0,
+          );
+        run.cpu = {
+          seconds,
+          target: cpuOf(groups[run.kind]),
+          postgres: cpuOf(groups.postgres),
+          loader: (after.self - before.self) / 100,
+          other: Math.max(0, (after.busy - before.busy - (after.ours - before.ours)) / 100),
+        };
+        if (run.cpu.other / seconds > BUSY_MACHINE_CPUS)
+          log(
+            `  warning: other processes used ${(run.cpu.other / seconds).toFixed(2)} CPU on average during this run: the figures are noisy`,
+          );
+      }
+      comparison.runs.push(run);
+    }
+  }
+
+  await stopChildren();
+  const report = buildReport(comparisons, Boolean(distributed));
+  log('');
+  log(report.text);
+  log('');
+  for (const line of report.verdicts) log(line);
+  const logLines = comparisons.flatMap((c) => c.runs).reduce((sum, run) => sum + run.logLines, 0);
+  if (logLines) log(`note: the platform wrote ${logLines} log line(s) during its measured runs`);
+
+  if (options.cpuProf) {
+    for (const comparison of comparisons) {
+      const run = comparison.runs.find((r) => r.kind === 'platform');
+      await summarizeProfile(profDir, run.window, run.result['2xx'], run.label);
+    }
+  }
+  if (options.write && report.status === 'inconclusive') {
+    log(`did not rewrite ${RESULTS_FILE}: an inconclusive run is not a result`);
+  } else if (options.write) {
+    const kept = await handWrittenSections();
+    await writeFile(
+      RESULTS_FILE,
+      kept.length ? `${report.markdown}\n${kept.join('\n')}` : report.markdown,
+    );
+    log(
+      `wrote ${RESULTS_FILE}${kept.length ? ` (kept ${kept.length} hand-written section(s))` : ''}`,
+    );
+  }
+  await cleanup();
+  log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  process.exit({ met: 0, 'not met': 1, inconclusive: 3 }[report.status]);
+}
+
+/** Headings of the `## ` sections that --write generates; any other section of RESULTS.md is kept. */
+const GENERATED_SECTIONS = new Set(['Run', 'How to rerun']);
+
+/** The `## ` sections of the current RESULTS.md that this script does not generate, in order. */
+async function handWrittenSections() {
+  let text;
+  try {
+    text = await readFile(RESULTS_FILE, 'utf8');
+  } catch {
+    return [];
+  }
+  const sections = [];
+  let current;
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = !fenced && /^## (.+?)\s*$/.exec(line);
+    if (heading) {
+      current = GENERATED_SECTIONS.has(heading[1]) ? undefined : [];
+      if (current) sections.push(current);
+    }
+    current?.push(line);
+  }
+  return sections.map((lines) => `${lines.join('\n').trimEnd()}\n`);
+}
+
+// ---------------------------------------------------------------- CPU accounting
+// CPU time (user + system, in ticks of 1/100 s) of every process group this bench started, of
+// this process (autocannon), and of the whole machine (/proc/stat): what is left is the work of
+// other processes, which skews a run. Linux only; undefined elsewhere.
+async function cpuSnapshot(groupLeaders) {
+  try {
+    const stat = await readFile('/proc/stat', 'utf8');
+    const [user, nice, system, , , irq, softirq, steal] = stat
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const busy = user + nice + system + irq + softirq + (steal ?? 0);
+    const processes = [];
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const text = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+      if (!text) continue;
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      processes.push({
+        pid: Number(entry),
+        ppid: Number(fields[1]),
+        pgrp: Number(fields[2]),
+        // utime + stime, plus cutime + cstime: the CPU of children it has reaped (a PostgreSQL
+        // backend that exits during a run is then still counted, by the postmaster).
+        ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
+      });
+    }
+    // A process counts for the group it is in, or for the group of an ancestor: PostgreSQL's
+    // backends leave their parent's group (setsid), but not its tree.
+    const byPid = new Map(processes.map((p) => [p.pid, p]));
+    const leaders = new Set(groupLeaders);
+    const ownerOf = (p) => {
+      for (let at = p, hops = 0; at && hops < 64; at = byPid.get(at.ppid), hops++)
+        if (leaders.has(at.pgrp)) return at.pgrp;
+      return undefined;
+    };
+    let ours = 0;
+    const byGroup = Object.fromEntries(groupLeaders.map((leader) => [leader, 0]));
+    let self = 0;
+    for (const p of processes) {
+      const owner = p.pid === process.pid ? 'self' : ownerOf(p);
+      if (owner === 'self') self += p.ticks;
+      else if (owner !== undefined) byGroup[owner] += p.ticks;
+      else continue;
+      ours += p.ticks;
+    }
+    return { at: process.hrtime.bigint(), busy, ours, byGroup, self };
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- reporting
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model?.trim() ?? 'unknown',
+    cores: cpus.length,
+    memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    os: `${os.type()} ${os.release()} (${os.platform()}/${os.arch()})`,
+    node: process.version,
+    autocannon: require('autocannon/package.json').version,
+    fastify: require('fastify/package.json').version,
+    pg: require('pg/package.json').version,
+    nestPlatformFastify: require('@nestjs/platform-fastify/package.json').version,
+    commit: gitDescription(),
+  };
+}
+
+/** The commit measured, and whether the work tree differed from it (read-only git calls). */
+function gitDescription() {
+  try {
+    const git = (...args) =>
+      execFileSync('git', args, {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'apps', 'libs') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in apps/ or libs/' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+const pct = (value) => `${(value * 100).toFixed(1)}%`;
+const int = (value) => Math.round(value).toLocaleString('en-US');
+
+/** CPU per request in µs of a run's serving process(es), of PostgreSQL, of autocannon. */
+function perRequest(run) {
+  const requests = run.result.requests.total;
+  if (!run.cpu || !requests) return undefined;
+  const us = (seconds) => (seconds * 1e6) / requests;
+  return {
+    target: us(run.cpu.target),
+    postgres: us(run.cpu.postgres),
+    loader: us(run.cpu.loader),
+    otherCpus: run.cpu.other / run.cpu.seconds,
+  };
+}
+
+function buildReport(comparisons, withDistributed) {
+  const m = machine();
+  const noisy = comparisons.some((c) =>
+    c.runs.some((run) => run.cpu && run.cpu.other / run.cpu.seconds > BUSY_MACHINE_CPUS),
+  );
+  const verdicts = [];
+  const text = [];
+  const markdown = [];
+  let allMet = true;
+  for (const c of comparisons) {
+    const bare = c.runs.find((r) => r.kind === 'bare');
+    const platform = c.runs.find((r) => r.kind === 'platform');
+    const dist = c.runs.find((r) => r.kind === 'distributed');
+    c.ratio = platform.result.requests.average / bare.result.requests.average;
+    c.met = c.ratio >= c.targetRatio;
+    allMet &&= c.met;
+    const rows = c.runs.map((run) => {
+      const cpu = perRequest(run);
+      const fmt = (value) => (value === undefined ? '?' : `${value.toFixed(0)} µs`);
+      return {
+        target: run.label,
+        rps: int(run.result.requests.average),
+        ratio: pct(run.result.requests.average / bare.result.requests.average),
+        p50: `${run.result.latency.p50} ms`,
+        p99: `${run.result.latency.p99} ms`,
+        cpu: fmt(cpu?.target),
+        pg: fmt(cpu?.postgres),
+        other: cpu ? `${cpu.otherCpus.toFixed(2)}` : '?',
+      };
+    });
+    const header = {
+      target: 'target',
+      rps: 'req/s',
+      ratio: 'of bare',
+      p50: 'p50',
+      p99: 'p99',
+      cpu: 'CPU/req',
+      pg: 'PG CPU/req',
+      other: 'other CPUs',
+    };
+    const cols = Object.keys(header);
+    const width = Object.fromEntries(
+      cols.map((col) => [col, Math.max(header[col].length, ...rows.map((r) => r[col].length))]),
+    );
+    const line = (r) =>
+      cols
+        .map((col, i) => (i === 0 ? r[col].padEnd(width[col]) : r[col].padStart(width[col])))
+        .join('  ');
+    text.push(
+      `${c.title.replace(/`/g, '')}`,
+      line(header),
+      cols.map((col) => '-'.repeat(width[col])).join('  '),
+      ...rows.map(line),
+      `ratio ${c.short} / bare: ${pct(c.ratio)} (target >= ${pct(c.targetRatio)})`,
+    );
+    let hop = '';
+    if (dist) {
+      const d = perRequest(dist);
+      const p = perRequest(platform);
+      hop = `Distributed mode (gateway and realtime service as their own processes, NATS between them): ${int(dist.result.requests.average)} req/s, ${pct(dist.result.requests.average / platform.result.requests.average)} of the embedded default and ${pct(dist.result.requests.average / bare.result.requests.average)} of bare; p50 ${dist.result.latency.p50} ms against ${platform.result.latency.p50} ms${d && p ? `; the NATS hop costs ${(d.target - p.target).toFixed(0)} µs of CPU per request more (gateway + service + nats-server ${d.target.toFixed(0)} µs against ${p.target.toFixed(0)} µs in one process)` : ''}.`;
+      text.push(hop);
+    }
+    text.push('');
+    verdicts.push(
+      noisy
+        ? `INCONCLUSIVE ${c.short}: ${pct(c.ratio)}, but other processes were busy during a run`
+        : `${c.met ? 'MEETS' : 'DOES NOT MEET'} ${c.short}: ${pct(c.ratio)} ${c.met ? '>=' : '<'} ${pct(c.targetRatio)}`,
+    );
+    markdown.push(
+      `### ${c.title}`,
+      '',
+      `Target: at least ${pct(c.targetRatio)} of bare. **${noisy ? 'Inconclusive' : c.met ? 'Met' : 'NOT met'}: ${pct(c.ratio)}.**`,
+      '',
+      '| target | req/s | of bare | p50 | p99 | CPU per request | PostgreSQL CPU per request | other processes (CPUs) |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows.map(
+        (r) =>
+          `| ${r.target} | ${r.rps} | ${r.ratio} | ${r.p50} | ${r.p99} | ${r.cpu} | ${r.pg} | ${r.other} |`,
+      ),
+      '',
+      ...(hop ? [hop, ''] : []),
+    );
+  }
+  const status = noisy ? 'inconclusive' : allMet ? 'met' : 'not met';
+  const date = new Date().toISOString();
+  const document = `# Benchmark: reads through the gateway against bare Fastify
+
+One run, ${CONNECTIONS} connections, each target in turn. **Result: ${status === 'met' ? 'every target met' : status === 'not met' ? 'NOT every target met' : 'inconclusive (the machine was busy)'}.**
+CPU per request is the serving process's user + system time over the measured run divided by
+the requests it answered (distributed: gateway + realtime service + nats-server); PostgreSQL's
+is separate. Errors, timeouts and non-2xx answers: 0 in every run (the script fails otherwise).
+
+${markdown.join('\n')}
+## Run
+
+- Date: ${date}
+- Machine: ${m.cpu}, ${m.cores} logical CPUs, ${m.memory} RAM, ${m.os}
+- Code: commit ${m.commit}
+- Node ${m.node}; autocannon ${m.autocannon}; fastify ${m.fastify}; pg ${m.pg}; @nestjs/platform-fastify ${m.nestPlatformFastify}
+- Load: autocannon in the bench process, ${CONNECTIONS} connections, pipelining ${PIPELINING}, ${WARMUP_S} s warm-up then ${options.durationS} s measured, one target at a time
+- PostgreSQL: one embedded PostgreSQL (\`tools/embedded-postgres.mjs\`) for every target, fresh data directory
+- Bare Fastify: \`bench/bare-fastify.mjs\` in its own process, no logger: \`GET /\` -> \`{"hello":"world"}\`;
+  \`GET /apps/{id}\` and \`GET /apps?limit=${LIST_LIMIT}\` run the realtime service's SELECTs through a \`pg\` Pool
+  of ${POOL_SIZE} connections and answer the same JSON (the list with an HMAC-signed cursor); no authentication
+- Embedded default: \`node dist/apps/platform/src/main.js\` in its own process (every service on the
+  in-process bus, gateway in front; pools of ${POOL_SIZE}), \`LOG_LEVEL=${options.logLevel}\`; one workspace created through
+  \`POST /admin/v1/workspaces\` and ${SEEDED_APPS} apps through \`POST /v1/realtime/apps\`, requests authenticated
+  with its API key; \`RATE_LIMITS=${RATE_LIMITS}\`: the limiter runs and its cost counts, with quotas no run can spend
+- Distributed: ${withDistributed ? '`dist/apps/gateway` and `dist/apps/realtime` as their own processes, `nats-server` between them, same PostgreSQL and settings' : 'not measured (nats-server not on PATH)'}
+- Everything on 127.0.0.1. The load generator shares the ${m.cores} CPUs with the targets, so absolute
+  figures are lower than on a dedicated client; the ratios are the figures that matter.
+
+## How to rerun
+
+\`\`\`sh
+npm run bench              # build, measure, print the tables
+npm run bench -- --write   # same, and rewrite this file
+\`\`\`
+
+Exit status: 0 every target met, 1 one not met or the run failed (errors, timeouts, non-2xx, a
+target that would not start), 3 inconclusive because other processes used more than ${BUSY_MACHINE_CPUS} CPU during
+a measured run (a shared machine skews the runs unevenly; rerun when it is quiet; \`--write\`
+leaves this file alone then). \`--write\` regenerates the figures, Run and How to rerun, and keeps
+any other \`## \` section of this file (notes, analyses) after them.
+
+Diagnostics, not recorded here: \`--only=workspace,get,list\`, \`--no-distributed\`, \`--cpu-prof\`
+(profile the platform and print where its CPU went in each measured run), \`--log-level=<level>\`,
+\`--duration=<s>\`, \`--rate-limits=<RATE_LIMITS>\` (e.g. \`off\`).
+`;
+  return { text: text.join('\n'), verdicts, markdown: document, status };
+}
+
+/**
+ * Where the platform's CPU went during one measured run, from its .cpuprofile: busy time (idle
+ * excluded) by package, by function (self) and by function with callees, also as microseconds per
+ * request. Native frames (a syscall, a hash) count for the package that called them.
+ */
+async function summarizeProfile(profDir, window, requests, label) {
+  let files = [];
+  try {
+    files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
+  } catch {
+    /* no profile directory: nothing was written */
+  }
+  if (!files.length) {
+    log(`no .cpuprofile was written in ${profDir}`);
+    return;
+  }
+  const profile = JSON.parse(await readFile(join(profDir, files[0]), 'utf8'));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const keyOf = ({ callFrame }) => {
+    const where = callFrame.url
+      ? `${callFrame.url.replace(`file://${root}/`, '')}:${callFrame.lineNumber + 1}`
+      : '';
+    return `${callFrame.functionName || '(anonymous)'} ${where}`.trim();
+  };
+  // Sample times and process.hrtime() in this process share CLOCK_MONOTONIC (microseconds), so
+  // only the samples of the measured run are counted.
+  const self = new Map();
+  const deltas = profile.timeDeltas;
+  let at = profile.startTime;
+  let idle = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += deltas[i] ?? 0;
+    if (at < window[0] || at > window[1]) continue;
+    const id = profile.samples[i];
+    const us = deltas[i + 1] ?? 0;
+    if (byId.get(id).callFrame.functionName === '(idle)') idle += us;
+    else self.set(id, (self.get(id) ?? 0) + us);
+  }
+  const busy = [...self.values()].reduce((a, b) => a + b, 0);
+  if (!busy) {
+    log(`the profile has no busy sample inside the measured window of ${label}`);
+    return;
+  }
+  const byFunction = new Map();
+  const byPackage = new Map();
+  const inclusive = new Map();
+  const add = (map, key, us) => map.set(key, (map.get(key) ?? 0) + us);
+  for (const [id, us] of self) {
+    add(byFunction, keyOf(byId.get(id)), us);
+    let owner = id;
+    while (
+      !byId.get(owner).callFrame.url &&
+      parentOf.has(owner) &&
+      byId.get(parentOf.get(owner)).callFrame.url
+    )
+      owner = parentOf.get(owner);
+    const frame = byId.get(owner).callFrame;
+    add(byPackage, packageOf(frame.url, frame.functionName), us);
+    const seen = new Set();
+    for (let node = id; node !== undefined; node = parentOf.get(node)) {
+      const key = keyOf(byId.get(node));
+      if (seen.has(key)) continue;
+      seen.add(key);
+      add(inclusive, key, us);
+    }
+  }
+  inclusive.delete('(root)');
+  const top = (map, n) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(
+        ([k, us]) =>
+          `  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / requests).toFixed(1).padStart(6)} us/req  ${k}`,
+      )
+      .join('\n');
+  log(
+    `\nplatform CPU profile of the measured ${label} run: busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s,`,
+  );
+  log(
+    `${requests} requests, so ${(busy / requests).toFixed(1)} us of platform CPU per request (percentages are of busy time)`,
+  );
+  log(`self time by package (native frames counted for their JS caller):\n${top(byPackage, 16)}`);
+  log(`self time by function:\n${top(byFunction, 30)}`);
+  log(`inclusive time by function (self + callees):\n${top(inclusive, 60)}`);
+  const kept = join(os.tmpdir(), `switchboard-platform-${Date.now()}.cpuprofile`);
+  await writeFile(kept, JSON.stringify(profile));
+  log(`profile kept at ${kept} (open in Chrome DevTools > Performance)`);
+}
+
+function packageOf(url, functionName) {
+  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+  if (url.startsWith('node:')) return 'node: internals';
+  const nm = url.lastIndexOf('/node_modules/');
+  if (nm >= 0) {
+    const rest = url.slice(nm + '/node_modules/'.length).split('/');
+    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+  }
+  const dist = url.indexOf('/dist/');
+  if (dist >= 0)
+    return `switchboard ${url
+      .slice(dist + 6)
+      .split('/')
+      .slice(0, 2)
+      .join('/')}`;
+  return url.replace('file://', '');
+}
+
+main().catch((err) => fail(err instanceof Error ? err.message : String(err)));
