@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { AppError } from '@switchboard/platform';
+import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';
 import { CursorCodec } from './cursor-codec';
 import { paginate } from './keyset-paginator';
@@ -19,46 +16,6 @@ interface AppRow {
 }
 
 const ROWS = 1000;
-
-/**
- * A throw-away PostgreSQL under the system temp directory, removed on stop: a copy of
- * `startTestPostgres()` of @switchboard/testing, which this lib cannot import (the module-boundary
- * rule forbids persistence -> testing, and testing depends on persistence: a cycle). Keep the two
- * alike. The child process is tools/embedded-postgres.mjs over the built lib (`node
- * tools/build.mjs` first).
- */
-function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
-  const parent = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
-  // mkdtemp makes it 0700: as root the server runs as `postgres`, which must be able to enter it
-  // (otherwise the data would be moved to /var/lib/switchboard).
-  chmodSync(parent, 0o755);
-  const dataDir = join(parent, 'data');
-  const script = resolve(__dirname, '../../../../tools/embedded-postgres.mjs');
-  const child = spawn(process.execPath, [script, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((ready, fail) => {
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => fail(new Error(`embedded PostgreSQL exited ${code}: ${output}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((candidate) => candidate.startsWith('{'));
-      if (!line) return;
-      child.removeAllListeners('exit');
-      const { url } = JSON.parse(line) as { url: string };
-      const stop = () =>
-        new Promise<void>((done) => {
-          const removed = () => {
-            rmSync(parent, { recursive: true, force: true });
-            done();
-          };
-          if (child.exitCode !== null) return removed();
-          child.once('exit', removed);
-          child.kill('SIGTERM');
-        });
-      ready({ url, stop });
-    });
-  });
-}
 
 describe('paginate', () => {
   let postgres: { stop(): Promise<void> };
@@ -173,7 +130,7 @@ describe('paginate', () => {
   }
 
   beforeAll(async () => {
-    const running = await startPostgres();
+    const running = await startTestPostgres();
     postgres = running;
     db = new DataSource({ type: 'postgres', url: running.url });
     await db.initialize();
