@@ -6,7 +6,6 @@ export * from './observability/metrics';
 export * from './transport/in-process.bus';
 export * from './transport/in-process.context';
 export * from './transport/in-process.server';
-export * from './transport/in-process.client';
 export * from './transport/transport.options';
 export * from './transport/service-client';
 export * from './service/rpc-context';

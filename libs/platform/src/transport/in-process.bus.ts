@@ -1,11 +1,13 @@
 import { AppError } from '../errors/app-error';
+import { wireCopy } from './wire-copy';
 
 export type BusHandler = (data: unknown, headers: Record<string, string>) => Promise<unknown>;
 
 /**
  * The in-process stand-in for NATS in the embedded default: subjects map to the handlers of the
- * services booted in this process. Payloads are copied through JSON both ways so handlers see
- * exactly what they would see over the wire.
+ * services booted in this process. Payloads, headers and replies are copied both ways as a trip
+ * over the wire would leave them (`wireCopy`), so handlers see exactly what they would see over
+ * NATS and never share a mutable object with the caller.
  */
 export class InProcessBus {
   private readonly handlers = new Map<string, BusHandler>();
@@ -26,8 +28,4 @@ export class InProcessBus {
     const reply = await handler(wireCopy(data), { ...headers });
     return wireCopy(reply);
   }
-}
-
-function wireCopy(value: unknown): unknown {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }

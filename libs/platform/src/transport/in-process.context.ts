@@ -10,11 +10,3 @@ export class InProcessContext extends BaseRpcContext<[string, Record<string, str
     return this.args[1];
   }
 }
-
-/** What a client sends through the in-process transport: the payload and its headers. */
-export class InProcessRecord {
-  constructor(
-    readonly data: unknown,
-    readonly headers: Record<string, string>,
-  ) {}
-}

@@ -1,6 +1,6 @@
 import { Server } from '@nestjs/microservices';
 import type { CustomTransportStrategy, MessageHandler } from '@nestjs/microservices';
-import { lastValueFrom } from 'rxjs';
+import { isObservable, lastValueFrom } from 'rxjs';
 import type { InProcessBus } from './in-process.bus';
 import { InProcessContext } from './in-process.context';
 
@@ -14,7 +14,7 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
 
   listen(callback: () => void): void {
     for (const [subject, handler] of this.messageHandlers) {
-      this.bus.register(subject, (data, headers) => this.dispatch(subject, handler, data, headers));
+      this.bus.register(subject, (data, headers) => dispatch(subject, handler, data, headers));
       this.subjects.push(subject);
     }
     callback();
@@ -31,15 +31,19 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   unwrap<T>(): T {
     return this.bus as T;
   }
+}
 
-  private async dispatch(
-    subject: string,
-    handler: MessageHandler,
-    data: unknown,
-    headers: Record<string, string>,
-  ): Promise<unknown> {
-    const context = new InProcessContext([subject, headers]);
-    const result$ = this.transformToObservable(await handler(data, context));
-    return lastValueFrom(result$, { defaultValue: undefined });
-  }
+/**
+ * Runs Nest's handler (guards, pipes, interceptors, filters and the method) and resolves to its
+ * reply: the last value when it answers with an observable (undefined when it emits none), else
+ * the value itself, without wrapping a plain reply in an observable to unwrap it again.
+ */
+async function dispatch(
+  subject: string,
+  handler: MessageHandler,
+  data: unknown,
+  headers: Record<string, string>,
+): Promise<unknown> {
+  const result: unknown = await handler(data, new InProcessContext([subject, headers]));
+  return isObservable(result) ? lastValueFrom(result, { defaultValue: undefined }) : result;
 }

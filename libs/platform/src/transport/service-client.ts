@@ -4,8 +4,7 @@ import type { RequestContext } from '@switchboard/contracts';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError } from '../errors/app-error';
-import { InProcessClient } from './in-process.client';
-import { InProcessRecord } from './in-process.context';
+import type { InProcessBus } from './in-process.bus';
 import { natsClientOptions } from './transport.options';
 import type { TransportSettings } from './transport.options';
 
@@ -13,9 +12,13 @@ import type { TransportSettings } from './transport.options';
  * Sends a request to the service that owns a subject and returns its reply, whichever transport
  * connects them. Failures come back as AppError: the service's own error unchanged, E05001 when
  * no answer arrives within the time-out, E05002 when the transport cannot be reached.
+ *
+ * In the embedded default the request goes straight onto the in-process bus (a promise and a
+ * timer); Nest's ClientProxy would wrap each one in several rxjs observables for nothing.
  */
 export class ServiceClient {
-  private readonly proxy: ClientNats | InProcessClient;
+  private readonly nats?: ClientNats;
+  private readonly bus?: InProcessBus;
   private connected = true;
 
   constructor(
@@ -24,7 +27,7 @@ export class ServiceClient {
   ) {
     if (settings.kind === 'nats') {
       const nats = new ClientNats(natsClientOptions(settings.url, name));
-      this.proxy = nats;
+      this.nats = nats;
       this.connected = false;
       // NatsStatus is a `declare const enum` with no runtime value (swc cannot inline it), so the
       // status is compared as the string it is.
@@ -32,7 +35,7 @@ export class ServiceClient {
         this.connected = status === 'connected';
       });
     } else {
-      this.proxy = new InProcessClient(settings.bus);
+      this.bus = settings.bus;
     }
   }
 
@@ -40,27 +43,57 @@ export class ServiceClient {
     return this.connected;
   }
 
-  async send<T>(subject: string, payload: unknown, context: RequestContext): Promise<T> {
+  send<T>(subject: string, payload: unknown, context: RequestContext): Promise<T> {
     const headers = contextToHeaders(context);
-    try {
-      const reply$ = this.proxy
-        .send<T>(subject, this.record(payload, headers))
-        .pipe(timeout(this.settings.timeoutMs));
-      return await lastValueFrom(reply$);
-    } catch (err) {
-      throw this.toAppError(err, subject);
-    }
+    return this.bus
+      ? this.sendInProcess<T>(this.bus, subject, payload, headers)
+      : this.sendOverNats<T>(this.nats as ClientNats, subject, payload, headers);
   }
 
   async close(): Promise<void> {
-    await this.proxy.close();
+    await this.nats?.close();
   }
 
-  private record(payload: unknown, headers: Record<string, string>): unknown {
-    if (this.settings.kind === 'in-process') return new InProcessRecord(payload, headers);
+  private sendInProcess<T>(
+    bus: InProcessBus,
+    subject: string,
+    payload: unknown,
+    headers: Record<string, string>,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(this.toAppError(new TimeoutError(), subject)),
+        this.settings.timeoutMs,
+      );
+      bus.request(subject, payload, headers).then(
+        (reply) => {
+          clearTimeout(timer);
+          resolve(reply as T);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(this.toAppError(err, subject));
+        },
+      );
+    });
+  }
+
+  private async sendOverNats<T>(
+    nats: ClientNats,
+    subject: string,
+    payload: unknown,
+    headers: Record<string, string>,
+  ): Promise<T> {
     const natsHeaderSet = natsHeaders();
     for (const [name, value] of Object.entries(headers)) natsHeaderSet.set(name, value);
-    return new NatsRecordBuilder(payload).setHeaders(natsHeaderSet).build();
+    const record = new NatsRecordBuilder(payload).setHeaders(natsHeaderSet).build();
+    try {
+      return await lastValueFrom(
+        nats.send<T>(subject, record).pipe(timeout(this.settings.timeoutMs)),
+      );
+    } catch (err) {
+      throw this.toAppError(err, subject);
+    }
   }
 
   private toAppError(err: unknown, subject: string): AppError {
