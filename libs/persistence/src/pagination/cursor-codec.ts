@@ -24,6 +24,8 @@ const VERSION = 1;
 const MAC_BYTES = 32;
 const MAX_TOKEN_LENGTH = 2048;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** Filters hashes kept per codec (all forgotten at once when full). */
+const FILTERS_HASHES_KEPT = 1000;
 
 interface CursorPayload {
   /** version */
@@ -46,6 +48,8 @@ interface CursorPayload {
  * as opaque; the signature means a cursor the server did not make never reaches SQL.
  */
 export class CursorCodec {
+  private readonly filtersHashes = new Map<string, string>();
+
   constructor(
     private readonly secret: string,
     private readonly ttlMs: number,
@@ -115,13 +119,24 @@ export class CursorCodec {
     return createHmac('sha256', this.secret).update('cursor\0').update(body).digest();
   }
 
-  /** Keyed, so the hash reveals nothing about the filters (a workspace id, a search term). */
+  /**
+   * Keyed, so the hash reveals nothing about the filters (a workspace id, a search term). A page
+   * needs it up to three times (the cursor it was given, the next and the refresh cursor) and a
+   * workspace's pages keep the same filters, so recent hashes are kept by canonical filters.
+   */
   private filtersHash(filters: unknown): string {
-    return createHmac('sha256', this.secret)
-      .update('filters\0')
-      .update(JSON.stringify(canonical(filters)) ?? 'null')
-      .digest('base64url')
-      .slice(0, 22);
+    const text = JSON.stringify(canonical(filters)) ?? 'null';
+    let hash = this.filtersHashes.get(text);
+    if (hash === undefined) {
+      hash = createHmac('sha256', this.secret)
+        .update('filters\0')
+        .update(text)
+        .digest('base64url')
+        .slice(0, 22);
+      if (this.filtersHashes.size >= FILTERS_HASHES_KEPT) this.filtersHashes.clear();
+      this.filtersHashes.set(text, hash);
+    }
+    return hash;
   }
 }
 
