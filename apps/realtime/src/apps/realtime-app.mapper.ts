@@ -19,7 +19,8 @@ export interface KeyRow {
   revoked_at: Date | string | null;
 }
 
-const iso = (value: Date | string): string => new Date(value).toISOString();
+const iso = (value: Date | string): string =>
+  (value instanceof Date ? value : new Date(value)).toISOString();
 
 /** Where the official client connects: the gateway origin, `ws(s)://host/app` + `/{key}`. */
 export function websocketUrl(publicOrigin: string | undefined): string {
@@ -28,6 +29,16 @@ export function websocketUrl(publicOrigin: string | undefined): string {
 }
 
 export function toAppDto(row: AppRow, publicOrigin: string | undefined): RealtimeApp {
+  return toAppDtoAt(row, websocketUrl(publicOrigin));
+}
+
+/** The apps of one page as DTOs: the WebSocket URL is the same for every one of them. */
+export function toAppDtos(rows: AppRow[], publicOrigin: string | undefined): RealtimeApp[] {
+  const url = websocketUrl(publicOrigin);
+  return rows.map((row) => toAppDtoAt(row, url));
+}
+
+function toAppDtoAt(row: AppRow, websocketUrl: string): RealtimeApp {
   return {
     id: row.id,
     app_id: row.app_id,
@@ -36,7 +47,7 @@ export function toAppDto(row: AppRow, publicOrigin: string | undefined): Realtim
     status: row.status,
     connection_counting: row.connection_counting,
     tls_enforced: true,
-    websocket_url: websocketUrl(publicOrigin),
+    websocket_url: websocketUrl,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

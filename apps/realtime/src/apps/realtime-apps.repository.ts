@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { rowsOf } from '@switchboard/persistence';
+import type { ListRealtimeAppsRequest } from '@switchboard/contracts';
+import { paginate, rowsOf } from '@switchboard/persistence';
+import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { AppRow, KeyRow } from './realtime-app.mapper';
 
 const APP_COLUMNS =
@@ -12,7 +16,54 @@ const KEY_COLUMNS = 'id, app_id, created_at, revoked_at';
 /** Named queries over realtime.apps and realtime.app_keys; every one is scoped by workspace. */
 @Injectable()
 export class RealtimeAppsRepository {
-  constructor(@InjectDataSource('realtime') readonly dataSource: DataSource) {}
+  /**
+   * Reads outside a transaction go to the driver's pg Pool directly: one pool round trip per
+   * query, without the TypeORM query runner each `DataSource.query` creates and releases.
+   */
+  private readonly reads: SqlRunner;
+
+  constructor(@InjectDataSource('realtime') readonly dataSource: DataSource) {
+    const driver = dataSource.driver as PostgresDriver;
+    this.reads = {
+      query: async (sql, params) => {
+        const pool = driver.master as Pool;
+        const result = await pool.query<Record<string, unknown>>(sql, params);
+        return result.rows;
+      },
+    };
+  }
+
+  /** A page of the workspace's apps, filtered by a name substring, newest first or by name. */
+  listApps(
+    workspaceId: string,
+    request: ListRealtimeAppsRequest,
+    cursors: CursorCodec,
+  ): Promise<Page<AppRow>> {
+    const params: unknown[] = [workspaceId];
+    let where = 'workspace_id = $1';
+    if (request.name) {
+      params.push(`%${request.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where += ' AND name ILIKE $2';
+    }
+    return paginate<AppRow>(
+      this.reads,
+      {
+        from: 'realtime.apps',
+        select: APP_COLUMNS,
+        where: { sql: where, params },
+        filters: { workspaceId, name: request.name ?? null },
+        sorts: {
+          created_at: { column: 'created_at', type: 'timestamptz' },
+          name: { column: 'name', type: 'text' },
+        },
+        defaultSort: 'created_at',
+        defaultOrder: request.sort === 'name' ? 'asc' : 'desc',
+        idColumn: 'id',
+      },
+      request,
+      cursors,
+    );
+  }
 
   async insertApp(
     manager: EntityManager,
@@ -45,12 +96,14 @@ export class RealtimeAppsRepository {
   async findApp(
     workspaceId: string,
     id: string,
-    manager: EntityManager | DataSource = this.dataSource,
+    manager: EntityManager | SqlRunner = this.reads,
     lock = false,
   ): Promise<AppRow | undefined> {
-    const rows: AppRow[] = await manager.query(
-      `SELECT ${APP_COLUMNS} FROM realtime.apps WHERE workspace_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
-      [workspaceId, id],
+    const rows = rowsOf<AppRow>(
+      await manager.query(
+        `SELECT ${APP_COLUMNS} FROM realtime.apps WHERE workspace_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+        [workspaceId, id],
+      ),
     );
     return rows[0];
   }
@@ -82,10 +135,12 @@ export class RealtimeAppsRepository {
     return rows.length > 0;
   }
 
-  listKeys(workspaceId: string, appId: string, includeRevoked: boolean): Promise<KeyRow[]> {
-    return this.dataSource.query(
-      `SELECT ${KEY_COLUMNS} FROM realtime.app_keys WHERE workspace_id = $1 AND app_id = $2 ${includeRevoked ? '' : 'AND revoked_at IS NULL'} ORDER BY created_at, id`,
-      [workspaceId, appId],
+  async listKeys(workspaceId: string, appId: string, includeRevoked: boolean): Promise<KeyRow[]> {
+    return rowsOf<KeyRow>(
+      await this.reads.query(
+        `SELECT ${KEY_COLUMNS} FROM realtime.app_keys WHERE workspace_id = $1 AND app_id = $2 ${includeRevoked ? '' : 'AND revoked_at IS NULL'} ORDER BY created_at, id`,
+        [workspaceId, appId],
+      ),
     );
   }
 

@@ -9,14 +9,14 @@ import type {
   RequestContext,
   UpdateRealtimeAppRequest,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite, newId, paginate } from '@switchboard/persistence';
+import { CursorCodec, idempotentWrite, newId } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, SealedBox } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
 import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
 import { REALTIME_REGIONS } from '../regions/regions';
-import { toAppDto, toKeyDto } from './realtime-app.mapper';
+import { toAppDto, toAppDtos, toKeyDto } from './realtime-app.mapper';
 import type { AppRow } from './realtime-app.mapper';
 import { RealtimeAppsRepository } from './realtime-apps.repository';
 
@@ -64,33 +64,8 @@ export class RealtimeAppsService {
   }
 
   async list(context: RequestContext, input: ListRealtimeAppsRequest): Promise<Page<RealtimeApp>> {
-    const workspaceId = workspaceOf(context);
-    const params: unknown[] = [workspaceId];
-    let where = 'workspace_id = $1';
-    if (input.name) {
-      params.push(`%${input.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where += ` AND name ILIKE $2`;
-    }
-    const page = await paginate<AppRow>(
-      this.repository.dataSource,
-      {
-        from: 'realtime.apps',
-        select:
-          'id, workspace_id, app_id, name, region, status, connection_counting, created_at, updated_at',
-        where: { sql: where, params },
-        filters: { workspaceId, name: input.name ?? null },
-        sorts: {
-          created_at: { column: 'created_at', type: 'timestamptz' },
-          name: { column: 'name', type: 'text' },
-        },
-        defaultSort: 'created_at',
-        defaultOrder: input.sort === 'name' ? 'asc' : 'desc',
-        idColumn: 'id',
-      },
-      input,
-      this.cursors,
-    );
-    return { ...page, data: page.data.map((row) => toAppDto(row, context.publicOrigin)) };
+    const page = await this.repository.listApps(workspaceOf(context), input, this.cursors);
+    return { ...page, data: toAppDtos(page.data, context.publicOrigin) };
   }
 
   async get(context: RequestContext, appId: string): Promise<RealtimeApp> {
