@@ -4,22 +4,41 @@ import { Observable } from 'rxjs';
 import { rpcDuration, rpcRequests } from '../observability/metrics';
 import { subjectOf } from './rpc-context';
 
-interface SubjectSeries {
+/** The metrics of one service's subject: its duration histogram and its two outcome counters. */
+export interface RpcSeries {
   duration: { startTimer(): () => void };
   ok: { inc(): void };
   error: { inc(): void };
 }
 
-/** Counts and times every handled request, by service, subject and outcome. */
-export class RpcObservabilityInterceptor implements NestInterceptor {
-  /** prom-client hashes a label set on every call: the children of each subject are kept. */
-  private readonly series = new Map<string, SubjectSeries>();
+/** prom-client hashes a label set on every call: the children of each service and subject are kept. */
+const seriesBySubject = new Map<string, RpcSeries>();
 
+export function rpcSeries(service: string, subject: string): RpcSeries {
+  const key = `${service}\u0000${subject}`;
+  const known = seriesBySubject.get(key);
+  if (known) return known;
+  const series: RpcSeries = {
+    duration: rpcDuration.labels({ service, subject }),
+    ok: rpcRequests.labels({ service, subject, outcome: 'ok' }),
+    error: rpcRequests.labels({ service, subject, outcome: 'error' }),
+  };
+  seriesBySubject.set(key, series);
+  return series;
+}
+
+/**
+ * Counts and times every handled request, by service, subject and outcome. The in-process
+ * server records the same metrics itself when it is given the service's name (see
+ * InProcessServer), which spares each request Nest's interceptor chain.
+ */
+export class RpcObservabilityInterceptor implements NestInterceptor {
   constructor(private readonly service: string) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
-    const series = this.seriesOf(subjectOf(context.switchToRpc().getContext<BaseRpcContext>()));
+    const subject = subjectOf(context.switchToRpc().getContext<BaseRpcContext>());
+    const series = rpcSeries(this.service, subject);
     const stop = series.duration.startTimer();
     return new Observable((subscriber) =>
       next.handle().subscribe({
@@ -36,18 +55,5 @@ export class RpcObservabilityInterceptor implements NestInterceptor {
         },
       }),
     );
-  }
-
-  private seriesOf(subject: string): SubjectSeries {
-    const known = this.series.get(subject);
-    if (known) return known;
-    const { service } = this;
-    const series: SubjectSeries = {
-      duration: rpcDuration.labels({ service, subject }),
-      ok: rpcRequests.labels({ service, subject, outcome: 'ok' }),
-      error: rpcRequests.labels({ service, subject, outcome: 'error' }),
-    };
-    this.series.set(subject, series);
-    return series;
   }
 }

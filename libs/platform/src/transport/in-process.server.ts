@@ -1,20 +1,35 @@
 import { Server } from '@nestjs/microservices';
 import type { CustomTransportStrategy, MessageHandler } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
+import { rpcSeries } from '../service/rpc-observability.interceptor';
+import type { RpcSeries } from '../service/rpc-observability.interceptor';
 import type { InProcessBus } from './in-process.bus';
 import { InProcessContext } from './in-process.context';
 
-/** Serves a service's @MessagePattern handlers on the process-wide bus. */
+/**
+ * Serves a service's @MessagePattern handlers on the process-wide bus. Given the service's name,
+ * it also counts and times each request (the metrics RpcObservabilityInterceptor records), so
+ * the service needs no interceptor in the embedded default.
+ */
 export class InProcessServer extends Server implements CustomTransportStrategy {
   private readonly subjects: string[] = [];
 
-  constructor(private readonly bus: InProcessBus) {
+  constructor(
+    private readonly bus: InProcessBus,
+    private readonly service?: string,
+  ) {
     super();
   }
 
   listen(callback: () => void): void {
     for (const [subject, handler] of this.messageHandlers) {
-      this.bus.register(subject, (data, headers) => dispatch(subject, handler, data, headers));
+      const series = this.service === undefined ? undefined : rpcSeries(this.service, subject);
+      this.bus.register(
+        subject,
+        series
+          ? (data, headers) => observed(series, () => dispatch(subject, handler, data, headers))
+          : (data, headers) => dispatch(subject, handler, data, headers),
+      );
       this.subjects.push(subject);
     }
     callback();
@@ -46,4 +61,21 @@ async function dispatch(
 ): Promise<unknown> {
   const result: unknown = await handler(data, new InProcessContext([subject, headers]));
   return isObservable(result) ? lastValueFrom(result, { defaultValue: undefined }) : result;
+}
+
+/** Times and counts one request, as the interceptor would have. */
+function observed(series: RpcSeries, run: () => Promise<unknown>): Promise<unknown> {
+  const stop = series.duration.startTimer();
+  return run().then(
+    (value) => {
+      stop();
+      series.ok.inc();
+      return value;
+    },
+    (err: unknown) => {
+      stop();
+      series.error.inc();
+      throw err;
+    },
+  );
 }
