@@ -1,4 +1,4 @@
-import { Catch, Logger } from '@nestjs/common';
+import { Catch, Logger, NotFoundException } from '@nestjs/common';
 import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
 import { throwError } from 'rxjs';
 import type { Observable } from 'rxjs';
@@ -22,10 +22,18 @@ export class RpcErrorFilter implements ExceptionFilter<unknown> {
     return throwError(() => new AppError('E09001').toTransport());
   }
 
-  /** A service's own HTTP routes are only health and metrics: answer their failures plainly. */
+  /**
+   * A service's own HTTP routes are only /healthz and /readyz: answer their failures plainly. Any
+   * other path (an old scrape of /metrics, a typo) is a 404, not an error to log.
+   */
   private replyOverHttp(exception: unknown, host: ArgumentsHost): void {
-    const error = exception instanceof AppError ? exception : new AppError('E09001');
-    if (!(exception instanceof AppError))
+    const error =
+      exception instanceof AppError
+        ? exception
+        : exception instanceof NotFoundException
+          ? new AppError('E01006')
+          : new AppError('E09001');
+    if (error.code === 'E09001' && !(exception instanceof AppError))
       this.logger.error({ err: exception }, 'unhandled error in HTTP route');
     const reply = host
       .switchToHttp()
