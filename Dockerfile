@@ -31,7 +31,8 @@ COPY tools/migrate.mjs ./tools/migrate.mjs
 COPY docs ./docs
 # The services need no privileges; `node` (uid 1000) ships with the base image.
 USER node
-EXPOSE 8080 8081 8090
+# API (gateway), health (services), realtime clients, Prometheus metrics (every process).
+EXPOSE 8080 8081 8090 9464
 # Last, so the images for the eight services share every layer above.
 ARG APP=gateway
 ENV APP=${APP}

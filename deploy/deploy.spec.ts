@@ -118,6 +118,11 @@ function listenPort(app: DeployedApp, provided: Provided): number {
   return Number(provided.values.get(portVar) ?? schema[portVar].default);
 }
 
+/** The port of the process's Prometheus endpoint: its METRICS_PORT as given, else the default. */
+function metricsPort(app: DeployedApp, provided: Provided): number {
+  return Number(provided.values.get('METRICS_PORT') ?? SERVICES[app].schema.METRICS_PORT.default);
+}
+
 function expectEnvMatchesSchema(app: DeployedApp, provided: Provided): void {
   const { schema } = SERVICES[app];
   const names = [...provided.values.keys()];
@@ -208,6 +213,33 @@ describe('docker-compose.yml', () => {
     const port = listenPort('gateway', composeEnvironment(services.gateway));
     expect(ports.some((mapping) => mapping.endsWith(`:${port}`))).toBe(true);
   });
+
+  it.each(APPS)(
+    '%s: serves metrics on its own port to the compose network, labelled for scraping, never published',
+    (app) => {
+      const provided = composeEnvironment(services[app]);
+      const port = metricsPort(app, provided);
+      expect({ app, port: port === listenPort(app, provided) }).toEqual({ app, port: false });
+      expect({ app, host: provided.values.get('METRICS_HOST') }).toEqual({ app, host: '0.0.0.0' });
+      expect({ app, expose: (services[app].expose ?? []).map(String) }).toEqual({
+        app,
+        expose: expect.arrayContaining([String(port)]),
+      });
+      expect({ app, labels: services[app].labels }).toMatchObject({
+        app,
+        labels: {
+          'prometheus.io/scrape': 'true',
+          'prometheus.io/port': String(port),
+          'prometheus.io/path': '/metrics',
+        },
+      });
+      const published = (services[app].ports ?? []).map(String);
+      expect({ app, published: published.filter((m: string) => m.endsWith(`:${port}`)) }).toEqual({
+        app,
+        published: [],
+      });
+    },
+  );
 
   it('has a one-shot migrate step after PostgreSQL is healthy, with what every service needs to migrate', () => {
     const migrate = services.migrate;
@@ -403,6 +435,37 @@ describe('Kubernetes manifests (deploy/, rendered as `kubectl apply -k deploy/` 
     );
     expect({ app, targets: targets.includes(port) }).toEqual({ app, targets: true });
   });
+
+  it.each(APPS)(
+    '%s: serves metrics on a container port of its own, on all interfaces, annotated for Prometheus and behind no Service',
+    (app) => {
+      const container = containerOf(app);
+      const provided = k8sEnvironment(container, configMaps);
+      const port = metricsPort(app, provided);
+      expect({ app, port: port === listenPort(app, provided) }).toEqual({ app, port: false });
+      expect({ app, host: provided.values.get('METRICS_HOST') }).toEqual({ app, host: '0.0.0.0' });
+      expect({
+        app,
+        containerPort: container.ports.find((p: Yaml) => p.name === 'metrics')?.containerPort,
+      }).toEqual({ app, containerPort: port });
+      expect({
+        app,
+        annotations: find('Deployment', app).spec.template.metadata.annotations,
+      }).toMatchObject({
+        app,
+        annotations: {
+          'prometheus.io/scrape': 'true',
+          'prometheus.io/port': String(port),
+          'prometheus.io/path': '/metrics',
+        },
+      });
+      const targets = find('Service', app).spec.ports.map((p: Yaml) => p.targetPort);
+      expect({ app, exposed: targets.includes('metrics') || targets.includes(port) }).toEqual({
+        app,
+        exposed: false,
+      });
+    },
+  );
 
   it.each(APPS)('%s: sets resource requests and limits', (app) => {
     const { resources } = containerOf(app);

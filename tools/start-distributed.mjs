@@ -11,7 +11,13 @@
 // looping), and so does the embedded PostgreSQL helper at any time (its port would change).
 // Ctrl-C (or SIGTERM) stops everything in order: gateway, services, NATS, PostgreSQL.
 //
-// Environment: PORT (gateway, default 8080), PLATFORM_ADMIN_TOKEN (generated and kept in
+// Ports: the gateway on PORT (default 8080), each service's /healthz and /readyz on 8181, 8182...
+// in list order, and each process's Prometheus /metrics on a port of its own: METRICS_PORT
+// (default 9464) for the gateway, then one more per service in list order (9465, 9466...), on
+// METRICS_HOST (default 127.0.0.1). All are checked free before anything starts, so two processes
+// never race for one; METRICS_PORT=0 lets each process pick a free one (each logs its URL at info).
+//
+// Environment: PORT, METRICS_PORT, METRICS_HOST, PLATFORM_ADMIN_TOKEN (generated and kept in
 // .data/distributed/admin-token when unset), ENCRYPTION_KEY (gateway, realtime and their
 // migrations; generated and kept in .data/distributed/encryption-key when unset), NATS_URL,
 // DATABASE_URL, LOG_LEVEL; any other variable is passed on to every process.
@@ -38,6 +44,10 @@ const STOP_TIMEOUT_MS = 10_000;
 
 async function main() {
   const gatewayPort = parsePort(process.env.PORT ?? '8080', 'PORT');
+  const firstMetricsPort = parsePort(process.env.METRICS_PORT ?? '9464', 'METRICS_PORT', {
+    allowZero: true,
+  });
+  const metricsHost = process.env.METRICS_HOST || '127.0.0.1';
   const natsBinary = process.env.NATS_URL ? undefined : findOnPath('nats-server');
   if (!process.env.NATS_URL && !natsBinary) {
     fail(
@@ -52,14 +62,19 @@ async function main() {
   // The contracts' service list, read from the build: every app but the gateway.
   const services = deployedApps().filter((app) => app !== 'gateway');
 
+  // Metrics: the gateway first, then the services in list order (0: each picks a free port).
+  const metricsPorts = new Map(
+    ['gateway', ...services].map((app, i) => [app, firstMetricsPort && firstMetricsPort + i]),
+  );
   const ports = [
-    ...services.map((app, i) => [app, FIRST_SERVICE_PORT + i]),
-    ['gateway', gatewayPort],
+    ...services.map((app, i) => [app, FIRST_SERVICE_PORT + i, 'health port']),
+    ['gateway', gatewayPort, 'PORT'],
+    ...[...metricsPorts].filter(([, port]) => port).map(([app, port]) => [app, port, 'metrics']),
   ];
-  for (const [app, port] of ports) {
-    if (!(await portIsFree(port)))
+  for (const [app, port, what] of ports) {
+    if (port > 65535 || !(await portIsFree(port)))
       fail(
-        `port ${port} (${app}) is already in use: stop what listens there, or set PORT for the gateway`,
+        `port ${port} (${app}, ${what}) is ${port > 65535 ? 'out of range' : 'already in use'}: stop what listens there, or set ${what === 'metrics' ? 'METRICS_PORT (the first of eight)' : 'PORT for the gateway'}`,
       );
   }
   mkdirSync(dataDir, { recursive: true });
@@ -100,12 +115,16 @@ async function main() {
         ...base,
         ...(ENCRYPTED.includes(app) ? sealed : {}),
         HTTP_PORT: String(port),
+        METRICS_PORT: String(metricsPorts.get(app)),
+        METRICS_HOST: metricsHost,
       });
     });
     platform.startApp('gateway', `http://127.0.0.1:${gatewayPort}/readyz`, {
       ...base,
       ...sealed,
       PORT: String(gatewayPort),
+      METRICS_PORT: String(metricsPorts.get('gateway')),
+      METRICS_HOST: metricsHost,
       PLATFORM_ADMIN_TOKEN: admin.value,
     });
 
@@ -123,7 +142,10 @@ async function main() {
         ? '  admin token:  from PLATFORM_ADMIN_TOKEN'
         : `  admin token:  ${admin.value}  (${admin.source})`,
       `  encryption:   ${encryption.source === 'env' ? 'key from ENCRYPTION_KEY' : `key ${encryption.source}`} (gateway, realtime)`,
-      `  services:     ${services.map((app, i) => `${app} :${FIRST_SERVICE_PORT + i}`).join(', ')}`,
+      `  services:     ${services.map((app, i) => `${app} :${FIRST_SERVICE_PORT + i}`).join(', ')} (health)`,
+      firstMetricsPort
+        ? `  metrics:      http://${metricsHost}:{port}/metrics on ${[...metricsPorts].map(([app, port]) => `${app} :${port}`).join(', ')}`
+        : '  metrics:      METRICS_PORT=0: each process logs its own URL',
       `  NATS:         ${natsUrl}`,
       `  PostgreSQL:   ${postgres.dataDir ? `embedded, data in ${postgres.dataDir}` : 'DATABASE_URL'}`,
       'A process that dies is restarted. Press Ctrl-C to stop.',
@@ -388,11 +410,12 @@ function findOnPath(binary) {
   return undefined;
 }
 
-function parsePort(raw, name) {
-  // 0 (any free port) is refused: the URL to print and to probe would be unknown.
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535)
+function parsePort(raw, name, { allowZero = false } = {}) {
+  // 0 (any free port) is refused for PORT: the URL to print and to probe would be unknown.
+  const min = allowZero ? 0 : 1;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > 65535)
     fail(
-      `Invalid configuration: ${name} must be an integer from 1 to 65535 (got ${JSON.stringify(raw)})`,
+      `Invalid configuration: ${name} must be an integer from ${min} to 65535 (got ${JSON.stringify(raw)})`,
     );
   return Number(raw);
 }

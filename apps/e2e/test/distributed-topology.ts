@@ -19,8 +19,10 @@ export interface DistributedTopology {
   natsUrl: string;
   encryptionKey: string;
   adminToken: string;
+  /** The first gateway's Prometheus endpoint (its METRICS_PORT), apart from the API port. */
+  gatewayMetricsUrl: string;
   nats: RunningNats;
-  services: Map<string, { handle: ServiceProcessHandle; healthUrl: string }>;
+  services: Map<string, { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string }>;
   /** Starts one more gateway replica on the same NATS and PostgreSQL; stopped with the rest. */
   addGateway(): Promise<string>;
   stop(): Promise<void>;
@@ -47,7 +49,11 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
     ENCRYPTION_KEY: 'sbenc_e2e_encryption_key_0123456789',
   };
   const started: ServiceProcessHandle[] = [];
-  const services = new Map<string, { handle: ServiceProcessHandle; healthUrl: string }>();
+  const services = new Map<
+    string,
+    { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string }
+  >();
+  const gatewayMetricsUrls: string[] = [];
   const stop = async () => {
     await Promise.all(started.map((handle) => handle.stop()));
     await nats.stop();
@@ -56,21 +62,31 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
   try {
     for (const app of DeployedApps) await runNode(main(app), ['migrate'], common);
     for (const app of ProductServiceApps) {
-      const port = await freePort();
-      const handle = spawnNode(app, main(app), [], { ...common, HTTP_PORT: String(port) });
+      const [port, metricsPort] = [await freePort(), await freePort()];
+      const handle = spawnNode(app, main(app), [], {
+        ...common,
+        HTTP_PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+      });
       started.push(handle);
-      services.set(app, { handle, healthUrl: `http://127.0.0.1:${port}` });
+      services.set(app, {
+        handle,
+        healthUrl: `http://127.0.0.1:${port}`,
+        metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      });
     }
     const addGateway = async () => {
-      const port = await freePort();
+      const [port, metricsPort] = [await freePort(), await freePort()];
       started.push(
         spawnNode('gateway', main('gateway'), [], {
           ...common,
           PORT: String(port),
           HOST: '127.0.0.1',
+          METRICS_PORT: String(metricsPort),
           PLATFORM_ADMIN_TOKEN: adminToken,
         }),
       );
+      gatewayMetricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
       const url = `http://127.0.0.1:${port}`;
       await waitForOk(`${url}/readyz`, 60_000).catch((err: Error) => {
         throw new Error(
@@ -82,6 +98,7 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
     const gatewayUrl = await addGateway();
     return {
       gatewayUrl,
+      gatewayMetricsUrl: gatewayMetricsUrls[0],
       databaseUrl: postgres.url,
       natsUrl: nats.url,
       encryptionKey: common.ENCRYPTION_KEY,

@@ -97,8 +97,8 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     });
   });
 
-  it('serves /healthz, /readyz and Prometheus metrics on every service process', async () => {
-    for (const [name, { healthUrl }] of topology.services) {
+  it('serves /healthz and /readyz on every service process, and Prometheus metrics on its METRICS_PORT only', async () => {
+    for (const [name, { healthUrl, metricsUrl }] of topology.services) {
       expect({ name, status: (await call(healthUrl, 'GET', '/healthz')).status }).toEqual({
         name,
         status: 200,
@@ -107,9 +107,38 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
         name,
         status: 200,
       });
-      const metrics = await call<string>(healthUrl, 'GET', '/metrics');
-      expect(metrics.body).toContain('switchboard_rpc_requests_total');
+      // Not on the health port any more: an old scrape there gets a plain 404.
+      const old = await call<{ error: { code: string } }>(healthUrl, 'GET', '/metrics');
+      expect({ name, status: old.status, code: old.body.error?.code }).toEqual({
+        name,
+        status: 404,
+        code: 'E01006',
+      });
+      const metrics = await fetch(metricsUrl);
+      expect({ name, type: metrics.headers.get('content-type') }).toEqual({
+        name,
+        type: expect.stringContaining('text/plain'),
+      });
+      expect({
+        name,
+        rpc: (await metrics.text()).includes('switchboard_rpc_requests_total'),
+      }).toEqual({
+        name,
+        rpc: true,
+      });
     }
+  });
+
+  it('answers /metrics on the public API port with the 404 envelope, and serves the gateway metrics on its METRICS_PORT', async () => {
+    const api = await call(topology.gatewayUrl, 'GET', '/metrics');
+    expect(api.status).toBe(404);
+    expect(api.body).toMatchObject({ error: { code: 'E01006', type: 'not_found_error' } });
+    await call(topology.gatewayUrl, 'GET', '/v1/docs/search?q=metrics');
+    const metrics = await fetch(topology.gatewayMetricsUrl);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(
+      /switchboard_http_requests_total\{method="GET",route="\/v1\/docs\/search",status="200"\} \d+/,
+    );
   });
 
   it('shares one organization quota between two gateway processes', async () => {

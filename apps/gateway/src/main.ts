@@ -4,6 +4,7 @@ import {
   enableDefaultMetrics,
   loadConfig,
   PinoNestLogger,
+  startMetricsServer,
 } from '@switchboard/platform';
 import { runMigrations } from '@switchboard/persistence';
 import { gatewayEnv } from './config/gateway.config';
@@ -43,6 +44,15 @@ async function main(): Promise<void> {
     return;
   }
   enableDefaultMetrics();
+  // Its own port, never the public API's; first, so that a taken port stops the gateway at once.
+  const metrics = await startMetricsServer({
+    port: config.METRICS_PORT,
+    host: config.METRICS_HOST,
+  }).catch((err: Error) => {
+    process.stderr.write(`${err.message}\n`);
+    return process.exit(1);
+  });
+  logger.info({ url: metrics.url }, `gateway: metrics on ${metrics.url}`);
   const gateway = await createGateway(
     config,
     { kind: 'nats', url: config.NATS_URL, timeoutMs: config.TRANSPORT_TIMEOUT_MS },

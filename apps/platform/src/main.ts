@@ -5,12 +5,15 @@ import {
   enableDefaultMetrics,
   env,
   loadConfig,
+  metricsEnv,
+  startMetricsServer,
 } from '@switchboard/platform';
 import { EmbeddedPostgresError } from '@switchboard/persistence';
 import { startEmbeddedPlatform } from './embedded-platform';
 
 const embeddedEnv = {
   ...commonEnv,
+  ...metricsEnv,
   DATA_DIR: env.string({
     default: './.data',
     description: 'where the embedded default keeps PostgreSQL data and the operator token',
@@ -36,6 +39,15 @@ async function main(): Promise<void> {
   const logger = createLogger('switchboard', settings.LOG_LEVEL);
   enableDefaultMetrics();
   const started = Date.now();
+  // One metrics port for the whole process (every service shares its registry); first, so that a
+  // taken port stops the start before PostgreSQL is started.
+  const metrics = await startMetricsServer({
+    port: settings.METRICS_PORT,
+    host: settings.METRICS_HOST,
+  }).catch((err: Error) => {
+    process.stderr.write(`${err.message}\n`);
+    return process.exit(1);
+  });
   const platform = await startEmbeddedPlatform({
     env: process.env,
     dataDir: settings.DATA_DIR,
@@ -52,6 +64,7 @@ async function main(): Promise<void> {
     [
       '',
       `Switchboard is running at ${platform.url} (ready in ${Date.now() - started} ms)`,
+      `Prometheus metrics: ${metrics.url}`,
       `Operator token (PLATFORM_ADMIN_TOKEN): ${platform.adminToken}`,
       `Create a workspace: npm run admin -- create-workspace --name "My workspace"`,
       'Press Ctrl-C to stop.',
@@ -63,7 +76,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal} received, stopping`);
-    platform.stop().then(
+    Promise.all([platform.stop(), metrics.close()]).then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'error while stopping');

@@ -5,6 +5,7 @@ import {
   BirdPermissionError,
 } from '@messagebird/sdk';
 import { ErrorCatalog, ServiceNames } from '@switchboard/contracts';
+import { startMetricsServer } from '@switchboard/platform';
 import { call, createWorkspace } from '@switchboard/testing';
 import type { CreatedWorkspace } from '@switchboard/testing';
 import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
@@ -63,14 +64,27 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
       );
     });
 
-    it('exposes request counts and latency histograms by route and status in Prometheus text', async () => {
-      await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
-      const metrics = await call<string>(base, 'GET', '/metrics');
-      expect(metrics.headers.get('content-type')).toContain('text/plain');
-      expect(metrics.body).toMatch(
-        /switchboard_http_requests_total\{method="GET",route="\/v1\/workspace",status="200"\} \d+/,
-      );
-      expect(metrics.body).toContain('switchboard_http_request_duration_seconds_bucket');
+    it('does not serve /metrics on the public API port: without credentials it is the 404 envelope of an unknown route', async () => {
+      expectEnvelope(await call(base, 'GET', '/metrics'), 404, 'E01006');
+    });
+
+    it('exposes request counts and latency histograms by route and status in Prometheus text on the metrics port', async () => {
+      // What `npm start` (apps/platform/src/main.ts) runs beside the platform, on METRICS_PORT=0.
+      const metricsServer = await startMetricsServer({ port: 0, host: '127.0.0.1' });
+      try {
+        await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
+        const metrics = await fetch(metricsServer.url);
+        expect(metrics.status).toBe(200);
+        expect(metrics.headers.get('content-type')).toContain('text/plain');
+        const body = await metrics.text();
+        expect(body).toMatch(
+          /switchboard_http_requests_total\{method="GET",route="\/v1\/workspace",status="200"\} \d+/,
+        );
+        expect(body).toContain('switchboard_http_request_duration_seconds_bucket');
+        expect(body).toContain('switchboard_rpc_requests_total');
+      } finally {
+        await metricsServer.close();
+      }
     });
   });
 

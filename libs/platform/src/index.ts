@@ -3,6 +3,7 @@ export * from './errors/rpc-error.filter';
 export * from './config/env-schema';
 export * from './observability/logger';
 export * from './observability/metrics';
+export * from './observability/metrics-server';
 export * from './transport/in-process.bus';
 export * from './transport/in-process.context';
 export * from './transport/in-process.server';

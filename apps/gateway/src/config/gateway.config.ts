@@ -1,4 +1,4 @@
-import { commonEnv, env } from '@switchboard/platform';
+import { commonEnv, env, metricsEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 import { rateLimitEnv } from '../pipeline/rate-limits/rate-limit.config';
 
@@ -11,6 +11,7 @@ export const gatewayEnv = {
     description: 'HTTP port of the gateway (the API origin)',
   }),
   HOST: env.string({ default: '0.0.0.0', description: 'interface the gateway listens on' }),
+  ...metricsEnv,
   DATABASE_URL: env.url({
     default: 'postgres://postgres:postgres@127.0.0.1:5432/switchboard',
     protocols: ['postgres', 'postgresql'],

@@ -4,6 +4,7 @@ import { ConfigError, env, loadConfig, commonEnv } from '../config/env-schema';
 import type { ConfigOf, EnvSchema } from '../config/env-schema';
 import { createLogger, PinoNestLogger } from '../observability/logger';
 import { enableDefaultMetrics } from '../observability/metrics';
+import { metricsEnv, startMetricsServer } from '../observability/metrics-server';
 import { startService } from '../service/start-service';
 
 /** The variables every product service reads on top of `commonEnv`. */
@@ -25,8 +26,9 @@ export const serviceEnv = {
     default: 8081,
     min: 0,
     max: 65535,
-    description: 'port of /healthz, /readyz and /metrics in distributed mode',
+    description: 'port of /healthz and /readyz in distributed mode',
   }),
+  ...metricsEnv,
 };
 
 export interface ServiceProcess<S extends EnvSchema> {
@@ -74,6 +76,15 @@ export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>
     );
     process.exit(1);
   }
+  // First, so that a taken port stops the process before it joins NATS.
+  const metrics = await startMetricsServer({
+    port: base.METRICS_PORT,
+    host: base.METRICS_HOST,
+  }).catch((err: Error) => {
+    process.stderr.write(`${err.message}\n`);
+    return process.exit(1);
+  });
+  logger.info({ url: metrics.url }, `${service.name}: metrics on ${metrics.url}`);
   await startService({
     name: service.name,
     module: service.module(config),

@@ -4,7 +4,6 @@ import { MessagePattern } from '@nestjs/microservices';
 import { healthSubject } from '@switchboard/contracts';
 import type { ServiceName } from '@switchboard/contracts';
 import { AppError } from '../errors/app-error';
-import { renderMetrics } from '../observability/metrics';
 
 /** A dependency a service needs to answer requests (its database, its transport). */
 export interface ReadinessCheck {
@@ -15,7 +14,6 @@ export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
 interface ReplyLike {
   status(code: number): ReplyLike;
-  header(name: string, value: string): ReplyLike;
   send(body: unknown): void;
 }
 
@@ -35,8 +33,9 @@ export async function runReadinessChecks(
 }
 
 /**
- * Health of one service: `/healthz`, `/readyz` and `/metrics` over HTTP when the service runs as
- * its own process, and a `<service>.health.check` subject the gateway's readiness probe calls.
+ * Health of one service: `/healthz` and `/readyz` over HTTP when the service runs as its own
+ * process, and a `<service>.health.check` subject the gateway's readiness probe calls. Metrics are
+ * not here: every process serves them on its own METRICS_PORT (observability/metrics-server.ts).
  */
 export class ServiceHealthModule {
   static forService(
@@ -60,12 +59,6 @@ export class ServiceHealthModule {
         reply
           .status(ready ? 200 : 503)
           .send({ status: ready ? 'ok' : 'unavailable', service, checks });
-      }
-
-      @Get('metrics')
-      async metrics(@Res() reply: ReplyLike): Promise<void> {
-        const { contentType, body } = await renderMetrics();
-        reply.status(200).header('content-type', contentType).send(body);
       }
 
       @MessagePattern(healthSubject(service))

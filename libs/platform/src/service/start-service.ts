@@ -14,13 +14,14 @@ export interface StartServiceOptions {
   module: DynamicModule;
   transport: TransportSettings;
   logger: LoggerService;
-  /** Port of the service's own /healthz, /readyz and /metrics; distributed mode only. */
+  /** Port of the service's own /healthz and /readyz; distributed mode only. */
   httpPort?: number;
 }
 
 /**
  * Boots one service with the same handlers in either mode: on the in-process bus in the embedded
- * default, or on NATS (queue group per service) with its own health and metrics port.
+ * default, or on NATS (queue group per service) with its own health port. (Its metrics port is the
+ * process's: see runServiceProcess.)
  */
 export async function startService(options: StartServiceOptions): Promise<INestApplicationContext> {
   const { name, module, transport, logger } = options;

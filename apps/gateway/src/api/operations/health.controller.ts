@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { healthSubject, ServiceNames } from '@switchboard/contracts';
-import { renderMetrics, ServiceClient } from '@switchboard/platform';
+import { ServiceClient } from '@switchboard/platform';
 import type { FastifyReply } from 'fastify';
 import { IdentityRepository } from '../../identity/identity.repository';
 import { Route } from '../../pipeline/routes/route-policy';
@@ -15,7 +15,10 @@ const probe = {
   errors: [],
 } as const;
 
-/** Liveness, readiness (own database plus every service over the transport) and metrics. */
+/**
+ * Liveness and readiness (own database plus every service over the transport). Metrics are not on
+ * the public API port: every process serves them on its METRICS_PORT.
+ */
 @Controller()
 export class HealthController {
   constructor(
@@ -57,17 +60,5 @@ export class HealthController {
     const ready = Object.values(checks).every((state) => state === 'ok');
     void reply.status(ready ? 200 : 503).header('cache-control', 'no-store');
     return { status: ready ? 'ok' : 'unavailable', checks };
-  }
-
-  @Get('metrics')
-  @Route({
-    ...probe,
-    summary: 'Prometheus metrics',
-    response: { status: 200, description: 'Prometheus text format' },
-  })
-  async metrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const { contentType, body } = await renderMetrics();
-    void reply.header('content-type', contentType);
-    return body;
   }
 }
