@@ -176,8 +176,9 @@ export default defineConfig(
   },
   {
     // Persistence's own specs run against a real PostgreSQL from the shared harness. The harness
-    // builds on persistence, so this is a cycle in the graph, but one made of spec files only.
-    files: ['libs/persistence/**/*.spec.ts'],
+    // builds on persistence, so this is a cycle in the graph, but one made of spec files only
+    // (both ends name it: nx reports a cycle from whichever file closes it).
+    files: ['libs/persistence/**/*.spec.ts', 'libs/testing/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
