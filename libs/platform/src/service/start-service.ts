@@ -26,12 +26,12 @@ export interface StartServiceOptions {
 export async function startService(options: StartServiceOptions): Promise<INestApplicationContext> {
   const { name, module, transport, logger } = options;
   if (transport.kind === 'in-process') {
+    // The in-process server records the RPC metrics itself: no interceptor chain per request.
     const service = await NestFactory.createMicroservice(module, {
-      strategy: new InProcessServer(transport.bus),
+      strategy: new InProcessServer(transport.bus, name),
       logger,
     });
     service.useGlobalFilters(new RpcErrorFilter());
-    service.useGlobalInterceptors(new RpcObservabilityInterceptor(name));
     service.enableShutdownHooks();
     await service.listen();
     return service;
