@@ -5,7 +5,8 @@ import type { RateLimitResult } from './rate-limiter';
 const policyCache = new Map<string, string>();
 const POLICY_CACHE_MAX = 1000;
 
-function policyHeader(group: string, quota: number, windowSeconds: number): string {
+/** `RateLimit-Policy` of a group, quota and window. */
+export function policyHeader(group: string, quota: number, windowSeconds: number): string {
   const cacheKey = `${group}\u0000${quota}\u0000${windowSeconds}`;
   let header = policyCache.get(cacheKey);
   if (header === undefined) {
@@ -35,7 +36,8 @@ const R_SENTINEL = 900719925474091;
 const T_SENTINEL = 900719925474092;
 const remainingTemplates = new Map<string, [string, string, string]>();
 
-function remainingTemplate(group: string): [string, string, string] {
+/** `RateLimit` of a group split around its `r` and `t` integers: [before r, between, after t]. */
+export function remainingTemplate(group: string): [string, string, string] {
   let template = remainingTemplates.get(group);
   if (template === undefined) {
     const whole = serializeList([

@@ -1,8 +1,10 @@
 import { loadConfig } from '@switchboard/platform';
 import { parseItem, parseList, serializeList } from 'structured-headers';
 import { rateLimitExceededHeaders, rateLimitHeaders } from './rate-limit-headers';
-import { clientNetwork, rateLimitKey } from './rate-limit-quotas';
+import { clientNetwork, RateLimitQuotas, rateLimitKey } from './rate-limit-quotas';
 import { DEFAULT_RATE_LIMITS, parseRateLimits, rateLimitEnv } from './rate-limit.config';
+import { RateLimitEnforcer } from './rate-limit.providers';
+import { RateLimiter } from './rate-limiter';
 
 describe('rate-limit headers', () => {
   it('serialises RateLimit-Policy and RateLimit as structured-field lists', () => {
@@ -152,5 +154,58 @@ describe('RateLimit header fast path', () => {
         ).toBe(expected);
       }
     }
+  });
+});
+
+describe('RateLimitEnforcer', () => {
+  /** A limiter on an in-memory stand-in for gateway.rate_limit_windows (the lease upsert's rule). */
+  function enforcerFor(rateLimits: string, now: () => number) {
+    const windows = new Map<string, number>();
+    const db = {
+      query: (sql: string, params: unknown[] = []) => {
+        if (sql.includes('rate_limit_overrides')) return Promise.resolve([]);
+        const [key, windowStart, quota, block] = params as [string, number, number, number];
+        const used = windows.get(`${key}@${windowStart}`) ?? 0;
+        const granted = Math.max(0, Math.min(block, quota - used));
+        windows.set(`${key}@${windowStart}`, used + granted);
+        return Promise.resolve([{ used: used + granted, last_grant: granted }]);
+      },
+    };
+    const config = parseRateLimits(rateLimits);
+    const limiter = new RateLimiter(db, { now, purgeIntervalMs: 0 });
+    return new RateLimitEnforcer(config, limiter, new RateLimitQuotas(db, config, { now }));
+  }
+
+  it('sends the headers the header functions build, for every request of a key', async () => {
+    const now = () => 1_699_999_998_000; // 42 s before the minute ends
+    const enforcer = enforcerFor('read=3', now);
+    const subject = { organizationId: 'org_a', clientIp: '' };
+    const seen = [];
+    for (let i = 0; i < 4; i++) seen.push(await enforcer.check('read', subject));
+    const result = { quota: 3, resetSeconds: 42, windowSeconds: 60 };
+    expect(seen.map((decision) => decision?.headers)).toEqual([
+      rateLimitHeaders('read', { ...result, remaining: 2 }),
+      rateLimitHeaders('read', { ...result, remaining: 1 }),
+      rateLimitHeaders('read', { ...result, remaining: 0 }),
+      rateLimitExceededHeaders('read', { ...result, remaining: 0 }),
+    ]);
+    expect(seen.map((decision) => decision?.allowed)).toEqual([true, true, true, false]);
+  });
+
+  it('keeps one count per organization and group, and per client network without one', async () => {
+    const now = () => 1_699_999_998_000;
+    const enforcer = enforcerFor('read=5,docs=5', now);
+    const remaining = async (
+      group: 'read' | 'docs',
+      subject: { organizationId?: string; clientIp: string },
+    ) => (await enforcer.check(group, subject))?.result.remaining;
+    expect(await remaining('read', { organizationId: 'org_a', clientIp: '' })).toBe(4);
+    expect(await remaining('read', { organizationId: 'org_a', clientIp: '' })).toBe(3);
+    expect(await remaining('docs', { organizationId: 'org_a', clientIp: '' })).toBe(4);
+    expect(await remaining('read', { organizationId: 'org_b', clientIp: '' })).toBe(4);
+    // Two addresses of one IPv6 /64 share their count.
+    expect(await remaining('docs', { clientIp: '2001:db8:1:2::1' })).toBe(4);
+    expect(await remaining('docs', { clientIp: '2001:db8:1:2::99' })).toBe(3);
+    expect(await remaining('docs', { clientIp: '2001:db8:1:3::1' })).toBe(4);
   });
 });
