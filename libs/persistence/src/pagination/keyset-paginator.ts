@@ -12,6 +12,8 @@ export interface SqlRunner {
 /** Helper columns every page query adds; taken off the rows before they are returned. */
 const VALUE_COLUMN = '__keyset_value';
 const ID_COLUMN = '__keyset_id';
+/** Whether any row lies at the cursor or before it (same value on every row; cursor pages only). */
+const BEFORE_COLUMN = '__keyset_before';
 
 /**
  * One page of a list by keyset: `ORDER BY sort, id` in the request's order, `WHERE (sort, id) >
@@ -50,20 +52,22 @@ export async function paginate<Row>(
   const first = rows.length ? keyset.position(rows[0]) : undefined;
   const last = rows.length ? keyset.position(rows[rows.length - 1]) : undefined;
 
+  // Behind the page (before its first row walking forward, after its last walking backward) may
+  // lie rows at or behind the cursor, which can have changed since it was made. The page's own
+  // statement said whether any does (the rows behind the nearest row returned are exactly those
+  // at or behind the cursor); an empty page asks.
+  const behind = async (anchor: CursorPosition | undefined, cursor: CursorPosition | null) =>
+    anchor ? fetched[0][BEFORE_COLUMN] === true : keyset.exists(runner, cursor, !forward);
   let next: CursorPosition | null | undefined;
   let prev: CursorPosition | null | undefined;
   if (at === undefined) {
     if (more) next = last;
   } else if (forward) {
     if (more) next = last;
-    // Before the first row returned (or the cursor, on an empty page) may lie rows at or before
-    // the cursor, which can have changed since it was made: ask.
-    const anchor = first ?? at;
-    if (await keyset.exists(runner, anchor, false)) prev = anchor;
+    if (await behind(first, at)) prev = first ?? at;
   } else {
     if (more) prev = first;
-    const anchor = last ?? at;
-    if (await keyset.exists(runner, anchor, true)) next = anchor;
+    if (await behind(last, at)) next = last ?? at;
   }
 
   const encode = (position: CursorPosition | null | undefined) =>
@@ -129,9 +133,13 @@ class Keyset {
     const params = [...this.list.where.params];
     const direction = (forward ? this.order : reverse(this.order)).toUpperCase();
     const beyond = at === undefined ? 'TRUE' : this.beyond(at, forward, params);
+    // With a cursor, whether any row lies at it or behind it: an uncorrelated EXISTS, run once.
+    const behind = at
+      ? `, EXISTS (SELECT 1 FROM ${this.list.from} WHERE ${this.where()} AND ${this.atOrBehind(at, forward, params)}) AS "${BEFORE_COLUMN}"`
+      : '';
     params.push(count);
     const sql =
-      `SELECT ${this.list.select}, ${this.valueText()} AS "${VALUE_COLUMN}", ${this.id}::text AS "${ID_COLUMN}"` +
+      `SELECT ${this.list.select}, ${this.valueText()} AS "${VALUE_COLUMN}", ${this.id}::text AS "${ID_COLUMN}"${behind}` +
       ` FROM ${this.list.from} WHERE ${this.where()} AND ${beyond}` +
       ` ORDER BY ${this.column} ${direction}, ${this.id} ${direction} LIMIT $${params.length}`;
     return rowsOf(await runner.query(sql, params));
@@ -163,7 +171,8 @@ class Keyset {
    */
   strip(row: Record<string, unknown>): Record<string, unknown> {
     const rest: Record<string, unknown> = {};
-    for (const key in row) if (key !== VALUE_COLUMN && key !== ID_COLUMN) rest[key] = row[key];
+    for (const key in row)
+      if (key !== VALUE_COLUMN && key !== ID_COLUMN && key !== BEFORE_COLUMN) rest[key] = row[key];
     return rest;
   }
 
@@ -206,6 +215,29 @@ class Keyset {
     if (!ascending) return `(${column}, ${this.id}) < (${value}, ${id})`;
     const after = `(${column}, ${this.id}) > (${value}, ${id})`;
     return this.spec.nullable ? `(${column} IS NULL OR ${after})` : after;
+  }
+
+  /**
+   * The rows `beyond` leaves out: the one at `at` and those behind it, walking forward or
+   * backward. Written as `beyond` is, so an index on (sort, id) serves it too.
+   */
+  private atOrBehind(at: CursorPosition, forward: boolean, params: unknown[]): string {
+    const ascending = (forward ? this.order : reverse(this.order)) === 'asc';
+    params.push(at.id);
+    const id = `$${params.length}`;
+    const { column } = this;
+    if (at.value === null) {
+      // NULL sort values come after every value ascending and before them descending.
+      return ascending
+        ? `(${column} IS NOT NULL OR ${this.id} <= ${id})`
+        : `(${column} IS NULL AND ${this.id} >= ${id})`;
+    }
+    params.push(at.value);
+    const value =
+      this.spec.type === 'timestamptz' ? `$${params.length}::timestamptz` : `$${params.length}`;
+    if (ascending) return `(${column}, ${this.id}) <= (${value}, ${id})`;
+    const before = `(${column}, ${this.id}) >= (${value}, ${id})`;
+    return this.spec.nullable ? `(${column} IS NULL OR ${before})` : before;
   }
 }
 
