@@ -46,6 +46,8 @@ const CONNECTIONS = 50;
 const PIPELINING = 1;
 const WARMUP_S = 2;
 const DEFAULT_DURATION_S = 10;
+/** Turns each target's measured time is split into. */
+const ROUNDS = 4;
 const START_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 20_000;
 const REQUEST_TIMEOUT_S = 10;
@@ -547,45 +549,61 @@ async function main() {
         headers: auth,
         ...comparison.distributed,
       });
-    for (const run of runs) {
-      const url = `${run.base}${run.path}`;
-      log(
-        `${run.label}: warm-up ${WARMUP_S} s, then ${options.durationS} s at ${CONNECTIONS} connections ...`,
+    const withExit = (run) => (err) => {
+      const dead = groups[run.kind].filter((child) => child.exitCode !== undefined);
+      throw new Error(
+        `${err.message}${dead.map((child) => ` (${child.name} exited with ${child.exitCode}${tailOf(child)})`).join('')}`,
       );
-      const withExit = (err) => {
-        const dead = groups[run.kind].filter((child) => child.exitCode !== undefined);
-        throw new Error(
-          `${err.message}${dead.map((child) => ` (${child.name} exited with ${child.exitCode}${tailOf(child)})`).join('')}`,
+    };
+    for (const run of runs) {
+      log(`${run.label}: warm-up ${WARMUP_S} s`);
+      await load(`${run.label} (warm-up)`, `${run.base}${run.path}`, run.headers, WARMUP_S).catch(
+        withExit(run),
+      );
+      Object.assign(run, { rounds: [], windows: [], logLines: 0 });
+      run.cpu = { seconds: 0, target: 0, postgres: 0, loader: 0, other: 0 };
+    }
+    // The targets take turns (forward, then backward, ...): the machine's state drifts over a
+    // minute, and measuring each target in one block would hand the drift to one side.
+    const sliceS = options.durationS / ROUNDS;
+    log(
+      `  measuring: ${ROUNDS} rounds of ${sliceS.toFixed(1)} s per target at ${CONNECTIONS} connections, taking turns`,
+    );
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const run of round % 2 ? [...runs].reverse() : runs) {
+        const linesBefore = platform.lines;
+        const before = await cpuSnapshot(leaders);
+        const windowStart = process.hrtime.bigint() / 1000n;
+        const result = await load(run.label, `${run.base}${run.path}`, run.headers, sliceS).catch(
+          withExit(run),
         );
-      };
-      await load(`${run.label} (warm-up)`, url, run.headers, WARMUP_S).catch(withExit);
-      const linesBefore = platform.lines;
-      const before = await cpuSnapshot(leaders);
-      const windowStart = process.hrtime.bigint() / 1000n;
-      run.result = await load(run.label, url, run.headers, options.durationS).catch(withExit);
-      run.window = [Number(windowStart), Number(process.hrtime.bigint() / 1000n)];
-      const after = await cpuSnapshot(leaders);
-      run.logLines = platform.lines - linesBefore;
-      if (before && after) {
-        const seconds = Number(after.at - before.at) / 1e9;
-        const cpuOf = (list) =>
-          list.reduce(
-            (sum, child) =>
-              sum + (after.byGroup[child.proc.pid] - before.byGroup[child.proc.pid]) / 100,
-            0,
-          );
-        run.cpu = {
-          seconds,
-          target: cpuOf(groups[run.kind]),
-          postgres: cpuOf(groups.postgres),
-          loader: (after.self - before.self) / 100,
-          other: Math.max(0, (after.busy - before.busy - (after.ours - before.ours)) / 100),
-        };
-        if (run.cpu.other / seconds > BUSY_MACHINE_CPUS)
-          log(
-            `  warning: other processes used ${(run.cpu.other / seconds).toFixed(2)} CPU on average during this run: the figures are noisy`,
-          );
+        run.windows.push([Number(windowStart), Number(process.hrtime.bigint() / 1000n)]);
+        const after = await cpuSnapshot(leaders);
+        run.rounds.push(result);
+        run.logLines += platform.lines - linesBefore;
+        if (before && after) {
+          const seconds = Number(after.at - before.at) / 1e9;
+          const cpuOf = (list) =>
+            list.reduce(
+              (sum, child) =>
+                sum + (after.byGroup[child.proc.pid] - before.byGroup[child.proc.pid]) / 100,
+              0,
+            );
+          const other = Math.max(0, (after.busy - before.busy - (after.ours - before.ours)) / 100);
+          run.cpu.seconds += seconds;
+          run.cpu.target += cpuOf(groups[run.kind]);
+          run.cpu.postgres += cpuOf(groups.postgres);
+          run.cpu.loader += (after.self - before.self) / 100;
+          run.cpu.other += other;
+          if (other / seconds > BUSY_MACHINE_CPUS)
+            log(
+              `  warning: other processes used ${(other / seconds).toFixed(2)} CPU on average during a round of ${run.label}: the figures are noisy`,
+            );
+        }
       }
+    }
+    for (const run of runs) {
+      run.result = combine(run.rounds, sliceS);
       comparison.runs.push(run);
     }
   }
@@ -602,7 +620,7 @@ async function main() {
   if (options.cpuProf) {
     for (const comparison of comparisons) {
       const run = comparison.runs.find((r) => r.kind === 'platform');
-      await summarizeProfile(profDir, run.window, run.result['2xx'], run.label);
+      await summarizeProfile(profDir, run.windows, run.result['2xx'], run.label);
     }
   }
   if (options.write && report.status === 'inconclusive') {
@@ -620,6 +638,24 @@ async function main() {
   await cleanup();
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.exit({ met: 0, 'not met': 1, inconclusive: 3 }[report.status]);
+}
+
+/**
+ * One autocannon-like result from a target's rounds: requests per second over all of them, p50
+ * the median of the rounds' p50, p99 and max the worst of theirs.
+ */
+function combine(rounds, sliceS) {
+  const total = rounds.reduce((sum, r) => sum + r.requests.total, 0);
+  const p50s = rounds.map((r) => r.latency.p50).sort((a, b) => a - b);
+  return {
+    requests: { total, average: total / (sliceS * rounds.length) },
+    '2xx': rounds.reduce((sum, r) => sum + r['2xx'], 0),
+    latency: {
+      p50: p50s[Math.floor((p50s.length - 1) / 2)],
+      p99: Math.max(...rounds.map((r) => r.latency.p99)),
+      max: Math.max(...rounds.map((r) => r.latency.max)),
+    },
+  };
 }
 
 /** Headings of the `## ` sections that --write generates; any other section of RESULTS.md is kept. */
@@ -850,7 +886,9 @@ ${markdown.join('\n')}
 - Machine: ${m.cpu}, ${m.cores} logical CPUs, ${m.memory} RAM, ${m.os}
 - Code: commit ${m.commit}
 - Node ${m.node}; autocannon ${m.autocannon}; fastify ${m.fastify}; pg ${m.pg}; @nestjs/platform-fastify ${m.nestPlatformFastify}
-- Load: autocannon in the bench process, ${CONNECTIONS} connections, pipelining ${PIPELINING}, ${WARMUP_S} s warm-up then ${options.durationS} s measured, one target at a time
+- Load: autocannon in the bench process, ${CONNECTIONS} connections, pipelining ${PIPELINING}; per comparison each target is
+  warmed up ${WARMUP_S} s, then measured ${options.durationS} s in ${ROUNDS} rounds, the targets taking turns (forward, backward, ...);
+  req/s over all rounds, p50 the median of the rounds', p99 the worst
 - PostgreSQL: one embedded PostgreSQL (\`tools/embedded-postgres.mjs\`) for every target, fresh data directory
 - Bare Fastify: \`bench/bare-fastify.mjs\` in its own process, no logger: \`GET /\` -> \`{"hello":"world"}\`;
   \`GET /apps/{id}\` and \`GET /apps?limit=${LIST_LIMIT}\` run the realtime service's SELECTs through a \`pg\` Pool
@@ -888,7 +926,7 @@ Diagnostics, not recorded here: \`--only=workspace,get,list\`, \`--no-distribute
  * excluded) by package, by function (self) and by function with callees, also as microseconds per
  * request. Native frames (a syscall, a hash) count for the package that called them.
  */
-async function summarizeProfile(profDir, window, requests, label) {
+async function summarizeProfile(profDir, windows, requests, label) {
   let files = [];
   try {
     files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
@@ -911,14 +949,14 @@ async function summarizeProfile(profDir, window, requests, label) {
     return `${callFrame.functionName || '(anonymous)'} ${where}`.trim();
   };
   // Sample times and process.hrtime() in this process share CLOCK_MONOTONIC (microseconds), so
-  // only the samples of the measured run are counted.
+  // only the samples of the measured rounds are counted.
   const self = new Map();
   const deltas = profile.timeDeltas;
   let at = profile.startTime;
   let idle = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     at += deltas[i] ?? 0;
-    if (at < window[0] || at > window[1]) continue;
+    if (!windows.some(([from, to]) => at >= from && at <= to)) continue;
     const id = profile.samples[i];
     const us = deltas[i + 1] ?? 0;
     if (byId.get(id).callFrame.functionName === '(idle)') idle += us;
