@@ -874,7 +874,7 @@ function buildReport(comparisons, withDistributed) {
   const date = new Date().toISOString();
   const document = `# Benchmark: reads through the gateway against bare Fastify
 
-One run, ${CONNECTIONS} connections, each target in turn. **Result: ${status === 'met' ? 'every target met' : status === 'not met' ? 'NOT every target met' : 'inconclusive (the machine was busy)'}.**
+One run, ${CONNECTIONS} connections, the targets of a comparison taking turns in ${ROUNDS} rounds. **Result: ${status === 'met' ? 'every target met' : status === 'not met' ? 'NOT every target met' : 'inconclusive (the machine was busy)'}.**
 CPU per request is the serving process's user + system time over the measured run divided by
 the requests it answered (distributed: gateway + realtime service + nats-server); PostgreSQL's
 is separate. Errors, timeouts and non-2xx answers: 0 in every run (the script fails otherwise).
