@@ -13,7 +13,7 @@
 // missed or the run failed; 3 inconclusive (a busy machine), and --write then leaves RESULTS.md alone.
 // Every target is a child process on 127.0.0.1; load comes from autocannon in this process.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +74,20 @@ function start(name, script, args, env, { pin = false } = {}) {
   return child;
 }
 
+/** Temporary directories of the run, removed once its processes have stopped. */
+const tempDirs = [];
+function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
 async function stopAll() {
+  await stopChildren();
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+async function stopChildren() {
   await Promise.all(
     children.map(
       (child) =>
@@ -110,7 +123,7 @@ async function until(check, what, timeoutMs = 90_000) {
 }
 
 async function startPostgres() {
-  const parent = mkdtempSync(join(tmpdir(), 'sb-bench-pg-'));
+  const parent = tempDir('sb-bench-pg-');
   chmodSync(parent, 0o755); // the postgres user must be able to enter it when we run as root
   const child = start(
     'postgres',
@@ -143,7 +156,7 @@ async function startPlatform(databaseUrl, rateLimits) {
       RATE_LIMITS: rateLimits,
       LOG_LEVEL: 'warn',
       PLATFORM_ADMIN_TOKEN: 'sbadm_bench',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'sb-bench-data-')),
+      DATA_DIR: tempDir('sb-bench-data-'),
     },
     { pin: true },
   );
