@@ -31,7 +31,6 @@
 // deadline and the children are stopped on every way out (SIGTERM, then SIGKILL of the group).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -142,17 +141,9 @@ function findOnPath(command) {
   return undefined;
 }
 
-/** A port nothing listens on right now (the children are told which to use). */
+/** A port nothing listens on right now: the platform's chooser, from the build (npm run bench builds). */
 function freePort() {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
+  return require(join(root, 'dist/libs/platform/src/index.js')).freePort();
 }
 
 /**

@@ -428,15 +428,10 @@ function portIsFree(port) {
   });
 }
 
+/** The platform's port chooser, read from the build (see libs/platform/src/net/free-port.ts). */
 function freePort() {
-  return new Promise((done, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
+  const platform = join(root, 'dist', 'libs', 'platform', 'src', 'index.js');
+  return createRequire(import.meta.url)(platform).freePort();
 }
 
 function say(line) {

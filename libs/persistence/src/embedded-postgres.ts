@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '@switchboard/platform';
 import {
   EmbeddedPostgresError,
   installedBinariesPackage,
@@ -223,16 +223,4 @@ function cannotRun(name: string, err: Error): EmbeddedPostgresError {
 function lastLines(output: string): string {
   const lines = output.split('\n').filter((line) => line.trim());
   return lines.slice(-3).join(' | ') || 'no output';
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
 }

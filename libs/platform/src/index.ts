@@ -16,3 +16,4 @@ export * from './service/start-service';
 export * from './process/service-process';
 export * from './crypto/sealed-box';
 export * from './service/periodic-job';
+export * from './net/free-port';

@@ -2,3 +2,4 @@ export * from './postgres';
 export * from './nats-server';
 export * from './processes';
 export * from './api';
+export { freePort } from '@switchboard/platform';

@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from '@switchboard/platform';
 
 export interface RunningNats {
   url: string;
@@ -40,17 +41,6 @@ function which(binary: string): string | undefined {
     if (dir && existsSync(`${dir}/${binary}`)) return `${dir}/${binary}`;
   }
   return undefined;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
