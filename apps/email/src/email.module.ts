@@ -1,18 +1,30 @@
 import type { DynamicModule } from '@nestjs/common';
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
+import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
 import { emailDatabase } from './database/email.database';
 
-/** The email service: email messages, batches, broadcasts, contacts, domains, inbound. */
+/** The service's configuration, injectable with `@Inject(EMAIL_CONFIG)` in every feature module. */
+@Global()
+@Module({})
+class EmailConfigModule {
+  static register(config: EmailConfig): DynamicModule {
+    const provider = { provide: EMAIL_CONFIG, useValue: config };
+    return { module: EmailConfigModule, providers: [provider], exports: [provider] };
+  }
+}
+
+/** The email service: email messages, batches, sending domains, suppressions and delivery. */
 @Module({})
 export class EmailModule {
   static register(config: EmailConfig): DynamicModule {
     return {
       module: EmailModule,
       imports: [
+        EmailConfigModule.register(config),
         TypeOrmModule.forRoot(serviceTypeOrmOptions(emailDatabase(config))),
         ServiceHealthModule.forService('email', databaseReadiness('email')),
       ],

@@ -5,3 +5,5 @@ export * from './subjects';
 export * from './request-context';
 export * from './docs';
 export * from './realtime';
+export * from './email';
+export * from './email-suppressions';

@@ -17,3 +17,4 @@ export * from './process/service-process';
 export * from './crypto/sealed-box';
 export * from './service/periodic-job';
 export * from './net/free-port';
+export * from './net/dns-resolver';

@@ -1,5 +1,85 @@
-import { serviceEnv } from '@switchboard/platform';
+import { env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 
-export const emailEnv = { ...serviceEnv };
+export const emailEnv = {
+  ...serviceEnv,
+  ENCRYPTION_KEY: env.string({
+    minLength: 16,
+    description: 'key that seals DKIM private keys and stored replies at rest, and signs cursors',
+    secret: true,
+  }),
+  IDEMPOTENCY_TTL_HOURS: env.int({
+    default: 24,
+    min: 1,
+    max: 720,
+    description: 'how long idempotency keys are kept',
+  }),
+  CURSOR_TTL_HOURS: env.int({
+    default: 24,
+    min: 1,
+    max: 720,
+    description: 'how long a pagination cursor stays valid',
+  }),
+  EMAIL_ONBOARDING_DOMAIN: env.string({
+    default: 'onboarding.localhost',
+    description:
+      "shared sending domain every workspace may use before verifying its own; its mail reaches only the workspace's users",
+  }),
+  EMAIL_ONBOARDING_DAILY_LIMIT: env.int({
+    default: 100,
+    min: 0,
+    max: 1_000_000,
+    description: 'messages per workspace per UTC day from the onboarding domain',
+  }),
+  SMTP_RELAY_URL: env.optionalString({
+    description:
+      "smtp:// or smtps:// URL (user and password in it if needed) of a relay that takes all mail; unset: deliver to each recipient domain's MX",
+  }),
+  DNS_SERVERS: env.optionalString({
+    description:
+      'comma-separated DNS servers (host or host:port) for MX lookups and domain verification; unset: the system resolver',
+  }),
+  DNS_TIMEOUT_MS: env.int({
+    default: 5000,
+    min: 100,
+    max: 60_000,
+    description: 'time-out of one DNS query',
+  }),
+  EMAIL_HELO_NAME: env.string({
+    default: 'localhost',
+    description: 'name this host gives in SMTP EHLO when delivering directly to MX hosts',
+  }),
+  EMAIL_DELIVERY_CONCURRENCY: env.int({
+    default: 32,
+    min: 1,
+    max: 1000,
+    description: 'SMTP deliveries in flight per email process',
+  }),
+  EMAIL_DESTINATION_CONCURRENCY: env.int({
+    default: 8,
+    min: 1,
+    max: 200,
+    description: 'SMTP connections at once per destination domain (or to the relay)',
+  }),
+  EMAIL_RETRY_FOR_MINUTES: env.int({
+    default: 2880,
+    min: 1,
+    max: 10_080,
+    description:
+      'how long a deferred recipient is retried (exponential back-off) before it is bounced',
+  }),
+  EMAIL_RETRY_BASE_SECONDS: env.int({
+    default: 60,
+    min: 1,
+    max: 3600,
+    description: 'first retry delay after a deferral; each later one doubles, up to an hour',
+  }),
+  EMAIL_CONTENT_RETENTION_DAYS: env.int({
+    default: 30,
+    min: 1,
+    max: 365,
+    description: 'how long the generated content of a message is kept for /content',
+  }),
+};
 export type EmailConfig = ConfigOf<typeof emailEnv>;
+export const EMAIL_CONFIG = Symbol('EMAIL_CONFIG');
