@@ -27,6 +27,8 @@ export interface TransportError {
   message: string;
   details?: ErrorDetail[];
   vendor_code?: string;
+  /** Response headers the error carries (`Retry-After` on 425 and 429 from a service). */
+  headers?: Record<string, string>;
 }
 
 export function isTransportError(value: unknown): value is TransportError {

@@ -38,6 +38,7 @@ export class AppError extends Error {
     const wire: TransportError = { code: this.code, message: this.message };
     if (this.details) wire.details = this.details;
     if (this.vendorCode) wire.vendor_code = this.vendorCode;
+    if (this.headers) wire.headers = this.headers;
     return wire;
   }
 
@@ -48,8 +49,18 @@ export class AppError extends Error {
         message: value.message,
         details: value.details,
         vendorCode: value.vendor_code,
+        headers: safeHeaders(value.headers),
       });
     }
     return new AppError('E09001');
   }
+}
+
+/** Only the headers a service may set on an error response, as strings. */
+function safeHeaders(headers: unknown): Record<string, string> | undefined {
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  const retryAfter = (headers as Record<string, unknown>)['retry-after'];
+  return typeof retryAfter === 'string' && /^\d{1,6}$/.test(retryAfter)
+    ? { 'retry-after': retryAfter }
+    : undefined;
 }

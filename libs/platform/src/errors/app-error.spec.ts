@@ -1,0 +1,27 @@
+import { AppError } from './app-error';
+
+describe('AppError over the transport', () => {
+  it('keeps code, details, vendor code and a Retry-After header', () => {
+    const sent = new AppError('E07002', {
+      details: [{ param: 'from', message: 'limit' }],
+      vendorCode: '451',
+      headers: { 'retry-after': '3600' },
+    });
+    const received = AppError.fromTransport(JSON.parse(JSON.stringify(sent.toTransport())));
+    expect(received).toMatchObject({
+      code: 'E07002',
+      details: [{ param: 'from', message: 'limit' }],
+      vendorCode: '451',
+      headers: { 'retry-after': '3600' },
+    });
+  });
+
+  it('drops headers a service has no business setting', () => {
+    const wire = {
+      code: 'E01018',
+      message: 'x',
+      headers: { 'set-cookie': 'a', 'retry-after': 'soon' },
+    };
+    expect(AppError.fromTransport(wire).headers).toBeUndefined();
+  });
+});
