@@ -22,6 +22,7 @@ import { SessionsController } from './api/sessions/sessions.controller';
 import { SessionsService } from './identity/sessions.service';
 import { SERVICE_CLIENT } from './pipeline/service-client.provider';
 import { RealtimeAppsController } from './api/realtime/realtime-apps.controller';
+import { SuppressionsController } from './api/email/suppressions.controller';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { rateLimitProviders } from './pipeline/rate-limits/rate-limit.providers';
@@ -37,6 +38,7 @@ export const GATEWAY_CONTROLLERS = [
   SessionsController,
   DocsController,
   RealtimeAppsController,
+  SuppressionsController,
 ];
 
 /** Routes Fastify serves directly (registered by createGateway), declared like the others. */

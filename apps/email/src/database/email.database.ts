@@ -1,6 +1,7 @@
 import type { ServiceDatabase } from '@switchboard/persistence';
 import type { EmailConfig } from '../config/email.config';
 import { CreateEmailSchema1763800000100 } from './migrations/1763800000100-create-email-schema';
+import { CreateEmailSuppressions1764000000200 } from './migrations/1764000000200-create-email-suppressions';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -8,6 +9,6 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
     entities: [],
-    migrations: [CreateEmailSchema1763800000100],
+    migrations: [CreateEmailSchema1763800000100, CreateEmailSuppressions1764000000200],
   };
 }

@@ -13,6 +13,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   workspace_id: { pattern: ID, notFound: 'E04001' },
   realtime_app_id: { pattern: ID, notFound: 'E04003' },
   realtime_app_key_id: { pattern: ID, notFound: 'E04004' },
+  suppression_id: { pattern: ID, notFound: 'E04006' },
 };
 
 /** The `:name` parameters of a Fastify path. */

@@ -1,0 +1,47 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The workspace suppression list: one row per (workspace, address, reason). The address is
+ * stored lowercased under the "C" collation, so the unique index also serves the send path's
+ * `email = ANY(...)` lookup and the list's prefix filter (`LIKE 'abc%'`). The service's
+ * idempotency records are created here too unless an earlier email migration made them.
+ */
+export class CreateEmailSuppressions1764000000200 implements MigrationInterface {
+  name = 'CreateEmailSuppressions1764000000200';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      CREATE TABLE email.suppressions (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL,
+        email text COLLATE "C" NOT NULL,
+        scope_type text NOT NULL DEFAULT 'workspace',
+        reason text NOT NULL
+          CHECK (reason IN ('hard_bounce', 'complaint', 'unsubscribe', 'manual')),
+        origin text NOT NULL,
+        applies_to text NOT NULL CHECK (applies_to IN ('all', 'non_transactional')),
+        source_email_id text,
+        source_recipient_id text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        CONSTRAINT suppressions_workspace_email_reason_key UNIQUE (workspace_id, email, reason)
+      );
+      CREATE INDEX suppressions_workspace_created_idx
+        ON email.suppressions (workspace_id, created_at DESC, id DESC);
+      CREATE TABLE IF NOT EXISTS email.idempotency_records (
+        workspace_id text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        reply text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (workspace_id, key)
+      );
+      CREATE INDEX IF NOT EXISTS idempotency_records_created_idx
+        ON email.idempotency_records (created_at);
+    `);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    // The idempotency records are shared by every email write and stay.
+    await queryRunner.query('DROP TABLE email.suppressions');
+  }
+}

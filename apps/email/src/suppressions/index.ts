@@ -1,0 +1,3 @@
+export { SuppressionsModule } from './suppressions.module';
+export { SuppressionsService } from './suppressions.service';
+export type { BouncedRecipient } from './suppressions.service';

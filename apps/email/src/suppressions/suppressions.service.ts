@@ -1,0 +1,163 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  CreateEmailSuppressionReply,
+  CreateEmailSuppressionRequest,
+  EmailCategory,
+  EmailSuppression,
+  ListEmailSuppressionsRequest,
+  RequestContext,
+} from '@switchboard/contracts';
+import { CursorCodec, idempotentWrite, newId } from '@switchboard/persistence';
+import type { Page, SqlRunner } from '@switchboard/persistence';
+import { AppError, SealedBox } from '@switchboard/platform';
+import type { EntityManager } from 'typeorm';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
+import { toSuppressionDto } from './suppression.mapper';
+import { SuppressionsRepository } from './suppressions.repository';
+
+/** A recipient that hard-bounced, as the delivery pipeline reports it. */
+export interface BouncedRecipient {
+  email: string;
+  sourceEmailId: string;
+  sourceRecipientId: string;
+}
+
+/**
+ * The workspace suppression list: the API's add, list, read and delete, and the policy the
+ * message pipeline applies per recipient after acceptance (hard bounce and manual block all
+ * mail; complaint and unsubscribe block marketing only).
+ */
+@Injectable()
+export class SuppressionsService {
+  private readonly box: SealedBox;
+  private readonly cursors: CursorCodec;
+
+  constructor(
+    @Inject(EMAIL_CONFIG) config: EmailConfig,
+    private readonly repository: SuppressionsRepository,
+  ) {
+    this.box = new SealedBox(config.ENCRYPTION_KEY);
+    this.cursors = new CursorCodec(
+      `cursor:${config.ENCRYPTION_KEY}`,
+      config.CURSOR_TTL_HOURS * 3_600_000,
+    );
+  }
+
+  /**
+   * The addresses among `emails` that may not receive mail of `category`, in one query inside
+   * the caller's transaction (`executor`). Addresses compare lowercased; the set holds them as
+   * given, so `set.has(recipient)` answers for each recipient passed.
+   */
+  async suppressedAmong(
+    executor: SqlRunner,
+    workspaceId: string,
+    emails: string[],
+    category: EmailCategory,
+  ): Promise<Set<string>> {
+    if (emails.length === 0) return new Set();
+    const lowered = [...new Set(emails.map((email) => email.toLowerCase()))];
+    const hits = new Set(
+      await this.repository.suppressedAmong(executor, workspaceId, lowered, category),
+    );
+    return new Set(emails.filter((email) => hits.has(email.toLowerCase())));
+  }
+
+  /**
+   * Suppresses hard-bounced addresses (reason `hard_bounce`, origin `bounce_event`, all mail)
+   * in one statement inside the caller's transaction; an address already suppressed for a hard
+   * bounce keeps its first record. Returns the suppressions this call created (for
+   * `email_suppression.created` events).
+   */
+  async recordBounces(
+    executor: SqlRunner,
+    workspaceId: string,
+    entries: BouncedRecipient[],
+  ): Promise<EmailSuppression[]> {
+    const byEmail = new Map<string, BouncedRecipient>();
+    for (const entry of entries) {
+      const email = entry.email.trim().toLowerCase();
+      if (email && !byEmail.has(email)) byEmail.set(email, entry);
+    }
+    if (byEmail.size === 0) return [];
+    const rows = await this.repository.insertFromEvents(
+      executor,
+      workspaceId,
+      'hard_bounce',
+      'bounce_event',
+      [...byEmail].map(([email, entry]) => ({
+        id: newId('sup'),
+        email,
+        sourceEmailId: entry.sourceEmailId,
+        sourceRecipientId: entry.sourceRecipientId,
+      })),
+    );
+    return rows.map(toSuppressionDto);
+  }
+
+  /** Adds a manual suppression; an address that already has one is answered with it. */
+  async create(
+    context: RequestContext,
+    input: CreateEmailSuppressionRequest,
+  ): Promise<CreateEmailSuppressionReply> {
+    const workspaceId = workspaceOf(context);
+    const email = input.email.trim().toLowerCase();
+    if (!email)
+      throw AppError.validation([{ param: 'email', message: 'must be an email address' }]);
+    return this.once(context, async (manager) => {
+      const { created, row } = await this.repository.insertOrFind(manager, {
+        id: newId('sup'),
+        workspaceId,
+        email,
+        reason: 'manual',
+        origin: context.caller.kind === 'session' ? 'user' : 'api_key',
+      });
+      return { created, suppression: toSuppressionDto(row) };
+    });
+  }
+
+  async list(
+    context: RequestContext,
+    input: ListEmailSuppressionsRequest,
+  ): Promise<Page<EmailSuppression>> {
+    const page = await this.repository.list(workspaceOf(context), input, this.cursors);
+    return { ...page, data: page.data.map(toSuppressionDto) };
+  }
+
+  async get(context: RequestContext, suppressionId: string): Promise<EmailSuppression> {
+    const row = await this.repository.find(workspaceOf(context), suppressionId);
+    if (!row) throw new AppError('E04006');
+    return toSuppressionDto(row);
+  }
+
+  async remove(context: RequestContext, suppressionId: string): Promise<null> {
+    const workspaceId = workspaceOf(context);
+    return this.once(context, async (manager) => {
+      if (!(await this.repository.delete(manager, workspaceId, suppressionId)))
+        throw new AppError('E04006');
+      return null;
+    });
+  }
+
+  private once<T>(
+    context: RequestContext,
+    write: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    return idempotentWrite(
+      this.repository.dataSource,
+      'email',
+      {
+        workspaceId: workspaceOf(context),
+        key: context.idempotencyKey,
+        fingerprint: context.idempotencyFingerprint,
+      },
+      this.box,
+      write,
+    );
+  }
+}
+
+function workspaceOf(context: RequestContext): string {
+  if (!context.workspaceId) throw new AppError('E04001');
+  return context.workspaceId;
+}
