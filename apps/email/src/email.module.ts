@@ -6,6 +6,7 @@ import { ServiceHealthModule } from '@switchboard/platform';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
 import { emailDatabase } from './database/email.database';
+import { DomainsModule } from './domains';
 import { SuppressionsModule } from './suppressions';
 
 /** The service's configuration, injectable with `@Inject(EMAIL_CONFIG)` in every feature module. */
@@ -29,6 +30,7 @@ export class EmailModule {
         TypeOrmModule.forRoot(serviceTypeOrmOptions(emailDatabase(config))),
         ServiceHealthModule.forService('email', databaseReadiness('email')),
         SuppressionsModule,
+        DomainsModule,
       ],
     };
   }

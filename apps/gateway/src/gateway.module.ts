@@ -23,6 +23,7 @@ import { SessionsService } from './identity/sessions.service';
 import { SERVICE_CLIENT } from './pipeline/service-client.provider';
 import { RealtimeAppsController } from './api/realtime/realtime-apps.controller';
 import { SuppressionsController } from './api/email/suppressions.controller';
+import { DomainsController } from './api/email/domains.controller';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { rateLimitProviders } from './pipeline/rate-limits/rate-limit.providers';
@@ -39,6 +40,7 @@ export const GATEWAY_CONTROLLERS = [
   DocsController,
   RealtimeAppsController,
   SuppressionsController,
+  DomainsController,
 ];
 
 /** Routes Fastify serves directly (registered by createGateway), declared like the others. */

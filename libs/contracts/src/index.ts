@@ -5,6 +5,6 @@ export * from './subjects';
 export * from './request-context';
 export * from './docs';
 export * from './realtime';
-export * from './email-suppressions';
 export * from './email';
+export * from './email-domains';
 export * from './email-suppressions';

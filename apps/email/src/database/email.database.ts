@@ -1,6 +1,7 @@
 import type { ServiceDatabase } from '@switchboard/persistence';
 import type { EmailConfig } from '../config/email.config';
 import { CreateEmailSchema1763800000100 } from './migrations/1763800000100-create-email-schema';
+import { CreateEmailDomains1764000000100 } from './migrations/1764000000100-create-email-domains';
 import { CreateEmailSuppressions1764000000200 } from './migrations/1764000000200-create-email-suppressions';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
@@ -9,6 +10,10 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
     entities: [],
-    migrations: [CreateEmailSchema1763800000100, CreateEmailSuppressions1764000000200],
+    migrations: [
+      CreateEmailSchema1763800000100,
+      CreateEmailDomains1764000000100,
+      CreateEmailSuppressions1764000000200,
+    ],
   };
 }

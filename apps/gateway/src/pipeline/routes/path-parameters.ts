@@ -13,6 +13,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   workspace_id: { pattern: ID, notFound: 'E04001' },
   realtime_app_id: { pattern: ID, notFound: 'E04003' },
   realtime_app_key_id: { pattern: ID, notFound: 'E04004' },
+  domain_id: { pattern: ID, notFound: 'E04005' },
   suppression_id: { pattern: ID, notFound: 'E04006' },
 };
 

@@ -1,0 +1,111 @@
+import type {
+  EmailDnsRecord,
+  EmailDomain,
+  EmailDomainCapability,
+  EmailDomainCapabilityStatus,
+  EmailDomainStatus,
+  EmailDomainVendor,
+} from '@switchboard/contracts';
+import type { RecordCheck, StoredDnsRecord } from './domain-records';
+
+export interface DomainRow {
+  id: string;
+  workspace_id: string;
+  domain: string;
+  status: EmailDomainStatus;
+  vendor: EmailDomainVendor;
+  click_tracking: boolean;
+  open_tracking: boolean;
+  dkim_selector: string;
+  dkim_key_size: number;
+  return_path_name: string;
+  records: StoredDnsRecord[];
+  last_checked_at: Date | string | null;
+  verified_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const iso = (value: Date | string): string =>
+  (value instanceof Date ? value : new Date(value)).toISOString();
+
+function capabilityStatus(check: RecordCheck | null | undefined): EmailDomainCapabilityStatus {
+  switch (check) {
+    case 'match':
+      return 'verified';
+    case 'mismatch':
+    case 'missing':
+      return 'failed';
+    case 'temporary':
+      return 'temporary_failure';
+    case null:
+    case undefined:
+      return 'pending';
+  }
+}
+
+function toRecordDto(record: StoredDnsRecord): EmailDnsRecord {
+  return {
+    type: record.type,
+    name: record.name,
+    host: record.host,
+    value: record.value,
+    purpose: record.purpose,
+    state: record.state,
+    optional: record.optional,
+    status: record.status,
+    error: record.error,
+    safe_to_remove: record.safe_to_remove,
+  };
+}
+
+const NOT_CONFIGURED: EmailDomainCapability = { status: 'not_configured', domain: null };
+
+/** The SDK's `Domain`; the capabilities are read off the records' last checks. */
+export function toDomainDto(row: DomainRow): EmailDomain {
+  const active = (purpose: string) =>
+    row.records.find((r) => r.purpose === purpose && r.state === 'active');
+  const returnPath = active('return_path');
+  const dmarc = active('dmarc');
+  const staged = row.records.find((r) => r.purpose === 'return_path' && r.state === 'pending');
+  const returnPathCapability: EmailDomainCapability = {
+    status: capabilityStatus(returnPath?.check),
+    domain: returnPath?.host ?? null,
+  };
+  if (staged) {
+    const status = capabilityStatus(staged.check);
+    returnPathCapability.pending = {
+      domain: staged.host,
+      status: status === 'failed' || status === 'temporary_failure' ? status : 'pending',
+    };
+  }
+  // Sending needs all three records, which is exactly what `status` reports.
+  const sending: EmailDomainCapability = {
+    status: row.status === 'rejected' ? 'failed' : row.status,
+    domain: row.domain,
+  };
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    domain: row.domain,
+    vendor: row.vendor,
+    status: row.status,
+    settings: { click_tracking: row.click_tracking, open_tracking: row.open_tracking },
+    dkim: { mode: 'txt', selector: row.dkim_selector, key_size: row.dkim_key_size },
+    capabilities: {
+      sending,
+      return_path: returnPathCapability,
+      dmarc: {
+        status: capabilityStatus(dmarc?.check),
+        domain: dmarc?.check === 'match' ? (dmarc.found_at ?? row.domain) : null,
+      },
+      tracking: NOT_CONFIGURED,
+      inbound: NOT_CONFIGURED,
+    },
+    dns_records: row.records.map(toRecordDto),
+    last_checked_at: row.last_checked_at ? iso(row.last_checked_at) : null,
+    verified_at: row.verified_at ? iso(row.verified_at) : null,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
