@@ -3,3 +3,5 @@ export * from './nats-server';
 export * from './processes';
 export * from './api';
 export { freePort } from '@switchboard/platform';
+export * from './smtp-sink';
+export * from './dns-server';
