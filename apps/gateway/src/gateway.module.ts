@@ -24,6 +24,8 @@ import { SERVICE_CLIENT } from './pipeline/service-client.provider';
 import { RealtimeAppsController } from './api/realtime/realtime-apps.controller';
 import { SuppressionsController } from './api/email/suppressions.controller';
 import { DomainsController } from './api/email/domains.controller';
+import { MessagesController } from './api/email/messages.controller';
+import { OnboardingRecipients } from './api/email/onboarding-recipients';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { rateLimitProviders } from './pipeline/rate-limits/rate-limit.providers';
@@ -41,6 +43,7 @@ export const GATEWAY_CONTROLLERS = [
   RealtimeAppsController,
   SuppressionsController,
   DomainsController,
+  MessagesController,
 ];
 
 /** Routes Fastify serves directly (registered by createGateway), declared like the others. */
@@ -78,6 +81,7 @@ export class GatewayModule {
         AdminService,
         SessionsService,
         WorkspaceService,
+        OnboardingRecipients,
       ],
     };
   }

@@ -207,6 +207,11 @@ export interface ListEmailMessagesRequest {
   status?: EmailMessageStatus;
   /** Tag filter, `name` or `name:value`. */
   tag?: string;
+  /**
+   * Every tag filter of the request (the `tag` query parameter may be repeated), `tag` being the
+   * first; a message must carry all of them.
+   */
+  tags?: string[];
   category?: EmailCategory;
   to?: string;
   from?: string;

@@ -71,6 +71,11 @@ export const gatewayEnv = {
     max: 720,
     description: 'how long an idempotency key and its outcome are kept',
   }),
+  EMAIL_ONBOARDING_DOMAIN: env.string({
+    default: 'onboarding.localhost',
+    description:
+      "shared sending domain every workspace may use before verifying its own; its mail reaches only the workspace's users",
+  }),
   ...rateLimitEnv,
   SESSION_TTL_HOURS: env.int({
     default: 168,

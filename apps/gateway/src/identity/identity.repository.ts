@@ -125,6 +125,15 @@ export class IdentityRepository {
     return this.dataSource.getRepository(Workspace).findOneBy({ id });
   }
 
+  /** The lowercased emails of a workspace's users (who onboarding-domain mail may reach). */
+  async listWorkspaceUserEmails(workspaceId: string): Promise<string[]> {
+    const rows = await this.dataSource.query<Array<{ email: string }>>(
+      'SELECT DISTINCT lower(email) AS email FROM gateway.users WHERE workspace_id = $1',
+      [workspaceId],
+    );
+    return rows.map((row) => row.email);
+  }
+
   findUserByEmail(email: string): Promise<User | null> {
     return this.dataSource.getRepository(User).findOneBy({ email });
   }

@@ -15,6 +15,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   realtime_app_key_id: { pattern: ID, notFound: 'E04004' },
   domain_id: { pattern: ID, notFound: 'E04005' },
   suppression_id: { pattern: ID, notFound: 'E04006' },
+  message_id: { pattern: ID, notFound: 'E04007' },
 };
 
 /** The `:name` parameters of a Fastify path. */

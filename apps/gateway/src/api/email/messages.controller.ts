@@ -1,0 +1,242 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { EmailSubjects } from '@switchboard/contracts';
+import type {
+  EmailBatchItem,
+  EmailBatchRequest,
+  EmailContent,
+  EmailMessage,
+  ListEmailMessagesRequest,
+} from '@switchboard/contracts';
+import { ServiceClient } from '@switchboard/platform';
+import type { FastifyRequest } from 'fastify';
+import { requestContextFor, ValidQuery } from '../../pipeline/auth/caller';
+import { Route } from '../../pipeline/routes/route-policy';
+import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
+import {
+  ListEmailEventsQuery,
+  ListEmailMessagesQuery,
+  ListEmailRecipientsQuery,
+  SendEmailBatchDto,
+  SendEmailMessageDto,
+} from './messages.dto';
+import { OnboardingRecipients } from './onboarding-recipients';
+import {
+  normaliseBatchRequest,
+  normaliseSendRequest,
+  sendProblemsError,
+} from './send-request.normaliser';
+
+const messages = { tag: 'Email messages', auth: 'api' } as const;
+const SEND_ERRORS = [400, 401, 402, 403, 413, 422, 429, 500, 503] as const;
+const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
+const CANCEL_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
+const CONTENT_ERRORS = [400, 401, 403, 404, 410, 422, 425, 429, 500] as const;
+
+/**
+ * Email messages (spec: Email messages), answered by the email service. Sends are checked and
+ * normalised here in full (every problem of a request, or of every item of a batch, in one 422)
+ * before anything is forwarded; the service then applies the sender and recipient rules.
+ */
+@Controller('v1/email')
+export class MessagesController {
+  constructor(
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+    private readonly onboarding: OnboardingRecipients,
+  ) {}
+
+  @Post('messages')
+  @HttpCode(202)
+  @Route({
+    ...messages,
+    summary:
+      'Send an email: 202 with the message accepted (or scheduled with scheduled_at); 422 lists every invalid field',
+    role: 'write',
+    rateLimit: 'email_send',
+    idempotent: true,
+    paginated: false,
+    bodyLimit: 'large',
+    body: SendEmailMessageDto,
+    response: { status: 202, description: 'The message, status accepted or scheduled' },
+    errors: SEND_ERRORS,
+  })
+  async send(@Req() request: FastifyRequest): Promise<EmailMessage> {
+    // The DTO has refused unknown fields; the normaliser checks the parsed JSON's values.
+    const result = normaliseSendRequest(request.body, { now: new Date() });
+    if (!result.ok) throw sendProblemsError(result.problems);
+    const [input] = await this.onboarding.attach(request.caller?.workspaceId, [result.value]);
+    return this.services.send(EmailSubjects.SendMessage, input, requestContextFor(request));
+  }
+
+  @Post('batches')
+  @HttpCode(202)
+  @Route({
+    ...messages,
+    summary:
+      'Send up to 100 independent messages: all are validated first, and one invalid item rejects the batch naming messages[i]',
+    role: 'write',
+    rateLimit: 'email_batch',
+    idempotent: true,
+    paginated: false,
+    bodyLimit: 'large',
+    body: SendEmailBatchDto,
+    response: {
+      status: 202,
+      description: '{data: [{id, status, category, ...}]} in submission order',
+    },
+    errors: SEND_ERRORS,
+  })
+  async sendBatch(@Req() request: FastifyRequest): Promise<{ data: EmailBatchItem[] }> {
+    const result = normaliseBatchRequest(request.body, { now: new Date() });
+    if (!result.ok) throw sendProblemsError(result.problems);
+    const input: EmailBatchRequest = {
+      messages: await this.onboarding.attach(request.caller?.workspaceId, result.value.messages),
+    };
+    return this.services.send(EmailSubjects.SendBatch, input, requestContextFor(request));
+  }
+
+  @Get('messages')
+  @Route({
+    ...messages,
+    summary:
+      'List messages newest first: created_after (inclusive), created_before (exclusive), status, tag (name or name:value, repeatable), category, to, from',
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: true,
+    query: ListEmailMessagesQuery,
+    response: { status: 200, description: 'A page of messages, without bodies' },
+    errors: READ_ERRORS,
+  })
+  list(@ValidQuery() query: ListEmailMessagesQuery, @Req() request: FastifyRequest) {
+    const input: ListEmailMessagesRequest = {
+      limit: query.limit,
+      starting_after: query.starting_after,
+      ending_before: query.ending_before,
+      created_after: query.created_after,
+      created_before: query.created_before,
+      status: query.status,
+      category: query.category,
+      to: query.to,
+      from: query.from,
+      ...(query.tag?.length ? { tag: query.tag[0], tags: query.tag } : {}),
+    };
+    return this.services.send(EmailSubjects.ListMessages, input, requestContextFor(request));
+  }
+
+  @Get('messages/:message_id')
+  @Route({
+    ...messages,
+    summary: 'Get a message with its status and per-state recipient counts (never its bodies)',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: 'The message' },
+    errors: READ_ERRORS,
+  })
+  get(
+    @Param('message_id') messageId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<EmailMessage> {
+    return this.services.send(
+      EmailSubjects.GetMessage,
+      { message_id: messageId },
+      requestContextFor(request),
+    );
+  }
+
+  @Post('messages/:message_id/cancel')
+  @HttpCode(204)
+  @Route({
+    ...messages,
+    summary: 'Cancel a scheduled message (409 once it started sending or was canceled)',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    response: { status: 204, description: 'Canceled' },
+    errors: CANCEL_ERRORS,
+  })
+  async cancel(
+    @Param('message_id') messageId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    await this.services.send(
+      EmailSubjects.CancelMessage,
+      { message_id: messageId },
+      requestContextFor(request),
+    );
+  }
+
+  @Get('messages/:message_id/recipients')
+  @Route({
+    ...messages,
+    summary: "List a message's recipients with their status, rejection and bounce detail",
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: true,
+    query: ListEmailRecipientsQuery,
+    response: { status: 200, description: 'A page of recipients' },
+    errors: READ_ERRORS,
+  })
+  recipients(
+    @Param('message_id') messageId: string,
+    @ValidQuery() query: ListEmailRecipientsQuery,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.services.send(
+      EmailSubjects.ListRecipients,
+      { message_id: messageId, ...query },
+      requestContextFor(request),
+    );
+  }
+
+  @Get('messages/:message_id/content')
+  @Route({
+    ...messages,
+    summary:
+      'Get the stored html and text of a message (425 with Retry-After until processed, 410 once expired, 404 when not stored)',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: '{html, text}' },
+    errors: CONTENT_ERRORS,
+  })
+  content(
+    @Param('message_id') messageId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<EmailContent> {
+    // A 425 from the service carries Retry-After; the error filter sends it on.
+    return this.services.send(
+      EmailSubjects.GetContent,
+      { message_id: messageId },
+      requestContextFor(request),
+    );
+  }
+
+  @Get('messages/:message_id/events')
+  @Route({
+    ...messages,
+    summary: "List a message's event timeline (optional type filter)",
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: true,
+    query: ListEmailEventsQuery,
+    response: { status: 200, description: 'A page of events' },
+    errors: READ_ERRORS,
+  })
+  events(
+    @Param('message_id') messageId: string,
+    @ValidQuery() query: ListEmailEventsQuery,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.services.send(
+      EmailSubjects.ListEvents,
+      { message_id: messageId, ...query },
+      requestContextFor(request),
+    );
+  }
+}

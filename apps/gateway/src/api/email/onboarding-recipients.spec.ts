@@ -1,0 +1,131 @@
+import type { EmailSendRequest } from '@switchboard/contracts';
+import type { RunningPostgres } from '@switchboard/persistence';
+import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
+import { startTestPostgres } from '@switchboard/testing';
+import { DataSource } from 'typeorm';
+import type { GatewayConfig } from '../../config/gateway.config';
+import { gatewayDatabase } from '../../database/gateway.database';
+import { AdminService } from '../../identity/admin.service';
+import { IdentityRepository } from '../../identity/identity.repository';
+import { OnboardingRecipients, USER_EMAILS_TTL_MS } from './onboarding-recipients';
+
+const send = (from: string): EmailSendRequest => ({
+  from: { email: from },
+  to: [{ email: 'someone@example.com' }],
+  cc: [],
+  bcc: [],
+  reply_to: [],
+  subject: 'Hi',
+  text: 'Hi',
+  category: 'transactional',
+  tags: [],
+  headers: {},
+  attachments: [],
+  track_opens: false,
+  track_clicks: false,
+});
+
+describe(OnboardingRecipients.name, () => {
+  let postgres: RunningPostgres;
+  let dataSource: DataSource;
+  let identity: IdentityRepository;
+  let admin: AdminService;
+  let config: GatewayConfig;
+  let scope = 0;
+  const operator = () => ({ workspaceId: 'operator', key: `k${scope++}` });
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    config = {
+      DATABASE_URL: postgres.url,
+      DATABASE_POOL_SIZE: 2,
+      REGIONS: ['us1', 'eu1'],
+      PLATFORM_ADMIN_TOKEN: 'operator-token-for-tests',
+      ENCRYPTION_KEY: 'an encryption key for tests',
+      EMAIL_ONBOARDING_DOMAIN: 'Onboarding.Localhost',
+    } as GatewayConfig;
+    await runMigrations(gatewayDatabase(config));
+    dataSource = await new DataSource(
+      serviceDataSourceOptions(gatewayDatabase(config)),
+    ).initialize();
+    identity = new IdentityRepository(dataSource);
+    admin = new AdminService(config, identity);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await postgres?.stop();
+  });
+
+  async function workspaceWithUsers(...emails: string[]): Promise<string> {
+    const created = await admin.createWorkspace({ name: 'Users' }, operator());
+    for (const email of emails)
+      await admin.createUser(
+        created.workspace.id,
+        { email, password: 'a long password', role: 'write' },
+        operator(),
+      );
+    return created.workspace.id;
+  }
+
+  it("lists a workspace's user emails, lowercased, and no other workspace's", async () => {
+    const mine = await workspaceWithUsers('Ada@Example.com', 'bob@example.com');
+    await workspaceWithUsers('eve@example.com');
+    expect((await identity.listWorkspaceUserEmails(mine)).sort()).toEqual([
+      'ada@example.com',
+      'bob@example.com',
+    ]);
+    expect(await identity.listWorkspaceUserEmails('ws_00000000000000000000000000')).toEqual([]);
+  });
+
+  it('attaches the emails to sends from the onboarding domain only', async () => {
+    const workspaceId = await workspaceWithUsers('cy@example.com');
+    const recipients = new OnboardingRecipients(config, identity);
+    const [onboarding, own] = await recipients.attach(workspaceId, [
+      send('hello@onboarding.localhost'),
+      send('hello@acme.com'),
+    ]);
+    expect(onboarding.workspace_user_emails).toEqual(['cy@example.com']);
+    expect(own).not.toHaveProperty('workspace_user_emails');
+    const untouched = [send('hello@acme.com'), send('x@sub.onboarding.localhost')];
+    expect(await recipients.attach(workspaceId, untouched)).toBe(untouched);
+  });
+
+  it('reuses one lookup per workspace for a few seconds, then reads again', async () => {
+    const workspaceId = await workspaceWithUsers('dan@example.com');
+    const recipients = new OnboardingRecipients(config, identity);
+    const lookups = jest.spyOn(identity, 'listWorkspaceUserEmails');
+    const sends = Array.from({ length: 5 }, () =>
+      recipients.attach(workspaceId, [send('a@onboarding.localhost')]),
+    );
+    await Promise.all(sends);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    await admin.createUser(
+      workspaceId,
+      { email: 'new@example.com', password: 'a long password', role: 'read' },
+      operator(),
+    );
+    const [cached] = await recipients.attach(workspaceId, [send('a@onboarding.localhost')]);
+    expect(cached.workspace_user_emails).toEqual(['dan@example.com']);
+    await new Promise((resolve) => setTimeout(resolve, USER_EMAILS_TTL_MS + 50));
+    const [fresh] = await recipients.attach(workspaceId, [send('a@onboarding.localhost')]);
+    expect(fresh.workspace_user_emails?.sort()).toEqual(['dan@example.com', 'new@example.com']);
+    expect(lookups).toHaveBeenCalledTimes(2);
+    lookups.mockRestore();
+  });
+
+  it('forgets a failed lookup, so the next send asks again', async () => {
+    const workspaceId = await workspaceWithUsers('fay@example.com');
+    const recipients = new OnboardingRecipients(config, identity);
+    const lookups = jest
+      .spyOn(identity, 'listWorkspaceUserEmails')
+      .mockRejectedValueOnce(new Error('connection lost'));
+    await expect(recipients.attach(workspaceId, [send('a@onboarding.localhost')])).rejects.toThrow(
+      'connection lost',
+    );
+    const [retried] = await recipients.attach(workspaceId, [send('a@onboarding.localhost')]);
+    expect(retried.workspace_user_emails).toEqual(['fay@example.com']);
+    expect(lookups).toHaveBeenCalledTimes(2);
+    lookups.mockRestore();
+  });
+});
