@@ -1,0 +1,89 @@
+import type { Readable } from 'node:stream';
+import type { EmailAddress } from '@switchboard/contracts';
+import DKIM from 'nodemailer/lib/dkim';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type { OutboundMail } from './outbound-mail';
+
+/** The part of a mail that makes its content: the envelope is not in the bytes. */
+export type ComposedMail = Omit<OutboundMail, 'envelopeFrom' | 'recipients'>;
+
+/**
+ * Headers the composer writes itself, or that only a receiving system may add: a custom header
+ * of one of these names is dropped rather than sent twice or forged (a `Bcc` header would
+ * disclose the blind recipients).
+ */
+const RESERVED_HEADERS = new Set([
+  'from',
+  'sender',
+  'to',
+  'cc',
+  'bcc',
+  'reply-to',
+  'subject',
+  'message-id',
+  'date',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'content-disposition',
+  'dkim-signature',
+  'return-path',
+  'received',
+]);
+
+/**
+ * The exact RFC 5322 bytes the transport sends for `mail` (CRLF line ends, 7-bit clean, DKIM
+ * signed when `mail.dkim` is given): Message-ID from `messageId`, Date `date`, no Bcc header, the
+ * custom headers as given except the reserved ones above. Attachments are base64 in, decoded into
+ * the MIME tree; one with a `contentId` is embedded beside the HTML (multipart/related). Nothing is
+ * read from files or URLs. Throws only on content the composer cannot encode (a malformed DKIM key).
+ */
+export async function composeMessage(mail: ComposedMail, date: Date = new Date()): Promise<Buffer> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(mail.headers)) {
+    if (!RESERVED_HEADERS.has(name.trim().toLowerCase())) headers[name] = value;
+  }
+  const composer = new MailComposer({
+    from: address(mail.from),
+    to: mail.to.map(address),
+    cc: mail.cc.length ? mail.cc.map(address) : undefined,
+    replyTo: mail.replyTo.length ? mail.replyTo.map(address) : undefined,
+    subject: mail.subject,
+    messageId: `<${mail.messageId}>`,
+    date,
+    html: mail.html,
+    text: mail.text,
+    headers,
+    attachments: mail.attachments.map((attachment) => ({
+      filename: attachment.filename,
+      content: attachment.content,
+      encoding: 'base64',
+      contentType: attachment.contentType,
+      cid: attachment.contentId,
+    })),
+    newline: 'win',
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  const unsigned = await composer.compile().build();
+  if (!mail.dkim) return unsigned;
+  const signer = new DKIM({
+    domainName: mail.dkim.domainName,
+    keySelector: mail.dkim.keySelector,
+    privateKey: mail.dkim.privateKey,
+  });
+  return collect(signer.sign(unsigned));
+}
+
+function address(value: EmailAddress): { name: string; address: string } {
+  return { name: value.name ?? '', address: value.email };
+}
+
+function collect(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('error', reject);
+    stream.once('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
