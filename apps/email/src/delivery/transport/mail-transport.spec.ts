@@ -337,6 +337,31 @@ describe(MailTransport.name, () => {
       expect(server.messages.at(-1)!.rcptTo).toEqual(['ann@failover.test']);
     });
 
+    it('moves to the next MX host when the first greets with 421, but not past a refused RCPT', async () => {
+      const busy = await startTestSmtpServer({
+        host: '127.0.0.4',
+        port: server.port,
+        greeting: { code: 421, message: '4.3.2 too busy, try later' },
+      });
+      servers.push(busy);
+      dnsServer.set('busy-first.test', [
+        { type: 'MX', exchange: 'mx1.busy-first.test', priority: 10 },
+        { type: 'MX', exchange: 'mx2.busy-first.test', priority: 20 },
+      ]);
+      dnsServer.set('mx1.busy-first.test', [{ type: 'A', address: '127.0.0.4' }]);
+      dnsServer.set('mx2.busy-first.test', [{ type: 'A', address: '127.0.0.1' }]);
+      const results = await transport.deliver(
+        mail({ recipients: ['ann@busy-first.test', 'nobody@busy-first.test'] }),
+      );
+      expect(results.map((result) => [result.outcome, result.code])).toEqual([
+        ['delivered', '250'],
+        ['bounced', '550'],
+      ]);
+      expect(busy.connections.opened).toBeGreaterThan(0);
+      expect(busy.messages).toHaveLength(0);
+      expect(server.messages.at(-1)!.rcptTo).toEqual(['ann@busy-first.test']);
+    });
+
     it('defers when no MX host can be reached, naming each failure', async () => {
       dnsServer.set('down.test', [
         { type: 'MX', exchange: 'mx1.down.test', priority: 10 },

@@ -36,8 +36,11 @@ export interface TestSmtpOptions {
   data?: () => Reply | undefined;
   /** Holds the reply to DATA this long, so transactions overlap (not a timing assertion). */
   dataDelayMs?: number;
-  /** Address to listen on (default 127.0.0.1). */
+  /** Address to listen on (default 127.0.0.1) and port (default a free one). */
   host?: string;
+  port?: number;
+  /** Refuses every connection with this greeting (e.g. 421). */
+  greeting?: Reply;
 }
 
 /** A real SMTP server (smtp-server, no TLS, no AUTH) that records what it accepted. */
@@ -58,7 +61,7 @@ export async function startTestSmtpServer(options: TestSmtpOptions = {}): Promis
       connections.opened++;
       connections.open++;
       connections.maxOpen = Math.max(connections.maxOpen, connections.open);
-      callback();
+      callback(options.greeting ? replyError(options.greeting) : undefined);
     },
     onClose(session) {
       connections.open--;
@@ -98,14 +101,14 @@ export async function startTestSmtpServer(options: TestSmtpOptions = {}): Promis
     },
   });
   server.on('error', () => undefined);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, options.host ?? '127.0.0.1', () => resolve());
   });
   return {
     port,
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://${options.host ?? '127.0.0.1'}:${port}`,
     messages,
     connections,
     transactions,
