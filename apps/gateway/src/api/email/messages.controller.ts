@@ -61,7 +61,7 @@ export class MessagesController {
   })
   async send(@Req() request: FastifyRequest): Promise<EmailMessage> {
     // The DTO has refused unknown fields; the normaliser checks the parsed JSON's values.
-    const result = normaliseSendRequest(request.body, { now: new Date() });
+    const result = normaliseSendRequest(request.body ?? {}, { now: new Date() });
     if (!result.ok) throw sendProblemsError(result.problems);
     const [input] = await this.onboarding.attach(request.caller?.workspaceId, [result.value]);
     return this.services.send(EmailSubjects.SendMessage, input, requestContextFor(request));
@@ -86,7 +86,7 @@ export class MessagesController {
     errors: SEND_ERRORS,
   })
   async sendBatch(@Req() request: FastifyRequest): Promise<{ data: EmailBatchItem[] }> {
-    const result = normaliseBatchRequest(request.body, { now: new Date() });
+    const result = normaliseBatchRequest(request.body ?? {}, { now: new Date() });
     if (!result.ok) throw sendProblemsError(result.problems);
     const input: EmailBatchRequest = {
       messages: await this.onboarding.attach(request.caller?.workspaceId, result.value.messages),

@@ -270,22 +270,27 @@ function normaliseOne(
     : readSchedule(given(input, 'scheduled_at'), options.now, report);
 
   if (problems.length || !addresses) return failed(problems);
+  // Built by assignment, not conditional spreads: this runs on every send.
   const request: EmailSendRequest = {
-    ...addresses,
+    from: addresses.from,
+    to: addresses.to,
+    cc: addresses.cc,
+    bcc: addresses.bcc,
+    reply_to: addresses.reply_to,
     subject: content.subject,
-    ...(content.html ? { html: content.html } : {}),
-    ...(content.text ? { text: content.text } : {}),
     category,
     tags,
-    ...(metadata ? { metadata } : {}),
-    ...(parameters ? { parameters } : {}),
     headers,
     attachments,
     track_opens: trackOpens,
     track_clicks: trackClicks,
-    ...(ipPoolId ? { ip_pool_id: ipPoolId } : {}),
-    ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
   };
+  if (content.html) request.html = content.html;
+  if (content.text) request.text = content.text;
+  if (metadata) request.metadata = metadata;
+  if (parameters) request.parameters = parameters;
+  if (ipPoolId) request.ip_pool_id = ipPoolId;
+  if (scheduledAt) request.scheduled_at = scheduledAt;
   const size = estimateGeneratedSize(request);
   if (size > SEND_LIMITS.generatedBytes)
     return failed([
