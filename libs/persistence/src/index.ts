@@ -6,3 +6,4 @@ export * from './pg-errors';
 export * from './embedded-postgres';
 export * from './idempotency/idempotent-write';
 export * from './pagination';
+export * from './work-queue';

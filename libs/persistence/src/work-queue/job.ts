@@ -1,0 +1,102 @@
+import { rowsOf } from '../pg-errors';
+import type { SqlRunner } from '../pagination';
+
+/** A claimed job as its handler sees it. */
+export interface Job<P = unknown> {
+  /** The row's id (a bigint, as text). */
+  readonly id: string;
+  readonly queue: string;
+  readonly payload: P;
+  /** Claims so far, this one included: 1 on the first run. */
+  readonly attempts: number;
+  /** When the job was due. */
+  readonly runAt: Date;
+  /**
+   * Deletes the job on `executor`, normally the handler's own transaction, so the job's
+   * database effects and its completion commit together or not at all. Called first in that
+   * transaction it also locks the row, so no other worker can take the job over meanwhile.
+   * Throws `JobLeaseLostError` when another worker has claimed it since (this one's lease
+   * expired): the transaction must roll back.
+   */
+  complete(executor: SqlRunner): Promise<void>;
+  /**
+   * Reschedules the job for `at` on `executor` (releases the lease, keeps `attempts`),
+   * optionally with a new payload; the same fencing as `complete`.
+   */
+  retryAt(executor: SqlRunner, at: Date, payload?: P): Promise<void>;
+}
+
+/** The job was claimed again by another worker after this worker's lease expired. */
+export class JobLeaseLostError extends Error {
+  constructor(readonly jobId: string) {
+    super(`job ${jobId} was claimed by another worker after its lease expired`);
+    this.name = 'JobLeaseLostError';
+  }
+}
+
+export interface ClaimedRow {
+  id: string;
+  queue: string;
+  payload: unknown;
+  attempts: number;
+  run_at: Date;
+}
+
+/** A job this worker holds; `attempts` as claimed is the fencing token of every write. */
+export class ClaimedJob<P> implements Job<P> {
+  readonly id: string;
+  readonly queue: string;
+  readonly payload: P;
+  readonly attempts: number;
+  readonly runAt: Date;
+  /** Whether the handler completed or rescheduled the job (its transaction may still roll back). */
+  settled = false;
+  /** The time `retryAt` set, so the worker can wake for it. */
+  rescheduledFor?: Date;
+
+  constructor(
+    private readonly schema: string,
+    row: ClaimedRow,
+  ) {
+    this.id = String(row.id);
+    this.queue = row.queue;
+    this.payload = row.payload as P;
+    this.attempts = row.attempts;
+    this.runAt = row.run_at;
+  }
+
+  async complete(executor: SqlRunner): Promise<void> {
+    const result = await executor.query(
+      `DELETE FROM "${this.schema}".jobs WHERE id = $1 AND attempts = $2 RETURNING id`,
+      [this.id, this.attempts],
+    );
+    this.fenced(result);
+  }
+
+  async retryAt(executor: SqlRunner, at: Date, payload?: P): Promise<void> {
+    const result = await executor.query(
+      `UPDATE "${this.schema}".jobs
+       SET run_at = $3, locked_until = NULL, payload = coalesce($4::jsonb, payload)
+       WHERE id = $1 AND attempts = $2 RETURNING id`,
+      [this.id, this.attempts, at, payload === undefined ? null : JSON.stringify(payload)],
+    );
+    this.fenced(result);
+    this.rescheduledFor = at;
+  }
+
+  private fenced(result: unknown): void {
+    if (returnedRows(result) === 0) throw new JobLeaseLostError(this.id);
+    this.settled = true;
+  }
+}
+
+/**
+ * Rows a RETURNING statement gave back, whatever ran it: TypeORM resolves to the rows (or
+ * `[rows, count]`), a pg Pool or client to a result object. Both fit `SqlRunner`, so both count.
+ */
+function returnedRows(result: unknown): number {
+  if (Array.isArray(result)) return rowsOf(result).length;
+  const rows = (result as { rows?: unknown } | null)?.rows;
+  if (Array.isArray(rows)) return rows.length;
+  throw new Error('The executor did not return the rows of a RETURNING statement');
+}

@@ -1,0 +1,296 @@
+import type { Pool } from 'pg';
+import type { SqlRunner } from '../pagination';
+import { backoffMs } from './backoff';
+import { ClaimedJob, JobLeaseLostError } from './job';
+import type { ClaimedRow, Job } from './job';
+
+export interface WorkQueueWorkerOptions<P = unknown> {
+  queue: string;
+  /** Jobs run at the same time by this worker; one claim takes up to the free slots at once. */
+  concurrency: number;
+  /**
+   * How long a claim holds a job. The worker renews the lease of its running jobs every third
+   * of it, so it only runs out when the worker is gone: then another worker takes the job over.
+   */
+  leaseMs: number;
+  /** Longest sleep between looks at the table (missed notifications, expired leases). Default 5 s. */
+  pollMs?: number;
+  /** Back-off after a handler throws: `backoffBaseMs` doubled per attempt. Default 1 s. */
+  backoffBaseMs?: number;
+  /** Upper bound of that back-off. Default 1 hour. */
+  backoffCapMs?: number;
+  /**
+   * Runs one job. It should finish the job in its own transaction (`job.complete`,
+   * `job.retryAt`); if it returns without doing so the worker completes the job afterwards (at
+   * least once). If it throws, the job is rescheduled with back-off and `last_error` recorded:
+   * a job is never dropped, so a handler gives up on a job by completing it.
+   */
+  handle: (job: Job<P>) => Promise<void>;
+}
+
+export interface WorkQueueWorker {
+  /** Stops claiming and resolves once every running handler has finished. */
+  stop(): Promise<void>;
+}
+
+export interface QueueLogger {
+  warn(message: string): void;
+}
+
+const ERROR_LIMIT = 2000;
+
+/**
+ * One queue's claim loop. A claim runs when there is reason to think work is due (start, a
+ * NOTIFY, a handler finishing while a backlog remains, the timer) and never two at once; it
+ * takes as many jobs as there are free slots in one statement. When the queue runs dry the
+ * worker sleeps until the earliest future `run_at` or `pollMs`, whichever is sooner.
+ */
+export class QueueRunner<P> implements WorkQueueWorker {
+  readonly queue: string;
+  private readonly running = new Map<string, number>();
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly pool: SqlRunner;
+  private readonly pollMs: number;
+  private stopping?: Promise<void>;
+  /** Whether a pump is under way; `pumping` is its promise, for stop() to await. */
+  private busy = false;
+  private pumping?: Promise<void>;
+  private again = false;
+  /** Whether the last claim filled every free slot, so more jobs may be due. */
+  private backlog = false;
+  private kickPending = false;
+  private timer?: NodeJS.Timeout;
+  private timerAt = Infinity;
+  private heartbeat?: NodeJS.Timeout;
+  private renewing?: Promise<void>;
+
+  constructor(
+    pool: Pool,
+    private readonly schema: string,
+    private readonly options: WorkQueueWorkerOptions<P>,
+    private readonly logger: QueueLogger,
+  ) {
+    this.queue = options.queue;
+    this.pollMs = options.pollMs ?? 5000;
+    this.pool = {
+      query: async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows,
+    };
+  }
+
+  start(): void {
+    this.heartbeat = setInterval(() => this.renewLeases(), Math.max(this.options.leaseMs / 3, 10));
+    this.heartbeat.unref();
+    this.kick();
+  }
+
+  /** Looks for due jobs now (or right after the claim in progress). */
+  kick(): void {
+    if (this.stopping) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    this.pumping = this.pump();
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.drain();
+    return this.stopping;
+  }
+
+  private async drain(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.pumping;
+    while (this.inflight.size) await Promise.all(this.inflight);
+    clearInterval(this.heartbeat);
+    await this.renewing;
+  }
+
+  /** Kicks once for every handler that finishes in the same turn of the event loop. */
+  private kickSoon(): void {
+    if (this.kickPending) return;
+    this.kickPending = true;
+    setImmediate(() => {
+      this.kickPending = false;
+      this.kick();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        await this.fill();
+      } while (this.again && !this.stopping);
+    } catch (err) {
+      this.logger.warn(
+        `claiming jobs of queue ${this.queue} failed (${message(err)}); trying again in ${this.pollMs} ms`,
+      );
+      this.arm(this.pollMs);
+    } finally {
+      // Cleared in the same step as the last look at `again`: a kick landing after it starts a
+      // new pump instead of setting a flag nobody reads any more.
+      this.busy = false;
+    }
+  }
+
+  private async fill(): Promise<void> {
+    while (!this.stopping) {
+      const free = this.options.concurrency - this.running.size;
+      if (free <= 0) {
+        // A finishing handler claims again; the timer only covers the worst case.
+        this.backlog = true;
+        this.arm(this.pollMs);
+        return;
+      }
+      const { jobs, nextDueMs } = await this.claim(free);
+      for (const row of jobs) this.run(row);
+      if (jobs.length < free) {
+        this.backlog = false;
+        this.arm(nextDueMs);
+        return;
+      }
+      this.backlog = true;
+    }
+  }
+
+  /**
+   * Claims up to `limit` due jobs and, in the same statement (so by the same `now()`), learns in
+   * how many milliseconds the next job becomes due. Asked separately, a job falling due between
+   * the two statements would be neither claimed nor awaited.
+   */
+  private async claim(limit: number): Promise<{ jobs: ClaimedRow[]; nextDueMs: number }> {
+    // MATERIALIZED: the locking subquery runs exactly once, so the LIMIT holds. `next` is one
+    // row (an aggregate), so the join returns it even when nothing was claimed.
+    const rows = (await this.pool.query(
+      `WITH picked AS MATERIALIZED (
+         SELECT id, run_at FROM "${this.schema}".jobs
+         WHERE queue = $1 AND run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+         ORDER BY run_at, id
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE "${this.schema}".jobs AS j
+         SET locked_until = now() + $3 * interval '1 millisecond', attempts = j.attempts + 1
+         FROM picked WHERE j.id = picked.id
+         RETURNING j.id::text AS id, j.queue, j.payload, j.attempts, picked.run_at
+       ), next AS (
+         SELECT (extract(epoch FROM min(run_at) - now()) * 1000)::float8 AS next_due_ms
+         FROM "${this.schema}".jobs WHERE queue = $1 AND run_at > now()
+       )
+       SELECT claimed.*, next.next_due_ms FROM next LEFT JOIN claimed ON true
+       ORDER BY claimed.run_at, claimed.id`,
+      [this.queue, limit, this.options.leaseMs],
+    )) as Array<ClaimedRow & { next_due_ms: number | null }>;
+    const nextDueMs = rows[0]?.next_due_ms ?? null;
+    return {
+      jobs: rows.filter((row) => row.id !== null),
+      nextDueMs: nextDueMs === null ? Infinity : Math.max(nextDueMs, 0),
+    };
+  }
+
+  /** Sets the timer to kick in `delayMs` unless it already fires sooner. */
+  private arm(wantedMs: number): void {
+    if (this.stopping) return;
+    // pollMs also keeps the delay within setTimeout's range (a longer one would fire at once).
+    const delayMs = Math.min(wantedMs, this.pollMs);
+    const at = Date.now() + delayMs;
+    if (at >= this.timerAt && this.timer) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.kick();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private run(row: ClaimedRow): void {
+    const job = new ClaimedJob<P>(this.schema, row);
+    this.running.set(job.id, job.attempts);
+    const done: Promise<void> = this.execute(job).finally(() => {
+      this.running.delete(job.id);
+      this.inflight.delete(done);
+      if (this.backlog) this.kickSoon();
+    });
+    this.inflight.add(done);
+  }
+
+  private async execute(job: ClaimedJob<P>): Promise<void> {
+    try {
+      await this.options.handle(job);
+      if (!job.settled) await job.complete(this.pool);
+      else if (job.rescheduledFor) this.wakeFor(job.rescheduledFor);
+    } catch (err) {
+      if (err instanceof JobLeaseLostError) {
+        this.logger.warn(`${err.message}; this worker's run of it was discarded`);
+        return;
+      }
+      await this.reschedule(job, err);
+    }
+  }
+
+  private async reschedule(job: ClaimedJob<P>, err: unknown): Promise<void> {
+    const delay = backoffMs(
+      job.attempts,
+      this.options.backoffBaseMs ?? 1000,
+      this.options.backoffCapMs ?? 3_600_000,
+    );
+    const error = message(err).slice(0, ERROR_LIMIT);
+    try {
+      // Fenced by attempts: if the handler's transaction completed the job after all, or another
+      // worker holds it now, nothing changes.
+      await this.pool.query(
+        `UPDATE "${this.schema}".jobs
+         SET run_at = now() + $3 * interval '1 millisecond', locked_until = NULL, last_error = $4
+         WHERE id = $1 AND attempts = $2`,
+        [job.id, job.attempts, delay, error],
+      );
+      this.logger.warn(
+        `job ${job.id} of queue ${this.queue} failed on attempt ${job.attempts} (${error}); retrying in ${delay} ms`,
+      );
+      this.wakeFor(new Date(Date.now() + delay));
+    } catch (updateErr) {
+      this.logger.warn(
+        `job ${job.id} of queue ${this.queue} failed (${error}) and could not be rescheduled ` +
+          `(${message(updateErr)}); it runs again when its lease expires`,
+      );
+    }
+  }
+
+  private wakeFor(at: Date): void {
+    const delay = at.getTime() - Date.now();
+    if (delay <= 0) this.kickSoon();
+    else this.arm(delay);
+  }
+
+  /** Extends the lease of every running job in one statement; rows a handler has locked are being finished. */
+  private renewLeases(): void {
+    if (this.running.size === 0 || this.renewing) return;
+    const ids = [...this.running.keys()];
+    const attempts = [...this.running.values()];
+    this.renewing = this.pool
+      .query(
+        `UPDATE "${this.schema}".jobs SET locked_until = now() + $3 * interval '1 millisecond'
+         WHERE id IN (
+           SELECT id FROM "${this.schema}".jobs
+           WHERE (id, attempts) IN (SELECT * FROM unnest($1::bigint[], $2::int[]))
+             AND locked_until IS NOT NULL
+           FOR UPDATE SKIP LOCKED
+         )`,
+        [ids, attempts, this.options.leaseMs],
+      )
+      .then(
+        () => undefined,
+        (err: unknown) =>
+          this.logger.warn(`renewing leases of queue ${this.queue} failed (${message(err)})`),
+      )
+      .finally(() => (this.renewing = undefined));
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,305 @@
+import { startTestPostgres } from '@switchboard/testing';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { enqueueJobs } from './enqueue-jobs';
+import { ClaimedJob, JobLeaseLostError } from './job';
+import type { ClaimedRow, Job } from './job';
+import { WorkQueue } from './work-queue';
+import type { WorkQueueWorker, WorkQueueWorkerOptions } from './queue-runner';
+import { workQueueTable } from './work-queue.table';
+
+const SCHEMA = 'wq';
+const quiet = { warn: (m: string) => process.env.WQ_DEBUG && console.log(m) };
+
+async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe(WorkQueue.name, () => {
+  let postgres: { stop(): Promise<void> };
+  let pool: Pool;
+  let db: DataSource;
+  const queues: WorkQueue[] = [];
+  const workers: WorkQueueWorker[] = [];
+
+  function queue(): WorkQueue {
+    const created = new WorkQueue(pool, SCHEMA, quiet);
+    queues.push(created);
+    return created;
+  }
+
+  function start<P>(created: WorkQueue, options: WorkQueueWorkerOptions<P>) {
+    const worker = created.start(options);
+    workers.push(worker);
+    return worker;
+  }
+
+  const remaining = async (name: string) =>
+    Number(
+      (await pool.query(`SELECT count(*) AS n FROM wq.jobs WHERE queue = $1`, [name])).rows[0].n,
+    );
+
+  beforeAll(async () => {
+    const running = await startTestPostgres();
+    postgres = running;
+    pool = new Pool({ connectionString: running.url, max: 20 });
+    // pg-pool's end() resolves before its sockets close, so the server's shutdown notice can reach
+    // an ended client and surface as a pool error.
+    pool.on('error', () => undefined);
+    db = new DataSource({ type: 'postgres', url: running.url });
+    await db.initialize();
+    await db.query(`CREATE SCHEMA ${SCHEMA}`);
+    await db.query(workQueueTable(SCHEMA));
+    await db.query('CREATE TABLE wq.effects (job_id text NOT NULL, n integer NOT NULL)');
+  });
+
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+    await Promise.all(queues.splice(0).map((created) => created.stop()));
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await pool?.end();
+    await postgres?.stop();
+  });
+
+  it('processes each of 300 jobs exactly once across two workers', async () => {
+    const name = 'exactly-once';
+    const handle = (job: Job<{ n: number }>) =>
+      db.transaction(async (manager) => {
+        await job.complete(manager);
+        await manager.query('INSERT INTO wq.effects (job_id, n) VALUES ($1, $2)', [
+          job.id,
+          job.payload.n,
+        ]);
+      });
+    start(queue(), { queue: name, concurrency: 8, leaseMs: 30_000, handle });
+    start(queue(), { queue: name, concurrency: 8, leaseMs: 30_000, handle });
+
+    const jobs = Array.from({ length: 300 }, (_, n) => ({ queue: name, payload: { n } }));
+    await db.transaction((manager) => enqueueJobs(manager, SCHEMA, jobs.slice(0, 150)));
+    await enqueueJobs(db, SCHEMA, jobs.slice(150));
+
+    await eventually(async () => (await remaining(name)) === 0);
+    const { rows } = await pool.query<{ total: string; distinct: string; sum: string }>(
+      'SELECT count(*) AS total, count(DISTINCT n) AS distinct, sum(n) AS sum FROM wq.effects',
+    );
+    expect(rows[0]).toEqual({ total: '300', distinct: '300', sum: String((299 * 300) / 2) });
+  });
+
+  it("processes again a job whose worker died, and fences the dead worker's late completion", async () => {
+    const name = 'lease-expired';
+    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: { n: 1 } }]);
+    // A worker claims the job (with a short lease) and dies without finishing it.
+    const { rows } = await pool.query<ClaimedRow>(
+      `UPDATE wq.jobs SET locked_until = now() + interval '300 milliseconds', attempts = attempts + 1
+       WHERE queue = $1 RETURNING id::text AS id, queue, payload, attempts, run_at`,
+      [name],
+    );
+    const dead = new ClaimedJob(SCHEMA, rows[0]);
+
+    const seen: number[] = [];
+    start(queue(), {
+      queue: name,
+      concurrency: 2,
+      leaseMs: 30_000,
+      pollMs: 100,
+      handle: async (job: Job) => {
+        seen.push(job.attempts);
+        await db.transaction((manager) => job.complete(manager));
+      },
+    });
+    await eventually(() => seen.length === 1);
+    expect(seen).toEqual([2]);
+    await expect(dead.complete(pool)).rejects.toBeInstanceOf(JobLeaseLostError);
+  });
+
+  it('does not claim a job before its run_at and claims it after', async () => {
+    const name = 'scheduled';
+    const runAt = new Date(Date.now() + 1500);
+    const ranAt: number[] = [];
+    // pollMs far beyond run_at: the worker must wake for the job's own time.
+    start(queue(), {
+      queue: name,
+      concurrency: 1,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: async (job: Job) => {
+        ranAt.push(Date.now());
+        expect(job.runAt.getTime()).toBe(runAt.getTime());
+        await job.complete(pool);
+      },
+    });
+    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: {}, runAt }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ranAt).toEqual([]);
+    await eventually(() => ranAt.length === 1);
+    expect(ranAt[0]).toBeGreaterThanOrEqual(runAt.getTime() - 5);
+  });
+
+  it('reschedules a job with retryAt, with a new payload and its attempts kept', async () => {
+    const name = 'retry-at';
+    const runs: Array<{ attempts: number; payload: unknown; at: number }> = [];
+    let retryAt = 0;
+    start(queue(), {
+      queue: name,
+      concurrency: 1,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: async (job: Job<{ step: number }>) => {
+        runs.push({ attempts: job.attempts, payload: job.payload, at: Date.now() });
+        await db.transaction(async (manager) => {
+          if (job.payload.step === 1) {
+            retryAt = Date.now() + 400;
+            await job.retryAt(manager, new Date(retryAt), { step: 2 });
+          } else {
+            await job.complete(manager);
+          }
+        });
+      },
+    });
+    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: { step: 1 } }]);
+    await eventually(() => runs.length === 2);
+    expect(runs.map(({ attempts, payload }) => ({ attempts, payload }))).toEqual([
+      { attempts: 1, payload: { step: 1 } },
+      { attempts: 2, payload: { step: 2 } },
+    ]);
+    expect(runs[1].at).toBeGreaterThanOrEqual(retryAt - 5);
+    await eventually(async () => (await remaining(name)) === 0);
+  });
+
+  it('reschedules a throwing handler with back-off and records last_error', async () => {
+    const name = 'throws';
+    const seen: Array<{ attempts: number; lastError: string | null; delayMs: number }> = [];
+    let failedAt = 0;
+    start(queue(), {
+      queue: name,
+      concurrency: 1,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      backoffBaseMs: 400,
+      handle: async (job: Job) => {
+        const { rows } = await pool.query<{ last_error: string | null }>(
+          'SELECT last_error FROM wq.jobs WHERE id = $1',
+          [job.id],
+        );
+        seen.push({
+          attempts: job.attempts,
+          lastError: rows[0].last_error,
+          delayMs: Date.now() - failedAt,
+        });
+        if (job.attempts === 1) {
+          failedAt = Date.now();
+          throw new Error('mail server unreachable');
+        }
+      },
+    });
+    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: {} }]);
+    await eventually(async () => seen.length === 2 && (await remaining(name)) === 0);
+    expect(seen[0]).toMatchObject({ attempts: 1, lastError: null });
+    expect(seen[1]).toMatchObject({ attempts: 2, lastError: 'mail server unreachable' });
+    // The back-off of the first failure is the base delay (the handler returning completes the job).
+    expect(seen[1].delayMs).toBeGreaterThanOrEqual(350);
+  });
+
+  it('leaves nothing behind when the enqueuing transaction rolls back', async () => {
+    const name = 'rolled-back';
+    const ran: string[] = [];
+    start(queue(), {
+      queue: name,
+      concurrency: 1,
+      leaseMs: 30_000,
+      handle: (job: Job) => Promise.resolve(void ran.push(job.id)),
+    });
+    await expect(
+      db.transaction(async (manager) => {
+        await enqueueJobs(manager, SCHEMA, [{ queue: name, payload: { n: 1 } }]);
+        throw new Error('the write failed');
+      }),
+    ).rejects.toThrow('the write failed');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await remaining(name)).toBe(0);
+    expect(ran).toEqual([]);
+  });
+
+  it('stop() waits for the running handlers and claims nothing more', async () => {
+    const name = 'stopping';
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const finished: string[] = [];
+    const worker = queue().start({
+      queue: name,
+      concurrency: 2,
+      leaseMs: 30_000,
+      handle: async (job: Job) => {
+        started.push(job.id);
+        await gate;
+        await job.complete(pool);
+        finished.push(job.id);
+      },
+    });
+    await enqueueJobs(pool, SCHEMA, [
+      { queue: name, payload: { n: 1 } },
+      { queue: name, payload: { n: 2 } },
+    ]);
+    await eventually(() => started.length === 2);
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: { n: 3 } }]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(finished).toHaveLength(2);
+    expect(started).toHaveLength(2);
+    expect(await remaining(name)).toBe(1);
+  });
+
+  it('renews the lease of a long-running job so no other worker takes it over', async () => {
+    const name = 'renewed';
+    const runs: number[] = [];
+    const handle = async (job: Job) => {
+      runs.push(job.attempts);
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await job.complete(pool);
+    };
+    start(queue(), { queue: name, concurrency: 1, leaseMs: 300, pollMs: 50, handle });
+    start(queue(), { queue: name, concurrency: 1, leaseMs: 300, pollMs: 50, handle });
+    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: {} }]);
+    await eventually(async () => runs.length === 1 && (await remaining(name)) === 0);
+    expect(runs).toEqual([1]);
+  });
+
+  it('reconnects its LISTEN connection and wakes on notifications again', async () => {
+    const name = 'reconnect';
+    const ran: string[] = [];
+    start(queue(), {
+      queue: name,
+      concurrency: 1,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: (job: Job) => Promise.resolve(void ran.push(job.id)),
+    });
+    const listeners = async () =>
+      (
+        await pool.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN "wq_jobs"'`,
+        )
+      ).rows.map((row) => row.pid);
+    await eventually(async () => (await listeners()).length === 1);
+    const [before] = await listeners();
+    await pool.query('SELECT pg_terminate_backend($1)', [before]);
+    await eventually(async () => {
+      const now = await listeners();
+      return now.length === 1 && now[0] !== before;
+    });
+    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: {} }]);
+    await eventually(() => ran.length === 1, 5000);
+  });
+});
