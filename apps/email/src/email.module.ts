@@ -6,7 +6,9 @@ import { ServiceHealthModule } from '@switchboard/platform';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
 import { emailDatabase } from './database/email.database';
+import { DeliveryModule } from './delivery/delivery.module';
 import { DomainsModule } from './domains';
+import { MessagesModule } from './messages/messages.module';
 import { SuppressionsModule } from './suppressions';
 
 /** The service's configuration, injectable with `@Inject(EMAIL_CONFIG)` in every feature module. */
@@ -31,6 +33,8 @@ export class EmailModule {
         ServiceHealthModule.forService('email', databaseReadiness('email')),
         SuppressionsModule,
         DomainsModule,
+        MessagesModule,
+        DeliveryModule,
       ],
     };
   }

@@ -7,3 +7,4 @@ export * from './embedded-postgres';
 export * from './idempotency/idempotent-write';
 export * from './pagination';
 export * from './work-queue';
+export * from './outbox';

@@ -46,6 +46,7 @@ export async function startSmtpSink(port?: number): Promise<SmtpSink> {
   const messages: SunkMessage[] = [];
   const rules = new Map<string, RcptRule & { used: number }>();
   const sessions = { opened: 0, concurrent: 0, maxConcurrent: 0 };
+  const closed = new Set<string>();
   let holding = false;
   let waiting: Array<() => void> = [];
   const server = new SMTPServer({
@@ -59,8 +60,9 @@ export async function startSmtpSink(port?: number): Promise<SmtpSink> {
       sessions.maxConcurrent = Math.max(sessions.maxConcurrent, sessions.concurrent);
       callback();
     },
-    onClose() {
+    onClose(session) {
       sessions.concurrent--;
+      closed.add(session.id);
     },
     onRcptTo(address, _session, callback) {
       const rule = rules.get(address.address.toLowerCase());
@@ -77,8 +79,7 @@ export async function startSmtpSink(port?: number): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const accept = () => {
-          const socket = (session as unknown as { socket?: { destroyed?: boolean } }).socket;
-          if (socket?.destroyed) return;
+          if (closed.has(session.id)) return;
           const raw = Buffer.concat(chunks);
           const header = raw.toString('utf8', 0, Math.min(raw.length, 64 * 1024));
           const match = /^message-id:\s*<([^>]+)>/im.exec(header);

@@ -74,6 +74,13 @@ export const emailEnv = {
     max: 3600,
     description: 'first retry delay after a deferral; each later one doubles, up to an hour',
   }),
+  EMAIL_JOB_LEASE_SECONDS: env.int({
+    default: 120,
+    min: 2,
+    max: 3600,
+    description:
+      "how long a worker holds a processing or delivery job; a crashed worker's jobs are taken over after it",
+  }),
   EMAIL_CONTENT_RETENTION_DAYS: env.int({
     default: 30,
     min: 1,

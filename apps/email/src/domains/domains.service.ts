@@ -11,7 +11,7 @@ import type {
   RequestContext,
   UpdateEmailDomainRequest,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite, newId } from '@switchboard/persistence';
+import { CursorCodec, idempotentWrite, newId, writeOutboxEvents } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, SealedBox } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
@@ -28,7 +28,6 @@ import {
 } from './domain-records';
 import type { StoredDnsRecord } from './domain-records';
 import { toDomainDto } from './domain.mapper';
-import type { DomainRow } from './domain.mapper';
 import { DomainsRepository } from './domains.repository';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
@@ -252,13 +251,13 @@ export class DomainsService {
       });
       if (result.status !== row.status) {
         if (result.status === 'verified')
-          await this.recordDomainEvent(manager, saved, {
+          await this.recordDomainEvent(manager, {
             type: 'domain.verified',
             timestamp: checkedAt.toISOString(),
             data: { domain_id: saved.id, domain: saved.domain, workspace_id: saved.workspace_id },
           });
         else if (result.status === 'failed')
-          await this.recordDomainEvent(manager, saved, {
+          await this.recordDomainEvent(manager, {
             type: 'domain.failed',
             timestamp: checkedAt.toISOString(),
             data: {
@@ -273,16 +272,23 @@ export class DomainsService {
     });
   }
 
-  /** Writes a `domain.*` event in the verification's transaction (see the outbox). */
+  /**
+   * Writes the `domain.*` event of a status change to the email outbox, in the verification's
+   * transaction: it is published (once, by its id) exactly when the new status is committed.
+   */
   private async recordDomainEvent(
     manager: EntityManager,
-    row: DomainRow,
     event: EmailDomainVerifiedEvent | EmailDomainFailedEvent,
   ): Promise<void> {
-    void manager;
-    void row;
-    void event;
-    await Promise.resolve();
+    await writeOutboxEvents(manager, 'email', [
+      {
+        id: newId('dev'),
+        type: event.type,
+        workspaceId: event.data.workspace_id,
+        timestamp: event.timestamp,
+        data: event.data,
+      },
+    ]);
   }
 
   private once<T>(

@@ -7,12 +7,13 @@ import type {
   ListEmailSuppressionsRequest,
   RequestContext,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite, newId } from '@switchboard/persistence';
+import { CursorCodec, idempotentWrite, newId, writeOutboxEvents } from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
 import { AppError, SealedBox } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
+import { suppressionCreatedEvent } from './suppression-events';
 import { toSuppressionDto } from './suppression.mapper';
 import { SuppressionsRepository } from './suppressions.repository';
 
@@ -112,7 +113,10 @@ export class SuppressionsService {
         reason: 'manual',
         origin: context.caller.kind === 'session' ? 'user' : 'api_key',
       });
-      return { created, suppression: toSuppressionDto(row) };
+      const suppression = toSuppressionDto(row);
+      if (created)
+        await writeOutboxEvents(manager, 'email', [suppressionCreatedEvent(suppression)]);
+      return { created, suppression };
     });
   }
 

@@ -3,8 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Sending domains: one row per (workspace, domain name), the DKIM private key sealed, the records
  * to publish with their last check in `records`. The unique index serves the duplicate check, the
- * name sort and the send path's `domain = ANY(...)` lookup. The service's idempotency records are
- * created here too unless another email migration made them first.
+ * name sort and the send path's `domain = ANY(...)` lookup.
  */
 export class CreateEmailDomains1764000000100 implements MigrationInterface {
   name = 'CreateEmailDomains1764000000100';
@@ -33,21 +32,10 @@ export class CreateEmailDomains1764000000100 implements MigrationInterface {
       );
       CREATE INDEX domains_workspace_created_idx
         ON email.domains (workspace_id, created_at DESC, id DESC);
-      CREATE TABLE IF NOT EXISTS email.idempotency_records (
-        workspace_id text NOT NULL,
-        key text NOT NULL,
-        fingerprint text NOT NULL,
-        reply text,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (workspace_id, key)
-      );
-      CREATE INDEX IF NOT EXISTS idempotency_records_created_idx
-        ON email.idempotency_records (created_at);
     `);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    // The idempotency records are shared by every email write and stay.
     await queryRunner.query('DROP TABLE email.domains');
   }
 }

@@ -3,8 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The workspace suppression list: one row per (workspace, address, reason). The address is
  * stored lowercased under the "C" collation, so the unique index also serves the send path's
- * `email = ANY(...)` lookup and the list's prefix filter (`LIKE 'abc%'`). The service's
- * idempotency records are created here too unless an earlier email migration made them.
+ * `email = ANY(...)` lookup and the list's prefix filter (`LIKE 'abc%'`).
  */
 export class CreateEmailSuppressions1764000000200 implements MigrationInterface {
   name = 'CreateEmailSuppressions1764000000200';
@@ -27,21 +26,10 @@ export class CreateEmailSuppressions1764000000200 implements MigrationInterface 
       );
       CREATE INDEX suppressions_workspace_created_idx
         ON email.suppressions (workspace_id, created_at DESC, id DESC);
-      CREATE TABLE IF NOT EXISTS email.idempotency_records (
-        workspace_id text NOT NULL,
-        key text NOT NULL,
-        fingerprint text NOT NULL,
-        reply text,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (workspace_id, key)
-      );
-      CREATE INDEX IF NOT EXISTS idempotency_records_created_idx
-        ON email.idempotency_records (created_at);
     `);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    // The idempotency records are shared by every email write and stay.
     await queryRunner.query('DROP TABLE email.suppressions');
   }
 }

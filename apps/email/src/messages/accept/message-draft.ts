@@ -1,0 +1,147 @@
+import type { EmailAddress, EmailAttachmentRef, EmailSendRequest } from '@switchboard/contracts';
+import { newId } from '@switchboard/persistence';
+import { messageEvent, recipientEvent } from '../email-events';
+import type { EmailEventRecord } from '../email-events';
+
+/** The rows one accepted send writes: the message, its recipients, content and first events. */
+export interface MessageDraft {
+  message: {
+    id: string;
+    workspace_id: string;
+    from_email: string;
+    from_name: string | null;
+    sender_domain: string;
+    onboarding: boolean;
+    to_addresses: EmailAddress[];
+    cc_addresses: EmailAddress[];
+    bcc_addresses: EmailAddress[];
+    reply_to: EmailAddress[];
+    subject: string;
+    category: string;
+    status: 'accepted' | 'scheduled';
+    tags: EmailSendRequest['tags'];
+    metadata: Record<string, unknown> | null;
+    parameters: Record<string, unknown> | null;
+    headers: Record<string, string>;
+    attachments: EmailAttachmentRef[];
+    track_opens: boolean;
+    track_clicks: boolean;
+    ip_pool_id: string | null;
+    accepted_count: number;
+    scheduled_at: string | null;
+    created_at: string;
+  };
+  recipients: Array<{
+    id: string;
+    message_id: string;
+    workspace_id: string;
+    position: number;
+    role: 'to' | 'cc' | 'bcc';
+    email: string;
+    name: string | null;
+    allowed: boolean;
+    status: 'accepted';
+  }>;
+  content: {
+    message_id: string;
+    workspace_id: string;
+    html: string | null;
+    text: string | null;
+    attachments: EmailSendRequest['attachments'];
+  };
+  events: EmailEventRecord[];
+  /** When the message is to be processed: now, or its `scheduled_at`. */
+  runAt: Date;
+}
+
+export function senderDomainOf(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/**
+ * Turns one validated send into the rows to write. `onboarding` marks a send from the shared
+ * domain: its recipients outside the workspace's users are kept, flagged not `allowed`, and
+ * rejected when the message is processed (spec: rejections happen after acceptance).
+ */
+export function draftMessage(
+  workspaceId: string,
+  request: EmailSendRequest,
+  onboarding: boolean,
+  now: Date,
+): MessageDraft {
+  const id = newId('em', now.getTime());
+  const allowedUsers = new Set(request.workspace_user_emails ?? []);
+  const roles: Array<['to' | 'cc' | 'bcc', EmailAddress[]]> = [
+    ['to', request.to],
+    ['cc', request.cc],
+    ['bcc', request.bcc],
+  ];
+  const recipients = roles
+    .flatMap(([role, addresses]) => addresses.map((address) => ({ role, address })))
+    .map(({ role, address }, position) => ({
+      id: newId('er', now.getTime()),
+      message_id: id,
+      workspace_id: workspaceId,
+      position,
+      role,
+      email: address.email,
+      name: address.name ?? null,
+      allowed: !onboarding || allowedUsers.has(address.email),
+      status: 'accepted' as const,
+    }));
+  const scheduledAt = request.scheduled_at ? new Date(request.scheduled_at) : null;
+  const subject = {
+    messageId: id,
+    workspaceId,
+    tags: request.tags,
+    metadata: request.metadata ?? null,
+  };
+  const events: EmailEventRecord[] = scheduledAt
+    ? [messageEvent('email.scheduled', subject, now, { scheduled_at: scheduledAt.toISOString() })]
+    : recipients.map((recipient) => recipientEvent('email.accepted', subject, recipient, now));
+  return {
+    message: {
+      id,
+      workspace_id: workspaceId,
+      from_email: request.from.email,
+      from_name: request.from.name ?? null,
+      sender_domain: senderDomainOf(request.from.email),
+      onboarding,
+      to_addresses: request.to,
+      cc_addresses: request.cc,
+      bcc_addresses: request.bcc,
+      reply_to: request.reply_to,
+      subject: request.subject,
+      category: request.category,
+      status: scheduledAt ? 'scheduled' : 'accepted',
+      tags: request.tags,
+      metadata: request.metadata ?? null,
+      parameters: request.parameters ?? null,
+      headers: request.headers,
+      attachments: request.attachments.map((attachment) => ({
+        id: newId('ea', now.getTime()),
+        filename: attachment.filename,
+        content_type: attachment.content_type,
+        size: Buffer.byteLength(attachment.content, 'base64'),
+        inline: attachment.content_id !== undefined,
+        content_id: attachment.content_id ?? null,
+      })),
+      track_opens: request.track_opens,
+      track_clicks: request.track_clicks,
+      ip_pool_id: request.ip_pool_id ?? null,
+      accepted_count: recipients.length,
+      scheduled_at: scheduledAt ? scheduledAt.toISOString() : null,
+      created_at: now.toISOString(),
+    },
+    recipients,
+    content: {
+      message_id: id,
+      workspace_id: workspaceId,
+      html: request.html ?? null,
+      text: request.text ?? null,
+      attachments: request.attachments,
+    },
+    events,
+    runAt: scheduledAt ?? now,
+  };
+}

@@ -1,0 +1,168 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type {
+  EmailBatchItem,
+  EmailBatchRequest,
+  EmailMessage,
+  EmailSendRequest,
+  ErrorDetail,
+  RequestContext,
+} from '@switchboard/contracts';
+import { idempotentWrite } from '@switchboard/persistence';
+import { AppError, SealedBox } from '@switchboard/platform';
+import { DataSource } from 'typeorm';
+import { EMAIL_CONFIG } from '../../config/email.config';
+import type { EmailConfig } from '../../config/email.config';
+import { SendingDomainsService } from '../../domains';
+import type { SenderDomain } from '../../domains';
+import { toBatchItem, toMessageDto } from '../message.mapper';
+import type { MessageRow } from '../message.mapper';
+import { countOnboardingSends, insertDrafts } from './accept.repository';
+import { draftMessage, senderDomainOf } from './message-draft';
+import type { MessageDraft } from './message-draft';
+
+/**
+ * Accepts sends and batches: the sender rules, then every row of the send (message, recipients,
+ * content, events, processing job) in one transaction before the 202, so an accepted message is
+ * durable and the worker picks it up at commit. Suppression and recipient rules are applied when
+ * the message is processed, never here (spec send rule 2).
+ */
+@Injectable()
+export class SendService {
+  private readonly box: SealedBox;
+
+  constructor(
+    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
+    @InjectDataSource('email') private readonly dataSource: DataSource,
+    private readonly domains: SendingDomainsService,
+  ) {
+    this.box = new SealedBox(config.ENCRYPTION_KEY);
+  }
+
+  async send(context: RequestContext, request: EmailSendRequest): Promise<EmailMessage> {
+    return this.accept(
+      context,
+      [request],
+      () => '',
+      ([draft]) => toMessageDto(acceptedView(draft)),
+    );
+  }
+
+  async sendBatch(
+    context: RequestContext,
+    request: EmailBatchRequest,
+  ): Promise<{ data: EmailBatchItem[] }> {
+    return this.accept(
+      context,
+      request.messages,
+      (index) => `messages[${index}].`,
+      (drafts) => ({ data: drafts.map((draft) => toBatchItem(acceptedView(draft))) }),
+    );
+  }
+
+  /** `reply` shapes the answer inside the transaction: it is what an idempotent retry replays. */
+  private async accept<T>(
+    context: RequestContext,
+    requests: EmailSendRequest[],
+    paramPrefix: (index: number) => string,
+    reply: (drafts: MessageDraft[]) => T,
+  ): Promise<T> {
+    const workspaceId = workspaceOf(context);
+    const onboarding = await this.checkSenders(workspaceId, requests, paramPrefix);
+    const now = new Date();
+    const drafts = requests.map((request, index) =>
+      draftMessage(workspaceId, request, onboarding[index], now),
+    );
+    const onboardingMessages = onboarding.filter(Boolean).length;
+    return idempotentWrite(
+      this.dataSource,
+      'email',
+      {
+        workspaceId,
+        key: context.idempotencyKey,
+        fingerprint: context.idempotencyFingerprint,
+      },
+      this.box,
+      async (manager) => {
+        if (onboardingMessages > 0) {
+          const sent = await countOnboardingSends(manager, workspaceId, onboardingMessages);
+          if (sent > this.config.EMAIL_ONBOARDING_DAILY_LIMIT) throw onboardingLimit(now);
+        }
+        await insertDrafts(manager, drafts);
+        return reply(drafts);
+      },
+    );
+  }
+
+  /**
+   * Every `from` must be on the onboarding domain or on a verified sending domain of the
+   * workspace; one lookup for all the batch's domains. Returns, per request, whether it is an
+   * onboarding send; any failure rejects the whole request with each offending item named.
+   */
+  private async checkSenders(
+    workspaceId: string,
+    requests: EmailSendRequest[],
+    paramPrefix: (index: number) => string,
+  ): Promise<boolean[]> {
+    const onboardingDomain = this.config.EMAIL_ONBOARDING_DOMAIN.toLowerCase();
+    const domainsOf = requests.map((request) => senderDomainOf(request.from.email));
+    const own = [...new Set(domainsOf.filter((domain) => domain !== onboardingDomain))];
+    const senders = own.length
+      ? await this.domains.sendersFor(workspaceId, own)
+      : new Map<string, SenderDomain>();
+    const details: ErrorDetail[] = [];
+    domainsOf.forEach((domain, index) => {
+      if (domain === onboardingDomain) return;
+      const sender = senders.get(domain);
+      const param = `${paramPrefix(index)}from`;
+      if (!sender)
+        details.push({
+          param,
+          message: `${domain} is not a sending domain of this workspace: add it with POST /v1/email/domains and verify it, or send from the onboarding domain ${onboardingDomain}`,
+        });
+      else if (!sender.verified)
+        details.push({
+          param,
+          message: `the sending domain ${domain} is not verified (status ${sender.status}): publish its DNS records and call POST /v1/email/domains/${sender.id}/verify`,
+        });
+    });
+    if (details.length > 0) throw new AppError('E01016', { message: details[0].message, details });
+    return domainsOf.map((domain) => domain === onboardingDomain);
+  }
+}
+
+/** The message as the 202 shows it: `accepted` even when scheduled (reads show `scheduled`). */
+function acceptedView(draft: MessageDraft): MessageRow {
+  const { message } = draft;
+  return {
+    ...message,
+    category: message.category as MessageRow['category'],
+    status: 'accepted',
+    metadata: message.metadata,
+    processed_count: 0,
+    delivered_count: 0,
+    bounced_count: 0,
+    complained_count: 0,
+    deferred_count: 0,
+    rejected_count: 0,
+    processing_latency_ms: null,
+    delivery_latency_ms: null,
+    total_latency_ms: null,
+    scheduled_at: message.scheduled_at ? new Date(message.scheduled_at) : null,
+    created_at: new Date(message.created_at),
+    processed_at: null,
+    delivered_at: null,
+    canceled_at: null,
+  };
+}
+
+function onboardingLimit(now: Date): AppError {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  const seconds = Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+  return new AppError('E07002', { headers: { 'retry-after': String(seconds) } });
+}
+
+export function workspaceOf(context: RequestContext): string {
+  if (!context.workspaceId) throw new AppError('E04001');
+  return context.workspaceId;
+}

@@ -1,0 +1,80 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import type { BaseRpcContext } from '@nestjs/microservices';
+import { EmailSubjects } from '@switchboard/contracts';
+import type {
+  EmailBatchRequest,
+  EmailSendRequest,
+  ListEmailMessagesRequest,
+} from '@switchboard/contracts';
+import type { PageRequest } from '@switchboard/persistence';
+import { requestContextOf } from '@switchboard/platform';
+import { SendService } from './accept/send.service';
+import { MessagesService } from './messages.service';
+
+type MessageScoped<T = object> = T & { message_id: string };
+
+/** Transport handlers of email messages; the gateway has validated and normalised every payload. */
+@Controller()
+export class MessagesHandler {
+  constructor(
+    private readonly sends: SendService,
+    private readonly messages: MessagesService,
+  ) {}
+
+  @MessagePattern(EmailSubjects.SendMessage)
+  send(@Payload() input: EmailSendRequest, @Ctx() context: BaseRpcContext) {
+    return this.sends.send(requestContextOf(context), input);
+  }
+
+  @MessagePattern(EmailSubjects.SendBatch)
+  sendBatch(@Payload() input: EmailBatchRequest, @Ctx() context: BaseRpcContext) {
+    return this.sends.sendBatch(requestContextOf(context), input);
+  }
+
+  @MessagePattern(EmailSubjects.GetMessage)
+  get(@Payload() input: MessageScoped, @Ctx() context: BaseRpcContext) {
+    return this.messages.get(requestContextOf(context), input.message_id);
+  }
+
+  @MessagePattern(EmailSubjects.ListMessages)
+  list(@Payload() input: ListEmailMessagesRequest, @Ctx() context: BaseRpcContext) {
+    return this.messages.list(requestContextOf(context), input);
+  }
+
+  @MessagePattern(EmailSubjects.CancelMessage)
+  cancel(@Payload() input: MessageScoped, @Ctx() context: BaseRpcContext) {
+    return this.messages.cancel(requestContextOf(context), input.message_id);
+  }
+
+  @MessagePattern(EmailSubjects.ListRecipients)
+  recipients(@Payload() input: MessageScoped<PageRequest>, @Ctx() context: BaseRpcContext) {
+    return this.messages.recipients(requestContextOf(context), input.message_id, page(input));
+  }
+
+  @MessagePattern(EmailSubjects.GetContent)
+  content(@Payload() input: MessageScoped, @Ctx() context: BaseRpcContext) {
+    return this.messages.content(requestContextOf(context), input.message_id);
+  }
+
+  @MessagePattern(EmailSubjects.ListEvents)
+  events(
+    @Payload() input: MessageScoped<PageRequest & { type?: string }>,
+    @Ctx() context: BaseRpcContext,
+  ) {
+    return this.messages.events(
+      requestContextOf(context),
+      input.message_id,
+      input.type,
+      page(input),
+    );
+  }
+}
+
+function page(input: PageRequest): PageRequest {
+  return {
+    limit: input.limit,
+    starting_after: input.starting_after,
+    ending_before: input.ending_before,
+  };
+}

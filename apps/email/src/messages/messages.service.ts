@@ -1,0 +1,156 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  EmailContent,
+  EmailEvent,
+  EmailMessage,
+  EmailRecipient,
+  ListEmailMessagesRequest,
+  RequestContext,
+} from '@switchboard/contracts';
+import { CursorCodec, idempotentWrite } from '@switchboard/persistence';
+import type { Page, PageRequest } from '@switchboard/persistence';
+import { AppError, SealedBox } from '@switchboard/platform';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
+import { workspaceOf } from './accept/send.service';
+import { messageEvent } from './email-events';
+import { recordEvents } from './email-events.repository';
+import { toEventDto, toMessageDto, toRecipientDto } from './message.mapper';
+import { MessagesRepository } from './messages.repository';
+
+/** Reads of messages, their recipients, events and stored content; and cancel. */
+@Injectable()
+export class MessagesService {
+  private readonly cursors: CursorCodec;
+  private readonly box: SealedBox;
+
+  constructor(
+    @Inject(EMAIL_CONFIG) config: EmailConfig,
+    private readonly repository: MessagesRepository,
+  ) {
+    this.box = new SealedBox(config.ENCRYPTION_KEY);
+    this.cursors = new CursorCodec(
+      `cursor:${config.ENCRYPTION_KEY}`,
+      config.CURSOR_TTL_HOURS * 3_600_000,
+    );
+  }
+
+  async get(context: RequestContext, messageId: string): Promise<EmailMessage> {
+    const row = await this.repository.findMessage(workspaceOf(context), messageId);
+    if (!row) throw new AppError('E04007');
+    return toMessageDto(row);
+  }
+
+  async list(
+    context: RequestContext,
+    request: ListEmailMessagesRequest,
+  ): Promise<Page<EmailMessage>> {
+    const page = await this.repository.listMessages(workspaceOf(context), request, this.cursors);
+    return { ...page, data: page.data.map(toMessageDto) };
+  }
+
+  async recipients(
+    context: RequestContext,
+    messageId: string,
+    request: PageRequest,
+  ): Promise<Page<EmailRecipient>> {
+    const workspaceId = workspaceOf(context);
+    const message = await this.repository.findMessage(workspaceId, messageId);
+    if (!message) throw new AppError('E04007');
+    const page = await this.repository.listRecipients(
+      workspaceId,
+      messageId,
+      request,
+      this.cursors,
+    );
+    return {
+      ...page,
+      data: page.data.map((row) => toRecipientDto(row, message.created_at)),
+    };
+  }
+
+  async events(
+    context: RequestContext,
+    messageId: string,
+    type: string | undefined,
+    request: PageRequest,
+  ): Promise<Page<EmailEvent>> {
+    const workspaceId = workspaceOf(context);
+    if (!(await this.repository.findMessage(workspaceId, messageId))) throw new AppError('E04007');
+    const page = await this.repository.listEvents(
+      workspaceId,
+      messageId,
+      type,
+      request,
+      this.cursors,
+    );
+    return { ...page, data: page.data.map(toEventDto) };
+  }
+
+  /**
+   * The content as generated for delivery: 425 until the message is processed, 404 when nothing
+   * was or will be generated (canceled, every recipient rejected), 410 after the retention.
+   */
+  async content(context: RequestContext, messageId: string): Promise<EmailContent> {
+    const workspaceId = workspaceOf(context);
+    const message = await this.repository.findMessage(workspaceId, messageId);
+    if (!message) throw new AppError('E04007');
+    const content = await this.repository.findContent(workspaceId, messageId);
+    if (!content || message.status === 'canceled') throw new AppError('E04008');
+    if (content.purged || (content.expires_at && content.expires_at <= new Date()))
+      throw new AppError(content.generated_at ? 'E04009' : 'E04008');
+    if (!content.generated_at) {
+      const wait = message.scheduled_at
+        ? Math.ceil((message.scheduled_at.getTime() - Date.now()) / 1000)
+        : 1;
+      throw new AppError('E01018', {
+        headers: { 'retry-after': String(Math.min(3600, Math.max(1, wait))) },
+      });
+    }
+    const reply: EmailContent = {};
+    if (content.html !== null) reply.html = content.html;
+    if (content.text !== null) reply.text = content.text;
+    return reply;
+  }
+
+  /** scheduled -> canceled, with the `email.canceled` event; 409 in any other state. */
+  async cancel(context: RequestContext, messageId: string): Promise<null> {
+    const workspaceId = workspaceOf(context);
+    return idempotentWrite(
+      this.repository.dataSource,
+      'email',
+      {
+        workspaceId,
+        key: context.idempotencyKey,
+        fingerprint: context.idempotencyFingerprint,
+      },
+      this.box,
+      async (manager) => {
+        const message = await this.repository.findMessage(workspaceId, messageId, manager, true);
+        if (!message) throw new AppError('E04007');
+        if (!(await this.repository.cancelScheduled(manager, workspaceId, messageId)))
+          throw new AppError('E06003', {
+            message: `The message is ${message.status}; only a scheduled message can be canceled.`,
+          });
+        await manager.query(
+          `UPDATE email.contents SET html = NULL, text = NULL, attachments = '[]', purged = true
+           WHERE message_id = $1`,
+          [messageId],
+        );
+        await recordEvents(manager, [
+          messageEvent(
+            'email.canceled',
+            {
+              messageId,
+              workspaceId,
+              tags: message.tags,
+              metadata: message.metadata,
+            },
+            new Date(),
+          ),
+        ]);
+        return null;
+      },
+    );
+  }
+}

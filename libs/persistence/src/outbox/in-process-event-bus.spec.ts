@@ -1,0 +1,56 @@
+import { InProcessEventBus } from './in-process-event-bus';
+import type { OutboxEvent } from './outbox-event';
+
+const event = (id: string, type: string): OutboxEvent => ({
+  id,
+  type,
+  workspaceId: 'ws_1',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  data: { id },
+});
+
+describe(InProcessEventBus.name, () => {
+  it('delivers each event in order to the subscribers of a matching type prefix', async () => {
+    const bus = new InProcessEventBus();
+    const emails: string[] = [];
+    const all: string[] = [];
+    bus.subscribe('email.', (delivered) => void emails.push(delivered.id));
+    bus.subscribe('', (delivered) => void all.push(delivered.id));
+    await bus.publish([
+      event('1', 'email.sent'),
+      event('2', 'domain.verified'),
+      event('3', 'email.delivered'),
+    ]);
+    expect(emails).toEqual(['1', '3']);
+    expect(all).toEqual(['1', '2', '3']);
+  });
+
+  it('gives every subscriber its own copy of the event', async () => {
+    const bus = new InProcessEventBus();
+    const seen: unknown[] = [];
+    bus.subscribe('email.', (delivered) => {
+      (delivered.data as { id: string }).id = 'changed';
+    });
+    bus.subscribe('email.', (delivered) => void seen.push(delivered.data));
+    const published = event('1', 'email.sent');
+    await bus.publish([published]);
+    expect(seen).toEqual([{ id: '1' }]);
+    expect(published.data).toEqual({ id: '1' });
+  });
+
+  it('stops delivering to a subscriber once it unsubscribes', async () => {
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    const unsubscribe = bus.subscribe('email.', (delivered) => void seen.push(delivered.id));
+    await bus.publish([event('1', 'email.sent')]);
+    unsubscribe();
+    await bus.publish([event('2', 'email.sent')]);
+    expect(seen).toEqual(['1']);
+  });
+
+  it('rejects the publish when a subscriber rejects, so the relay delivers the batch again', async () => {
+    const bus = new InProcessEventBus();
+    bus.subscribe('email.', () => Promise.reject(new Error('not now')));
+    await expect(bus.publish([event('1', 'email.sent')])).rejects.toThrow('not now');
+  });
+});

@@ -1,0 +1,33 @@
+import type { EventHandler, EventPublisher, EventSubscriber, OutboxEvent } from './outbox-event';
+
+/**
+ * The event bus of the embedded default: the outbox relays of the services in this process
+ * publish to it and their consumers subscribe to it. `publish` delivers each event, in order,
+ * to every subscriber of a matching prefix and resolves when all have handled it; if one
+ * rejects, the publish rejects and the relay delivers the batch again later (subscribers dedupe
+ * by id), as a durable consumer would redeliver an unacknowledged message. Each subscriber gets
+ * its own copy of the event, as it would over the wire.
+ */
+export class InProcessEventBus implements EventPublisher, EventSubscriber {
+  private readonly subscriptions = new Set<{ prefix: string; handler: EventHandler }>();
+
+  subscribe(typePrefix: string, handler: EventHandler): () => void {
+    const subscription = { prefix: typePrefix, handler };
+    this.subscriptions.add(subscription);
+    return () => this.subscriptions.delete(subscription);
+  }
+
+  async publish(events: readonly OutboxEvent[]): Promise<void> {
+    for (const event of events) {
+      for (const { prefix, handler } of [...this.subscriptions]) {
+        if (event.type.startsWith(prefix)) await handler(structuredClone(event));
+      }
+    }
+  }
+}
+
+/**
+ * The process's bus: every service's relay in the embedded default publishes here, so a
+ * consumer in the same process (the webhooks service) subscribes once for all of them.
+ */
+export const processEventBus = new InProcessEventBus();

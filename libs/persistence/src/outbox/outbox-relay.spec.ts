@@ -1,0 +1,132 @@
+import { startTestPostgres } from '@switchboard/testing';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { OutboxEvent } from './outbox-event';
+import { OutboxRelay } from './outbox-relay';
+import { outboxTable } from './outbox.table';
+import { writeOutboxEvents } from './write-outbox-events';
+
+const SCHEMA = 'ob';
+
+const event = (id: string): OutboxEvent => ({
+  id,
+  type: 'email.delivered',
+  workspaceId: 'ws_1',
+  timestamp: '2026-11-23T00:00:00.000Z',
+  data: { email_id: id },
+});
+
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe(OutboxRelay.name, () => {
+  let postgres: { stop(): Promise<void> };
+  let pool: Pool;
+  let db: DataSource;
+  const relays: OutboxRelay[] = [];
+  const unpublished = async () =>
+    Number(
+      (await pool.query('SELECT count(*) AS n FROM ob.outbox WHERE published_at IS NULL')).rows[0]
+        .n,
+    );
+
+  beforeAll(async () => {
+    const running = await startTestPostgres();
+    postgres = running;
+    pool = new Pool({ connectionString: running.url, max: 10 });
+    pool.on('error', () => undefined);
+    db = new DataSource({ type: 'postgres', url: running.url });
+    await db.initialize();
+    await db.query(`CREATE SCHEMA ${SCHEMA}`);
+    await db.query(outboxTable(SCHEMA));
+  });
+
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.stop()));
+    await pool.query('DELETE FROM ob.outbox');
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await pool?.end();
+    await postgres?.stop();
+  });
+
+  function relay(publish: (events: OutboxEvent[]) => Promise<void>) {
+    const created = new OutboxRelay(pool, SCHEMA, { publish }, { pollMs: 100, batchSize: 50 });
+    relays.push(created);
+    created.start();
+    return created;
+  }
+
+  it('publishes committed events once, in order, with their body; never a rolled-back one', async () => {
+    const seen: OutboxEvent[] = [];
+    relay((events) => {
+      seen.push(...events);
+      return Promise.resolve();
+    });
+    await db.transaction((manager) =>
+      writeOutboxEvents(manager, SCHEMA, [event('ev_1'), event('ev_2')]),
+    );
+    await db
+      .transaction(async (manager) => {
+        await writeOutboxEvents(manager, SCHEMA, [event('ev_rolled_back')]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await eventually(() => seen.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen.map((e) => e.id)).toEqual(['ev_1', 'ev_2']);
+    expect(seen[0]).toEqual(event('ev_1'));
+    expect(await unpublished()).toBe(0);
+  });
+
+  it('keeps events while the publisher fails and publishes them once it recovers', async () => {
+    let failing = true;
+    const seen: string[] = [];
+    relay((events) => {
+      if (failing) return Promise.reject(new Error('down'));
+      seen.push(...events.map((e) => e.id));
+      return Promise.resolve();
+    });
+    await db.transaction((manager) => writeOutboxEvents(manager, SCHEMA, [event('ev_3')]));
+    await eventually(
+      async () =>
+        Number(
+          (await pool.query("SELECT attempts FROM ob.outbox WHERE id = 'ev_3'")).rows[0].attempts,
+        ) >= 1,
+    );
+    expect(await unpublished()).toBe(1);
+    failing = false;
+    await eventually(() => seen.length === 1);
+    expect(seen).toEqual(['ev_3']);
+    expect(await unpublished()).toBe(0);
+  });
+
+  it('never lets two relays publish the same event', async () => {
+    const seen: string[] = [];
+    const publish = async (events: OutboxEvent[]) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen.push(...events.map((e) => e.id));
+    };
+    relay(publish);
+    relay(publish);
+    for (let batch = 0; batch < 10; batch++)
+      await db.transaction((manager) =>
+        writeOutboxEvents(
+          manager,
+          SCHEMA,
+          Array.from({ length: 30 }, (_, i) => event(`ev_${batch}_${i}`)),
+        ),
+      );
+    await eventually(() => seen.length >= 300);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen).toHaveLength(300);
+    expect(new Set(seen).size).toBe(300);
+  });
+});

@@ -1,0 +1,221 @@
+import { Logger } from '@nestjs/common';
+import type { Pool, PoolClient } from 'pg';
+import { backoffMs } from '../work-queue/backoff';
+import { PgListener } from '../work-queue/pg-listener';
+import type { QueueLogger } from '../work-queue/queue-runner';
+import type { EventPublisher, OutboxEvent } from './outbox-event';
+import { outboxChannel } from './outbox.table';
+
+export interface OutboxRelayOptions {
+  /** Rows published per transaction. Default 100. */
+  batchSize?: number;
+  /** Longest sleep between looks at the table (a missed NOTIFY). Default 5 s. */
+  pollMs?: number;
+  /** Back-off after a failed publish, doubled per failure up to `backoffCapMs`. Default 500 ms. */
+  backoffBaseMs?: number;
+  /** Default 60 s. */
+  backoffCapMs?: number;
+  /** How long published rows are kept (for inspection) before they are deleted. Default 7 days. */
+  retentionMs?: number;
+  /** How often old published rows are deleted. Default 1 hour. */
+  purgeEveryMs?: number;
+  logger?: QueueLogger;
+}
+
+interface OutboxRow {
+  id: string;
+  workspace_id: string;
+  payload: { type: string; timestamp: string; data: unknown };
+}
+
+const PURGE_CHUNK = 10_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * Publishes a schema's outbox. Each batch is one transaction: lock the oldest unpublished rows
+ * (`FOR UPDATE SKIP LOCKED`, so several relays, one per replica, take disjoint batches and
+ * never publish a row twice), publish them in written order, mark them `published_at`, commit.
+ * A failed publish rolls back (the rows stay unpublished) and is retried with back-off. If the
+ * commit itself is lost after a publish, the batch goes out again: delivery is at least once,
+ * and consumers dedupe by the stable event id.
+ *
+ * Wakes on the NOTIFY `writeOutboxEvents` sends at commit, and polls in case one is missed.
+ */
+export class OutboxRelay {
+  private readonly logger: QueueLogger;
+  private readonly batchSize: number;
+  private readonly pollMs: number;
+  private listener?: PgListener;
+  private timer?: NodeJS.Timeout;
+  private purgeTimer?: NodeJS.Timeout;
+  private stopped = false;
+  private busy = false;
+  private again = false;
+  private pumping?: Promise<void>;
+  private purging?: Promise<unknown>;
+  private failures = 0;
+  /** Until then only the timer may start a pump: notifications do not cut a back-off short. */
+  private backoffUntil = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly schema: string,
+    private readonly publisher: EventPublisher,
+    private readonly options: OutboxRelayOptions = {},
+  ) {
+    this.logger = options.logger ?? new Logger(OutboxRelay.name);
+    this.batchSize = options.batchSize ?? 100;
+    this.pollMs = options.pollMs ?? 5000;
+  }
+
+  start(): void {
+    const channel = outboxChannel(this.schema);
+    this.listener = new PgListener(this.pool.options, {
+      channel,
+      onNotify: () => this.kick(),
+      onListening: () => this.kick(),
+      onError: (err) =>
+        this.logger.warn(
+          `LISTEN ${channel} lost (${err.message}); reconnecting, polling meanwhile`,
+        ),
+    });
+    void this.listener.start();
+    this.purgeTimer = setInterval(() => {
+      this.purging ??= this.purge()
+        .catch((err: unknown) => this.logger.warn(`purging ${channel} failed (${message(err)})`))
+        .finally(() => (this.purging = undefined));
+    }, this.options.purgeEveryMs ?? 3_600_000);
+    this.purgeTimer.unref();
+    this.kick();
+  }
+
+  /** Stops relaying; resolves once the batch in progress has committed or rolled back. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.purgeTimer);
+    await this.listener?.close();
+    await this.pumping;
+    await this.purging;
+  }
+
+  /** Deletes published rows older than the retention; resolves to their number. */
+  async purge(): Promise<number> {
+    const retentionMs = this.options.retentionMs ?? 7 * DAY_MS;
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await this.pool.query(
+        `DELETE FROM "${this.schema}".outbox WHERE id IN (
+           SELECT id FROM "${this.schema}".outbox
+           WHERE published_at < now() - $1 * interval '1 millisecond'
+           LIMIT ${PURGE_CHUNK}
+         )`,
+        [retentionMs],
+      );
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < PURGE_CHUNK) return total;
+    }
+  }
+
+  private kick(fromTimer = false): void {
+    if (this.stopped || (!fromTimer && Date.now() < this.backoffUntil)) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    this.pumping = this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        while (!this.stopped && (await this.relayBatch()) === this.batchSize);
+      } while (this.again && !this.stopped);
+      this.failures = 0;
+      this.arm(this.pollMs);
+    } catch (err) {
+      this.failures++;
+      const delay = backoffMs(
+        this.failures,
+        this.options.backoffBaseMs ?? 500,
+        this.options.backoffCapMs ?? 60_000,
+      );
+      this.backoffUntil = Date.now() + delay;
+      this.logger.warn(
+        `publishing the ${this.schema} outbox failed ${this.failures} time(s) (${message(err)}); retrying in ${delay} ms`,
+      );
+      this.arm(delay);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private arm(delayMs: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.kick(true), delayMs);
+    this.timer.unref();
+  }
+
+  /** Publishes one batch in one transaction; resolves to the number of rows published. */
+  private async relayBatch(): Promise<number> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    let ids: string[] = [];
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<OutboxRow>(
+        `SELECT id, workspace_id, payload FROM "${this.schema}".outbox
+         WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.batchSize],
+      );
+      ids = rows.map((row) => row.id);
+      if (rows.length > 0) {
+        await this.publisher.publish(rows.map(toEvent));
+        await client.query(
+          `UPDATE "${this.schema}".outbox SET published_at = now(), attempts = attempts + 1
+           WHERE id = ANY($1::text[])`,
+          [ids],
+        );
+      }
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (err) {
+      broken = await rollback(client, err);
+      // The attempt is counted outside the rolled-back transaction, so a stuck row shows it.
+      if (!broken && ids.length > 0) {
+        await client
+          .query(
+            `UPDATE "${this.schema}".outbox SET attempts = attempts + 1
+             WHERE id = ANY($1::text[]) AND published_at IS NULL`,
+            [ids],
+          )
+          .catch(() => undefined);
+      }
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/** Rolls back after a failure; returns the error to discard the connection with if it is unusable. */
+async function rollback(client: PoolClient, cause: unknown): Promise<Error | undefined> {
+  try {
+    await client.query('ROLLBACK');
+    return undefined;
+  } catch {
+    return cause instanceof Error ? cause : new Error(String(cause));
+  }
+}
+
+function toEvent(row: OutboxRow): OutboxEvent {
+  const { type, timestamp, data } = row.payload;
+  return { id: row.id, type, workspaceId: row.workspace_id, timestamp, data };
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
