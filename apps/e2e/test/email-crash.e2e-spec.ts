@@ -79,11 +79,10 @@ describe('email delivery survives a crash', () => {
       ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
     });
     const ids: string[] = [];
-    const scheduledAt = new Date(Date.now() + 32_000).toISOString();
-    const batches = Array.from({ length: 10 }, (_, b) =>
-      Array.from({ length: 50 }, (_, i) => message(b * 50 + i, b === 9 ? scheduledAt : undefined)),
-    );
-    for (const messages of batches) {
+    for (let b = 0; b < 10; b++) {
+      // The last batch is scheduled (at least 30 s ahead, the API's minimum).
+      const scheduledAt = b === 9 ? new Date(Date.now() + 32_000).toISOString() : undefined;
+      const messages = Array.from({ length: 50 }, (_, i) => message(b * 50 + i, scheduledAt));
       const accepted = await call<{ data: Array<{ id: string }> }>(
         base,
         'POST',
@@ -103,7 +102,9 @@ describe('email delivery survives a crash', () => {
     const deliveredBeforeCrash = sink.messages.length;
     platform?.child.kill('SIGKILL');
     await new Promise((done) => platform?.child.once('exit', done));
-    sink.release(); // the held transactions' connections are gone: the sink drops them
+    // Once the server has seen every connection close, the held transactions are dropped.
+    await sink.waitFor(() => sink.sessions.concurrent === 0, 10_000);
+    sink.release();
     expect(deliveredBeforeCrash).toBeLessThan(450);
 
     await start();
@@ -111,7 +112,8 @@ describe('email delivery survives a crash', () => {
     await new Promise((done) => setTimeout(done, 1_000)); // a duplicate would arrive by now
     const counts = sink.counts();
     expect(counts.size).toBe(500);
-    expect([...counts.values()].every((count) => count === 1)).toBe(true);
+    const twice = [...counts].filter(([, count]) => count > 1).map(([id]) => id);
+    expect(twice).toEqual([]);
     for (const id of ids) expect(counts.has(`${id}@onboarding.localhost`)).toBe(true);
   }, 180_000);
 });
