@@ -35,6 +35,15 @@ describe('sending domains through the gateway', () => {
   /** A fresh name per test, so tests do not see each other's domains or DNS answers. */
   const fresh = (label: string) => `${label}.acme${(serial += 1)}.test`;
 
+  /** The `domain.*` events written to the email outbox for one domain, oldest first. */
+  const eventsOf = async (domainId: string) =>
+    (
+      await db.query<{ type: string; payload: { type: string; timestamp: string; data: unknown } }>(
+        "SELECT type, payload FROM email.outbox WHERE payload->'data'->>'domain_id' = $1 ORDER BY seq",
+        [domainId],
+      )
+    ).rows.map((row) => row.payload);
+
   /** Publishes the domain's records (or the ones given) in the test DNS server. */
   const publish = (domain: Domain, records = domain.dns_records) => {
     for (const record of records) dns.set(record.host, [{ type: 'TXT', data: record.value }]);
@@ -349,6 +358,18 @@ describe('sending domains through the gateway', () => {
         dmarc: { status: 'failed' },
       });
       expect(await bird.domains.get(domain.id)).toEqual(checked);
+      expect(await eventsOf(domain.id)).toEqual([
+        {
+          type: 'domain.failed',
+          timestamp: checked.last_checked_at,
+          data: {
+            domain_id: domain.id,
+            domain: domain.domain,
+            workspace_id: acme.workspace.id,
+            failure_reason: expect.stringContaining(`dkim: no DKIM TXT record found at`),
+          },
+        },
+      ]);
     });
 
     it('verifies the domain once the records are published (the DKIM key split in 255-character strings)', async () => {
@@ -368,10 +389,17 @@ describe('sending domains through the gateway', () => {
         return_path: { status: 'verified', domain: `send.${domain.domain}` },
         dmarc: { status: 'verified', domain: domain.domain },
       });
-      // A later check that still matches keeps verified_at.
+      // A later check that still matches keeps verified_at and writes no second event.
       const again = await bird.domains.verify(domain.id);
       expect(again.status).toBe('verified');
       expect(again.verified_at).toBe(checked.verified_at);
+      expect(await eventsOf(domain.id)).toEqual([
+        {
+          type: 'domain.verified',
+          timestamp: checked.verified_at,
+          data: { domain_id: domain.id, domain: domain.domain, workspace_id: acme.workspace.id },
+        },
+      ]);
     });
 
     it('accepts extra SPF mechanisms and a DMARC policy on the parent domain', async () => {
@@ -431,6 +459,7 @@ describe('sending domains through the gateway', () => {
       });
       expect(checked.capabilities.sending.status).toBe('temporary_failure');
       expect(recordOf(checked, 'return_path').status).toBe('verified');
+      expect(await eventsOf(domain.id)).toEqual([]);
     });
 
     it('keeps a verified domain verified through a DNS outage, and fails it when a record is removed', async () => {
@@ -444,6 +473,10 @@ describe('sending domains through the gateway', () => {
       dns.set(recordOf(domain, 'dkim').host, 'nxdomain');
       const removed = await bird.domains.verify(domain.id);
       expect(removed.status).toBe('failed');
+      expect((await eventsOf(domain.id)).map((event) => event.type)).toEqual([
+        'domain.verified',
+        'domain.failed',
+      ]);
     });
   });
 
