@@ -239,7 +239,7 @@ describe('email messages through the gateway', () => {
     });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toMatchObject({
-      error: { code: 'E01016', details: [{ param: 'from' }] },
+      error: { code: 'E01016', param: 'from', details: [{ param: 'from' }] },
     });
     const after = await platform.db.query('SELECT count(*)::int AS n FROM email.messages');
     expect(after.rows[0].n).toBe(before.rows[0].n);

@@ -13,6 +13,8 @@ export interface ErrorBody {
   message: string;
   doc_url: string;
   request_id: string;
+  /** The first offending field of a validation error (the SDKs read it as `err.param`). */
+  param?: string;
   details?: ErrorDetail[];
   vendor_code?: string;
 }

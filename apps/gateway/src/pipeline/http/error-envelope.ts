@@ -49,6 +49,7 @@ export function errorEnvelope(error: AppError, requestId: string, origin: string
       message: error.message,
       doc_url: `${origin}/v1/docs/pages?slug=errors/${error.code}`,
       request_id: requestId,
+      ...(error.details?.length ? { param: error.details[0].param } : {}),
       ...(error.details ? { details: error.details } : {}),
       ...(error.vendorCode ? { vendor_code: error.vendorCode } : {}),
     },

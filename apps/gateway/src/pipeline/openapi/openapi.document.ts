@@ -17,6 +17,7 @@ const ERROR_ENVELOPE: JsonSchema = {
         message: { type: 'string' },
         doc_url: { type: 'string', format: 'uri' },
         request_id: { type: 'string', pattern: '^req_' },
+        param: { type: 'string' },
         details: { type: 'array' },
         vendor_code: { type: 'string' },
       },
