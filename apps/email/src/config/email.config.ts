@@ -49,6 +49,13 @@ export const emailEnv = {
     default: 'localhost',
     description: 'name this host gives in SMTP EHLO when delivering directly to MX hosts',
   }),
+  EMAIL_MX_PORT: env.int({
+    default: 25,
+    min: 1,
+    max: 65535,
+    description:
+      'port of the MX hosts in direct delivery (25 on the internet; another for a test network)',
+  }),
   EMAIL_DELIVERY_CONCURRENCY: env.int({
     default: 32,
     min: 1,

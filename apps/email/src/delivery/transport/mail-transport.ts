@@ -80,7 +80,7 @@ export class MailTransport implements OnModuleDestroy {
     @Optional() @Inject(MAIL_TRANSPORT_OPTIONS) options: MailTransportOptions = {},
   ) {
     this.resolver = options.resolver ?? dnsResolver(config.DNS_SERVERS, config.DNS_TIMEOUT_MS);
-    this.mxPort = options.mxPort ?? 25;
+    this.mxPort = options.mxPort ?? config.EMAIL_MX_PORT;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     this.timeouts = {
       connectionTimeout: options.connectionTimeoutMs ?? 30_000,

@@ -1,0 +1,108 @@
+import { BirdClient } from '@messagebird/sdk';
+import { call, createWorkspace, startDnsServer, startSmtpSink } from '@switchboard/testing';
+import type { CreatedWorkspace, SmtpSink, TestDnsServer } from '@switchboard/testing';
+import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
+import type { TestPlatform } from './test-platform';
+
+interface Recipient {
+  recipient: string;
+  status: string;
+  bounce_type: string | null;
+  bounce_description: string | null;
+}
+
+/**
+ * Without SMTP_RELAY_URL, mail goes to each recipient domain's MX host, found through the DNS
+ * server of DNS_SERVERS (here one the test starts, pointing the MX at the test's SMTP server).
+ * Also the send rate-limit group, which this platform runs with a small quota.
+ */
+describe('email delivery to MX hosts', () => {
+  let platform: TestPlatform;
+  let sink: SmtpSink;
+  let dns: TestDnsServer;
+  let acme: CreatedWorkspace;
+  let bird: BirdClient;
+  const user = 'ops@acme.test';
+  const user2 = 'ops@nomail.test';
+
+  const recipients = async (id: string): Promise<Recipient[]> =>
+    (
+      await call<{ data: Recipient[] }>(
+        platform.base,
+        'GET',
+        `/v1/email/messages/${id}/recipients`,
+        { token: acme.api_key.secret },
+      )
+    ).body.data;
+  const settled = async (id: string) => {
+    for (let i = 0; i < 200; i++) {
+      const message = await bird.email.get(id);
+      if (!['accepted', 'processed', 'deferred'].includes(message.status)) return message;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${id} never settled`);
+  };
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    dns = await startDnsServer();
+    dns.set('acme.test', [{ type: 'MX', exchange: 'mx1.acme.test', priority: 10 }]);
+    dns.set('mx1.acme.test', [{ type: 'A', address: '127.0.0.1' }]);
+    dns.set('nomail.test', [{ type: 'MX', exchange: '', priority: 0 }]);
+    platform = await startTestPlatform({
+      DNS_SERVERS: dns.address,
+      EMAIL_MX_PORT: String(sink.port),
+      RATE_LIMITS: 'email_send=4,read=100000,api_list=100000',
+    });
+    acme = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Acme' });
+    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base });
+    for (const email of [user, user2])
+      await call(platform.base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/users`, {
+        token: TEST_ADMIN_TOKEN,
+        body: { email, password: 'a long enough password', role: 'read' },
+      });
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await sink?.stop();
+    await dns?.stop();
+  });
+
+  it('resolves the MX through DNS_SERVERS and delivers there', async () => {
+    const message = await bird.email.send({
+      from: 'try@onboarding.localhost',
+      to: [user],
+      subject: 'Direct',
+      text: 'x',
+    });
+    expect((await settled(message.id)).status).toBe('delivered');
+    expect(sink.messages.map((m) => m.messageId)).toContain(`${message.id}@onboarding.localhost`);
+  });
+
+  it('bounces a recipient whose domain publishes a null MX', async () => {
+    const message = await bird.email.send({
+      from: 'try@onboarding.localhost',
+      to: [user2],
+      subject: 'Nowhere',
+      text: 'x',
+    });
+    expect((await settled(message.id)).status).toBe('bounced');
+    const [recipient] = await recipients(message.id);
+    expect(recipient).toMatchObject({ status: 'bounced', bounce_type: 'hard' });
+    expect(recipient.bounce_description).toContain('null MX');
+  });
+
+  it('applies the email_send rate-limit group to sends', async () => {
+    const send = () =>
+      call(platform.base, 'POST', '/v1/email/messages', {
+        token: acme.api_key.secret,
+        body: { from: 'a@onboarding.localhost', to: [user], subject: 's', text: 't' },
+      });
+    let last = await send();
+    for (let i = 0; i < 4 && last.status === 202; i++) last = await send();
+    expect(last.status).toBe(429);
+    expect(last.headers.get('ratelimit')).toMatch(/^"email_send";r=0;t=\d+$/);
+    expect(last.body).toMatchObject({ error: { code: 'E07001' } });
+  });
+});
