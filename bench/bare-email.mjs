@@ -80,6 +80,7 @@ function sendRequest(body) {
     attachments: [],
     track_opens: body.track_opens ?? false,
     track_clicks: body.track_clicks ?? false,
+    scheduled_at: body.scheduled_at,
   };
 }
 

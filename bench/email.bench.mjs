@@ -3,6 +3,8 @@
 //   1. accepted sends: `POST /v1/email/messages` at 64 connections against a bare Fastify + `pg`
 //      route (bench/bare-email.mjs) writing the same rows in one transaction with the email
 //      service's own code (draftMessage + insertDrafts from dist/), the two taking turns in rounds;
+//      A control runs the same send scheduled 29 days ahead on both sides: the same accept path
+//      with no delivery work in the background (see below);
 //   2. batches: `POST /v1/email/batches` with 100 messages at 8 connections, the same way against
 //      the bare route writing the same 100 messages in one transaction;
 //   3. delivery: N messages (default 3,000) sent through the API in batches, delivered through
@@ -21,9 +23,10 @@
 // 3 inconclusive: other processes kept more than BUSY_MACHINE_CPUS busy during a measured run
 // (the section is still written with --write, marked inconclusive).
 //
-// Diagnostics (not for --write): --only=<delivery,sends,batches>, --bare-only (no platform runs,
+// Diagnostics (not for --write): --only=<delivery,scheduled,sends,batches>, --bare-only (no platform runs,
 // no delivery: develops the bare side), --duration=<s> (measured seconds per target, default 10),
-// --messages=<n> (delivery, default 3000), --log-level=<level> (platform, default warn).
+// --messages=<n> (delivery, default 3000), --log-level=<level> (platform, default warn),
+// --sample-queries (print what PostgreSQL's backends were busy with during the delivery run).
 //
 // Every target is a child process (group) on 127.0.0.1, all on one throw-away PostgreSQL; the load
 // comes from autocannon in this process. Any error, timeout or non-2xx answer fails the run. The
@@ -67,6 +70,8 @@ const BUSY_MACHINE_CPUS = 0.25;
 /** Connections nodemailer opens to the sink when measuring it alone: the platform's per-destination default. */
 const SINK_ALONE_CONNECTIONS = 8;
 const SENDING_DOMAIN = 'mail.bench.test';
+/** How far ahead the control's sends are scheduled: beyond the run, within the 30-day limit. */
+const SCHEDULE_AHEAD_DAYS = 29;
 
 const GOALS = {
   ratio: 0.6,
@@ -79,7 +84,7 @@ const GOALS = {
 const POSTAL_PER_SECOND = 105;
 
 // ---------------------------------------------------------------- arguments
-const PHASES = ['delivery', 'sends', 'batches'];
+const PHASES = ['delivery', 'scheduled', 'sends', 'batches'];
 const options = {
   write: false,
   bareOnly: false,
@@ -92,6 +97,7 @@ for (const arg of process.argv.slice(2)) {
   const [key, value] = arg.split(/=(.*)/s);
   if (key === '--write') options.write = true;
   else if (key === '--bare-only') options.bareOnly = true;
+  else if (key === '--sample-queries') options.sampleQueries = true;
   else if (key === '--log-level' && value) options.logLevel = value;
   else if (key === '--duration' && Number(value) > 0 && Number(value) <= 120)
     options.durationS = Number(value);
@@ -110,6 +116,7 @@ if (options.bareOnly) options.only = options.only.filter((phase) => phase !== 'd
 if (
   options.write &&
   (options.bareOnly ||
+    options.sampleQueries ||
     options.logLevel !== 'warn' ||
     options.durationS !== DEFAULT_DURATION_S ||
     options.messages !== DEFAULT_DELIVERY_MESSAGES ||
@@ -121,7 +128,7 @@ if (
 }
 function usage(message) {
   process.stderr.write(
-    `email.bench: ${message}\nusage: node bench/email.bench.mjs [--write] [--only=delivery,sends,batches] [--bare-only] [--duration=<s>] [--messages=<n>] [--log-level=<level>]\n`,
+    `email.bench: ${message}\nusage: node bench/email.bench.mjs [--write] [--only=delivery,scheduled,sends,batches] [--bare-only] [--sample-queries] [--duration=<s>] [--messages=<n>] [--log-level=<level>]\n`,
   );
   process.exit(2);
 }
@@ -554,7 +561,30 @@ async function main() {
   }
 
   // ---- 1. and 2. side by side, in rounds
+  // The control: the same send scheduled weeks ahead writes the same kind of rows (the one event is
+  // `email.scheduled` instead of `email.accepted`, the job is due later), and nothing is processed
+  // or delivered meanwhile, so the two sides compare their accept paths alone.
+  const scheduledAt = new Date(Date.now() + SCHEDULE_AHEAD_DAYS * 86_400_000).toISOString();
+  const scheduledBody = JSON.stringify({ ...sendBody(1), scheduled_at: scheduledAt });
   const comparisons = [
+    {
+      key: 'scheduled',
+      title: `Control: the same send scheduled ${SCHEDULE_AHEAD_DAYS} days ahead (accept path alone: nothing is processed or delivered meanwhile)`,
+      connections: SEND_CONNECTIONS,
+      messagesPerRequest: 1,
+      bare: {
+        label: 'bare Fastify + pg POST /messages',
+        url: `${bareBase}/messages`,
+        headers: json,
+        body: scheduledBody,
+      },
+      platform: {
+        label: 'embedded POST /v1/email/messages',
+        url: `${base}/v1/email/messages`,
+        headers: auth,
+        body: scheduledBody,
+      },
+    },
     {
       key: 'sends',
       title:
@@ -774,7 +804,9 @@ async function deliveryRun({ base, apiKey, db, sinkStats, sinkReset, platform, l
   let acceptedAt;
   const ids = await sendAll(options.messages, 0, () => (acceptedAt ??= Date.now()));
   const allAccepted = Date.now();
+  const sampling = options.sampleQueries ? sampleQueries(db) : undefined;
   const stats = await waitSink(options.messages, firstSent, DELIVERY_TIMEOUT_MS);
+  if (sampling) printSamples(await sampling.stop(), 'the delivery run');
   const after = await cpuSnapshot(leaders());
   const recorded = await waitDelivered(db, ids, 60_000);
   const ms = Math.max(1, (stats.last_at ?? Date.now()) - firstSent);
@@ -783,6 +815,7 @@ async function deliveryRun({ base, apiKey, db, sinkStats, sinkReset, platform, l
     received: stats.messages,
     unique: stats.unique,
     duplicates: stats.duplicates,
+    dkimSigned: stats.dkim_signed,
     sessions: stats.sessions,
     maxSessions: stats.max_concurrent_sessions,
     acceptMs: allAccepted - firstSent,
@@ -818,6 +851,47 @@ async function deliveryRun({ base, apiKey, db, sinkStats, sinkReset, platform, l
     `  ${run.received} of ${run.messages} received in ${(ms / 1000).toFixed(2)} s: ${int(run.perSecond)} messages/s (all accepted after ${(run.acceptMs / 1000).toFixed(2)} s)`,
   );
   return run;
+}
+
+/**
+ * Diagnostic: samples pg_stat_activity every few milliseconds until stopped; what PostgreSQL's
+ * busy backends were running, by statement (first 160 characters) and wait event.
+ */
+function sampleQueries(db) {
+  const counts = new Map();
+  let samples = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { rows } = await db.query(
+        `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query,
+                coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait
+         FROM pg_stat_activity
+         WHERE state NOT IN ('idle') AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+      );
+      samples++;
+      for (const row of rows) {
+        const key = `${row.wait.padEnd(24)} ${row.query}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      await sleep(5);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return { samples, counts };
+    },
+  };
+}
+
+function printSamples({ samples, counts }, label) {
+  log(
+    `PostgreSQL backends during ${label}: ${samples} samples of pg_stat_activity, busy backends per sample by statement`,
+  );
+  for (const [key, n] of [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    log(`  ${(n / samples).toFixed(2).padStart(5)}  ${key}`);
 }
 
 /**
@@ -981,7 +1055,9 @@ function buildReport(comparisons, measurements) {
   const text = [];
   const markdown = [];
 
-  for (const c of comparisons) {
+  const order = ['sends', 'scheduled', 'batches'];
+  const shown = [...comparisons].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  for (const c of shown) {
     const bare = c.runs.find((r) => r.kind === 'bare');
     const platform = c.runs.find((r) => r.kind === 'platform');
     const per = (run) => run.result.requests.average * c.messagesPerRequest;
@@ -1066,6 +1142,15 @@ function buildReport(comparisons, measurements) {
         `Accepted/s of bare: **${pct(ratio)}** (goal at least ${pct(GOALS.ratio)}); embedded ${int(rate)} accepted/s at p99 ${p99} ms (goal at least ${int(GOALS.acceptedPerSecond)}/s with p99 under ${GOALS.p99Ms} ms; moonshot ${int(GOALS.moonshotPerSecond)}/s).`,
         '',
       );
+    } else if (c.key === 'scheduled') {
+      goals.push({
+        info: true,
+        text: `control, sends scheduled ${SCHEDULE_AHEAD_DAYS} days ahead (no delivery meanwhile): ${int(per(platform))} accepted/s at p99 ${platform.result.latency.p99} ms, ${pct(ratio)} of bare`,
+      });
+      markdown.push(
+        `Control: ${int(per(platform))} accepted/s at p99 ${platform.result.latency.p99} ms, **${pct(ratio)}** of bare. The same accept path with no delivery work in the background: in the rounds above, the platform's delivery workers share its process during its own rounds but have it to themselves during the bare rounds (compare delivered/s), which PostgreSQL's CPU also pays for.`,
+        '',
+      );
     } else {
       goals.push({
         info: true,
@@ -1088,7 +1173,7 @@ function buildReport(comparisons, measurements) {
     const minutes = (ms) => `${(ms / 1000).toFixed(2)} s`;
     const lines = [
       `${delivery.received} of ${delivery.messages} messages (sent as ${Math.ceil(delivery.messages / BATCH_SIZE)} batches of ${BATCH_SIZE}, ${DELIVERY_SEND_CONCURRENCY} in flight) reached the sink ${minutes(delivery.ms)} after the first batch was sent: **${int(delivery.perSecond)} messages/s** (goal at least ${GOALS.deliveredPerSecond}/s, three times Postal's reported ~${POSTAL_PER_SECOND}/s).`,
-      `All accepted after ${minutes(delivery.acceptMs)} (first 202 after ${minutes(delivery.firstAcceptMs)}); ${delivery.unique} distinct Message-IDs, ${delivery.duplicates} duplicate(s); ${delivery.sessions} SMTP session(s), at most ${delivery.maxSessions} at once.`,
+      `All accepted after ${minutes(delivery.acceptMs)} (first 202 after ${minutes(delivery.firstAcceptMs)}); ${delivery.unique} distinct Message-IDs, ${delivery.duplicates} duplicate(s), ${delivery.dkimSigned} DKIM-signed; ${delivery.sessions} SMTP session(s), at most ${delivery.maxSessions} at once.`,
       delivery.recordedMs !== undefined
         ? `Every message recorded in a final state by the platform ${minutes(delivery.recordedMs)} after the first send: ${Object.entries(
             delivery.statuses,
@@ -1103,7 +1188,11 @@ function buildReport(comparisons, measurements) {
         ? `The sink alone, fed by nodemailer from the bench process over ${SINK_ALONE_CONNECTIONS} pooled connections: ${int(measurements.sinkAlone.perSecond)} messages/s (${measurements.sinkAlone.messages} messages).`
         : '',
     ].filter(Boolean);
-    text.push('Delivery through the relay (SMTP_RELAY_URL) into the SMTP sink', ...lines, '');
+    text.push(
+      'Delivery through the relay (SMTP_RELAY_URL) into the SMTP sink',
+      ...lines.map((l) => l.replace(/\*\*/g, '')),
+      '',
+    );
     markdown.push(
       '### Delivery through the relay (`SMTP_RELAY_URL`) into the SMTP sink',
       '',
@@ -1124,7 +1213,7 @@ function buildReport(comparisons, measurements) {
       ? `INFO    ${g.text}`
       : `${g.met ? 'MEETS ' : 'MISSES'}  ${g.text}${g.counts ? '' : ' [moonshot, not a goal]'}${noisy ? ' [inconclusive: busy machine]' : ''}`,
   );
-  if (busyNote) verdicts.push(`${noisy ? 'BUSY' : 'QUIET'}    ${busyNote}`);
+  if (busyNote) verdicts.push(`${(noisy ? 'BUSY' : 'QUIET').padEnd(6)}  ${busyNote}`);
   const counted = goals.filter((g) => !g.info && g.counts);
   const allMet = counted.every((g) => g.met);
   const status = noisy ? 'inconclusive' : allMet ? 'met' : 'not met';
@@ -1150,7 +1239,8 @@ ${markdown.join('\n')}
 - Code: commit ${m.commit}
 - Node ${m.node}; autocannon ${m.autocannon}; fastify ${m.fastify}; pg ${m.pg}; nodemailer ${m.nodemailer}; smtp-server ${m.smtpServer}
 - Embedded default: \`node dist/apps/platform/src/main.js\` in its own process, \`LOG_LEVEL=${options.logLevel}\`, pools of ${POOL_SIZE},
-  \`RATE_LIMITS=${RATE_LIMITS}\` (the limiter runs, no run can spend its quota), \`SMTP_RELAY_URL\` the sink;
+  \`RATE_LIMITS=${RATE_LIMITS}\` (the limiter runs, no run can spend its quota), \`SMTP_RELAY_URL\` the sink, delivery
+  settings at their defaults; mail from the verified domain is DKIM-signed (RSA-2048);
   one workspace created through \`POST /admin/v1/workspaces\`, its sending domain \`${SENDING_DOMAIN}\` registered and verified
   through the API against a local DNS server; requests authenticated with the workspace's API key, no Idempotency-Key
 - Bare: \`bench/bare-email.mjs\` in its own process, Fastify without logger and a \`pg\` Pool of ${POOL_SIZE}; per request the
@@ -1161,8 +1251,9 @@ ${markdown.join('\n')}
 - Load: autocannon in the bench process, pipelining 1, nothing pinned (PostgreSQL needs a CPU too); per comparison each
   target is warmed up ${WARMUP_S} s, then measured ${options.durationS} s in ${ROUNDS} rounds, the targets taking turns (forward, backward, ...);
   throughput over all rounds, p50 the median of the rounds', p99 the worst. Sends at ${SEND_CONNECTIONS} connections, batches at ${BATCH_CONNECTIONS}
-- Delivery first, on an empty queue after a warm-up of ${DELIVERY_WARMUP_MESSAGES} delivered messages; the sink (\`bench/smtp-sink.mjs\`,
-  smtp-server) is its own process and counts messages and distinct Message-IDs; times are this machine's clock in both processes
+- Order: delivery first, on an empty queue after a warm-up of ${DELIVERY_WARMUP_MESSAGES} delivered messages; then the control (sends
+  scheduled ${SCHEDULE_AHEAD_DAYS} days ahead, nothing to deliver), the sends, the batches. The sink (\`bench/smtp-sink.mjs\`, smtp-server) is its
+  own process and counts messages, distinct Message-IDs and DKIM signatures; times are this machine's clock in both processes
 - The delivery workers keep running during the side-by-side runs (they cannot be turned off), on the backlog of both sides:
   ${
     measurements.backlog
@@ -1181,7 +1272,8 @@ npm run bench:email -- --write   # same, and rewrite this section (every other s
 
 Exit status 0 every goal met (the moonshot is information), 1 a goal missed or the run failed, 3 inconclusive (other
 processes above ${BUSY_MACHINE_CPUS} CPU during a measured run; \`--write\` still writes this section, marked inconclusive).
-Diagnostics, not recorded: \`--only=delivery,sends,batches\`, \`--bare-only\`, \`--duration=<s>\`, \`--messages=<n>\`, \`--log-level=<level>\`.
+Diagnostics, not recorded: \`--only=delivery,scheduled,sends,batches\`, \`--bare-only\`, \`--sample-queries\` (what PostgreSQL's
+backends were busy with during the delivery run), \`--duration=<s>\`, \`--messages=<n>\`, \`--log-level=<level>\`.
 `;
   return { text: text.join('\n'), verdicts, markdown: section, status };
 }

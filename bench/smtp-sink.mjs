@@ -8,7 +8,8 @@
 //   smtp-sink listening at smtp://127.0.0.1:<port> stats at http://127.0.0.1:<port>
 // The stats server answers:
 //   GET  /stats   {"messages", "recipients", "unique", "duplicates", "without_message_id",
-//                  "bytes", "sessions", "max_concurrent_sessions", "first_at", "last_at"}
+//                  "dkim_signed", "bytes", "sessions", "max_concurrent_sessions", "first_at",
+//                  "last_at"}
 //                 (times in ms since the epoch of this machine's clock, null before any message)
 //   POST /reset   zeroes every count, forgets the Message-IDs seen, answers the stats before it
 // SIGTERM or SIGINT stops it.
@@ -35,6 +36,7 @@ function reset() {
     recipients: 0,
     duplicates: 0,
     withoutMessageId: 0,
+    dkimSigned: 0,
     bytes: 0,
     sessions: 0,
     concurrent: counts?.concurrent ?? 0,
@@ -54,6 +56,7 @@ function stats() {
     unique: seen.size,
     duplicates: counts.duplicates,
     without_message_id: counts.withoutMessageId,
+    dkim_signed: counts.dkimSigned,
     bytes: counts.bytes,
     sessions: counts.sessions,
     max_concurrent_sessions: counts.maxConcurrent,
@@ -100,6 +103,7 @@ const smtp = new SMTPServer({
       counts.bytes += bytes;
       counts.firstAt ??= now;
       counts.lastAt = now;
+      if (/^dkim-signature:/im.test(headers)) counts.dkimSigned++;
       if (!match) counts.withoutMessageId++;
       else if (seen.has(match[1].trim())) counts.duplicates++;
       else seen.add(match[1].trim());
