@@ -805,8 +805,13 @@ async function deliveryRun({ base, apiKey, db, sinkStats, sinkReset, platform, l
   const ids = await sendAll(options.messages, 0, () => (acceptedAt ??= Date.now()));
   const allAccepted = Date.now();
   const sampling = options.sampleQueries ? sampleQueries(db) : undefined;
+  const tablesBefore = options.sampleQueries ? await tableCounters(db) : undefined;
   const stats = await waitSink(options.messages, firstSent, DELIVERY_TIMEOUT_MS);
-  if (sampling) printSamples(await sampling.stop(), 'the delivery run');
+  if (sampling) {
+    printSamples(await sampling.stop(), 'the delivery run');
+    await waitDelivered(db, undefined, 60_000);
+    printTableCounters(tablesBefore, await tableCounters(db), options.messages);
+  }
   const after = await cpuSnapshot(leaders());
   const recorded = await waitDelivered(db, ids, 60_000);
   const ms = Math.max(1, (stats.last_at ?? Date.now()) - firstSent);
@@ -884,6 +889,47 @@ function sampleQueries(db) {
       return { samples, counts };
     },
   };
+}
+
+/** Diagnostic: PostgreSQL's per-table and per-database counters (cumulative). */
+async function tableCounters(db) {
+  await db.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await db.query(
+    `SELECT schemaname || '.' || relname AS name, seq_scan, seq_tup_read, coalesce(idx_scan, 0) AS idx_scan,
+            n_tup_ins, n_tup_upd, n_tup_del
+     FROM pg_stat_user_tables`,
+  );
+  const [database] = (
+    await db.query(
+      'SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()',
+    )
+  ).rows;
+  return { tables: new Map(rows.map((row) => [row.name, row])), database };
+}
+
+function printTableCounters(before, after, messages) {
+  const per = (a, b) => ((Number(a) - Number(b)) / messages).toFixed(2);
+  log(
+    `PostgreSQL counters per delivered message (${messages}, the whole database, so the bench's own polling too): ${per(after.database.xact_commit, before.database.xact_commit)} commits, ${per(after.database.xact_rollback, before.database.xact_rollback)} rollbacks`,
+  );
+  log(
+    '  table                          seq_scan  seq_tup_read  idx_scan  inserted  updated  deleted',
+  );
+  for (const [name, row] of after.tables) {
+    const was = before.tables.get(name) ?? {};
+    const cells = [
+      'seq_scan',
+      'seq_tup_read',
+      'idx_scan',
+      'n_tup_ins',
+      'n_tup_upd',
+      'n_tup_del',
+    ].map((field) => per(row[field], was[field] ?? 0));
+    if (cells.every((cell) => Number(cell) === 0)) continue;
+    log(
+      `  ${name.padEnd(30)} ${cells.map((cell, i) => cell.padStart([8, 13, 9, 9, 8, 8][i])).join(' ')}`,
+    );
+  }
 }
 
 function printSamples({ samples, counts }, label) {
