@@ -146,7 +146,7 @@ export class DeliverMessageWorker {
         retry.push(recipient);
       }
     }
-    await repository.updateRecipients(runner, updates);
+    await repository.updateRecipients(runner, message.id, updates);
     await recordEvents(runner, events);
     if (hardBounces.length) {
       const created = await this.suppressions.recordBounces(

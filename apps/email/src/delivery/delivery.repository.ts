@@ -86,8 +86,15 @@ export const deliveryRepository = {
     );
   },
 
-  /** Every recipient's new state in one statement. */
-  async updateRecipients(runner: SqlRunner, updates: RecipientUpdate[]): Promise<void> {
+  /**
+   * Every recipient's new state in one statement. The message id keeps the plan on the
+   * message's index: on a small table the planner would otherwise scan it whole.
+   */
+  async updateRecipients(
+    runner: SqlRunner,
+    messageId: string,
+    updates: RecipientUpdate[],
+  ): Promise<void> {
     if (updates.length === 0) return;
     await runner.query(
       `UPDATE email.recipients r SET
@@ -104,8 +111,8 @@ export const deliveryRepository = {
        FROM jsonb_to_recordset($1::jsonb) AS u(id text, status text, rejection_reason text,
          bounce_type text, bounce_code text, bounce_description text, processed boolean,
          delivered boolean, deferred boolean, finished boolean)
-       WHERE r.id = u.id`,
-      [JSON.stringify(updates)],
+       WHERE r.message_id = $2 AND r.id = u.id`,
+      [JSON.stringify(updates), messageId],
     );
   },
 

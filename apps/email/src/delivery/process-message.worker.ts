@@ -78,7 +78,7 @@ export class ProcessMessageWorker {
       const destination = this.transport.destinationOf(recipient.email);
       outgoing.set(destination, [...(outgoing.get(destination) ?? []), recipient.id]);
     }
-    await repository.updateRecipients(runner, updates);
+    await repository.updateRecipients(runner, messageId, updates);
     await recordEvents(runner, events);
     if (outgoing.size > 0) {
       const content = await repository.content(runner, messageId);

@@ -1,5 +1,5 @@
 import { writeOutboxEvents } from '@switchboard/persistence';
-import type { SqlRunner } from '@switchboard/persistence';
+import type { OutboxEvent, SqlRunner } from '@switchboard/persistence';
 import type { EmailEventRecord } from './email-events';
 
 /**
@@ -13,29 +13,40 @@ export async function recordEvents(executor: SqlRunner, events: EmailEventRecord
      SELECT id, message_id, workspace_id, recipient_id, type, occurred_at, detail
      FROM jsonb_to_recordset($1::jsonb) AS e(id text, message_id text, workspace_id text,
        recipient_id text, type text, occurred_at timestamptz, detail jsonb)`,
-    [
-      JSON.stringify(
-        events.map((event) => ({
-          id: event.id,
-          message_id: event.messageId,
-          workspace_id: event.workspaceId,
-          recipient_id: event.recipientId,
-          type: event.type,
-          occurred_at: event.occurredAt.toISOString(),
-          detail: event.detail,
-        })),
-      ),
-    ],
+    [JSON.stringify(events.map(timelineRow))],
   );
-  await writeOutboxEvents(
-    executor,
-    'email',
-    events.map((event) => ({
-      id: event.id,
-      type: event.type,
-      workspaceId: event.workspaceId,
-      timestamp: event.occurredAt.toISOString(),
-      data: event.data,
-    })),
-  );
+  await writeOutboxEvents(executor, 'email', events.map(outboxEvent));
+}
+
+/** An event as a row of email.events. */
+export function timelineRow(event: EmailEventRecord) {
+  return {
+    id: event.id,
+    message_id: event.messageId,
+    workspace_id: event.workspaceId,
+    recipient_id: event.recipientId,
+    type: event.type,
+    occurred_at: event.occurredAt.toISOString(),
+    detail: event.detail,
+  };
+}
+
+function outboxEvent(event: EmailEventRecord): OutboxEvent {
+  return {
+    id: event.id,
+    type: event.type,
+    workspaceId: event.workspaceId,
+    timestamp: event.occurredAt.toISOString(),
+    data: event.data,
+  };
+}
+
+/** An event as a row of email.outbox (the body `writeOutboxEvents` stores). */
+export function outboxRow(event: EmailEventRecord) {
+  return {
+    id: event.id,
+    type: event.type,
+    workspace_id: event.workspaceId,
+    payload: { type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data },
+  };
 }

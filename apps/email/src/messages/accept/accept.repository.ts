@@ -1,16 +1,19 @@
-import { enqueueJobs } from '@switchboard/persistence';
+import { jobsChannel, outboxChannel } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
-import { recordEvents } from '../email-events.repository';
+import { outboxRow, timelineRow } from '../email-events.repository';
 import type { MessageDraft } from './message-draft';
 
 export const PROCESS_QUEUE = 'email.process';
 
 /**
- * Writes accepted messages (one or a batch of 100) in the caller's transaction: messages,
- * recipients and contents in one statement, the events (timeline and outbox) in two, and one
- * processing job per message in one: four round trips whatever the batch size.
+ * Writes accepted messages (one or a batch of 100) in ONE statement whatever the batch size:
+ * messages, recipients, contents, the events (timeline and outbox), one processing job per
+ * message, and the NOTIFYs that wake the workers and the relay at commit. A send without an
+ * Idempotency-Key runs it alone, in autocommit: one round trip. The outbox and jobs rows follow
+ * `writeOutboxEvents` and `enqueueJobs` (libs/persistence), inlined to keep the single statement.
  */
 export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]): Promise<void> {
+  const events = drafts.flatMap((draft) => draft.events);
   await executor.query(
     `WITH m AS (
        INSERT INTO email.messages (id, workspace_id, from_email, from_name, sender_domain,
@@ -33,29 +36,45 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
        SELECT id, message_id, workspace_id, position, role, email, name, allowed, status
        FROM jsonb_to_recordset($2::jsonb) AS x(id text, message_id text, workspace_id text,
          position int, role text, email text, name text, allowed boolean, status text)
+     ), c AS (
+       INSERT INTO email.contents (message_id, workspace_id, html, text, attachments)
+       SELECT message_id, workspace_id, html, text, attachments
+       FROM jsonb_to_recordset($3::jsonb) AS x(message_id text, workspace_id text, html text,
+         text text, attachments jsonb)
+     ), e AS (
+       INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at,
+         detail)
+       SELECT id, message_id, workspace_id, recipient_id, type, occurred_at, detail
+       FROM jsonb_to_recordset($4::jsonb) AS x(id text, message_id text, workspace_id text,
+         recipient_id text, type text, occurred_at timestamptz, detail jsonb)
+     ), o AS (
+       INSERT INTO email.outbox (id, type, workspace_id, payload)
+       SELECT id, type, workspace_id, payload
+       FROM jsonb_to_recordset($5::jsonb) AS x(id text, type text, workspace_id text,
+         payload jsonb)
+     ), j AS (
+       INSERT INTO email.jobs (queue, payload, run_at)
+       SELECT queue, payload, run_at
+       FROM jsonb_to_recordset($6::jsonb) AS x(queue text, payload jsonb, run_at timestamptz)
      )
-     INSERT INTO email.contents (message_id, workspace_id, html, text, attachments)
-     SELECT message_id, workspace_id, html, text, attachments
-     FROM jsonb_to_recordset($3::jsonb) AS x(message_id text, workspace_id text, html text,
-       text text, attachments jsonb)`,
+     SELECT pg_notify($7, $8), pg_notify($9, '')`,
     [
       JSON.stringify(drafts.map((draft) => draft.message)),
       JSON.stringify(drafts.flatMap((draft) => draft.recipients)),
       JSON.stringify(drafts.map((draft) => draft.content)),
+      JSON.stringify(events.map(timelineRow)),
+      JSON.stringify(events.map(outboxRow)),
+      JSON.stringify(
+        drafts.map((draft) => ({
+          queue: PROCESS_QUEUE,
+          payload: { message_id: draft.message.id },
+          run_at: draft.runAt.toISOString(),
+        })),
+      ),
+      jobsChannel('email'),
+      PROCESS_QUEUE,
+      outboxChannel('email'),
     ],
-  );
-  await recordEvents(
-    executor,
-    drafts.flatMap((draft) => draft.events),
-  );
-  await enqueueJobs(
-    executor,
-    'email',
-    drafts.map((draft) => ({
-      queue: PROCESS_QUEUE,
-      payload: { message_id: draft.message.id },
-      runAt: draft.runAt,
-    })),
   );
 }
 

@@ -9,6 +9,9 @@ import type {
   RequestContext,
 } from '@switchboard/contracts';
 import { idempotentWrite } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import type { Pool } from 'pg';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppError, SealedBox } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../../config/email.config';
@@ -30,6 +33,13 @@ import type { MessageDraft } from './message-draft';
 @Injectable()
 export class SendService {
   private readonly box: SealedBox;
+  private readonly autocommit: SqlRunner;
+  /**
+   * Verified senders seen in the last seconds, per workspace and domain: most sends repeat the
+   * same few. A domain deleted or unverified meanwhile is caught when the message is processed
+   * (its recipients are rejected with `domain_unverified`), so the cache cannot let mail out.
+   */
+  private readonly verified = new Map<string, number>();
 
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
@@ -37,6 +47,10 @@ export class SendService {
     private readonly domains: SendingDomainsService,
   ) {
     this.box = new SealedBox(config.ENCRYPTION_KEY);
+    const pool = (dataSource.driver as PostgresDriver).master as Pool;
+    this.autocommit = {
+      query: async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows,
+    };
   }
 
   async send(context: RequestContext, request: EmailSendRequest): Promise<EmailMessage> {
@@ -74,6 +88,11 @@ export class SendService {
       draftMessage(workspaceId, request, onboarding[index], now),
     );
     const onboardingMessages = onboarding.filter(Boolean).length;
+    if (!context.idempotencyKey && onboardingMessages === 0) {
+      // Nothing to claim or count first: the one statement commits on its own.
+      await insertDrafts(this.autocommit, drafts);
+      return reply(drafts);
+    }
     return idempotentWrite(
       this.dataSource,
       'email',
@@ -106,13 +125,20 @@ export class SendService {
   ): Promise<boolean[]> {
     const onboardingDomain = this.config.EMAIL_ONBOARDING_DOMAIN.toLowerCase();
     const domainsOf = requests.map((request) => senderDomainOf(request.from.email));
+    const now = Date.now();
     const own = [...new Set(domainsOf.filter((domain) => domain !== onboardingDomain))];
-    const senders = own.length
-      ? await this.domains.sendersFor(workspaceId, own)
+    const unknown = own.filter(
+      (domain) => (this.verified.get(`${workspaceId} ${domain}`) ?? 0) <= now,
+    );
+    const senders = unknown.length
+      ? await this.domains.sendersFor(workspaceId, unknown)
       : new Map<string, SenderDomain>();
+    for (const [domain, sender] of senders)
+      if (sender.verified) this.verified.set(`${workspaceId} ${domain}`, now + VERIFIED_CACHE_MS);
+    if (this.verified.size > 10_000) this.verified.clear();
     const details: ErrorDetail[] = [];
     domainsOf.forEach((domain, index) => {
-      if (domain === onboardingDomain) return;
+      if (domain === onboardingDomain || !unknown.includes(domain)) return;
       const sender = senders.get(domain);
       const param = `${paramPrefix(index)}from`;
       if (!sender)
@@ -155,6 +181,8 @@ function acceptedView(draft: MessageDraft): MessageRow {
     canceled_at: null,
   };
 }
+
+const VERIFIED_CACHE_MS = 5_000;
 
 function onboardingLimit(now: Date): AppError {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
