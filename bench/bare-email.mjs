@@ -3,7 +3,8 @@
 // rows the email service writes for an accepted send, with the service's own code from the build:
 //   dist/apps/email/src/messages/accept/message-draft.js      draftMessage(): the rows to write
 //   dist/apps/email/src/messages/accept/accept.repository.js  insertDrafts(): the same SQL
-// inside BEGIN / COMMIT on one pooled client (no idempotency key, no sender check, no
+// as the service runs it without an Idempotency-Key: insertDrafts() is one statement, so it runs
+// in autocommit, one round trip, a transaction of its own (no idempotency key, no sender check, no
 // authentication, no validation: that is the point of a bare baseline).
 //   POST /messages   one send      -> 202 {"id", "status": "accepted"}
 //   POST /batches    {"messages"}  -> 202 {"data": [{"id", "status": "accepted"}, ...]}
@@ -84,24 +85,17 @@ function sendRequest(body) {
   };
 }
 
-/** Drafts and writes the messages in one transaction; returns the drafts. */
+/**
+ * Drafts and writes the messages in one transaction: insertDrafts() is a single statement, run
+ * on the pool in autocommit exactly as the service runs a send without an Idempotency-Key.
+ */
 async function acceptAll(bodies) {
   const now = new Date();
   const drafts = bodies.map((body) => draftMessage(workspaceId, sendRequest(body), false, now));
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await insertDrafts(
-      { query: async (sql, params) => (await client.query(sql, params)).rows },
-      drafts,
-    );
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  await insertDrafts(
+    { query: async (sql, params) => (await pool.query(sql, params)).rows },
+    drafts,
+  );
   return drafts;
 }
 
