@@ -24,6 +24,7 @@ describe('email delivery to MX hosts', () => {
   let bird: BirdClient;
   const user = 'ops@acme.test';
   const user2 = 'ops@nomail.test';
+  const user3 = 'ops@beta.test';
 
   const recipients = async (id: string): Promise<Recipient[]> =>
     (
@@ -48,6 +49,7 @@ describe('email delivery to MX hosts', () => {
     dns = await startDnsServer();
     dns.set('acme.test', [{ type: 'MX', exchange: 'mx1.acme.test', priority: 10 }]);
     dns.set('mx1.acme.test', [{ type: 'A', address: '127.0.0.1' }]);
+    dns.set('beta.test', [{ type: 'MX', exchange: 'mx1.acme.test', priority: 10 }]);
     dns.set('nomail.test', [{ type: 'MX', exchange: '', priority: 0 }]);
     platform = await startTestPlatform({
       DNS_SERVERS: dns.address,
@@ -56,7 +58,7 @@ describe('email delivery to MX hosts', () => {
     });
     acme = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Acme' });
     bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base });
-    for (const email of [user, user2])
+    for (const email of [user, user2, user3])
       await call(platform.base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/users`, {
         token: TEST_ADMIN_TOKEN,
         body: { email, password: 'a long enough password', role: 'read' },
@@ -78,6 +80,19 @@ describe('email delivery to MX hosts', () => {
     });
     expect((await settled(message.id)).status).toBe('delivered');
     expect(sink.messages.map((m) => m.messageId)).toContain(`${message.id}@onboarding.localhost`);
+  });
+
+  it('delivers to two destination domains in two transactions and counts both', async () => {
+    const message = await bird.email.send({
+      from: 'try@onboarding.localhost',
+      to: [user, user3],
+      subject: 'Two domains',
+      text: 'x',
+    });
+    const done = await settled(message.id);
+    expect(done).toMatchObject({ status: 'delivered', delivered_count: 2, processed_count: 2 });
+    const copies = sink.messages.filter((m) => m.messageId.startsWith(`${message.id}@`));
+    expect(copies.map((m) => m.rcptTo[0]).sort()).toEqual([user, user3].sort());
   });
 
   it('bounces a recipient whose domain publishes a null MX', async () => {

@@ -28,6 +28,8 @@ export interface SmtpSink {
   rule(address: string, rule: RcptRule): void;
   /** Holds every DATA reply from now on until `release()`: in-flight deliveries then wait. */
   hold(): void;
+  /** Starts holding once this many messages were accepted (from then on, as `hold`). */
+  holdAfter(accepted: number): void;
   release(): void;
   /** DATA transactions currently held (their senders wait for the reply). */
   held(): number;
@@ -48,6 +50,7 @@ export async function startSmtpSink(port?: number): Promise<SmtpSink> {
   const sessions = { opened: 0, concurrent: 0, maxConcurrent: 0 };
   const closed = new Set<string>();
   let holding = false;
+  let holdAt = Infinity;
   let waiting: Array<() => void> = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -91,6 +94,7 @@ export async function startSmtpSink(port?: number): Promise<SmtpSink> {
           });
           callback();
         };
+        if (messages.length >= holdAt) holding = true;
         if (holding) waiting.push(accept);
         else accept();
       });
@@ -119,8 +123,12 @@ export async function startSmtpSink(port?: number): Promise<SmtpSink> {
     hold() {
       holding = true;
     },
+    holdAfter(accepted) {
+      holdAt = accepted;
+    },
     release() {
       holding = false;
+      holdAt = Infinity;
       const pending = waiting;
       waiting = [];
       for (const accept of pending) accept();

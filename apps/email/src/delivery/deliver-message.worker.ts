@@ -19,8 +19,9 @@ export interface DeliveryAttempt {
   message: MessageRow;
   recipients: RecipientRow[];
   results: RecipientResult[];
-  /** Set when the message could not be composed: every recipient is rejected. */
-  generationFailure?: string;
+  /** Set when nothing could be sent: every recipient is rejected for this reason. */
+  rejection?: 'generation_failure' | 'domain_unverified';
+  reason?: string;
 }
 
 /** What one delivery attempt leaves to do: nothing, or the deferred recipients at a later time. */
@@ -41,11 +42,14 @@ export class DeliverMessageWorker {
     private readonly transport: MailTransport,
   ) {}
 
-  /** Reads what to send and sends it; the results are recorded by `record`. */
+  /**
+   * Reads what to send and sends it; the results are recorded by `record`. Without ids, every
+   * recipient of the message still to deliver (processed or deferred).
+   */
   async attempt(
     runner: SqlRunner,
     messageId: string,
-    recipientIds: string[],
+    recipientIds: string[] | undefined,
   ): Promise<DeliveryAttempt | undefined> {
     const message = await repository.message(runner, messageId);
     if (!message) return undefined;
@@ -57,21 +61,42 @@ export class DeliverMessageWorker {
     );
     if (recipients.length === 0) return undefined;
     const content = await repository.content(runner, messageId);
-    const mail = await this.compose(message, content, recipients);
-    if (!mail)
-      return { message, recipients, results: recipients.map((r) => rejectedForDomain(r.email)) };
+    if (!content || content.purged)
+      return {
+        message,
+        recipients,
+        results: [],
+        rejection: 'generation_failure',
+        reason: 'the stored content is gone',
+      };
     try {
+      const mail = await this.compose(message, content, recipients);
+      if (!mail)
+        return {
+          message,
+          recipients,
+          results: [],
+          rejection: 'domain_unverified',
+          reason: 'the sending domain is no longer verified',
+        };
       return { message, recipients, results: await this.transport.deliver(mail) };
     } catch (err) {
       // The message cannot be built (a broken DKIM key, say): retrying would fail the same way.
       const reason = `generation failure: ${(err as Error).message}`.slice(0, 500);
-      return { message, recipients, results: [], generationFailure: reason };
+      return { message, recipients, results: [], rejection: 'generation_failure', reason };
     }
+  }
+
+  /** Whether the transport is closing (process shutdown): results then say nothing about mail. */
+  get stopping(): boolean {
+    return this.transport.isClosing;
   }
 
   /** Records an attempt's results in the caller's transaction; says whether retries remain. */
   async record(runner: SqlRunner, attempt: DeliveryAttempt): Promise<AttemptOutcome> {
-    const { message, recipients, results, generationFailure } = attempt;
+    const { message, recipients, results, rejection, reason } = attempt;
+    // Under the message's row lock, so concurrent attempts of one message recount in turn.
+    await repository.lockMessage(runner, message.id);
     const now = new Date();
     const byEmail = new Map(results.map((result) => [result.recipient.toLowerCase(), result]));
     const subject = {
@@ -86,17 +111,17 @@ export class DeliverMessageWorker {
       [];
     const retry: RecipientRow[] = [];
     for (const recipient of recipients) {
-      if (generationFailure) {
+      if (rejection) {
         updates.push({
           id: recipient.id,
           status: 'rejected',
-          rejection_reason: 'generation_failure',
-          bounce_description: generationFailure,
+          rejection_reason: rejection,
+          bounce_description: reason,
           finished: true,
         });
         events.push(
           recipientEvent('email.rejected', subject, recipient, now, {
-            rejection_reason: 'generation_failure',
+            rejection_reason: rejection,
           }),
         );
         continue;
@@ -177,7 +202,7 @@ export class DeliverMessageWorker {
   /** The mail for these recipients; undefined when the sending domain is gone or unverified. */
   private async compose(
     message: MessageRow,
-    content: StoredContent | undefined,
+    content: StoredContent,
     recipients: RecipientRow[],
   ): Promise<OutboundMail | undefined> {
     let dkim: OutboundMail['dkim'];
@@ -201,10 +226,10 @@ export class DeliverMessageWorker {
       cc: message.cc_addresses,
       replyTo: message.reply_to,
       subject: message.subject,
-      html: content?.html ?? undefined,
-      text: content?.text ?? undefined,
+      html: content.html ?? undefined,
+      text: content.text ?? undefined,
       headers: message.headers,
-      attachments: (content?.attachments ?? []).map((attachment) => ({
+      attachments: content.attachments.map((attachment) => ({
         filename: attachment.filename,
         content: attachment.content,
         contentType: attachment.content_type,
@@ -219,17 +244,6 @@ export class DeliverMessageWorker {
 
 function address(email: string, name: string | null) {
   return name ? { email, name } : { email };
-}
-
-/** A recipient the sending domain no longer covers is bounced by policy, not retried. */
-function rejectedForDomain(recipient: string): RecipientResult {
-  return {
-    recipient,
-    outcome: 'bounced',
-    code: null,
-    response: 'the sending domain is no longer verified in this workspace',
-    bounceType: 'admin',
-  };
 }
 
 /** The transport answers for every recipient; should one be missing, retrying is the safe side. */

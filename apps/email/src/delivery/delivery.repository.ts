@@ -4,6 +4,7 @@ import type { MessageRow, RecipientRow } from '../messages/message.mapper';
 import { aggregateStatus } from '../messages/message-status';
 
 export interface StoredContent {
+  purged: boolean;
   html: string | null;
   text: string | null;
   attachments: Array<{
@@ -62,7 +63,7 @@ export const deliveryRepository = {
 
   async content(runner: SqlRunner, messageId: string): Promise<StoredContent | undefined> {
     const rows = (await runner.query(
-      'SELECT html, text, attachments FROM email.contents WHERE message_id = $1',
+      'SELECT html, text, attachments, purged FROM email.contents WHERE message_id = $1',
       [messageId],
     )) as StoredContent[];
     return rows[0];
@@ -74,15 +75,17 @@ export const deliveryRepository = {
     messageId: string,
     rendered: { subject: string; html: string | null; text: string | null },
     retentionDays: number,
+    /** The retry window: content is never purged while a deferred recipient may still need it. */
+    keepForMinutes: number,
   ): Promise<void> {
     await runner.query(
       `WITH c AS (
          UPDATE email.contents SET html = $2, text = $3, generated_at = now(),
-           expires_at = now() + make_interval(days => $4)
+           expires_at = now() + greatest(make_interval(days => $4), make_interval(mins => $6))
          WHERE message_id = $1
        )
        UPDATE email.messages SET subject = $5, processed_at = now() WHERE id = $1`,
-      [messageId, rendered.html, rendered.text, retentionDays, rendered.subject],
+      [messageId, rendered.html, rendered.text, retentionDays, rendered.subject, keepForMinutes],
     );
   },
 
@@ -100,9 +103,10 @@ export const deliveryRepository = {
       `UPDATE email.recipients r SET
          status = u.status,
          rejection_reason = COALESCE(u.rejection_reason, r.rejection_reason),
-         bounce_type = COALESCE(u.bounce_type, r.bounce_type),
-         bounce_code = COALESCE(u.bounce_code, r.bounce_code),
-         bounce_description = COALESCE(u.bounce_description, r.bounce_description),
+         bounce_type = CASE WHEN u.delivered THEN NULL ELSE COALESCE(u.bounce_type, r.bounce_type) END,
+         bounce_code = CASE WHEN u.delivered THEN NULL ELSE COALESCE(u.bounce_code, r.bounce_code) END,
+         bounce_description = CASE WHEN u.delivered THEN NULL
+           ELSE COALESCE(u.bounce_description, r.bounce_description) END,
          processed_at = CASE WHEN u.processed THEN now() ELSE r.processed_at END,
          delivered_at = CASE WHEN u.delivered THEN now() ELSE r.delivered_at END,
          first_deferred_at = CASE WHEN u.deferred THEN COALESCE(r.first_deferred_at, now()) ELSE r.first_deferred_at END,
@@ -151,7 +155,9 @@ export const deliveryRepository = {
       },
       { canceled: message.canceled_at !== null, scheduled: false },
     );
-    const created = message.created_at.getTime();
+    // Latencies count from when the message was let go: its scheduled time, or its acceptance.
+    const created = (message.scheduled_at ?? message.created_at).getTime();
+    const clamp = (value: number) => Math.min(Math.max(0, value), 2_147_483_647);
     const ms = (key: string) => (c[key] === null ? null : Number(c[key]));
     const firstProcessed = ms('first_processed_ms');
     const firstDelivered = ms('first_delivered_ms');
@@ -172,9 +178,9 @@ export const deliveryRepository = {
         n('bounced'),
         n('complained'),
         n('rejected'),
-        firstProcessed === null ? null : Math.max(0, firstProcessed - created),
-        ms('delivery_ms'),
-        firstDelivered === null ? null : Math.max(0, firstDelivered - created),
+        firstProcessed === null ? null : clamp(firstProcessed - created),
+        ms('delivery_ms') === null ? null : clamp(ms('delivery_ms') ?? 0),
+        firstDelivered === null ? null : clamp(firstDelivered - created),
         final && n('delivered') > 0 ? new Date(ms('last_delivered_ms') ?? Date.now()) : null,
       ],
     );

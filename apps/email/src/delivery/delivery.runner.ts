@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { WorkQueue } from '@switchboard/persistence';
+import { enqueueJobs, WorkQueue } from '@switchboard/persistence';
 import type { Job, SqlRunner, WorkQueueWorker } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -12,9 +12,10 @@ import { PROCESS_QUEUE } from '../messages/accept/accept.repository';
 import { DeliverMessageWorker } from './deliver-message.worker';
 import { DELIVER_QUEUE, ProcessMessageWorker } from './process-message.worker';
 
-interface DeliverPayload {
+/** A processing job names the message; a delivery job (or a retry) also its recipients. */
+interface SendPayload {
   message_id: string;
-  recipient_ids: string[];
+  recipient_ids?: string[];
 }
 
 /**
@@ -23,7 +24,7 @@ interface DeliverPayload {
  * accepted survives a crash: a dead worker's lease runs out and another takes its jobs.
  */
 @Injectable()
-export class DeliveryRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryRunner.name);
   private readonly pool: Pool;
   private readonly reads: SqlRunner;
@@ -46,13 +47,13 @@ export class DeliveryRunner implements OnApplicationBootstrap, OnApplicationShut
     const queue = new WorkQueue(this.pool, 'email');
     const leaseMs = this.config.EMAIL_JOB_LEASE_SECONDS * 1000;
     this.workers = [
-      queue.start<{ message_id: string }>({
+      queue.start<SendPayload>({
         queue: PROCESS_QUEUE,
-        concurrency: 8,
+        concurrency: this.config.EMAIL_DELIVERY_CONCURRENCY,
         leaseMs,
         handle: (job) => this.process(job),
       }),
-      queue.start<DeliverPayload>({
+      queue.start<SendPayload>({
         queue: DELIVER_QUEUE,
         concurrency: this.config.EMAIL_DELIVERY_CONCURRENCY,
         leaseMs,
@@ -61,24 +62,49 @@ export class DeliveryRunner implements OnApplicationBootstrap, OnApplicationShut
     ];
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Workers stop before any module is destroyed (the transport among them). */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.stop()));
   }
 
-  private process(job: Job<{ message_id: string }>): Promise<void> {
-    return this.dataSource.transaction(async (manager) => {
-      await job.complete(manager);
-      await this.processing.process(
+  /**
+   * Processes the message, then delivers it in the same job when all its recipients go to one
+   * destination (the relay, or one domain: the common case, one claim and no second job); several
+   * destinations are fanned out as delivery jobs. A retry of the job (`recipient_ids` set) or a
+   * rerun after a crash past processing goes straight to delivery.
+   */
+  private async process(job: Job<SendPayload>): Promise<void> {
+    const { message_id: messageId } = job.payload;
+    if (job.payload.recipient_ids) return this.deliver(job);
+    const senderVerified = await this.processing.senderVerified(this.reads, messageId);
+    const plan = await this.dataSource.transaction(async (manager) => {
+      await job.hold(manager);
+      const outgoing = await this.processing.process(manager, messageId, senderVerified);
+      if (outgoing === undefined) return 'deliver-pending';
+      if (outgoing.size === 1) return 'deliver-now';
+      await enqueueJobs(
         manager,
-        job.payload.message_id,
-        this.config.EMAIL_CONTENT_RETENTION_DAYS,
+        'email',
+        [...outgoing.values()].map((ids) => ({
+          queue: DELIVER_QUEUE,
+          payload: { message_id: messageId, recipient_ids: ids },
+        })),
       );
+      await job.complete(manager);
+      return 'fanned-out';
     });
+    if (plan !== 'fanned-out') await this.deliver(job);
   }
 
-  private async deliver(job: Job<DeliverPayload>): Promise<void> {
+  /** One attempt for the job's recipients (all the message's pending ones when it names none). */
+  private async deliver(job: Job<SendPayload>): Promise<void> {
     const { message_id: messageId, recipient_ids: recipientIds } = job.payload;
     const attempt = await this.delivery.attempt(this.reads, messageId, recipientIds);
+    if (this.delivery.stopping) {
+      // The process is shutting down under the attempt: nothing was learnt about the mail. The
+      // job goes back as it was, for this process after a restart or for another replica.
+      return this.dataSource.transaction((manager) => job.retryAt(manager, new Date()));
+    }
     await this.dataSource.transaction(async (manager) => {
       if (!attempt) return job.complete(manager);
       const outcome = await this.delivery.record(manager, attempt);

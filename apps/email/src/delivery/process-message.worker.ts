@@ -1,12 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
 import type { EmailRejectionReason } from '@switchboard/contracts';
-import { enqueueJobs } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { SendingDomainsService } from '../domains';
 import { recipientEvent } from '../messages/email-events';
 import type { EmailEventRecord } from '../messages/email-events';
 import { recordEvents } from '../messages/email-events.repository';
-import type { MessageRow } from '../messages/message.mapper';
 import { SuppressionsService } from '../suppressions';
 import { deliveryRepository as repository } from './delivery.repository';
 import type { RecipientUpdate } from './delivery.repository';
@@ -17,23 +17,33 @@ export const DELIVER_QUEUE = 'email.deliver';
 
 /**
  * Processing a message (at once, or at its `scheduled_at`): the rules applied after acceptance
- * (sender domain still verified, onboarding recipients, suppressions), the content generated,
- * and one delivery job per destination, all in the job's transaction.
+ * (sender domain still verified, onboarding recipients, suppressions) and the content
+ * generated, in the job's transaction. It answers which recipients go to which destination;
+ * the runner delivers a single destination at once and fans several out as delivery jobs.
  */
 @Injectable()
 export class ProcessMessageWorker {
   constructor(
+    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     private readonly domains: SendingDomainsService,
     private readonly suppressions: SuppressionsService,
     private readonly transport: MailTransport,
   ) {}
 
-  /** Runs inside the job's transaction; false when there is nothing (left) to process. */
-  async process(runner: SqlRunner, messageId: string, retentionDays: number): Promise<boolean> {
+  /**
+   * Runs inside the job's transaction. Returns the recipient ids per destination (empty when
+   * every recipient was rejected), or undefined when the message was processed before (a run
+   * that crashed after this step) or is gone or canceled.
+   */
+  async process(
+    runner: SqlRunner,
+    messageId: string,
+    senderVerified: boolean,
+  ): Promise<Map<string, string[]> | undefined> {
     const message = await repository.lockMessage(runner, messageId);
-    if (!message || message.canceled_at || message.processed_at) return false;
+    if (!message || message.canceled_at || message.processed_at) return undefined;
     const recipients = await repository.recipients(runner, messageId, ['accepted']);
-    const domainProblem = await this.senderProblem(message);
+    const domainProblem = !senderVerified;
     const suppressed = await this.suppressions.suppressedAmong(
       runner,
       message.workspace_id,
@@ -86,14 +96,12 @@ export class ProcessMessageWorker {
         { subject: message.subject, html: content?.html ?? null, text: content?.text ?? null },
         message.parameters,
       );
-      await repository.markGenerated(runner, messageId, rendered, retentionDays);
-      await enqueueJobs(
+      await repository.markGenerated(
         runner,
-        'email',
-        [...outgoing.values()].map((ids) => ({
-          queue: DELIVER_QUEUE,
-          payload: { message_id: messageId, recipient_ids: ids },
-        })),
+        messageId,
+        rendered,
+        this.config.EMAIL_CONTENT_RETENTION_DAYS,
+        this.config.EMAIL_RETRY_FOR_MINUTES,
       );
     } else {
       // Every recipient was rejected: nothing is generated, and nothing needs the bodies.
@@ -107,13 +115,18 @@ export class ProcessMessageWorker {
       ]);
     }
     await repository.recount(runner, { ...message, canceled_at: null });
-    return true;
+    return outgoing;
   }
 
-  /** The onboarding domain always may send; an own domain must still exist and be verified. */
-  private async senderProblem(message: MessageRow): Promise<boolean> {
-    if (message.onboarding) return false;
+  /**
+   * Whether the message's sender may still send: the onboarding domain always, an own domain
+   * while it exists and is verified. Asked before the processing transaction opens, since the
+   * lookup takes a pool connection of its own (inside, a full pool would wait on itself).
+   */
+  async senderVerified(reads: SqlRunner, messageId: string): Promise<boolean> {
+    const message = await repository.message(reads, messageId);
+    if (!message || message.onboarding) return true;
     const senders = await this.domains.sendersFor(message.workspace_id, [message.sender_domain]);
-    return !senders.get(message.sender_domain)?.verified;
+    return senders.get(message.sender_domain)?.verified === true;
   }
 }

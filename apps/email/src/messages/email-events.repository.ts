@@ -1,21 +1,35 @@
-import { writeOutboxEvents } from '@switchboard/persistence';
-import type { OutboxEvent, SqlRunner } from '@switchboard/persistence';
+import { outboxChannel } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
 import type { EmailEventRecord } from './email-events';
 
 /**
- * Writes events to the messages' timelines and, in the same transaction, to the outbox the relay
- * publishes from: two statements whatever the number of events.
+ * Writes events to the messages' timelines and, in the same statement (so the same
+ * transaction), to the outbox the relay publishes from, with the NOTIFY that wakes the relay:
+ * one round trip whatever the number of events. The outbox rows are those `writeOutboxEvents`
+ * (libs/persistence) writes.
  */
 export async function recordEvents(executor: SqlRunner, events: EmailEventRecord[]): Promise<void> {
   if (events.length === 0) return;
   await executor.query(
-    `INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at, detail)
-     SELECT id, message_id, workspace_id, recipient_id, type, occurred_at, detail
-     FROM jsonb_to_recordset($1::jsonb) AS e(id text, message_id text, workspace_id text,
-       recipient_id text, type text, occurred_at timestamptz, detail jsonb)`,
-    [JSON.stringify(events.map(timelineRow))],
+    `WITH e AS (
+       INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at,
+         detail)
+       SELECT id, message_id, workspace_id, recipient_id, type, occurred_at, detail
+       FROM jsonb_to_recordset($1::jsonb) AS x(id text, message_id text, workspace_id text,
+         recipient_id text, type text, occurred_at timestamptz, detail jsonb)
+     ), o AS (
+       INSERT INTO email.outbox (id, type, workspace_id, payload)
+       SELECT id, type, workspace_id, payload
+       FROM jsonb_to_recordset($2::jsonb) AS x(id text, type text, workspace_id text,
+         payload jsonb)
+     )
+     SELECT pg_notify($3, '')`,
+    [
+      JSON.stringify(events.map(timelineRow)),
+      JSON.stringify(events.map(outboxRow)),
+      outboxChannel('email'),
+    ],
   );
-  await writeOutboxEvents(executor, 'email', events.map(outboxEvent));
 }
 
 /** An event as a row of email.events. */
@@ -28,16 +42,6 @@ export function timelineRow(event: EmailEventRecord) {
     type: event.type,
     occurred_at: event.occurredAt.toISOString(),
     detail: event.detail,
-  };
-}
-
-function outboxEvent(event: EmailEventRecord): OutboxEvent {
-  return {
-    id: event.id,
-    type: event.type,
-    workspaceId: event.workspaceId,
-    timestamp: event.occurredAt.toISOString(),
-    data: event.data,
   };
 }
 

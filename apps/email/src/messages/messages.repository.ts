@@ -129,7 +129,10 @@ export class MessagesRepository {
     );
   }
 
-  /** The message's timeline, oldest first, optionally one event type. */
+  /**
+   * The message's timeline in the order it was written (`seq`: events of one instant keep their
+   * order), optionally one event type.
+   */
   listEvents(
     workspaceId: string,
     messageId: string,
@@ -150,8 +153,8 @@ export class MessagesRepository {
         select: 'id, message_id, workspace_id, recipient_id, type, occurred_at, detail',
         where: { sql: where, params },
         filters: { workspaceId, messageId, type: type ?? null },
-        sorts: { occurred_at: { column: 'occurred_at', type: 'timestamptz' } },
-        defaultSort: 'occurred_at',
+        sorts: { seq: { column: 'seq', type: 'numeric' } },
+        defaultSort: 'seq',
         defaultOrder: 'asc',
         idColumn: 'id',
       },

@@ -24,6 +24,12 @@ export interface Job<P = unknown> {
    * optionally with a new payload; the same fencing as `complete`.
    */
   retryAt(executor: SqlRunner, at: Date, payload?: P): Promise<void>;
+  /**
+   * Locks the job row on `executor` and checks this worker still holds it, without settling it:
+   * for a handler that commits part of its work before a slow step (an SMTP conversation) and
+   * completes the job afterwards. Throws `JobLeaseLostError` like `complete`.
+   */
+  hold(executor: SqlRunner): Promise<void>;
 }
 
 /** The job was claimed again by another worker after this worker's lease expired. */
@@ -82,6 +88,14 @@ export class ClaimedJob<P> implements Job<P> {
     );
     this.fenced(result);
     this.rescheduledFor = at;
+  }
+
+  async hold(executor: SqlRunner): Promise<void> {
+    const result = await executor.query(
+      `SELECT id FROM "${this.schema}".jobs WHERE id = $1 AND attempts = $2 FOR UPDATE`,
+      [this.id, this.attempts],
+    );
+    if (rowsOf(result).length === 0) throw new JobLeaseLostError(this.id);
   }
 
   private fenced(result: unknown): void {

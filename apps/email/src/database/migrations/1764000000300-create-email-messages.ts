@@ -49,6 +49,7 @@ export class CreateEmailMessages1764000000300 implements MigrationInterface {
         canceled_at timestamptz
       );
       CREATE INDEX messages_workspace_created_idx ON email.messages (workspace_id, created_at DESC, id DESC);
+      CREATE INDEX messages_workspace_status_idx ON email.messages (workspace_id, status, created_at DESC, id DESC);
       CREATE INDEX messages_workspace_from_idx ON email.messages (workspace_id, from_email, created_at DESC);
       CREATE INDEX messages_tags_idx ON email.messages USING gin (tags jsonb_path_ops);
 
@@ -79,6 +80,7 @@ export class CreateEmailMessages1764000000300 implements MigrationInterface {
 
       CREATE TABLE email.events (
         id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY,
         message_id text NOT NULL REFERENCES email.messages(id) ON DELETE CASCADE,
         workspace_id text NOT NULL,
         recipient_id text,
@@ -86,7 +88,7 @@ export class CreateEmailMessages1764000000300 implements MigrationInterface {
         occurred_at timestamptz NOT NULL,
         detail jsonb NOT NULL DEFAULT '{}'
       );
-      CREATE INDEX events_message_idx ON email.events (message_id, occurred_at, id);
+      CREATE INDEX events_message_idx ON email.events (message_id, seq);
 
       CREATE TABLE email.contents (
         message_id text PRIMARY KEY REFERENCES email.messages(id) ON DELETE CASCADE,

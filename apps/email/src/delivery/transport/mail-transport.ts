@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { OnModuleDestroy } from '@nestjs/common';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import { domainToASCII } from 'node:url';
 import { createTransport } from 'nodemailer';
 import type { SendMailOptions, SMTPPoolOptions, Transporter } from 'nodemailer';
@@ -58,7 +58,7 @@ type Attempt = { info: SmtpInfo } | { error: SmtpError };
  * and `EMAIL_DELIVERY_CONCURRENCY` in all. SMTP and DNS problems are outcomes, never exceptions.
  */
 @Injectable()
-export class MailTransport implements OnModuleDestroy {
+export class MailTransport implements OnApplicationShutdown {
   private readonly relay: Transporter | undefined;
   private readonly relayName: string;
   private readonly pools = new Map<string, Pool>();
@@ -74,6 +74,11 @@ export class MailTransport implements OnModuleDestroy {
     'connectionTimeout' | 'greetingTimeout' | 'socketTimeout'
   >;
   private closing: Promise<void> | undefined;
+
+  /** True once `close` was called: deliveries answer "shutting down" instead of trying. */
+  get isClosing(): boolean {
+    return this.closing !== undefined;
+  }
 
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
@@ -151,7 +156,8 @@ export class MailTransport implements OnModuleDestroy {
     return this.closing;
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** At application shutdown, after the delivery workers stopped (beforeApplicationShutdown). */
+  async onApplicationShutdown(): Promise<void> {
     await this.close();
   }
 

@@ -54,7 +54,7 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
          payload jsonb)
      ), j AS (
        INSERT INTO email.jobs (queue, payload, run_at)
-       SELECT queue, payload, run_at
+       SELECT queue, payload, coalesce(run_at, now())
        FROM jsonb_to_recordset($6::jsonb) AS x(queue text, payload jsonb, run_at timestamptz)
      )
      SELECT pg_notify($7, $8), pg_notify($9, '')`,
@@ -68,7 +68,7 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
         drafts.map((draft) => ({
           queue: PROCESS_QUEUE,
           payload: { message_id: draft.message.id },
-          run_at: draft.runAt.toISOString(),
+          run_at: draft.runAt?.toISOString() ?? null,
         })),
       ),
       jobsChannel('email'),

@@ -50,8 +50,8 @@ export interface MessageDraft {
     attachments: EmailSendRequest['attachments'];
   };
   events: EmailEventRecord[];
-  /** When the message is to be processed: now, or its `scheduled_at`. */
-  runAt: Date;
+  /** Its `scheduled_at`, or undefined: processed at once (by the database's clock). */
+  runAt: Date | undefined;
 }
 
 export function senderDomainOf(address: string): string {
@@ -142,6 +142,6 @@ export function draftMessage(
       attachments: request.attachments,
     },
     events,
-    runAt: scheduledAt ?? now,
+    runAt: scheduledAt ?? undefined,
   };
 }
