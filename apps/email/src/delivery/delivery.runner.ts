@@ -51,6 +51,9 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
         queue: PROCESS_QUEUE,
         concurrency: this.config.EMAIL_DELIVERY_CONCURRENCY,
         leaseMs,
+        // Scheduled sends are not announced (no NOTIFY for a job due later): a look every
+        // second keeps them within a second of their time.
+        pollMs: 1000,
         handle: (job) => this.process(job),
       }),
       queue.start<SendPayload>({

@@ -52,6 +52,31 @@ export async function idempotentWrite<T>(
   });
 }
 
+/**
+ * The stored reply of an earlier request with this key, if there is one: for a service that
+ * checks preconditions before its write (a sender's domain), so a retry replays what the first
+ * request answered even when the precondition no longer holds. A key used with another body is
+ * E01005; a key whose first request is still running, or none, gives undefined (the write's own
+ * claim then decides).
+ */
+export async function storedReply<T>(
+  dataSource: DataSource,
+  schema: string,
+  scope: IdempotencyScope,
+  box: SealedBox,
+): Promise<T | undefined> {
+  if (!scope.key) return undefined;
+  const [earlier] = rowsOf<{ fingerprint: string; reply: string | null }>(
+    await dataSource.query(
+      `SELECT fingerprint, reply FROM "${schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`,
+      [scope.workspaceId, scope.key],
+    ),
+  );
+  if (!earlier) return undefined;
+  if (scope.fingerprint && earlier.fingerprint !== scope.fingerprint) throw new AppError('E01005');
+  return earlier.reply ? (JSON.parse(box.open(earlier.reply)) as T) : undefined;
+}
+
 /** DDL of a service's idempotency records, for its migration. */
 export function idempotencyRecordsTable(schema: string): string {
   return `CREATE TABLE "${schema}".idempotency_records (

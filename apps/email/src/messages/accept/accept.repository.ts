@@ -57,7 +57,8 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
        SELECT queue, payload, coalesce(run_at, now())
        FROM jsonb_to_recordset($6::jsonb) AS x(queue text, payload jsonb, run_at timestamptz)
      )
-     SELECT pg_notify($7, $8), pg_notify($9, '')`,
+     -- Jobs due later are found by the workers' timers: waking them now would only cost a claim.
+     SELECT pg_notify($7, CASE WHEN $10::boolean THEN $8 ELSE '' END), pg_notify($9, '')`,
     [
       JSON.stringify(drafts.map((draft) => draft.message)),
       JSON.stringify(drafts.flatMap((draft) => draft.recipients)),
@@ -74,6 +75,7 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
       jobsChannel('email'),
       PROCESS_QUEUE,
       outboxChannel('email'),
+      drafts.some((draft) => draft.runAt === undefined),
     ],
   );
 }

@@ -8,7 +8,7 @@ import type {
   ErrorDetail,
   RequestContext,
 } from '@switchboard/contracts';
-import { idempotentWrite } from '@switchboard/persistence';
+import { idempotentWrite, storedReply } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -82,6 +82,14 @@ export class SendService {
     reply: (drafts: MessageDraft[]) => T,
   ): Promise<T> {
     const workspaceId = workspaceOf(context);
+    const scope = {
+      workspaceId,
+      key: context.idempotencyKey,
+      fingerprint: context.idempotencyFingerprint,
+    };
+    // A retry replays the first answer, even if the sender's domain has gone since.
+    const replay = await storedReply<T>(this.dataSource, 'email', scope, this.box);
+    if (replay !== undefined) return replay;
     const onboarding = await this.checkSenders(workspaceId, requests, paramPrefix);
     const now = new Date();
     const drafts = requests.map((request, index) =>
@@ -93,24 +101,14 @@ export class SendService {
       await insertDrafts(this.autocommit, drafts);
       return reply(drafts);
     }
-    return idempotentWrite(
-      this.dataSource,
-      'email',
-      {
-        workspaceId,
-        key: context.idempotencyKey,
-        fingerprint: context.idempotencyFingerprint,
-      },
-      this.box,
-      async (manager) => {
-        if (onboardingMessages > 0) {
-          const sent = await countOnboardingSends(manager, workspaceId, onboardingMessages);
-          if (sent > this.config.EMAIL_ONBOARDING_DAILY_LIMIT) throw onboardingLimit(now);
-        }
-        await insertDrafts(manager, drafts);
-        return reply(drafts);
-      },
-    );
+    return idempotentWrite(this.dataSource, 'email', scope, this.box, async (manager) => {
+      if (onboardingMessages > 0) {
+        const sent = await countOnboardingSends(manager, workspaceId, onboardingMessages);
+        if (sent > this.config.EMAIL_ONBOARDING_DAILY_LIMIT) throw onboardingLimit(now);
+      }
+      await insertDrafts(manager, drafts);
+      return reply(drafts);
+    });
   }
 
   /**
