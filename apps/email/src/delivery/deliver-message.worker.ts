@@ -15,6 +15,13 @@ import { nextAttemptDelaySeconds, retryWindowOver } from './retry-policy';
 import { MailTransport } from './transport';
 import type { OutboundMail, RecipientResult } from './transport';
 
+/** A message ready to send: the row, the recipients of this attempt and its generated content. */
+export interface PreparedMail {
+  message: MessageRow;
+  recipients: RecipientRow[];
+  content: StoredContent | undefined;
+}
+
 export interface DeliveryAttempt {
   message: MessageRow;
   recipients: RecipientRow[];
@@ -50,17 +57,11 @@ export class DeliverMessageWorker {
     runner: SqlRunner,
     messageId: string,
     recipientIds: string[] | undefined,
+    prepared?: PreparedMail,
   ): Promise<DeliveryAttempt | undefined> {
-    const message = await repository.message(runner, messageId);
-    if (!message) return undefined;
-    const recipients = await repository.recipients(
-      runner,
-      messageId,
-      ['processed', 'deferred'],
-      recipientIds,
-    );
-    if (recipients.length === 0) return undefined;
-    const content = await repository.content(runner, messageId);
+    const { message, recipients, content } =
+      prepared ?? (await this.read(runner, messageId, recipientIds)) ?? {};
+    if (!message || !recipients || recipients.length === 0) return undefined;
     if (!content || content.purged)
       return {
         message,
@@ -85,6 +86,23 @@ export class DeliverMessageWorker {
       const reason = `generation failure: ${(err as Error).message}`.slice(0, 500);
       return { message, recipients, results: [], rejection: 'generation_failure', reason };
     }
+  }
+
+  /** What a retry or a fanned-out job reads again: processing hands it over otherwise. */
+  private async read(
+    runner: SqlRunner,
+    messageId: string,
+    recipientIds: string[] | undefined,
+  ): Promise<PreparedMail | undefined> {
+    const message = await repository.message(runner, messageId);
+    if (!message) return undefined;
+    const recipients = await repository.recipients(
+      runner,
+      messageId,
+      ['processed', 'deferred'],
+      recipientIds,
+    );
+    return { message, recipients, content: await repository.content(runner, messageId) };
   }
 
   /** Whether the transport is closing (process shutdown): results then say nothing about mail. */

@@ -10,6 +10,7 @@ import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { PROCESS_QUEUE } from '../messages/accept/accept.repository';
 import { DeliverMessageWorker } from './deliver-message.worker';
+import type { PreparedMail } from './deliver-message.worker';
 import { DELIVER_QUEUE, ProcessMessageWorker } from './process-message.worker';
 
 /** A processing job names the message; a delivery job (or a retry) also its recipients. */
@@ -82,9 +83,10 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     const senderVerified = await this.processing.senderVerified(this.reads, messageId);
     const plan = await this.dataSource.transaction(async (manager) => {
       await job.hold(manager);
-      const outgoing = await this.processing.process(manager, messageId, senderVerified);
-      if (outgoing === undefined) return 'deliver-pending';
-      if (outgoing.size === 1) return 'deliver-now';
+      const processed = await this.processing.process(manager, messageId, senderVerified);
+      if (processed === undefined) return 'deliver-pending';
+      const { outgoing, prepared } = processed;
+      if (outgoing.size === 1) return prepared;
       await enqueueJobs(
         manager,
         'email',
@@ -96,13 +98,14 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       await job.complete(manager);
       return 'fanned-out';
     });
-    if (plan !== 'fanned-out') await this.deliver(job);
+    if (plan !== 'fanned-out')
+      await this.deliver(job, plan === 'deliver-pending' ? undefined : plan);
   }
 
   /** One attempt for the job's recipients (all the message's pending ones when it names none). */
-  private async deliver(job: Job<SendPayload>): Promise<void> {
+  private async deliver(job: Job<SendPayload>, prepared?: PreparedMail): Promise<void> {
     const { message_id: messageId, recipient_ids: recipientIds } = job.payload;
-    const attempt = await this.delivery.attempt(this.reads, messageId, recipientIds);
+    const attempt = await this.delivery.attempt(this.reads, messageId, recipientIds, prepared);
     if (this.delivery.stopping) {
       // The process is shutting down under the attempt: nothing was learnt about the mail. The
       // job goes back as it was, for this process after a restart or for another replica.

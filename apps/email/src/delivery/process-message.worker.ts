@@ -9,11 +9,21 @@ import type { EmailEventRecord } from '../messages/email-events';
 import { recordEvents } from '../messages/email-events.repository';
 import { SuppressionsService } from '../suppressions';
 import { deliveryRepository as repository } from './delivery.repository';
-import type { RecipientUpdate } from './delivery.repository';
+import type { RecipientUpdate, StoredContent } from './delivery.repository';
+import type { PreparedMail } from './deliver-message.worker';
+import type { RecipientRow } from '../messages/message.mapper';
 import { MailTransport } from './transport';
 import { renderContent } from './render';
 
 export const DELIVER_QUEUE = 'email.deliver';
+
+/** What processing decided, and what it already holds for an immediate delivery attempt. */
+export interface ProcessedMessage {
+  /** Recipient ids per destination; empty when every recipient was rejected. */
+  outgoing: Map<string, string[]>;
+  /** The message, its recipients to send to and the generated content (none when nothing goes out). */
+  prepared?: PreparedMail;
+}
 
 /**
  * Processing a message (at once, or at its `scheduled_at`): the rules applied after acceptance
@@ -39,7 +49,7 @@ export class ProcessMessageWorker {
     runner: SqlRunner,
     messageId: string,
     senderVerified: boolean,
-  ): Promise<Map<string, string[]> | undefined> {
+  ): Promise<ProcessedMessage | undefined> {
     const message = await repository.lockMessage(runner, messageId);
     if (!message || message.canceled_at || message.processed_at) return undefined;
     const recipients = await repository.recipients(runner, messageId, ['accepted']);
@@ -60,6 +70,7 @@ export class ProcessMessageWorker {
     const updates: RecipientUpdate[] = [];
     const events: EmailEventRecord[] = [];
     const outgoing = new Map<string, string[]>();
+    const sending: RecipientRow[] = [];
     for (const recipient of recipients) {
       // A scheduled send announced itself once (`email.scheduled`); its recipients are accepted now.
       if (message.scheduled_at)
@@ -84,12 +95,14 @@ export class ProcessMessageWorker {
         continue;
       }
       updates.push({ id: recipient.id, status: 'processed', processed: true });
+      sending.push(recipient);
       events.push(recipientEvent('email.processed', subject, recipient, now));
       const destination = this.transport.destinationOf(recipient.email);
       outgoing.set(destination, [...(outgoing.get(destination) ?? []), recipient.id]);
     }
     await repository.updateRecipients(runner, messageId, updates);
     await recordEvents(runner, events);
+    let generated: StoredContent | undefined;
     if (outgoing.size > 0) {
       const content = await repository.content(runner, messageId);
       const rendered = renderContent(
@@ -103,6 +116,9 @@ export class ProcessMessageWorker {
         this.config.EMAIL_CONTENT_RETENTION_DAYS,
         this.config.EMAIL_RETRY_FOR_MINUTES,
       );
+      if (content)
+        generated = { ...content, html: rendered.html, text: rendered.text, purged: false };
+      message.subject = rendered.subject;
     } else {
       // Every recipient was rejected: nothing is generated, and nothing needs the bodies.
       await runner.query(
@@ -115,7 +131,10 @@ export class ProcessMessageWorker {
       ]);
     }
     await repository.recount(runner, { ...message, canceled_at: null });
-    return outgoing;
+    return {
+      outgoing,
+      prepared: generated && { message, recipients: sending, content: generated },
+    };
   }
 
   /**
