@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { EmailAddress } from '@switchboard/contracts';
 import DKIM from 'nodemailer/lib/dkim';
@@ -70,9 +72,24 @@ export async function composeMessage(mail: ComposedMail, date: Date = new Date()
   const signer = new DKIM({
     domainName: mail.dkim.domainName,
     keySelector: mail.dkim.keySelector,
-    privateKey: mail.dkim.privateKey,
+    privateKey: parsedKey(mail.dkim.privateKey),
   });
   return collect(signer.sign(unsigned));
+}
+
+/**
+ * Parsing an RSA-2048 PEM costs about as much as signing with it; a domain signs many messages,
+ * so each key is parsed once (a small map; a rotated key simply adds an entry).
+ */
+const parsedKeys = new Map<string, KeyObject>();
+function parsedKey(pem: string): KeyObject {
+  let key = parsedKeys.get(pem);
+  if (!key) {
+    if (parsedKeys.size >= 256) parsedKeys.clear();
+    key = createPrivateKey(pem);
+    parsedKeys.set(pem, key);
+  }
+  return key;
 }
 
 function address(value: EmailAddress): { name: string; address: string } {
