@@ -8,3 +8,4 @@ export * from './idempotency/idempotent-write';
 export * from './pagination';
 export * from './work-queue';
 export * from './outbox';
+export * from './pg-transaction';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { enqueueJobs, WorkQueue } from '@switchboard/persistence';
+import { enqueueJobs, inPgTransaction, WorkQueue } from '@switchboard/persistence';
 import type { Job, SqlRunner, WorkQueueWorker } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -81,7 +81,7 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     const { message_id: messageId } = job.payload;
     if (job.payload.recipient_ids) return this.deliver(job);
     const senderVerified = await this.processing.senderVerified(this.reads, messageId);
-    const plan = await this.dataSource.transaction(async (manager) => {
+    const plan = await inPgTransaction(this.pool, async (manager) => {
       await job.hold(manager);
       const processed = await this.processing.process(manager, messageId, senderVerified);
       if (processed === undefined) return 'deliver-pending';
@@ -109,9 +109,9 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     if (this.delivery.stopping) {
       // The process is shutting down under the attempt: nothing was learnt about the mail. The
       // job goes back as it was, for this process after a restart or for another replica.
-      return this.dataSource.transaction((manager) => job.retryAt(manager, new Date()));
+      return inPgTransaction(this.pool, (manager) => job.retryAt(manager, new Date()));
     }
-    await this.dataSource.transaction(async (manager) => {
+    await inPgTransaction(this.pool, async (manager) => {
       if (!attempt) return job.complete(manager);
       const outcome = await this.delivery.record(manager, attempt);
       if (outcome.done) return job.complete(manager);
