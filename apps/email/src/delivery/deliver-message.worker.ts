@@ -4,6 +4,7 @@ import type { SqlRunner } from '@switchboard/persistence';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { SendingDomainsService } from '../domains';
+import type { SenderDomain } from '../domains';
 import { recipientEvent } from '../messages/email-events';
 import type { EmailEventRecord } from '../messages/email-events';
 import { recordEvents } from '../messages/email-events.repository';
@@ -20,6 +21,8 @@ export interface PreparedMail {
   message: MessageRow;
   recipients: RecipientRow[];
   content: StoredContent | undefined;
+  /** The sending domain as processing just read it (none for the onboarding domain). */
+  sender?: SenderDomain;
 }
 
 export interface DeliveryAttempt {
@@ -71,7 +74,7 @@ export class DeliverMessageWorker {
         reason: 'the stored content is gone',
       };
     try {
-      const mail = await this.compose(message, content, recipients);
+      const mail = await this.compose(message, content, recipients, prepared?.sender);
       if (!mail)
         return {
           message,
@@ -222,13 +225,16 @@ export class DeliverMessageWorker {
     message: MessageRow,
     content: StoredContent,
     recipients: RecipientRow[],
+    known?: SenderDomain,
   ): Promise<OutboundMail | undefined> {
     let dkim: OutboundMail['dkim'];
     let returnPath = message.sender_domain;
     if (!message.onboarding) {
-      const sender = (
-        await this.domains.sendersFor(message.workspace_id, [message.sender_domain])
-      ).get(message.sender_domain);
+      const sender =
+        known ??
+        (await this.domains.sendersFor(message.workspace_id, [message.sender_domain])).get(
+          message.sender_domain,
+        );
       if (!sender?.verified) return undefined;
       dkim = {
         domainName: sender.domain,

@@ -80,10 +80,9 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   private async process(job: Job<SendPayload>): Promise<void> {
     const { message_id: messageId } = job.payload;
     if (job.payload.recipient_ids) return this.deliver(job);
-    const senderVerified = await this.processing.senderVerified(this.reads, messageId);
     const plan = await inPgTransaction(this.pool, async (manager) => {
       await job.hold(manager);
-      const processed = await this.processing.process(manager, messageId, senderVerified);
+      const processed = await this.processing.process(manager, messageId);
       if (processed === undefined) return 'deliver-pending';
       const { outgoing, prepared } = processed;
       if (outgoing.size === 1) return prepared;

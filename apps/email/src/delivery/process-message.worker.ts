@@ -45,15 +45,17 @@ export class ProcessMessageWorker {
    * every recipient was rejected), or undefined when the message was processed before (a run
    * that crashed after this step) or is gone or canceled.
    */
-  async process(
-    runner: SqlRunner,
-    messageId: string,
-    senderVerified: boolean,
-  ): Promise<ProcessedMessage | undefined> {
+  async process(runner: SqlRunner, messageId: string): Promise<ProcessedMessage | undefined> {
     const message = await repository.lockMessage(runner, messageId);
     if (!message || message.canceled_at || message.processed_at) return undefined;
     const recipients = await repository.recipients(runner, messageId, ['accepted']);
-    const domainProblem = !senderVerified;
+    // The onboarding domain always may send; an own domain while it exists and is verified.
+    const sender = message.onboarding
+      ? undefined
+      : (await this.domains.sendersFor(message.workspace_id, [message.sender_domain], runner)).get(
+          message.sender_domain,
+        );
+    const domainProblem = !message.onboarding && !sender?.verified;
     const suppressed = await this.suppressions.suppressedAmong(
       runner,
       message.workspace_id,
@@ -133,19 +135,7 @@ export class ProcessMessageWorker {
     await repository.recount(runner, { ...message, canceled_at: null });
     return {
       outgoing,
-      prepared: generated && { message, recipients: sending, content: generated },
+      prepared: generated && { message, recipients: sending, content: generated, sender },
     };
-  }
-
-  /**
-   * Whether the message's sender may still send: the onboarding domain always, an own domain
-   * while it exists and is verified. Asked before the processing transaction opens, since the
-   * lookup takes a pool connection of its own (inside, a full pool would wait on itself).
-   */
-  async senderVerified(reads: SqlRunner, messageId: string): Promise<boolean> {
-    const message = await repository.message(reads, messageId);
-    if (!message || message.onboarding) return true;
-    const senders = await this.domains.sendersFor(message.workspace_id, [message.sender_domain]);
-    return senders.get(message.sender_domain)?.verified === true;
   }
 }

@@ -188,10 +188,17 @@ export class DomainsRepository {
     return rows.length > 0;
   }
 
-  /** The workspace's domains among `names`, in one query (the send path). */
-  async senders(workspaceId: string, names: string[]): Promise<SenderDomainRow[]> {
+  /**
+   * The workspace's domains among `names`, in one query (the send path); on `runner` when the
+   * caller is inside a transaction (a second pool connection would be one more to wait for).
+   */
+  async senders(
+    workspaceId: string,
+    names: string[],
+    runner: SqlRunner = this.reads,
+  ): Promise<SenderDomainRow[]> {
     return rowsOf<SenderDomainRow>(
-      await this.reads.query(
+      await runner.query(
         `SELECT id, domain, status, dkim_selector, dkim_private_key_sealed, return_path_name
          FROM email.domains WHERE workspace_id = $1 AND domain = ANY($2::text[])`,
         [workspaceId, names],

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { SqlRunner } from '@switchboard/persistence';
 import { SealedBox } from '@switchboard/platform';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
@@ -35,11 +36,15 @@ export class SendingDomainsService {
   }
 
   /** The workspace's domains among `domains` (any case), by lowercase name, in one query. */
-  async sendersFor(workspaceId: string, domains: string[]): Promise<Map<string, SenderDomain>> {
+  async sendersFor(
+    workspaceId: string,
+    domains: string[],
+    runner?: SqlRunner,
+  ): Promise<Map<string, SenderDomain>> {
     const names = [...new Set(domains.map((name) => name.trim().toLowerCase()))];
     const senders = new Map<string, SenderDomain>();
     if (names.length === 0) return senders;
-    for (const row of await this.repository.senders(workspaceId, names)) {
+    for (const row of await this.repository.senders(workspaceId, names, runner)) {
       senders.set(row.domain, {
         id: row.id,
         domain: row.domain,
