@@ -132,7 +132,9 @@ export class ProcessMessageWorker {
         messageId,
       ]);
     }
-    await repository.recount(runner, { ...message, canceled_at: null });
+    // One destination is delivered right after this transaction, and that attempt recounts:
+    // counting here too would only show `processed` for the length of an SMTP conversation.
+    if (outgoing.size !== 1) await repository.recount(runner, { ...message, canceled_at: null });
     return {
       outgoing,
       prepared: generated && { message, recipients: sending, content: generated, sender },
