@@ -9,3 +9,4 @@ export * from './pagination';
 export * from './work-queue';
 export * from './outbox';
 export * from './pg-transaction';
+export * from './pg-pool';

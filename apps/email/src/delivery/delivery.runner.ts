@@ -1,11 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { enqueueJobs, inPgTransaction, WorkQueue } from '@switchboard/persistence';
+import {
+  enqueueJobs,
+  inPgTransaction,
+  pgPoolOf,
+  poolRunner,
+  WorkQueue,
+} from '@switchboard/persistence';
 import type { Job, SqlRunner, WorkQueueWorker } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { PROCESS_QUEUE } from '../messages/accept/accept.repository';
@@ -37,11 +42,8 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     private readonly processing: ProcessMessageWorker,
     private readonly delivery: DeliverMessageWorker,
   ) {
-    this.pool = (dataSource.driver as PostgresDriver).master as Pool;
-    this.reads = {
-      query: async (sql, params) =>
-        (await this.pool.query<Record<string, unknown>>(sql, params)).rows,
-    };
+    this.pool = pgPoolOf(dataSource);
+    this.reads = poolRunner(dataSource);
   }
 
   onApplicationBootstrap(): void {

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EmailDomainStatus, ListEmailDomainsRequest } from '@switchboard/contracts';
-import { paginate, rowsOf } from '@switchboard/persistence';
+import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DomainRow } from './domain.mapper';
 import type { StoredDnsRecord } from './domain-records';
 
@@ -30,14 +28,7 @@ export class DomainsRepository {
   private readonly reads: SqlRunner;
 
   constructor(@InjectDataSource('email') readonly dataSource: DataSource) {
-    const driver = dataSource.driver as PostgresDriver;
-    this.reads = {
-      query: async (sql, params) => {
-        const pool = driver.master as Pool;
-        const result = await pool.query<Record<string, unknown>>(sql, params);
-        return result.rows;
-      },
-    };
+    this.reads = poolRunner(dataSource);
   }
 
   /** A page of the workspace's domains, filtered by a name substring, newest first or by name. */

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { OutboxRelay, processEventBus } from '@switchboard/persistence';
-import type { Pool } from 'pg';
+import { OutboxRelay, pgPoolOf, processEventBus } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /**
  * Publishes the email service's committed events (`email.*`, `domain.*`,
@@ -15,7 +13,7 @@ export class EmailEventsRelay implements OnApplicationBootstrap, OnApplicationSh
   private readonly relay: OutboxRelay;
 
   constructor(@InjectDataSource('email') dataSource: DataSource) {
-    const pool = (dataSource.driver as PostgresDriver).master as Pool;
+    const pool = pgPoolOf(dataSource);
     this.relay = new OutboxRelay(pool, 'email', processEventBus);
   }
 

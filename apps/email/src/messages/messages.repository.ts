@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ListEmailMessagesRequest } from '@switchboard/contracts';
-import { paginate, rowsOf } from '@switchboard/persistence';
+import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, PageRequest, SqlRunner } from '@switchboard/persistence';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { MESSAGE_COLUMNS, RECIPIENT_COLUMNS } from './message.mapper';
 import type { EventRow, MessageRow, RecipientRow } from './message.mapper';
 
@@ -24,11 +22,7 @@ export class MessagesRepository {
   readonly reads: SqlRunner;
 
   constructor(@InjectDataSource('email') readonly dataSource: DataSource) {
-    const driver = dataSource.driver as PostgresDriver;
-    this.reads = {
-      query: async (sql, params) =>
-        (await (driver.master as Pool).query<Record<string, unknown>>(sql, params)).rows,
-    };
+    this.reads = poolRunner(dataSource);
   }
 
   async findMessage(

@@ -7,11 +7,9 @@ import type {
   ListEmailSuppressionsRequest,
 } from '@switchboard/contracts';
 import { EMAIL_SUPPRESSION_COVERAGE } from '@switchboard/contracts';
-import { paginate, rowsOf } from '@switchboard/persistence';
+import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { SUPPRESSION_COLUMNS } from './suppression.mapper';
 import type { SuppressionRow } from './suppression.mapper';
 
@@ -35,14 +33,7 @@ export class SuppressionsRepository {
   private readonly reads: SqlRunner;
 
   constructor(@InjectDataSource('email') readonly dataSource: DataSource) {
-    const driver = dataSource.driver as PostgresDriver;
-    this.reads = {
-      query: async (sql, params) => {
-        const pool = driver.master as Pool;
-        const result = await pool.query<Record<string, unknown>>(sql, params);
-        return result.rows;
-      },
-    };
+    this.reads = poolRunner(dataSource);
   }
 
   /** A page of the workspace's suppressions, newest first, with the request's filters. */

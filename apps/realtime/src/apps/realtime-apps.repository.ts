@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ListRealtimeAppsRequest } from '@switchboard/contracts';
-import { paginate, rowsOf } from '@switchboard/persistence';
+import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { AppRow, KeyRow } from './realtime-app.mapper';
 
 const APP_COLUMNS =
@@ -23,14 +21,7 @@ export class RealtimeAppsRepository {
   private readonly reads: SqlRunner;
 
   constructor(@InjectDataSource('realtime') readonly dataSource: DataSource) {
-    const driver = dataSource.driver as PostgresDriver;
-    this.reads = {
-      query: async (sql, params) => {
-        const pool = driver.master as Pool;
-        const result = await pool.query<Record<string, unknown>>(sql, params);
-        return result.rows;
-      },
-    };
+    this.reads = poolRunner(dataSource);
   }
 
   /** A page of the workspace's apps, filtered by a name substring, newest first or by name. */

@@ -8,10 +8,8 @@ import type {
   ErrorDetail,
   RequestContext,
 } from '@switchboard/contracts';
-import { idempotentWrite, storedReply } from '@switchboard/persistence';
+import { idempotentWrite, poolRunner, storedReply } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
-import type { Pool } from 'pg';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppError, SealedBox } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../../config/email.config';
@@ -47,10 +45,7 @@ export class SendService {
     private readonly domains: SendingDomainsService,
   ) {
     this.box = new SealedBox(config.ENCRYPTION_KEY);
-    const pool = (dataSource.driver as PostgresDriver).master as Pool;
-    this.autocommit = {
-      query: async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows,
-    };
+    this.autocommit = poolRunner(dataSource);
   }
 
   async send(context: RequestContext, request: EmailSendRequest): Promise<EmailMessage> {
