@@ -11,9 +11,15 @@ import type {
   RequestContext,
   UpdateEmailDomainRequest,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite, newId, writeOutboxEvents } from '@switchboard/persistence';
+import {
+  CursorCodec,
+  idempotencyScope,
+  idempotentWrite,
+  newId,
+  writeOutboxEvents,
+} from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
-import { AppError, SealedBox } from '@switchboard/platform';
+import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
@@ -298,11 +304,7 @@ export class DomainsService {
     return idempotentWrite(
       this.repository.dataSource,
       'email',
-      {
-        workspaceId: workspaceOf(context),
-        key: context.idempotencyKey,
-        fingerprint: context.idempotencyFingerprint,
-      },
+      idempotencyScope(context),
       this.box,
       write,
     );
@@ -355,9 +357,4 @@ function settingsUnsupported(
       });
   }
   return details;
-}
-
-function workspaceOf(context: RequestContext): string {
-  if (!context.workspaceId) throw new AppError('E04001');
-  return context.workspaceId;
 }

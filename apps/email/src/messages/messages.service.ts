@@ -7,12 +7,11 @@ import type {
   ListEmailMessagesRequest,
   RequestContext,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite } from '@switchboard/persistence';
+import { CursorCodec, idempotencyScope, idempotentWrite } from '@switchboard/persistence';
 import type { Page, PageRequest } from '@switchboard/persistence';
-import { AppError, SealedBox } from '@switchboard/platform';
+import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
-import { workspaceOf } from './accept/send.service';
 import { messageEvent } from './email-events';
 import { recordEvents } from './email-events.repository';
 import { toEventDto, toMessageDto, toRecipientDto } from './message.mapper';
@@ -119,11 +118,7 @@ export class MessagesService {
     return idempotentWrite(
       this.repository.dataSource,
       'email',
-      {
-        workspaceId,
-        key: context.idempotencyKey,
-        fingerprint: context.idempotencyFingerprint,
-      },
+      idempotencyScope(context),
       this.box,
       async (manager) => {
         const message = await this.repository.findMessage(workspaceId, messageId, manager, true);

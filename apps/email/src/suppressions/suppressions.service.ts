@@ -7,9 +7,15 @@ import type {
   ListEmailSuppressionsRequest,
   RequestContext,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite, newId, writeOutboxEvents } from '@switchboard/persistence';
+import {
+  CursorCodec,
+  idempotencyScope,
+  idempotentWrite,
+  newId,
+  writeOutboxEvents,
+} from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
-import { AppError, SealedBox } from '@switchboard/platform';
+import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
@@ -150,18 +156,9 @@ export class SuppressionsService {
     return idempotentWrite(
       this.repository.dataSource,
       'email',
-      {
-        workspaceId: workspaceOf(context),
-        key: context.idempotencyKey,
-        fingerprint: context.idempotencyFingerprint,
-      },
+      idempotencyScope(context),
       this.box,
       write,
     );
   }
-}
-
-function workspaceOf(context: RequestContext): string {
-  if (!context.workspaceId) throw new AppError('E04001');
-  return context.workspaceId;
 }

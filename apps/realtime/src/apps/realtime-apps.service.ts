@@ -9,9 +9,9 @@ import type {
   RequestContext,
   UpdateRealtimeAppRequest,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite, newId } from '@switchboard/persistence';
+import { CursorCodec, idempotencyScope, idempotentWrite, newId } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
-import { AppError, SealedBox } from '@switchboard/platform';
+import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
 import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
@@ -148,18 +148,9 @@ export class RealtimeAppsService {
     return idempotentWrite(
       this.repository.dataSource,
       'realtime',
-      {
-        workspaceId: workspaceOf(context),
-        key: context.idempotencyKey,
-        fingerprint: context.idempotencyFingerprint,
-      },
+      idempotencyScope(context),
       this.box,
       write,
     );
   }
-}
-
-function workspaceOf(context: RequestContext): string {
-  if (!context.workspaceId) throw new AppError('E04001');
-  return context.workspaceId;
 }

@@ -1,4 +1,5 @@
-import { AppError } from '@switchboard/platform';
+import type { RequestContext } from '@switchboard/contracts';
+import { AppError, workspaceOf } from '@switchboard/platform';
 import type { SealedBox } from '@switchboard/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../pg-errors';
@@ -7,6 +8,15 @@ export interface IdempotencyScope {
   workspaceId: string;
   key?: string;
   fingerprint?: string;
+}
+
+/** The idempotency scope of a request a service answers: its workspace, key and fingerprint. */
+export function idempotencyScope(context: RequestContext): IdempotencyScope {
+  return {
+    workspaceId: workspaceOf(context),
+    key: context.idempotencyKey,
+    fingerprint: context.idempotencyFingerprint,
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import { NatsContext } from '@nestjs/microservices';
 import { contextFromHeaders } from '@switchboard/contracts';
 import type { RequestContext } from '@switchboard/contracts';
 import { InProcessContext } from '../transport/in-process.context';
+import { AppError } from '../errors/app-error';
 
 /** Reads the caller, workspace and request id a request carried, whichever transport brought it. */
 export function requestContextOf(context: BaseRpcContext): RequestContext {
@@ -21,4 +22,10 @@ export function subjectOf(context: BaseRpcContext): string {
   if (context instanceof InProcessContext || context instanceof NatsContext)
     return context.getSubject();
   return 'unknown';
+}
+
+/** The workspace a request acts in; a request that reached a service without one is E04001. */
+export function workspaceOf(context: RequestContext): string {
+  if (!context.workspaceId) throw new AppError('E04001');
+  return context.workspaceId;
 }

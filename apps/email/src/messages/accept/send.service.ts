@@ -8,9 +8,14 @@ import type {
   ErrorDetail,
   RequestContext,
 } from '@switchboard/contracts';
-import { idempotentWrite, poolRunner, storedReply } from '@switchboard/persistence';
+import {
+  idempotencyScope,
+  idempotentWrite,
+  poolRunner,
+  storedReply,
+} from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
-import { AppError, SealedBox } from '@switchboard/platform';
+import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../../config/email.config';
 import type { EmailConfig } from '../../config/email.config';
@@ -77,11 +82,7 @@ export class SendService {
     reply: (drafts: MessageDraft[]) => T,
   ): Promise<T> {
     const workspaceId = workspaceOf(context);
-    const scope = {
-      workspaceId,
-      key: context.idempotencyKey,
-      fingerprint: context.idempotencyFingerprint,
-    };
+    const scope = idempotencyScope(context);
     // A retry replays the first answer, even if the sender's domain has gone since.
     const replay = await storedReply<T>(this.dataSource, 'email', scope, this.box);
     if (replay !== undefined) return replay;
@@ -181,9 +182,4 @@ function onboardingLimit(now: Date): AppError {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   const seconds = Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
   return new AppError('E07002', { headers: { 'retry-after': String(seconds) } });
-}
-
-export function workspaceOf(context: RequestContext): string {
-  if (!context.workspaceId) throw new AppError('E04001');
-  return context.workspaceId;
 }
