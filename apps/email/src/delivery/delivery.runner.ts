@@ -68,7 +68,7 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     ];
   }
 
-  /** Workers stop before any module is destroyed (the transport among them). */
+  /** Workers stop first: the transport closes after them, at onApplicationShutdown. */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.stop()));
   }
