@@ -34,7 +34,9 @@ const main = (app: string) => join(ROOT, 'dist/apps', app, 'src/main.js');
  * The distributed topology, really started: PostgreSQL, nats-server, every service and the
  * gateway as separate Node processes from the built dist/ (npm test builds first).
  */
-export async function startDistributedTopology(): Promise<DistributedTopology> {
+export async function startDistributedTopology(
+  env: NodeJS.ProcessEnv = {},
+): Promise<DistributedTopology> {
   const postgres: RunningPostgres = await startTestPostgres();
   const nats = await startNatsServer();
   const adminToken = 'sbadm_e2e_operator_token';
@@ -47,6 +49,7 @@ export async function startDistributedTopology(): Promise<DistributedTopology> {
     TRANSPORT_TIMEOUT_MS: '2000',
     DOCS_DIR: join(ROOT, 'docs'),
     ENCRYPTION_KEY: 'sbenc_e2e_encryption_key_0123456789',
+    ...env,
   };
   const started: ServiceProcessHandle[] = [];
   const services = new Map<

@@ -1,18 +1,22 @@
 import { BirdAuthError, BirdClient } from '@messagebird/sdk';
 import { Client } from 'pg';
-import { call, createWorkspace, waitForOk } from '@switchboard/testing';
+import { call, createWorkspace, startSmtpSink, waitForOk } from '@switchboard/testing';
+import type { SmtpSink } from '@switchboard/testing';
 import { startDistributedTopology } from './distributed-topology';
 import type { DistributedTopology } from './distributed-topology';
 
 describe('distributed topology (one process per service, real NATS and PostgreSQL)', () => {
   let topology: DistributedTopology;
+  let sink: SmtpSink;
 
   beforeAll(async () => {
-    topology = await startDistributedTopology();
+    sink = await startSmtpSink();
+    topology = await startDistributedTopology({ SMTP_RELAY_URL: sink.url });
   }, 120_000);
 
   afterAll(async () => {
     await topology?.stop();
+    await sink?.stop();
   });
 
   it('reads the workspace through the gateway with the official SDK', async () => {
@@ -24,6 +28,34 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
       id: created.workspace.id,
       name: 'Distributed',
     });
+  });
+
+  it('sends an email through the gateway, the email service and its workers over NATS', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Mail',
+    });
+    const user = await call(
+      topology.gatewayUrl,
+      'POST',
+      `/admin/v1/workspaces/${created.workspace.id}/users`,
+      {
+        token: topology.adminToken,
+        body: { email: 'ops@mail.test', password: 'a long enough password', role: 'read' },
+      },
+    );
+    expect(user.status).toBe(201);
+    const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+    const message = await bird.email.send({
+      from: 'hello@onboarding.localhost',
+      to: ['ops@mail.test'],
+      subject: 'Over NATS',
+      text: 'x',
+    });
+    expect(message.status).toBe('accepted');
+    await sink.waitFor(() => sink.messages.some((m) => m.messageId.startsWith(`${message.id}@`)));
+    for (let i = 0; i < 50 && (await bird.email.get(message.id)).status !== 'delivered'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await bird.email.get(message.id)).status).toBe('delivered');
   });
 
   it('answers a bad API key with the 401 envelope', async () => {
