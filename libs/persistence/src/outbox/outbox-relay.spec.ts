@@ -1,8 +1,10 @@
 import { startTestPostgres } from '@switchboard/testing';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { OutboxEvent } from './outbox-event';
+import { InProcessEventBus } from './in-process-event-bus';
+import type { EventPublisher, OutboxEvent } from './outbox-event';
 import { OutboxRelay } from './outbox-relay';
+import type { OutboxRelayOptions } from './outbox-relay';
 import { outboxTable } from './outbox.table';
 import { writeOutboxEvents } from './write-outbox-events';
 
@@ -57,8 +59,11 @@ describe(OutboxRelay.name, () => {
     await postgres?.stop();
   });
 
-  function relay(publish: (events: OutboxEvent[]) => Promise<void>) {
-    const created = new OutboxRelay(pool, SCHEMA, { publish }, { pollMs: 100, batchSize: 50 });
+  function relay(
+    publish: EventPublisher['publish'],
+    options: OutboxRelayOptions = { pollMs: 100, batchSize: 50 },
+  ) {
+    const created = new OutboxRelay(pool, SCHEMA, { publish }, options);
     relays.push(created);
     created.start();
     return created;
@@ -127,5 +132,48 @@ describe(OutboxRelay.name, () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(seen).toHaveLength(300);
     expect(new Set(seen).size).toBe(300);
+  });
+
+  it('wakes on the commit (no poll) and redelivers through the in-process bus after a subscriber fails', async () => {
+    const bus = new InProcessEventBus();
+    const received: OutboxEvent[] = [];
+    let down = true;
+    bus.subscribe('email.', (delivered) => {
+      if (down) throw new Error('consumer unavailable');
+      received.push(delivered);
+    });
+    const quiet = { warn: () => undefined };
+    relay((events) => bus.publish(events), {
+      pollMs: 60_000,
+      backoffBaseMs: 50,
+      backoffCapMs: 100,
+      logger: quiet,
+    });
+    const tricky = { ...event('ev_4'), data: { note: 'quotes " and \\ survive' } };
+    await writeOutboxEvents(db, SCHEMA, [tricky]);
+    await eventually(
+      async () =>
+        Number(
+          (await pool.query("SELECT attempts FROM ob.outbox WHERE id = 'ev_4'")).rows[0].attempts,
+        ) >= 2,
+    );
+    expect(received).toEqual([]);
+    down = false;
+    await eventually(async () => (await unpublished()) === 0);
+    expect(received).toEqual([tricky]);
+  });
+
+  it('purges published events older than the retention and keeps the rest', async () => {
+    const created = relay(() => Promise.resolve(), { pollMs: 100, retentionMs: 60_000 });
+    await writeOutboxEvents(db, SCHEMA, [event('ev_old'), event('ev_recent')]);
+    await eventually(async () => (await unpublished()) === 0);
+    await pool.query(
+      "UPDATE ob.outbox SET published_at = now() - interval '2 minutes' WHERE id = 'ev_old'",
+    );
+    await writeOutboxEvents(db, SCHEMA, [event('ev_pending')]);
+    await created.stop();
+    expect(await created.purge()).toBe(1);
+    const { rows } = await pool.query<{ id: string }>('SELECT id FROM ob.outbox ORDER BY id');
+    expect(rows.map((row) => row.id)).toEqual(['ev_pending', 'ev_recent']);
   });
 });

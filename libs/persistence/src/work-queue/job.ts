@@ -95,7 +95,9 @@ export class ClaimedJob<P> implements Job<P> {
       `SELECT id FROM "${this.schema}".jobs WHERE id = $1 AND attempts = $2 FOR UPDATE`,
       [this.id, this.attempts],
     );
-    if (rowsOf(result).length === 0) throw new JobLeaseLostError(this.id);
+    // returnedRows, not rowsOf: a pg Pool or client answers with a result object, whose missing
+    // `length` would let a lost lease pass unnoticed.
+    if (returnedRows(result) === 0) throw new JobLeaseLostError(this.id);
   }
 
   private fenced(result: unknown): void {

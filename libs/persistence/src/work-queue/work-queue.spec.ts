@@ -117,6 +117,8 @@ describe(WorkQueue.name, () => {
     await eventually(() => seen.length === 1);
     expect(seen).toEqual([2]);
     await expect(dead.complete(pool)).rejects.toBeInstanceOf(JobLeaseLostError);
+    await expect(dead.hold(pool)).rejects.toBeInstanceOf(JobLeaseLostError);
+    await expect(dead.retryAt(pool, new Date())).rejects.toBeInstanceOf(JobLeaseLostError);
   });
 
   it('does not claim a job before its run_at and claims it after', async () => {
