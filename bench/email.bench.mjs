@@ -33,12 +33,13 @@
 // run is bounded by a deadline, and every child is stopped and every temporary directory removed
 // on every way out (Ctrl-C included).
 import { execFileSync, spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { assertLoopback, cpuSnapshot, killGroup } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -243,14 +244,6 @@ async function stopChild(child) {
   await Promise.race([child.exited, sleep(2_000)]);
 }
 
-function killGroup(child) {
-  try {
-    process.kill(-child.proc.pid, 'SIGKILL');
-  } catch {
-    /* the group is already gone */
-  }
-}
-
 // Last resort on any exit path: nothing we started outlives us.
 process.on('exit', () => {
   for (const child of everStarted) killGroup(child);
@@ -294,11 +287,6 @@ setTimeout(
 ).unref();
 
 // ---------------------------------------------------------------- HTTP helpers
-function assertLoopback(url) {
-  const { hostname } = new URL(url);
-  if (hostname !== '127.0.0.1')
-    throw new Error(`refusing to load ${url}: only 127.0.0.1 targets are allowed`);
-}
 
 async function request(url, { method = 'GET', token, body } = {}) {
   assertLoopback(url);
@@ -989,59 +977,6 @@ function combine(rounds, sliceS) {
       max: Math.max(...rounds.map((r) => r.latency.max)),
     },
   };
-}
-
-// ---------------------------------------------------------------- CPU accounting
-// CPU time (user + system, in ticks of 1/100 s) of every process group this bench started, of
-// this process (autocannon, the DNS server), and of the whole machine (/proc/stat): what is left
-// is the work of other processes, which skews a run. Linux only; undefined elsewhere.
-async function cpuSnapshot(groupLeaders) {
-  try {
-    const stat = await readFile('/proc/stat', 'utf8');
-    const [user, nice, system, , , irq, softirq, steal] = stat
-      .split('\n')[0]
-      .trim()
-      .split(/\s+/)
-      .slice(1)
-      .map(Number);
-    const busy = user + nice + system + irq + softirq + (steal ?? 0);
-    const processes = [];
-    for (const entry of await readdir('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const text = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
-      if (!text) continue;
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      processes.push({
-        pid: Number(entry),
-        ppid: Number(fields[1]),
-        pgrp: Number(fields[2]),
-        // utime + stime, plus the CPU of reaped children (PostgreSQL backends that exited).
-        ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
-      });
-    }
-    // A process counts for the group it is in, or for the group of an ancestor: PostgreSQL's
-    // backends leave their parent's group (setsid), but not its tree.
-    const byPid = new Map(processes.map((p) => [p.pid, p]));
-    const leaders = new Set(groupLeaders);
-    const ownerOf = (p) => {
-      for (let at = p, hops = 0; at && hops < 64; at = byPid.get(at.ppid), hops++)
-        if (leaders.has(at.pgrp)) return at.pgrp;
-      return undefined;
-    };
-    let ours = 0;
-    const byGroup = Object.fromEntries(groupLeaders.map((leader) => [leader, 0]));
-    let self = 0;
-    for (const p of processes) {
-      const owner = p.pid === process.pid ? 'self' : ownerOf(p);
-      if (owner === 'self') self += p.ticks;
-      else if (owner !== undefined) byGroup[owner] += p.ticks;
-      else continue;
-      ours += p.ticks;
-    }
-    return { at: process.hrtime.bigint(), busy, ours, byGroup, self };
-  } catch {
-    return undefined;
-  }
 }
 
 // ---------------------------------------------------------------- reporting
