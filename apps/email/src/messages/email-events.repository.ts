@@ -11,18 +11,7 @@ import type { EmailEventRecord } from './email-events';
 export async function recordEvents(executor: SqlRunner, events: EmailEventRecord[]): Promise<void> {
   if (events.length === 0) return;
   await executor.query(
-    `WITH e AS (
-       INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at,
-         detail)
-       SELECT id, message_id, workspace_id, recipient_id, type, occurred_at, detail
-       FROM jsonb_to_recordset($1::jsonb) AS x(id text, message_id text, workspace_id text,
-         recipient_id text, type text, occurred_at timestamptz, detail jsonb)
-     ), o AS (
-       INSERT INTO email.outbox (id, type, workspace_id, payload)
-       SELECT id, type, workspace_id, payload
-       FROM jsonb_to_recordset($2::jsonb) AS x(id text, type text, workspace_id text,
-         payload jsonb)
-     )
+    `WITH ${eventInserts('$1', '$2')}
      SELECT pg_notify($3, '')`,
     [
       JSON.stringify(events.map(timelineRow)),
@@ -30,6 +19,26 @@ export async function recordEvents(executor: SqlRunner, events: EmailEventRecord
       outboxChannel('email'),
     ],
   );
+}
+
+/**
+ * The two CTE parts that write events, for any statement that records them: timeline rows from
+ * the JSON array in parameter `timeline` (see `timelineRow`), outbox rows from `outbox` (see
+ * `outboxRow`). The outbox rows are those `writeOutboxEvents` (libs/persistence) writes.
+ */
+export function eventInserts(timeline: string, outbox: string): string {
+  return `e AS (
+       INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at,
+         detail)
+       SELECT id, message_id, workspace_id, recipient_id, type, occurred_at, detail
+       FROM jsonb_to_recordset(${timeline}::jsonb) AS x(id text, message_id text,
+         workspace_id text, recipient_id text, type text, occurred_at timestamptz, detail jsonb)
+     ), o AS (
+       INSERT INTO email.outbox (id, type, workspace_id, payload)
+       SELECT id, type, workspace_id, payload
+       FROM jsonb_to_recordset(${outbox}::jsonb) AS x(id text, type text, workspace_id text,
+         payload jsonb)
+     )`;
 }
 
 /** An event as a row of email.events. */

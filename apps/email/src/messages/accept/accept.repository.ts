@@ -1,6 +1,6 @@
 import { jobsChannel, outboxChannel } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
-import { outboxRow, timelineRow } from '../email-events.repository';
+import { eventInserts, outboxRow, timelineRow } from '../email-events.repository';
 import type { MessageDraft } from './message-draft';
 
 export const PROCESS_QUEUE = 'email.process';
@@ -10,7 +10,7 @@ export const PROCESS_QUEUE = 'email.process';
  * messages, recipients, contents, the events (timeline and outbox), one processing job per
  * message, and the NOTIFYs that wake the workers and the relay at commit. A send without an
  * Idempotency-Key runs it alone, in autocommit: one round trip. The outbox and jobs rows follow
- * `writeOutboxEvents` and `enqueueJobs` (libs/persistence), inlined to keep the single statement.
+ * `writeOutboxEvents` and `enqueueJobs` (libs/persistence), written here to keep the single statement.
  */
 export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]): Promise<void> {
   const events = drafts.flatMap((draft) => draft.events);
@@ -41,18 +41,7 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
        SELECT message_id, workspace_id, html, text, attachments
        FROM jsonb_to_recordset($3::jsonb) AS x(message_id text, workspace_id text, html text,
          text text, attachments jsonb)
-     ), e AS (
-       INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at,
-         detail)
-       SELECT id, message_id, workspace_id, recipient_id, type, occurred_at, detail
-       FROM jsonb_to_recordset($4::jsonb) AS x(id text, message_id text, workspace_id text,
-         recipient_id text, type text, occurred_at timestamptz, detail jsonb)
-     ), o AS (
-       INSERT INTO email.outbox (id, type, workspace_id, payload)
-       SELECT id, type, workspace_id, payload
-       FROM jsonb_to_recordset($5::jsonb) AS x(id text, type text, workspace_id text,
-         payload jsonb)
-     ), j AS (
+     ), ${eventInserts('$4', '$5')}, j AS (
        INSERT INTO email.jobs (queue, payload, run_at)
        SELECT queue, payload, coalesce(run_at, now())
        FROM jsonb_to_recordset($6::jsonb) AS x(queue text, payload jsonb, run_at timestamptz)
