@@ -1,33 +1,29 @@
-import type { EmailAddress, EmailAttachmentRef, EmailSendRequest } from '@switchboard/contracts';
+import type { EmailAddress, EmailSendRequest } from '@switchboard/contracts';
 import { newId } from '@switchboard/persistence';
 import { messageEvent, recipientEvent } from '../email-events';
 import type { EmailEventRecord } from '../email-events';
+import type { MessageRow } from '../message.mapper';
+
+/** Columns of email.messages that processing and delivery fill in, never a send. */
+type DerivedColumn =
+  | 'processed_count'
+  | 'delivered_count'
+  | 'bounced_count'
+  | 'complained_count'
+  | 'deferred_count'
+  | 'rejected_count'
+  | 'processing_latency_ms'
+  | 'delivery_latency_ms'
+  | 'total_latency_ms'
+  | 'processed_at'
+  | 'delivered_at'
+  | 'canceled_at';
 
 /** The rows one accepted send writes: the message, its recipients, content and first events. */
 export interface MessageDraft {
-  message: {
-    id: string;
-    workspace_id: string;
-    from_email: string;
-    from_name: string | null;
-    sender_domain: string;
-    onboarding: boolean;
-    to_addresses: EmailAddress[];
-    cc_addresses: EmailAddress[];
-    bcc_addresses: EmailAddress[];
-    reply_to: EmailAddress[];
-    subject: string;
-    category: string;
+  /** The message's columns as a send sets them; timestamps as ISO text for the JSON insert. */
+  message: Omit<MessageRow, DerivedColumn | 'status' | 'scheduled_at' | 'created_at'> & {
     status: 'accepted' | 'scheduled';
-    tags: EmailSendRequest['tags'];
-    metadata: Record<string, unknown> | null;
-    parameters: Record<string, unknown> | null;
-    headers: Record<string, string>;
-    attachments: EmailAttachmentRef[];
-    track_opens: boolean;
-    track_clicks: boolean;
-    ip_pool_id: string | null;
-    accepted_count: number;
     scheduled_at: string | null;
     created_at: string;
   };

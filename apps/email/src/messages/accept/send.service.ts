@@ -156,9 +156,7 @@ function acceptedView(draft: MessageDraft): MessageRow {
   const { message } = draft;
   return {
     ...message,
-    category: message.category as MessageRow['category'],
     status: 'accepted',
-    metadata: message.metadata,
     processed_count: 0,
     delivered_count: 0,
     bounced_count: 0,
