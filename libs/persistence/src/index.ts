@@ -10,3 +10,4 @@ export * from './work-queue';
 export * from './outbox';
 export * from './pg-transaction';
 export * from './pg-pool';
+export { Wakeups, wakeupsOf, wakeQueue, wakeRelay } from './notify/wakeups';

@@ -12,6 +12,7 @@ import type { MessageRow, RecipientRow } from '../messages/message.mapper';
 import { suppressionCreatedEvent, SuppressionsService } from '../suppressions';
 import { deliveryRepository as repository } from './delivery.repository';
 import type { RecipientUpdate, StoredContent } from './delivery.repository';
+import { groupBy } from './group-by';
 import { nextAttemptDelaySeconds, retryWindowOver } from './retry-policy';
 import { MailTransport } from './transport';
 import type { OutboundMail, RecipientResult } from './transport';
@@ -34,14 +35,22 @@ export interface DeliveryAttempt {
   reason?: string;
 }
 
+interface HardBounce {
+  workspaceId: string;
+  email: string;
+  sourceEmailId: string;
+  sourceRecipientId: string;
+}
+
 /** What one delivery attempt leaves to do: nothing, or the deferred recipients at a later time. */
 export type AttemptOutcome =
   { done: true } | { done: false; retryAt: Date; recipientIds: string[] };
 
 /**
- * One delivery attempt of a message to one destination (a domain's MX, or the relay): the SMTP
- * transaction outside any database transaction, then every recipient's outcome, events,
- * hard-bounce suppressions and the message's counts in one transaction.
+ * Delivery attempts of messages, each to one destination (a domain's MX, or the relay): the SMTP
+ * transaction outside any database transaction, then, for the attempts that finished together,
+ * every recipient's outcome, events, hard-bounce suppressions and the messages' counts in one
+ * transaction.
  */
 @Injectable()
 export class DeliverMessageWorker {
@@ -52,19 +61,9 @@ export class DeliverMessageWorker {
     private readonly transport: MailTransport,
   ) {}
 
-  /**
-   * Reads what to send and sends it; the results are recorded by `record`. Without ids, every
-   * recipient of the message still to deliver (processed or deferred).
-   */
-  async attempt(
-    runner: SqlRunner,
-    messageId: string,
-    recipientIds: string[] | undefined,
-    prepared?: PreparedMail,
-  ): Promise<DeliveryAttempt | undefined> {
-    const { message, recipients, content } =
-      prepared ?? (await this.read(runner, messageId, recipientIds)) ?? {};
-    if (!message || !recipients || recipients.length === 0) return undefined;
+  /** Sends a prepared mail; the results are recorded by `record`. */
+  async attempt(prepared: PreparedMail): Promise<DeliveryAttempt> {
+    const { message, recipients, content } = prepared;
     if (!content || content.purged)
       return {
         message,
@@ -74,7 +73,7 @@ export class DeliverMessageWorker {
         reason: 'the stored content is gone',
       };
     try {
-      const mail = await this.compose(message, content, recipients, prepared?.sender);
+      const mail = await this.compose(message, content, recipients, prepared.sender);
       if (!mail)
         return {
           message,
@@ -91,21 +90,34 @@ export class DeliverMessageWorker {
     }
   }
 
-  /** What a retry or a fanned-out job reads again: processing hands it over otherwise. */
-  private async read(
+  /**
+   * What retries and fanned-out jobs send (processing hands the rest over), for a batch in three
+   * queries: per request, the message, its recipients still to deliver (processed or deferred;
+   * among `recipientIds` when given) and its content; undefined when nothing is left to send.
+   */
+  async read(
     runner: SqlRunner,
-    messageId: string,
-    recipientIds: string[] | undefined,
-  ): Promise<PreparedMail | undefined> {
-    const message = await repository.message(runner, messageId);
-    if (!message) return undefined;
-    const recipients = await repository.recipients(
-      runner,
-      messageId,
-      ['processed', 'deferred'],
-      recipientIds,
+    requests: Array<{ messageId: string; recipientIds?: string[] }>,
+  ): Promise<Array<PreparedMail | undefined>> {
+    if (requests.length === 0) return [];
+    const ids = [...new Set(requests.map((request) => request.messageId))];
+    const messages = new Map(
+      (await repository.messages(runner, ids)).map((message) => [message.id, message]),
     );
-    return { message, recipients, content: await repository.content(runner, messageId) };
+    const recipientsOf = groupBy(
+      await repository.recipients(runner, ids, ['processed', 'deferred']),
+      (recipient) => recipient.message_id,
+    );
+    const contents = await repository.contents(runner, ids);
+    return requests.map(({ messageId, recipientIds }) => {
+      const message = messages.get(messageId);
+      const wanted = recipientIds && new Set(recipientIds);
+      const recipients = (recipientsOf.get(messageId) ?? []).filter(
+        (recipient) => !wanted || wanted.has(recipient.id),
+      );
+      if (!message || recipients.length === 0) return undefined;
+      return { message, recipients, content: contents.get(messageId) };
+    });
   }
 
   /** Whether the transport is closing (process shutdown): results then say nothing about mail. */
@@ -113,12 +125,41 @@ export class DeliverMessageWorker {
     return this.transport.isClosing;
   }
 
-  /** Records an attempt's results in the caller's transaction; says whether retries remain. */
-  async record(runner: SqlRunner, attempt: DeliveryAttempt): Promise<AttemptOutcome> {
-    const { message, recipients, results, rejection, reason } = attempt;
-    // Under the message's row lock, so concurrent attempts of one message recount in turn.
-    await repository.lockMessage(runner, message.id);
+  /**
+   * Records attempts' results in the caller's transaction, under the messages' row locks (so
+   * concurrent attempts of one message recount in turn), with a fixed number of statements
+   * whatever their number. Answers, per attempt, whether retries remain.
+   */
+  async record(runner: SqlRunner, attempts: DeliveryAttempt[]): Promise<AttemptOutcome[]> {
+    if (attempts.length === 0) return [];
+    const locked = await repository.lockMessages(runner, [
+      ...new Set(attempts.map((attempt) => attempt.message.id)),
+    ]);
     const now = new Date();
+    const updates: RecipientUpdate[] = [];
+    const events: EmailEventRecord[] = [];
+    const hardBounces: HardBounce[] = [];
+    const outcomes = attempts.map((attempt) =>
+      this.outcomeOf(attempt, now, { updates, events, hardBounces }),
+    );
+    await repository.updateRecipients(runner, updates);
+    await recordEvents(runner, events);
+    for (const [workspaceId, entries] of groupBy(hardBounces, (entry) => entry.workspaceId)) {
+      const created = await this.suppressions.recordBounces(runner, workspaceId, entries);
+      await writeOutboxEvents(runner, 'email', created.map(suppressionCreatedEvent));
+    }
+    await repository.recount(runner, locked);
+    return outcomes;
+  }
+
+  /** One attempt's recipient updates, events and hard bounces (added to `into`), and its outcome. */
+  private outcomeOf(
+    attempt: DeliveryAttempt,
+    now: Date,
+    into: { updates: RecipientUpdate[]; events: EmailEventRecord[]; hardBounces: HardBounce[] },
+  ): AttemptOutcome {
+    const { message, recipients, results, rejection, reason } = attempt;
+    const { updates, events, hardBounces } = into;
     const byEmail = new Map(results.map((result) => [result.recipient.toLowerCase(), result]));
     const subject = {
       messageId: message.id,
@@ -126,15 +167,12 @@ export class DeliverMessageWorker {
       tags: message.tags,
       metadata: message.metadata,
     };
-    const updates: RecipientUpdate[] = [];
-    const events: EmailEventRecord[] = [];
-    const hardBounces: Array<{ email: string; sourceEmailId: string; sourceRecipientId: string }> =
-      [];
     const retry: RecipientRow[] = [];
     for (const recipient of recipients) {
+      const ids = { id: recipient.id, message_id: message.id };
       if (rejection) {
         updates.push({
-          id: recipient.id,
+          ...ids,
           status: 'rejected',
           rejection_reason: rejection,
           bounce_description: reason,
@@ -154,7 +192,7 @@ export class DeliverMessageWorker {
         bounce_description: result.response,
       };
       if (result.outcome === 'delivered') {
-        updates.push({ id: recipient.id, status: 'delivered', delivered: true, finished: true });
+        updates.push({ ...ids, status: 'delivered', delivered: true, finished: true });
         events.push(recipientEvent('email.delivered', subject, recipient, now));
       } else if (result.outcome === 'bounced' || this.givesUp(recipient, now)) {
         const final =
@@ -165,7 +203,7 @@ export class DeliverMessageWorker {
                 bounce_type: 'soft' as const,
                 bounce_description: `gave up after ${this.config.EMAIL_RETRY_FOR_MINUTES} minutes of deferrals; last reply: ${result.response}`,
               };
-        updates.push({ id: recipient.id, status: 'bounced', ...final, finished: true });
+        updates.push({ ...ids, status: 'bounced', ...final, finished: true });
         events.push(
           recipientEvent('email.bounced', subject, recipient, now, {
             ...final,
@@ -175,12 +213,13 @@ export class DeliverMessageWorker {
         );
         if (final.bounce_type === 'hard')
           hardBounces.push({
+            workspaceId: message.workspace_id,
             email: recipient.email,
             sourceEmailId: message.id,
             sourceRecipientId: recipient.id,
           });
       } else {
-        updates.push({ id: recipient.id, status: 'deferred', ...bounce, deferred: true });
+        updates.push({ ...ids, status: 'deferred', ...bounce, deferred: true });
         events.push(
           recipientEvent('email.deferred', subject, recipient, now, {
             ...bounce,
@@ -192,17 +231,6 @@ export class DeliverMessageWorker {
         retry.push(recipient);
       }
     }
-    await repository.updateRecipients(runner, message.id, updates);
-    await recordEvents(runner, events);
-    if (hardBounces.length) {
-      const created = await this.suppressions.recordBounces(
-        runner,
-        message.workspace_id,
-        hardBounces,
-      );
-      await writeOutboxEvents(runner, 'email', created.map(suppressionCreatedEvent));
-    }
-    await repository.recount(runner, message);
     if (retry.length === 0) return { done: true };
     const nextAttempt = Math.max(...retry.map((recipient) => recipient.attempts + 1));
     const delay = nextAttemptDelaySeconds(nextAttempt, this.config.EMAIL_RETRY_BASE_SECONDS);

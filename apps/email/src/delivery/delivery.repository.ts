@@ -4,6 +4,7 @@ import type { MessageRow, RecipientRow } from '../messages/message.mapper';
 import { aggregateStatus } from '../messages/message-status';
 
 export interface StoredContent {
+  message_id?: string;
   purged: boolean;
   html: string | null;
   text: string | null;
@@ -18,6 +19,7 @@ export interface StoredContent {
 /** A recipient's new state after processing or a delivery attempt. */
 export interface RecipientUpdate {
   id: string;
+  message_id: string;
   status: RecipientRow['status'];
   rejection_reason?: string | null;
   bounce_type?: string | null;
@@ -29,75 +31,99 @@ export interface RecipientUpdate {
   finished?: boolean;
 }
 
-/** SQL of the delivery workers. Jobs carry ids the service wrote itself, so no workspace input. */
+/**
+ * SQL of the delivery workers, each statement for a whole batch of messages (a worker claims
+ * several jobs at once). Jobs carry ids the service wrote itself, so no workspace input.
+ */
 export const deliveryRepository = {
-  async message(runner: SqlRunner, id: string): Promise<MessageRow | undefined> {
-    const rows = (await runner.query(
-      `SELECT ${MESSAGE_COLUMNS} FROM email.messages WHERE id = $1`,
-      [id],
-    )) as MessageRow[];
-    return rows[0];
+  async messages(runner: SqlRunner, ids: string[]): Promise<MessageRow[]> {
+    return (await runner.query(`SELECT ${MESSAGE_COLUMNS} FROM email.messages WHERE id = ANY($1)`, [
+      ids,
+    ])) as MessageRow[];
   },
 
-  async lockMessage(runner: SqlRunner, id: string): Promise<MessageRow | undefined> {
-    const rows = (await runner.query(
-      `SELECT ${MESSAGE_COLUMNS} FROM email.messages WHERE id = $1 FOR UPDATE`,
-      [id],
+  /** Locks the messages in id order: every batch takes them so, so none waits in a cycle. */
+  async lockMessages(runner: SqlRunner, ids: string[]): Promise<MessageRow[]> {
+    return (await runner.query(
+      `SELECT ${MESSAGE_COLUMNS} FROM email.messages WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+      [ids],
     )) as MessageRow[];
-    return rows[0];
   },
 
+  /** The messages' recipients in these statuses (and among `ids` when given), in order. */
   async recipients(
     runner: SqlRunner,
-    messageId: string,
+    messageIds: string[],
     statuses: string[],
     ids?: string[],
   ): Promise<RecipientRow[]> {
     return (await runner.query(
       `SELECT ${RECIPIENT_COLUMNS} FROM email.recipients
-       WHERE message_id = $1 AND status = ANY($2) ${ids ? 'AND id = ANY($3)' : ''}
-       ORDER BY position`,
-      ids ? [messageId, statuses, ids] : [messageId, statuses],
+       WHERE message_id = ANY($1) AND status = ANY($2) ${ids ? 'AND id = ANY($3)' : ''}
+       ORDER BY message_id, position`,
+      ids ? [messageIds, statuses, ids] : [messageIds, statuses],
     )) as RecipientRow[];
   },
 
-  async content(runner: SqlRunner, messageId: string): Promise<StoredContent | undefined> {
+  async contents(runner: SqlRunner, messageIds: string[]): Promise<Map<string, StoredContent>> {
     const rows = (await runner.query(
-      'SELECT html, text, attachments, purged FROM email.contents WHERE message_id = $1',
-      [messageId],
-    )) as StoredContent[];
-    return rows[0];
+      `SELECT message_id, html, text, attachments, purged FROM email.contents
+       WHERE message_id = ANY($1)`,
+      [messageIds],
+    )) as Array<StoredContent & { message_id: string }>;
+    return new Map(rows.map((row) => [row.message_id, row]));
   },
 
-  /** The content as generated (parameters substituted), kept until the retention ends. */
+  /**
+   * The contents as generated (parameters substituted), kept until the retention ends, and the
+   * messages marked processed with their rendered subjects; one statement.
+   */
   async markGenerated(
     runner: SqlRunner,
-    messageId: string,
-    rendered: { subject: string; html: string | null; text: string | null },
+    generated: Array<{
+      message_id: string;
+      subject: string;
+      html: string | null;
+      text: string | null;
+    }>,
     retentionDays: number,
     /** The retry window: content is never purged while a deferred recipient may still need it. */
     keepForMinutes: number,
   ): Promise<void> {
+    if (generated.length === 0) return;
+    await runner.query(
+      `WITH g AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb)
+           AS g(message_id text, subject text, html text, text text)
+       ), c AS (
+         UPDATE email.contents c SET html = g.html, text = g.text, generated_at = now(),
+           expires_at = now() + greatest(make_interval(days => $2), make_interval(mins => $3))
+         FROM g WHERE c.message_id = g.message_id
+       )
+       UPDATE email.messages m SET subject = g.subject, processed_at = now()
+       FROM g WHERE m.id = g.message_id`,
+      [JSON.stringify(generated), retentionDays, keepForMinutes],
+    );
+  },
+
+  /** Messages with no recipient left to send to: processed, and their bodies dropped. */
+  async markUnsent(runner: SqlRunner, messageIds: string[]): Promise<void> {
+    if (messageIds.length === 0) return;
     await runner.query(
       `WITH c AS (
-         UPDATE email.contents SET html = $2, text = $3, generated_at = now(),
-           expires_at = now() + greatest(make_interval(days => $4), make_interval(mins => $6))
-         WHERE message_id = $1
+         UPDATE email.contents SET html = NULL, text = NULL, attachments = '[]', purged = true
+         WHERE message_id = ANY($1)
        )
-       UPDATE email.messages SET subject = $5, processed_at = now() WHERE id = $1`,
-      [messageId, rendered.html, rendered.text, retentionDays, rendered.subject, keepForMinutes],
+       UPDATE email.messages SET processed_at = now() WHERE id = ANY($1)`,
+      [messageIds],
     );
   },
 
   /**
-   * Every recipient's new state in one statement. The message id keeps the plan on the
-   * message's index: on a small table the planner would otherwise scan it whole.
+   * Every recipient's new state in one statement. The message ids keep the plan on the
+   * recipients' message index: on a small table the planner would otherwise scan it whole.
    */
-  async updateRecipients(
-    runner: SqlRunner,
-    messageId: string,
-    updates: RecipientUpdate[],
-  ): Promise<void> {
+  async updateRecipients(runner: SqlRunner, updates: RecipientUpdate[]): Promise<void> {
     if (updates.length === 0) return;
     await runner.query(
       `UPDATE email.recipients r SET
@@ -112,21 +138,22 @@ export const deliveryRepository = {
          first_deferred_at = CASE WHEN u.deferred THEN COALESCE(r.first_deferred_at, now()) ELSE r.first_deferred_at END,
          attempts = r.attempts + CASE WHEN u.delivered OR u.deferred OR u.status = 'bounced' THEN 1 ELSE 0 END,
          finished_at = CASE WHEN u.finished THEN now() ELSE r.finished_at END
-       FROM jsonb_to_recordset($1::jsonb) AS u(id text, status text, rejection_reason text,
-         bounce_type text, bounce_code text, bounce_description text, processed boolean,
-         delivered boolean, deferred boolean, finished boolean)
-       WHERE r.message_id = $2 AND r.id = u.id`,
-      [JSON.stringify(updates), messageId],
+       FROM jsonb_to_recordset($1::jsonb) AS u(id text, message_id text, status text,
+         rejection_reason text, bounce_type text, bounce_code text, bounce_description text,
+         processed boolean, delivered boolean, deferred boolean, finished boolean)
+       WHERE r.message_id = ANY($2) AND r.id = u.id AND r.message_id = u.message_id`,
+      [JSON.stringify(updates), [...new Set(updates.map((update) => update.message_id))]],
     );
   },
 
   /**
-   * Recounts the message's recipients into its row: counts, aggregate status, the fastest
-   * latencies, and `delivered_at` once every recipient is final. Two statements.
+   * Recounts the messages' recipients into their rows: counts, aggregate status, the fastest
+   * latencies, and `delivered_at` once every recipient is final. Two statements for the batch.
    */
-  async recount(runner: SqlRunner, message: MessageRow): Promise<void> {
-    const [c] = (await runner.query(
-      `SELECT
+  async recount(runner: SqlRunner, messages: MessageRow[]): Promise<void> {
+    if (messages.length === 0) return;
+    const counted = (await runner.query(
+      `SELECT message_id,
          count(*) FILTER (WHERE status = 'accepted')::int AS accepted,
          count(*) FILTER (WHERE processed_at IS NOT NULL)::int AS processed_total,
          count(*) FILTER (WHERE status = 'processed')::int AS processed,
@@ -139,50 +166,68 @@ export const deliveryRepository = {
          (min(extract(epoch FROM delivered_at - processed_at)) * 1000)::int AS delivery_ms,
          (max(extract(epoch FROM delivered_at)) * 1000)::bigint AS last_delivered_ms,
          (min(extract(epoch FROM delivered_at)) * 1000)::bigint AS first_delivered_ms
-       FROM email.recipients WHERE message_id = $1`,
-      [message.id],
+       FROM email.recipients WHERE message_id = ANY($1) GROUP BY message_id`,
+      [messages.map((message) => message.id)],
     )) as Array<Record<string, number | string | null>>;
-    const n = (key: string) => Number(c[key] ?? 0);
-    const status = aggregateStatus(
-      {
-        accepted: n('accepted'),
-        processed: n('processed'),
-        deferred: n('deferred'),
-        delivered: n('delivered'),
-        bounced: n('bounced'),
-        complained: n('complained'),
-        rejected: n('rejected'),
-      },
-      { canceled: message.canceled_at !== null, scheduled: false },
-    );
-    // Latencies count from when the message was let go: its scheduled time, or its acceptance.
-    const created = (message.scheduled_at ?? message.created_at).getTime();
-    const clamp = (value: number) => Math.min(Math.max(0, value), 2_147_483_647);
-    const ms = (key: string) => (c[key] === null ? null : Number(c[key]));
-    const firstProcessed = ms('first_processed_ms');
-    const firstDelivered = ms('first_delivered_ms');
-    const final = n('accepted') + n('processed') + n('deferred') === 0;
+    const byMessage = new Map(counted.map((row) => [String(row.message_id), row]));
+    const rows = messages.map((message) => countsRow(message, byMessage.get(message.id) ?? {}));
     await runner.query(
-      `UPDATE email.messages SET status = $2, accepted_count = $3, processed_count = $4,
-         deferred_count = $5, delivered_count = $6, bounced_count = $7, complained_count = $8,
-         rejected_count = $9, processing_latency_ms = $10, delivery_latency_ms = $11,
-         total_latency_ms = $12, delivered_at = $13
-       WHERE id = $1`,
-      [
-        message.id,
-        status,
-        n('accepted'),
-        n('processed_total'),
-        n('deferred'),
-        n('delivered'),
-        n('bounced'),
-        n('complained'),
-        n('rejected'),
-        firstProcessed === null ? null : clamp(firstProcessed - created),
-        ms('delivery_ms') === null ? null : clamp(ms('delivery_ms') ?? 0),
-        firstDelivered === null ? null : clamp(firstDelivered - created),
-        final && n('delivered') > 0 ? new Date(ms('last_delivered_ms') ?? Date.now()) : null,
-      ],
+      `UPDATE email.messages m SET status = c.status, accepted_count = c.accepted,
+         processed_count = c.processed, deferred_count = c.deferred,
+         delivered_count = c.delivered, bounced_count = c.bounced,
+         complained_count = c.complained, rejected_count = c.rejected,
+         processing_latency_ms = c.processing_latency_ms,
+         delivery_latency_ms = c.delivery_latency_ms, total_latency_ms = c.total_latency_ms,
+         delivered_at = c.delivered_at
+       FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, accepted int, processed int,
+         deferred int, delivered int, bounced int, complained int, rejected int,
+         processing_latency_ms int, delivery_latency_ms int, total_latency_ms int,
+         delivered_at timestamptz)
+       WHERE m.id = ANY($2) AND m.id = c.id`,
+      [JSON.stringify(rows), messages.map((message) => message.id)],
     );
   },
 };
+
+/** A message's row values from its recipients' counts (`recount`'s first statement). */
+function countsRow(message: MessageRow, c: Record<string, number | string | null>) {
+  const n = (key: string) => Number(c[key] ?? 0);
+  const status = aggregateStatus(
+    {
+      accepted: n('accepted'),
+      processed: n('processed'),
+      deferred: n('deferred'),
+      delivered: n('delivered'),
+      bounced: n('bounced'),
+      complained: n('complained'),
+      rejected: n('rejected'),
+    },
+    { canceled: message.canceled_at !== null, scheduled: false },
+  );
+  // Latencies count from when the message was let go: its scheduled time, or its acceptance.
+  const created = (message.scheduled_at ?? message.created_at).getTime();
+  const clamp = (value: number) => Math.min(Math.max(0, value), 2_147_483_647);
+  const ms = (key: string) => (c[key] === null || c[key] === undefined ? null : Number(c[key]));
+  const firstProcessed = ms('first_processed_ms');
+  const firstDelivered = ms('first_delivered_ms');
+  const deliveryMs = ms('delivery_ms');
+  const final = n('accepted') + n('processed') + n('deferred') === 0;
+  return {
+    id: message.id,
+    status,
+    accepted: n('accepted'),
+    processed: n('processed_total'),
+    deferred: n('deferred'),
+    delivered: n('delivered'),
+    bounced: n('bounced'),
+    complained: n('complained'),
+    rejected: n('rejected'),
+    processing_latency_ms: firstProcessed === null ? null : clamp(firstProcessed - created),
+    delivery_latency_ms: deliveryMs === null ? null : clamp(deliveryMs),
+    total_latency_ms: firstDelivered === null ? null : clamp(firstDelivered - created),
+    delivered_at:
+      final && n('delivered') > 0
+        ? new Date(ms('last_delivered_ms') ?? Date.now()).toISOString()
+        : null,
+  };
+}

@@ -2,10 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  completeJobs,
   enqueueJobs,
+  holdJobs,
   inPgTransaction,
   pgPoolOf,
   poolRunner,
+  wakeQueue,
+  wakeRelay,
   WorkQueue,
 } from '@switchboard/persistence';
 import type { Job, SqlRunner, WorkQueueWorker } from '@switchboard/persistence';
@@ -14,56 +18,70 @@ import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { PROCESS_QUEUE } from '../messages/accept/accept.repository';
+import { AttemptRecorder } from './attempt-recorder';
 import { DeliverMessageWorker } from './deliver-message.worker';
 import type { PreparedMail } from './deliver-message.worker';
 import { DELIVER_QUEUE, ProcessMessageWorker } from './process-message.worker';
 
 /** A processing job names the message; a delivery job (or a retry) also its recipients. */
-interface SendPayload {
+export interface SendPayload {
   message_id: string;
   recipient_ids?: string[];
 }
 
 /**
+ * Most jobs one handler call takes: its SQL is a fixed number of statements for all of them,
+ * while each message's SMTP conversation runs on its own.
+ */
+const BATCH_SIZE = 16;
+
+/**
  * Runs the email queues while the service is up: processing (rules, content, fan-out per
- * destination) and delivery (SMTP, outcomes, retries). Jobs live in Postgres, so whatever was
- * accepted survives a crash: a dead worker's lease runs out and another takes its jobs.
+ * destination) and delivery (SMTP, outcomes, retries), a claimed batch of jobs at a time. Jobs
+ * live in Postgres, so whatever was accepted survives a crash: a dead worker's lease runs out
+ * and another takes its jobs.
  */
 @Injectable()
 export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryRunner.name);
   private readonly pool: Pool;
   private readonly reads: SqlRunner;
+  private readonly recorder: AttemptRecorder;
   private workers: WorkQueueWorker[] = [];
 
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
-    @InjectDataSource('email') private readonly dataSource: DataSource,
+    @InjectDataSource('email') dataSource: DataSource,
     private readonly processing: ProcessMessageWorker,
     private readonly delivery: DeliverMessageWorker,
   ) {
     this.pool = pgPoolOf(dataSource);
     this.reads = poolRunner(dataSource);
+    this.recorder = new AttemptRecorder(this.pool, delivery, this.logger);
   }
 
   onApplicationBootstrap(): void {
     const queue = new WorkQueue(this.pool, 'email');
     const leaseMs = this.config.EMAIL_JOB_LEASE_SECONDS * 1000;
+    const concurrency = this.config.EMAIL_DELIVERY_CONCURRENCY;
+    const batchSize = Math.min(BATCH_SIZE, concurrency);
     this.workers = [
       queue.start<SendPayload>({
         queue: PROCESS_QUEUE,
-        concurrency: this.config.EMAIL_DELIVERY_CONCURRENCY,
+        concurrency,
+        batchSize,
         leaseMs,
         // Scheduled sends are not announced (no NOTIFY for a job due later): a look every
         // second keeps them within a second of their time.
         pollMs: 1000,
-        handle: (job) => this.process(job),
+        handleBatch: (jobs) => this.process(jobs),
       }),
       queue.start<SendPayload>({
         queue: DELIVER_QUEUE,
-        concurrency: this.config.EMAIL_DELIVERY_CONCURRENCY,
+        concurrency,
+        batchSize,
         leaseMs,
-        handle: (job) => this.deliver(job),
+        handleBatch: (jobs) => this.deliver(jobs),
       }),
     ];
   }
@@ -74,55 +92,81 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * Processes the message, then delivers it in the same job when all its recipients go to one
-   * destination (the relay, or one domain: the common case, one claim and no second job); several
-   * destinations are fanned out as delivery jobs. A retry of the job (`recipient_ids` set) or a
-   * rerun after a crash past processing goes straight to delivery.
+   * Processes the batch's messages in one transaction, then delivers each message whose
+   * recipients all go to one destination (the relay, or one domain: the common case, no second
+   * job) at once; several destinations are fanned out as delivery jobs. A retry of a job
+   * (`recipient_ids` set) or a rerun after a crash past processing goes straight to delivery.
    */
-  private async process(job: Job<SendPayload>): Promise<void> {
-    const { message_id: messageId } = job.payload;
-    if (job.payload.recipient_ids) return this.deliver(job);
-    const plan = await inPgTransaction(this.pool, async (manager) => {
-      await job.hold(manager);
-      const processed = await this.processing.process(manager, messageId);
-      if (processed === undefined) return 'deliver-pending';
-      const { outgoing, prepared } = processed;
-      if (outgoing.size === 1) return prepared;
-      await enqueueJobs(
-        manager,
-        'email',
-        [...outgoing.values()].map((ids) => ({
-          queue: DELIVER_QUEUE,
-          payload: { message_id: messageId, recipient_ids: ids },
-        })),
-      );
-      await job.complete(manager);
-      return 'fanned-out';
-    });
-    if (plan !== 'fanned-out')
-      await this.deliver(job, plan === 'deliver-pending' ? undefined : plan);
+  private async process(jobs: Job<SendPayload>[]): Promise<void> {
+    const fresh = jobs.filter((job) => !job.payload.recipient_ids);
+    const sends: Array<{ job: Job<SendPayload>; prepared?: PreparedMail }> = jobs
+      .filter((job) => job.payload.recipient_ids)
+      .map((job) => ({ job }));
+    if (fresh.length > 0) {
+      const { inline, fannedOut } = await inPgTransaction(this.pool, async (manager) => {
+        const held = await holdJobs(manager, fresh);
+        const processed = await this.processing.process(
+          manager,
+          held.map((job) => job.payload.message_id),
+        );
+        const now: Array<{ job: Job<SendPayload>; prepared?: PreparedMail }> = [];
+        const settled: Job<SendPayload>[] = [];
+        const fanOut: Array<{ queue: string; payload: SendPayload }> = [];
+        for (const job of held) {
+          const messageId = job.payload.message_id;
+          const result = processed.get(messageId);
+          // Processed before (a crashed run), canceled or gone: deliver whatever is pending.
+          if (!result) now.push({ job });
+          else if (result.outgoing.size === 1) now.push({ job, prepared: result.prepared });
+          else {
+            settled.push(job);
+            for (const ids of result.outgoing.values())
+              fanOut.push({
+                queue: DELIVER_QUEUE,
+                payload: { message_id: messageId, recipient_ids: ids },
+              });
+          }
+        }
+        await enqueueJobs(manager, 'email', fanOut);
+        await completeJobs(manager, settled);
+        return { inline: now, fannedOut: fanOut.length > 0 };
+      });
+      wakeRelay(this.pool, 'email');
+      if (fannedOut) wakeQueue(this.pool, 'email', DELIVER_QUEUE);
+      sends.push(...inline);
+    }
+    await this.send(sends);
   }
 
-  /** One attempt for the job's recipients (all the message's pending ones when it names none). */
-  private async deliver(job: Job<SendPayload>, prepared?: PreparedMail): Promise<void> {
-    const { message_id: messageId, recipient_ids: recipientIds } = job.payload;
-    const attempt = await this.delivery.attempt(this.reads, messageId, recipientIds, prepared);
-    if (this.delivery.stopping) {
-      // The process is shutting down under the attempt: nothing was learnt about the mail. The
-      // job goes back as it was, for this process after a restart or for another replica.
-      return inPgTransaction(this.pool, (manager) => job.retryAt(manager, new Date()));
-    }
-    await inPgTransaction(this.pool, async (manager) => {
-      if (!attempt) return job.complete(manager);
-      const outcome = await this.delivery.record(manager, attempt);
-      if (outcome.done) return job.complete(manager);
-      this.logger.debug(
-        `${messageId}: ${outcome.recipientIds.length} deferred until ${outcome.retryAt.toISOString()}`,
-      );
-      return job.retryAt(manager, outcome.retryAt, {
-        message_id: messageId,
-        recipient_ids: outcome.recipientIds,
-      });
-    });
+  /** One attempt for each job's recipients. */
+  private deliver(jobs: Job<SendPayload>[]): Promise<void> {
+    return this.send(jobs.map((job) => ({ job })));
+  }
+
+  /**
+   * Reads what the jobs without a prepared mail send (one batch of queries), sends each mail on
+   * its own, and hands every attempt to the recorder as it finishes.
+   */
+  private async send(sends: Array<{ job: Job<SendPayload>; prepared?: PreparedMail }>) {
+    const unread = sends.filter((send) => !send.prepared);
+    const read = await this.delivery.read(
+      this.reads,
+      unread.map(({ job }) => ({
+        messageId: job.payload.message_id,
+        recipientIds: job.payload.recipient_ids,
+      })),
+    );
+    unread.forEach((send, index) => (send.prepared = read[index]));
+    await Promise.all(
+      sends.map(async ({ job, prepared }) => {
+        const attempt = prepared && (await this.delivery.attempt(prepared));
+        if (this.delivery.stopping) {
+          // The process is shutting down under the attempt: nothing was learnt about the mail.
+          // The job goes back as it was, for this process after a restart or another replica.
+          return inPgTransaction(this.pool, (manager) => job.retryAt(manager, new Date()));
+        }
+        return this.recorder.record(job, attempt);
+      }),
+    );
   }
 }

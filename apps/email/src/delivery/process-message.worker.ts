@@ -4,15 +4,17 @@ import type { EmailConfig } from '../config/email.config';
 import type { EmailRejectionReason } from '@switchboard/contracts';
 import type { SqlRunner } from '@switchboard/persistence';
 import { SendingDomainsService } from '../domains';
+import type { SenderDomain } from '../domains';
 import { recipientEvent } from '../messages/email-events';
 import type { EmailEventRecord } from '../messages/email-events';
 import { recordEvents } from '../messages/email-events.repository';
 import { SuppressionsService } from '../suppressions';
 import { deliveryRepository as repository } from './delivery.repository';
-import type { RecipientUpdate, StoredContent } from './delivery.repository';
+import type { RecipientUpdate } from './delivery.repository';
 import type { PreparedMail } from './deliver-message.worker';
-import type { RecipientRow } from '../messages/message.mapper';
+import type { MessageRow, RecipientRow } from '../messages/message.mapper';
 import { MailTransport } from './transport';
+import { groupBy } from './group-by';
 import { renderContent } from './render';
 
 export const DELIVER_QUEUE = 'email.deliver';
@@ -26,10 +28,11 @@ export interface ProcessedMessage {
 }
 
 /**
- * Processing a message (at once, or at its `scheduled_at`): the rules applied after acceptance
- * (sender domain still verified, onboarding recipients, suppressions) and the content
- * generated, in the job's transaction. It answers which recipients go to which destination;
- * the runner delivers a single destination at once and fans several out as delivery jobs.
+ * Processing messages (at once, or at their `scheduled_at`), a claimed batch at a time: the
+ * rules applied after acceptance (sender domain still verified, onboarding recipients,
+ * suppressions) and the content generated, in the jobs' transaction, with a fixed number of
+ * statements whatever the batch size. It answers which recipients of each message go to which
+ * destination; the runner delivers a single destination at once and fans several out.
  */
 @Injectable()
 export class ProcessMessageWorker {
@@ -41,103 +44,161 @@ export class ProcessMessageWorker {
   ) {}
 
   /**
-   * Runs inside the job's transaction. Returns the recipient ids per destination (empty when
-   * every recipient was rejected), or undefined when the message was processed before (a run
-   * that crashed after this step) or is gone or canceled.
+   * Runs inside the jobs' transaction. Answers, per message processed now, its recipient ids per
+   * destination (empty when every recipient was rejected); a message processed before (a run
+   * that crashed after this step), gone or canceled is absent.
    */
-  async process(runner: SqlRunner, messageId: string): Promise<ProcessedMessage | undefined> {
-    const message = await repository.lockMessage(runner, messageId);
-    if (!message || message.canceled_at || message.processed_at) return undefined;
-    const recipients = await repository.recipients(runner, messageId, ['accepted']);
-    // The onboarding domain always may send; an own domain while it exists and is verified.
-    const sender = message.onboarding
-      ? undefined
-      : (await this.domains.sendersFor(message.workspace_id, [message.sender_domain], runner)).get(
-          message.sender_domain,
-        );
-    const domainProblem = !message.onboarding && !sender?.verified;
-    const suppressed = await this.suppressions.suppressedAmong(
-      runner,
-      message.workspace_id,
-      recipients.map((recipient) => recipient.email),
-      message.category,
+  async process(runner: SqlRunner, messageIds: string[]): Promise<Map<string, ProcessedMessage>> {
+    const messages = (await repository.lockMessages(runner, messageIds)).filter(
+      (message) => !message.canceled_at && !message.processed_at,
     );
+    const processed = new Map<string, ProcessedMessage>();
+    if (messages.length === 0) return processed;
+    const ids = messages.map((message) => message.id);
+    const recipientsOf = groupBy(
+      await repository.recipients(runner, ids, ['accepted']),
+      (recipient) => recipient.message_id,
+    );
+    const senders = await this.sendersOf(runner, messages);
+    const suppressed = await this.suppressedOf(runner, messages, recipientsOf);
+    const contents = await repository.contents(runner, ids);
     const now = new Date();
-    const subject = {
-      messageId,
-      workspaceId: message.workspace_id,
-      tags: message.tags,
-      metadata: message.metadata,
-    };
     const updates: RecipientUpdate[] = [];
     const events: EmailEventRecord[] = [];
-    const outgoing = new Map<string, string[]>();
-    const sending: RecipientRow[] = [];
-    for (const recipient of recipients) {
-      // A scheduled send announced itself once (`email.scheduled`); its recipients are accepted now.
-      if (message.scheduled_at)
-        events.push(recipientEvent('email.accepted', subject, recipient, now));
-      const reason: EmailRejectionReason | undefined = domainProblem
-        ? 'domain_unverified'
-        : !recipient.allowed
-          ? 'recipient_not_allowed'
-          : suppressed.has(recipient.email)
-            ? 'recipient_suppressed'
-            : undefined;
-      if (reason) {
+    const generated: Array<{
+      message_id: string;
+      subject: string;
+      html: string | null;
+      text: string | null;
+    }> = [];
+    const unsent: string[] = [];
+    const recount: MessageRow[] = [];
+    for (const message of messages) {
+      const sender = senders.get(`${message.workspace_id} ${message.sender_domain}`);
+      // The onboarding domain always may send; an own domain while it exists and is verified.
+      const domainProblem = !message.onboarding && !sender?.verified;
+      const subject = {
+        messageId: message.id,
+        workspaceId: message.workspace_id,
+        tags: message.tags,
+        metadata: message.metadata,
+      };
+      const outgoing = new Map<string, string[]>();
+      const sending: RecipientRow[] = [];
+      for (const recipient of recipientsOf.get(message.id) ?? []) {
+        // A scheduled send announced itself once (`email.scheduled`); its recipients are accepted now.
+        if (message.scheduled_at)
+          events.push(recipientEvent('email.accepted', subject, recipient, now));
+        const reason: EmailRejectionReason | undefined = domainProblem
+          ? 'domain_unverified'
+          : !recipient.allowed
+            ? 'recipient_not_allowed'
+            : suppressed.has(`${message.id} ${recipient.email}`)
+              ? 'recipient_suppressed'
+              : undefined;
+        if (reason) {
+          updates.push({
+            id: recipient.id,
+            message_id: message.id,
+            status: 'rejected',
+            rejection_reason: reason,
+            finished: true,
+          });
+          events.push(
+            recipientEvent('email.rejected', subject, recipient, now, { rejection_reason: reason }),
+          );
+          continue;
+        }
         updates.push({
           id: recipient.id,
-          status: 'rejected',
-          rejection_reason: reason,
-          finished: true,
+          message_id: message.id,
+          status: 'processed',
+          processed: true,
         });
-        events.push(
-          recipientEvent('email.rejected', subject, recipient, now, { rejection_reason: reason }),
-        );
+        sending.push(recipient);
+        events.push(recipientEvent('email.processed', subject, recipient, now));
+        const destination = this.transport.destinationOf(recipient.email);
+        outgoing.set(destination, [...(outgoing.get(destination) ?? []), recipient.id]);
+      }
+      // One destination is delivered right after this transaction, and that attempt recounts:
+      // counting here too would only show `processed` for the length of an SMTP conversation.
+      if (outgoing.size !== 1) recount.push(message);
+      const content = contents.get(message.id);
+      if (outgoing.size === 0) {
+        // Every recipient was rejected: nothing is generated, and nothing needs the bodies.
+        unsent.push(message.id);
+        processed.set(message.id, { outgoing });
         continue;
       }
-      updates.push({ id: recipient.id, status: 'processed', processed: true });
-      sending.push(recipient);
-      events.push(recipientEvent('email.processed', subject, recipient, now));
-      const destination = this.transport.destinationOf(recipient.email);
-      outgoing.set(destination, [...(outgoing.get(destination) ?? []), recipient.id]);
-    }
-    await repository.updateRecipients(runner, messageId, updates);
-    await recordEvents(runner, events);
-    let generated: StoredContent | undefined;
-    if (outgoing.size > 0) {
-      const content = await repository.content(runner, messageId);
       const rendered = renderContent(
         { subject: message.subject, html: content?.html ?? null, text: content?.text ?? null },
         message.parameters,
       );
-      await repository.markGenerated(
-        runner,
-        messageId,
-        rendered,
-        this.config.EMAIL_CONTENT_RETENTION_DAYS,
-        this.config.EMAIL_RETRY_FOR_MINUTES,
-      );
-      if (content)
-        generated = { ...content, html: rendered.html, text: rendered.text, purged: false };
+      generated.push({ message_id: message.id, ...rendered });
       message.subject = rendered.subject;
-    } else {
-      // Every recipient was rejected: nothing is generated, and nothing needs the bodies.
-      await runner.query(
-        `UPDATE email.contents SET html = NULL, text = NULL, attachments = '[]', purged = true
-         WHERE message_id = $1`,
-        [messageId],
-      );
-      await runner.query('UPDATE email.messages SET processed_at = now() WHERE id = $1', [
-        messageId,
-      ]);
+      processed.set(message.id, {
+        outgoing,
+        prepared: content && {
+          message,
+          recipients: sending,
+          content: { ...content, html: rendered.html, text: rendered.text, purged: false },
+          sender,
+        },
+      });
     }
-    // One destination is delivered right after this transaction, and that attempt recounts:
-    // counting here too would only show `processed` for the length of an SMTP conversation.
-    if (outgoing.size !== 1) await repository.recount(runner, { ...message, canceled_at: null });
-    return {
-      outgoing,
-      prepared: generated && { message, recipients: sending, content: generated, sender },
-    };
+    await repository.updateRecipients(runner, updates);
+    await recordEvents(runner, events);
+    await repository.markGenerated(
+      runner,
+      generated,
+      this.config.EMAIL_CONTENT_RETENTION_DAYS,
+      this.config.EMAIL_RETRY_FOR_MINUTES,
+    );
+    await repository.markUnsent(runner, unsent);
+    await repository.recount(runner, recount);
+    return processed;
+  }
+
+  /** The sending domains of the batch's own-domain messages, by "workspace domain". */
+  private async sendersOf(
+    runner: SqlRunner,
+    messages: MessageRow[],
+  ): Promise<Map<string, SenderDomain>> {
+    const senders = new Map<string, SenderDomain>();
+    const byWorkspace = groupBy(
+      messages.filter((message) => !message.onboarding),
+      (message) => message.workspace_id,
+    );
+    for (const [workspaceId, own] of byWorkspace) {
+      const found = await this.domains.sendersFor(
+        workspaceId,
+        own.map((message) => message.sender_domain),
+        runner,
+      );
+      for (const [domain, sender] of found) senders.set(`${workspaceId} ${domain}`, sender);
+    }
+    return senders;
+  }
+
+  /** Suppressed recipients as "message-id email", one query per workspace and category. */
+  private async suppressedOf(
+    runner: SqlRunner,
+    messages: MessageRow[],
+    recipientsOf: Map<string, RecipientRow[]>,
+  ): Promise<Set<string>> {
+    const suppressed = new Set<string>();
+    const groups = groupBy(messages, (message) => `${message.workspace_id} ${message.category}`);
+    for (const group of groups.values()) {
+      const { workspace_id: workspaceId, category } = group[0];
+      const emails = group.flatMap((message) =>
+        (recipientsOf.get(message.id) ?? []).map((recipient) => recipient.email),
+      );
+      const hits = await this.suppressions.suppressedAmong(runner, workspaceId, emails, category);
+      if (hits.size === 0) continue;
+      for (const message of group)
+        for (const recipient of recipientsOf.get(message.id) ?? [])
+          if (hits.has(recipient.email)) suppressed.add(`${message.id} ${recipient.email}`);
+    }
+    return suppressed;
   }
 }

@@ -16,6 +16,8 @@ import {
   idempotencyScope,
   idempotentWrite,
   newId,
+  pgPoolOf,
+  wakeRelay,
   writeOutboxEvents,
 } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
@@ -297,17 +299,21 @@ export class DomainsService {
     ]);
   }
 
-  private once<T>(
+  /** Writes once per Idempotency-Key; the relay is woken for any event the write recorded. */
+  private async once<T>(
     context: RequestContext,
     write: (manager: EntityManager) => Promise<T>,
   ): Promise<T> {
-    return idempotentWrite(
-      this.repository.dataSource,
+    const { dataSource } = this.repository;
+    const answer = await idempotentWrite(
+      dataSource,
       'email',
       idempotencyScope(context),
       this.box,
       write,
     );
+    wakeRelay(pgPoolOf(dataSource), 'email');
+    return answer;
   }
 }
 

@@ -7,7 +7,13 @@ import type {
   ListEmailMessagesRequest,
   RequestContext,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotencyScope, idempotentWrite } from '@switchboard/persistence';
+import {
+  CursorCodec,
+  idempotencyScope,
+  idempotentWrite,
+  pgPoolOf,
+  wakeRelay,
+} from '@switchboard/persistence';
 import type { Page, PageRequest } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { EMAIL_CONFIG } from '../config/email.config';
@@ -115,7 +121,7 @@ export class MessagesService {
   /** scheduled -> canceled, with the `email.canceled` event; 409 in any other state. */
   async cancel(context: RequestContext, messageId: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    return idempotentWrite(
+    const answer = await idempotentWrite(
       this.repository.dataSource,
       'email',
       idempotencyScope(context),
@@ -147,5 +153,7 @@ export class MessagesService {
         return null;
       },
     );
+    wakeRelay(pgPoolOf(this.repository.dataSource), 'email');
+    return answer;
   }
 }

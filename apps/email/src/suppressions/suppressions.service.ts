@@ -12,6 +12,8 @@ import {
   idempotencyScope,
   idempotentWrite,
   newId,
+  pgPoolOf,
+  wakeRelay,
   writeOutboxEvents,
 } from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
@@ -149,16 +151,20 @@ export class SuppressionsService {
     });
   }
 
-  private once<T>(
+  /** Writes once per Idempotency-Key; the relay is woken for any event the write recorded. */
+  private async once<T>(
     context: RequestContext,
     write: (manager: EntityManager) => Promise<T>,
   ): Promise<T> {
-    return idempotentWrite(
-      this.repository.dataSource,
+    const { dataSource } = this.repository;
+    const answer = await idempotentWrite(
+      dataSource,
       'email',
       idempotencyScope(context),
       this.box,
       write,
     );
+    wakeRelay(pgPoolOf(dataSource), 'email');
+    return answer;
   }
 }

@@ -6,6 +6,7 @@ import type { EventPublisher, OutboxEvent } from './outbox-event';
 import { OutboxRelay } from './outbox-relay';
 import type { OutboxRelayOptions } from './outbox-relay';
 import { outboxTable } from './outbox.table';
+import { wakeRelay } from '../notify/wakeups';
 import { writeOutboxEvents } from './write-outbox-events';
 
 const SCHEMA = 'ob';
@@ -134,7 +135,7 @@ describe(OutboxRelay.name, () => {
     expect(new Set(seen).size).toBe(300);
   });
 
-  it('wakes on the commit (no poll) and redelivers through the in-process bus after a subscriber fails', async () => {
+  it('wakes on wakeRelay after the commit (no poll) and redelivers through the in-process bus after a subscriber fails', async () => {
     const bus = new InProcessEventBus();
     const received: OutboxEvent[] = [];
     let down = true;
@@ -151,6 +152,7 @@ describe(OutboxRelay.name, () => {
     });
     const tricky = { ...event('ev_4'), data: { note: 'quotes " and \\ survive' } };
     await writeOutboxEvents(db, SCHEMA, [tricky]);
+    wakeRelay(pool, SCHEMA);
     await eventually(
       async () =>
         Number(

@@ -61,7 +61,7 @@ export class ClaimedJob<P> implements Job<P> {
   rescheduledFor?: Date;
 
   constructor(
-    private readonly schema: string,
+    readonly schema: string,
     row: ClaimedRow,
   ) {
     this.id = String(row.id);
@@ -107,12 +107,65 @@ export class ClaimedJob<P> implements Job<P> {
 }
 
 /**
+ * `hold` for many jobs in one statement (rows locked in id order, the order every batch takes
+ * them in, so two batches never wait on each other in a cycle). Answers the jobs this worker
+ * still holds; a job whose lease another worker took over is left out, and the caller leaves it
+ * alone: that worker runs it.
+ */
+export async function holdJobs<P>(executor: SqlRunner, jobs: readonly Job<P>[]): Promise<Job<P>[]> {
+  if (jobs.length === 0) return [];
+  const claimed = jobs.map(claimedJob);
+  const result = await executor.query(
+    `SELECT id::text AS id FROM "${claimed[0].schema}".jobs
+     WHERE id = ANY($1::bigint[])
+       AND (id, attempts) IN (SELECT * FROM unnest($1::bigint[], $2::int[]))
+     ORDER BY id FOR UPDATE`,
+    [claimed.map((job) => job.id), claimed.map((job) => job.attempts)],
+  );
+  const held = new Set(rowsReturned(result).map((row) => String(row.id)));
+  return jobs.filter((job) => held.has(job.id));
+}
+
+/**
+ * `complete` for many jobs in one statement, fenced the same way; a job another worker took over
+ * is left to it (not deleted, not marked settled). Answers the jobs completed.
+ */
+export async function completeJobs<P>(
+  executor: SqlRunner,
+  jobs: readonly Job<P>[],
+): Promise<Job<P>[]> {
+  if (jobs.length === 0) return [];
+  const claimed = jobs.map(claimedJob);
+  const result = await executor.query(
+    `DELETE FROM "${claimed[0].schema}".jobs
+     WHERE id = ANY($1::bigint[])
+       AND (id, attempts) IN (SELECT * FROM unnest($1::bigint[], $2::int[]))
+     RETURNING id::text AS id`,
+    [claimed.map((job) => job.id), claimed.map((job) => job.attempts)],
+  );
+  const deleted = new Set(rowsReturned(result).map((row) => String(row.id)));
+  const completed = claimed.filter((job) => deleted.has(job.id));
+  for (const job of completed) job.settled = true;
+  return completed;
+}
+
+function claimedJob<P>(job: Job<P>): ClaimedJob<P> {
+  if (!(job instanceof ClaimedJob)) throw new Error('not a job claimed by a work queue worker');
+  return job as ClaimedJob<P>;
+}
+
+/** The rows of a RETURNING statement, whatever ran it (see `returnedRows`). */
+function rowsReturned(result: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(result)) return rowsOf<Record<string, unknown>>(result);
+  const rows = (result as { rows?: unknown } | null)?.rows;
+  if (Array.isArray(rows)) return rows as Array<Record<string, unknown>>;
+  throw new Error('The executor did not return the rows of a RETURNING statement');
+}
+
+/**
  * Rows a RETURNING statement gave back, whatever ran it: TypeORM resolves to the rows (or
  * `[rows, count]`), a pg Pool or client to a result object. Both fit `SqlRunner`, so both count.
  */
 function returnedRows(result: unknown): number {
-  if (Array.isArray(result)) return rowsOf(result).length;
-  const rows = (result as { rows?: unknown } | null)?.rows;
-  if (Array.isArray(rows)) return rows.length;
-  throw new Error('The executor did not return the rows of a RETURNING statement');
+  return rowsReturned(result).length;
 }

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { SqlRunner } from '../pagination';
 import { backoffMs } from './backoff';
-import { ClaimedJob, JobLeaseLostError } from './job';
+import { ClaimedJob, completeJobs, JobLeaseLostError } from './job';
 import type { ClaimedRow, Job } from './job';
 
 export interface WorkQueueWorkerOptions<P = unknown> {
@@ -24,8 +24,18 @@ export interface WorkQueueWorkerOptions<P = unknown> {
    * `job.retryAt`); if it returns without doing so the worker completes the job afterwards (at
    * least once). If it throws, the job is rescheduled with back-off and `last_error` recorded:
    * a job is never dropped, so a handler gives up on a job by completing it.
+   * Give either `handle` or `handleBatch`.
    */
-  handle: (job: Job<P>) => Promise<void>;
+  handle?: (job: Job<P>) => Promise<void>;
+  /**
+   * Runs the jobs of one claim together, at most `batchSize` at a time, so a handler can do set-
+   * based SQL for all of them (`holdJobs`, `completeJobs`). The same rules as `handle`, per job:
+   * those it leaves unsettled are completed afterwards; if it throws, each unsettled one is
+   * rescheduled with back-off.
+   */
+  handleBatch?: (jobs: Job<P>[]) => Promise<void>;
+  /** Most jobs per `handleBatch` call; `concurrency` still bounds the jobs running. Default 1. */
+  batchSize?: number;
 }
 
 export interface WorkQueueWorker {
@@ -145,7 +155,9 @@ export class QueueRunner<P> implements WorkQueueWorker {
         return;
       }
       const { jobs, nextDueMs } = await this.claim(free);
-      for (const row of jobs) this.run(row);
+      const size = this.options.batchSize ?? 1;
+      for (let start = 0; start < jobs.length; start += size)
+        this.run(jobs.slice(start, start + size));
       if (jobs.length < free) {
         this.backlog = false;
         this.arm(nextDueMs);
@@ -207,28 +219,32 @@ export class QueueRunner<P> implements WorkQueueWorker {
     this.timer.unref();
   }
 
-  private run(row: ClaimedRow): void {
-    const job = new ClaimedJob<P>(this.schema, row);
-    this.running.set(job.id, job.attempts);
-    const done: Promise<void> = this.execute(job).finally(() => {
-      this.running.delete(job.id);
+  private run(rows: ClaimedRow[]): void {
+    const jobs = rows.map((row) => new ClaimedJob<P>(this.schema, row));
+    for (const job of jobs) this.running.set(job.id, job.attempts);
+    const done: Promise<void> = this.execute(jobs).finally(() => {
+      for (const job of jobs) this.running.delete(job.id);
       this.inflight.delete(done);
       if (this.backlog) this.kickSoon();
     });
     this.inflight.add(done);
   }
 
-  private async execute(job: ClaimedJob<P>): Promise<void> {
+  private async execute(jobs: ClaimedJob<P>[]): Promise<void> {
     try {
-      await this.options.handle(job);
-      if (!job.settled) await job.complete(this.pool);
-      else if (job.rescheduledFor) this.wakeFor(job.rescheduledFor);
+      if (this.options.handleBatch) await this.options.handleBatch(jobs);
+      else await this.options.handle?.(jobs[0]);
+      const unsettled = jobs.filter((job) => !job.settled);
+      if (unsettled.length === 1) await unsettled[0].complete(this.pool);
+      else if (unsettled.length > 1) await completeJobs(this.pool, unsettled);
+      const wakeAt = jobs.flatMap((job) => job.rescheduledFor ?? []);
+      if (wakeAt.length) this.wakeFor(new Date(Math.min(...wakeAt.map((at) => at.getTime()))));
     } catch (err) {
       if (err instanceof JobLeaseLostError) {
         this.logger.warn(`${err.message}; this worker's run of it was discarded`);
         return;
       }
-      await this.reschedule(job, err);
+      for (const job of jobs) if (!job.settled) await this.reschedule(job, err);
     }
   }
 

@@ -1,8 +1,11 @@
 import { startTestPostgres } from '@switchboard/testing';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { wakeQueue } from '../notify/wakeups';
+import type { SqlRunner } from '../pagination';
 import { enqueueJobs } from './enqueue-jobs';
-import { ClaimedJob, JobLeaseLostError } from './job';
+import type { NewJob } from './enqueue-jobs';
+import { ClaimedJob, completeJobs, holdJobs, JobLeaseLostError } from './job';
 import type { ClaimedRow, Job } from './job';
 import { WorkQueue } from './work-queue';
 import type { WorkQueueWorker, WorkQueueWorkerOptions } from './queue-runner';
@@ -36,6 +39,12 @@ describe(WorkQueue.name, () => {
     const worker = created.start(options);
     workers.push(worker);
     return worker;
+  }
+
+  /** What a service does: enqueue (in its own transaction or not), then wake after the commit. */
+  async function enqueue(jobs: NewJob[], executor: SqlRunner = pool): Promise<void> {
+    await enqueueJobs(executor, SCHEMA, jobs);
+    for (const name of new Set(jobs.map((job) => job.queue))) wakeQueue(pool, SCHEMA, name);
   }
 
   const remaining = async (name: string) =>
@@ -83,7 +92,8 @@ describe(WorkQueue.name, () => {
 
     const jobs = Array.from({ length: 300 }, (_, n) => ({ queue: name, payload: { n } }));
     await db.transaction((manager) => enqueueJobs(manager, SCHEMA, jobs.slice(0, 150)));
-    await enqueueJobs(db, SCHEMA, jobs.slice(150));
+    wakeQueue(pool, SCHEMA, name);
+    await enqueue(jobs.slice(150), db);
 
     await eventually(async () => (await remaining(name)) === 0);
     const { rows } = await pool.query<{ total: string; distinct: string; sum: string }>(
@@ -92,9 +102,69 @@ describe(WorkQueue.name, () => {
     expect(rows[0]).toEqual({ total: '300', distinct: '300', sum: String((299 * 300) / 2) });
   });
 
+  it('hands claimed jobs to handleBatch at most batchSize at a time, each once, and completes those left unsettled', async () => {
+    const name = 'batches';
+    const sizes: number[] = [];
+    const seen: number[] = [];
+    start(queue(), {
+      queue: name,
+      concurrency: 12,
+      batchSize: 5,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handleBatch: async (jobs: Job<{ n: number }>[]) => {
+        sizes.push(jobs.length);
+        seen.push(...jobs.map((job) => job.payload.n));
+        // Half settled by the handler's own transaction, half left for the worker to complete.
+        const settled = jobs.filter((job) => job.payload.n % 2 === 0);
+        await db.transaction(async (manager) => {
+          expect(await holdJobs(manager, settled)).toHaveLength(settled.length);
+          expect(await completeJobs(manager, settled)).toHaveLength(settled.length);
+        });
+      },
+    });
+    await enqueue(Array.from({ length: 40 }, (_, n) => ({ queue: name, payload: { n } })));
+    await eventually(async () => seen.length === 40 && (await remaining(name)) === 0);
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(5);
+    expect(sizes.some((size) => size > 1)).toBe(true);
+  });
+
+  it('holdJobs and completeJobs leave out a job whose lease another worker took over', async () => {
+    const name = 'batch-fencing';
+    await enqueue([
+      { queue: name, payload: { n: 1 } },
+      { queue: name, payload: { n: 2 } },
+    ]);
+    const { rows } = await pool.query<ClaimedRow>(
+      `UPDATE wq.jobs SET locked_until = now() + interval '1 minute', attempts = attempts + 1
+       WHERE queue = $1 RETURNING id::text AS id, queue, payload, attempts, run_at`,
+      [name],
+    );
+    const [mine, lost] = rows.map((row) => new ClaimedJob(SCHEMA, row));
+    // Another worker claims `lost` after this one's lease ran out.
+    await pool.query('UPDATE wq.jobs SET attempts = attempts + 1 WHERE id = $1', [lost.id]);
+    await db.transaction(async (manager) => {
+      expect(await holdJobs(manager, [lost, mine])).toEqual([mine]);
+      expect(await completeJobs(manager, [mine, lost])).toEqual([mine]);
+    });
+    expect(mine.settled).toBe(true);
+    expect(lost.settled).toBe(false);
+    expect(await remaining(name)).toBe(1);
+  });
+
+  it('refuses a worker with both handle and handleBatch, or neither', () => {
+    const options = { queue: 'misconfigured', concurrency: 1, leaseMs: 1000 };
+    const handle = () => Promise.resolve();
+    expect(() => queue().start(options)).toThrow('exactly one of handle and handleBatch');
+    expect(() => queue().start({ ...options, handle, handleBatch: handle })).toThrow(
+      'exactly one of handle and handleBatch',
+    );
+  });
+
   it("processes again a job whose worker died, and fences the dead worker's late completion", async () => {
     const name = 'lease-expired';
-    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: { n: 1 } }]);
+    await enqueue([{ queue: name, payload: { n: 1 } }]);
     // A worker claims the job (with a short lease) and dies without finishing it.
     const { rows } = await pool.query<ClaimedRow>(
       `UPDATE wq.jobs SET locked_until = now() + interval '300 milliseconds', attempts = attempts + 1
@@ -137,7 +207,7 @@ describe(WorkQueue.name, () => {
         await job.complete(pool);
       },
     });
-    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: {}, runAt }]);
+    await enqueue([{ queue: name, payload: {}, runAt }]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(ranAt).toEqual([]);
     await eventually(() => ranAt.length === 1);
@@ -165,7 +235,7 @@ describe(WorkQueue.name, () => {
         });
       },
     });
-    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: { step: 1 } }]);
+    await enqueue([{ queue: name, payload: { step: 1 } }]);
     await eventually(() => runs.length === 2);
     expect(runs.map(({ attempts, payload }) => ({ attempts, payload }))).toEqual([
       { attempts: 1, payload: { step: 1 } },
@@ -201,7 +271,7 @@ describe(WorkQueue.name, () => {
         }
       },
     });
-    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: {} }]);
+    await enqueue([{ queue: name, payload: {} }]);
     await eventually(async () => seen.length === 2 && (await remaining(name)) === 0);
     expect(seen[0]).toMatchObject({ attempts: 1, lastError: null });
     expect(seen[1]).toMatchObject({ attempts: 2, lastError: 'mail server unreachable' });
@@ -246,14 +316,14 @@ describe(WorkQueue.name, () => {
         finished.push(job.id);
       },
     });
-    await enqueueJobs(pool, SCHEMA, [
+    await enqueue([
       { queue: name, payload: { n: 1 } },
       { queue: name, payload: { n: 2 } },
     ]);
     await eventually(() => started.length === 2);
     let stopped = false;
     const stopping = worker.stop().then(() => (stopped = true));
-    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: { n: 3 } }]);
+    await enqueue([{ queue: name, payload: { n: 3 } }]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(stopped).toBe(false);
     release();
@@ -273,7 +343,7 @@ describe(WorkQueue.name, () => {
     };
     start(queue(), { queue: name, concurrency: 1, leaseMs: 300, pollMs: 50, handle });
     start(queue(), { queue: name, concurrency: 1, leaseMs: 300, pollMs: 50, handle });
-    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: {} }]);
+    await enqueue([{ queue: name, payload: {} }]);
     await eventually(async () => runs.length === 1 && (await remaining(name)) === 0);
     expect(runs).toEqual([1]);
   });
@@ -301,7 +371,7 @@ describe(WorkQueue.name, () => {
       const now = await listeners();
       return now.length === 1 && now[0] !== before;
     });
-    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: {} }]);
+    await enqueue([{ queue: name, payload: {} }]);
     await eventually(() => ran.length === 1, 5000);
   });
 });

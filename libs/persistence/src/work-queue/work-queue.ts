@@ -24,6 +24,13 @@ export class WorkQueue {
   start<P = unknown>(options: WorkQueueWorkerOptions<P>): WorkQueueWorker {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
       throw new Error(`concurrency of queue ${options.queue} must be a positive integer`);
+    if (!options.handle === !options.handleBatch)
+      throw new Error(`queue ${options.queue} needs exactly one of handle and handleBatch`);
+    if (
+      options.batchSize !== undefined &&
+      !(Number.isInteger(options.batchSize) && options.batchSize >= 1)
+    )
+      throw new Error(`batchSize of queue ${options.queue} must be a positive integer`);
     if (!(options.leaseMs > 0))
       throw new Error(`leaseMs of queue ${options.queue} must be positive`);
     const worker = new QueueRunner<P>(this.pool, this.schema, options, this.logger);

@@ -1,5 +1,6 @@
-import { jobsChannel, outboxChannel } from '@switchboard/persistence';
+import { wakeQueue, wakeRelay } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
+import type { Pool } from 'pg';
 import { eventInserts, outboxRow, timelineRow } from '../email-events.repository';
 import type { MessageDraft } from './message-draft';
 
@@ -8,8 +9,8 @@ export const PROCESS_QUEUE = 'email.process';
 /**
  * Writes accepted messages (one or a batch of 100) in ONE statement whatever the batch size:
  * messages, recipients, contents, the events (timeline and outbox), one processing job per
- * message, and the NOTIFYs that wake the workers and the relay at commit. A send without an
- * Idempotency-Key runs it alone, in autocommit: one round trip. The outbox and jobs rows follow
+ * message. A send without an Idempotency-Key runs it alone, in autocommit: one round trip.
+ * After the commit the caller wakes the workers and the relay (`wakeAccepted`). The outbox and jobs rows follow
  * `writeOutboxEvents` and `enqueueJobs` (libs/persistence), written here to keep the single statement.
  */
 export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]): Promise<void> {
@@ -46,8 +47,7 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
        SELECT queue, payload, coalesce(run_at, now())
        FROM jsonb_to_recordset($6::jsonb) AS x(queue text, payload jsonb, run_at timestamptz)
      )
-     -- Jobs due later are found by the workers' timers: waking them now would only cost a claim.
-     SELECT pg_notify($7, CASE WHEN $10::boolean THEN $8 ELSE '' END), pg_notify($9, '')`,
+     SELECT 1`,
     [
       JSON.stringify(drafts.map((draft) => draft.message)),
       JSON.stringify(drafts.flatMap((draft) => draft.recipients)),
@@ -61,12 +61,17 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
           run_at: draft.runAt?.toISOString() ?? null,
         })),
       ),
-      jobsChannel('email'),
-      PROCESS_QUEUE,
-      outboxChannel('email'),
-      drafts.some((draft) => draft.runAt === undefined),
     ],
   );
+}
+
+/**
+ * After the commit of `insertDrafts`: wakes the relay for the events, and the processing workers
+ * when a message is due now (jobs due later are found by the workers' timers).
+ */
+export function wakeAccepted(pool: Pool, drafts: MessageDraft[]): void {
+  wakeRelay(pool, 'email');
+  if (drafts.some((draft) => draft.runAt === undefined)) wakeQueue(pool, 'email', PROCESS_QUEUE);
 }
 
 /**

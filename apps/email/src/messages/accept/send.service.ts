@@ -11,6 +11,7 @@ import type {
 import {
   idempotencyScope,
   idempotentWrite,
+  pgPoolOf,
   poolRunner,
   storedReply,
 } from '@switchboard/persistence';
@@ -23,7 +24,7 @@ import { SendingDomainsService } from '../../domains';
 import type { SenderDomain } from '../../domains';
 import { toBatchItem, toMessageDto } from '../message.mapper';
 import type { MessageRow } from '../message.mapper';
-import { countOnboardingSends, insertDrafts } from './accept.repository';
+import { countOnboardingSends, insertDrafts, wakeAccepted } from './accept.repository';
 import { draftMessage, senderDomainOf } from './message-draft';
 import type { MessageDraft } from './message-draft';
 
@@ -95,16 +96,25 @@ export class SendService {
     if (!context.idempotencyKey && onboardingMessages === 0) {
       // Nothing to claim or count first: the one statement commits on its own.
       await insertDrafts(this.autocommit, drafts);
+      wakeAccepted(pgPoolOf(this.dataSource), drafts);
       return reply(drafts);
     }
-    return idempotentWrite(this.dataSource, 'email', scope, this.box, async (manager) => {
-      if (onboardingMessages > 0) {
-        const sent = await countOnboardingSends(manager, workspaceId, onboardingMessages);
-        if (sent > this.config.EMAIL_ONBOARDING_DAILY_LIMIT) throw onboardingLimit(now);
-      }
-      await insertDrafts(manager, drafts);
-      return reply(drafts);
-    });
+    const answer = await idempotentWrite(
+      this.dataSource,
+      'email',
+      scope,
+      this.box,
+      async (manager) => {
+        if (onboardingMessages > 0) {
+          const sent = await countOnboardingSends(manager, workspaceId, onboardingMessages);
+          if (sent > this.config.EMAIL_ONBOARDING_DAILY_LIMIT) throw onboardingLimit(now);
+        }
+        await insertDrafts(manager, drafts);
+        return reply(drafts);
+      },
+    );
+    wakeAccepted(pgPoolOf(this.dataSource), drafts);
+    return answer;
   }
 
   /**

@@ -1,0 +1,93 @@
+import type { Logger } from '@nestjs/common';
+import { completeJobs, holdJobs, inPgTransaction, wakeRelay } from '@switchboard/persistence';
+import type { Job } from '@switchboard/persistence';
+import type { Pool } from 'pg';
+import type { DeliverMessageWorker, DeliveryAttempt } from './deliver-message.worker';
+
+interface Finished {
+  job: Job<unknown>;
+  /** Undefined when there was nothing to send (canceled, or every recipient already final). */
+  attempt?: DeliveryAttempt;
+  settle: { resolve: () => void; reject: (err: unknown) => void };
+}
+
+/**
+ * Records finished delivery attempts in batches: every attempt that finishes while a recording
+ * transaction runs waits for the next one, so under load one transaction (a fixed number of
+ * statements) settles many jobs, and a slow SMTP conversation never holds back the others'
+ * results. Each `record` resolves once its attempt is committed with its job settled.
+ */
+export class AttemptRecorder {
+  private waiting: Finished[] = [];
+  private running = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly delivery: DeliverMessageWorker,
+    private readonly logger: Pick<Logger, 'debug'>,
+  ) {}
+
+  record(job: Job<unknown>, attempt: DeliveryAttempt | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ job, attempt, settle: { resolve, reject } });
+      if (!this.running) {
+        this.running = true;
+        // Attempts finishing in this turn of the event loop join the first transaction.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      try {
+        await this.commit(batch);
+        for (const entry of batch) entry.settle.resolve();
+      } catch (err) {
+        // Each job's handler fails and its worker reschedules it with back-off.
+        for (const entry of batch) entry.settle.reject(err);
+      }
+    }
+    this.running = false;
+  }
+
+  /**
+   * One transaction: the jobs still held (a job another worker took over is left to it), their
+   * attempts' outcomes, then each job completed or rescheduled for its deferred recipients.
+   */
+  private async commit(batch: Finished[]): Promise<void> {
+    await inPgTransaction(this.pool, async (manager) => {
+      const held = new Set(
+        await holdJobs(
+          manager,
+          batch.map((entry) => entry.job),
+        ),
+      );
+      const kept = batch.filter((entry) => held.has(entry.job));
+      const tried = kept.filter((entry) => entry.attempt);
+      const outcomes = await this.delivery.record(
+        manager,
+        tried.map((entry) => entry.attempt as DeliveryAttempt),
+      );
+      const done = kept.filter((entry) => !entry.attempt).map((entry) => entry.job);
+      for (const [index, outcome] of outcomes.entries()) {
+        const { job, attempt } = tried[index];
+        if (outcome.done) {
+          done.push(job);
+          continue;
+        }
+        this.logger.debug(
+          `${attempt?.message.id}: ${outcome.recipientIds.length} deferred until ${outcome.retryAt.toISOString()}`,
+        );
+        await job.retryAt(manager, outcome.retryAt, {
+          ...(job.payload as object),
+          recipient_ids: outcome.recipientIds,
+        });
+      }
+      await completeJobs(manager, done);
+    });
+    wakeRelay(this.pool, 'email');
+  }
+}
