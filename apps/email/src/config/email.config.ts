@@ -1,5 +1,6 @@
 import { env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
+import { availableParallelism } from 'node:os';
 
 export const emailEnv = {
   ...serviceEnv,
@@ -61,6 +62,14 @@ export const emailEnv = {
     min: 1,
     max: 1000,
     description: 'SMTP deliveries in flight per email process',
+  }),
+  EMAIL_COMPOSE_THREADS: env.int({
+    // One core stays with the event loop (and, on a small machine, PostgreSQL).
+    default: Math.max(1, Math.min(4, availableParallelism() - 1)),
+    min: 0,
+    max: 64,
+    description:
+      'worker threads that build and DKIM-sign outgoing messages (0: on the main thread); default: the cores but one, 1 to 4',
   }),
   EMAIL_DESTINATION_CONCURRENCY: env.int({
     default: 8,

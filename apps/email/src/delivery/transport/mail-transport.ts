@@ -6,7 +6,7 @@ import type { SendMailOptions, SMTPPoolOptions, Transporter } from 'nodemailer';
 import { dnsResolver } from '@switchboard/platform';
 import { EMAIL_CONFIG } from '../../config/email.config';
 import type { EmailConfig } from '../../config/email.config';
-import { composeMessage } from './compose-message';
+import { ComposePool } from './compose-pool';
 import { resolveHostAddresses, resolveMxRoute } from './mx-routes';
 import type { MxResolver } from './mx-routes';
 import type { OutboundMail, RecipientResult } from './outbound-mail';
@@ -73,6 +73,7 @@ export class MailTransport implements OnApplicationShutdown {
     SMTPPoolOptions,
     'connectionTimeout' | 'greetingTimeout' | 'socketTimeout'
   >;
+  private readonly composer: ComposePool;
   private closing: Promise<void> | undefined;
 
   /** True once `close` was called: deliveries answer "shutting down" instead of trying. */
@@ -102,6 +103,7 @@ export class MailTransport implements OnApplicationShutdown {
           url: config.SMTP_RELAY_URL,
         })
       : undefined;
+    this.composer = new ComposePool(config.EMAIL_COMPOSE_THREADS);
     this.sweeper = setInterval(() => this.sweep(), this.idleTimeoutMs);
     this.sweeper.unref();
   }
@@ -116,11 +118,11 @@ export class MailTransport implements OnApplicationShutdown {
    * Sends `mail` to its recipients and gives one result per recipient, in their order. Recipients
    * of several destinations are split among them (callers normally give one), more than
    * MAX_RECIPIENTS_PER_TRANSACTION into several transactions. Throws only when the message
-   * cannot be composed (see `composeMessage`).
+   * cannot be composed (see `composeMessage`); composing runs on the compose threads.
    */
   async deliver(mail: OutboundMail): Promise<RecipientResult[]> {
     if (mail.recipients.length === 0) return [];
-    const raw = await composeMessage(mail);
+    const raw = await this.composer.compose(mail);
     const groups = new Map<string, string[]>();
     for (const recipient of new Set(mail.recipients)) {
       const destination = this.destinationOf(recipient);
@@ -152,6 +154,7 @@ export class MailTransport implements OnApplicationShutdown {
       while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
       for (const pool of this.pools.values()) pool.mailer.close();
       this.pools.clear();
+      await this.composer.close();
     })();
     return this.closing;
   }
