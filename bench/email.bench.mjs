@@ -27,6 +27,8 @@
 // no delivery: develops the bare side), --duration=<s> (measured seconds per target, default 10),
 // --messages=<n> (delivery, default 3000), --log-level=<level> (platform, default warn),
 // --sample-queries (print what PostgreSQL's backends were busy with during the delivery run).
+// BENCH_PLATFORM_NODE_ARGS (environment): extra node arguments for the platform process, e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof" (NODE_OPTIONS may not carry --cpu-prof).
 //
 // Every target is a child process (group) on 127.0.0.1, all on one throw-away PostgreSQL; the load
 // comes from autocannon in this process. Any error, timeout or non-2xx answer fails the run. The
@@ -431,23 +433,27 @@ async function main() {
   const databaseUrl = postgres.match[1];
   const dns = await startDnsServer();
   cleanups.push(() => dns.stop());
-  const platform = startChild('embedded platform', [platformMain], {
-    env: {
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_SIZE: String(POOL_SIZE),
-      LOG_LEVEL: options.logLevel,
-      PLATFORM_ADMIN_TOKEN: adminToken,
-      ENCRYPTION_KEY: encryptionKey,
-      RATE_LIMITS,
-      METRICS_PORT: '0',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: join(tmp, 'platform'),
-      SMTP_RELAY_URL: `smtp://127.0.0.1:${sinkPort}`,
-      DNS_SERVERS: dns.address,
+  const platform = startChild(
+    'embedded platform',
+    [...(process.env.BENCH_PLATFORM_NODE_ARGS?.split(' ') ?? []), platformMain],
+    {
+      env: {
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: String(POOL_SIZE),
+        LOG_LEVEL: options.logLevel,
+        PLATFORM_ADMIN_TOKEN: adminToken,
+        ENCRYPTION_KEY: encryptionKey,
+        RATE_LIMITS,
+        METRICS_PORT: '0',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: join(tmp, 'platform'),
+        SMTP_RELAY_URL: `smtp://127.0.0.1:${sinkPort}`,
+        DNS_SERVERS: dns.address,
+      },
+      ready: /Switchboard is running at (http:\/\/127\.0\.0\.1:\d+)/,
     },
-    ready: /Switchboard is running at (http:\/\/127\.0\.0\.1:\d+)/,
-  });
+  );
   await platform.ready;
   const base = platform.match[1];
   await waitOk(`${base}/readyz`, 30_000);

@@ -14,6 +14,9 @@ import { jobsChannel } from '../work-queue/work-queue.table';
  * while one is on the wire is sent once more afterwards, since a listener woken by the earlier one
  * may have looked before the caller's commit.
  */
+/** The shortest time between two NOTIFYs of one channel and payload. */
+const REPEAT_AFTER_MS = 10;
+
 export class Wakeups {
   private readonly wanted = new Map<string, 'sending' | 'again'>();
 
@@ -42,6 +45,8 @@ export class Wakeups {
       }
       if (this.wanted.get(key) !== 'again') break;
       this.wanted.set(key, 'sending');
+      // Under load the listener is busy anyway: one wake per interval gathers the commits.
+      await new Promise((resolve) => setTimeout(resolve, REPEAT_AFTER_MS));
     }
     this.wanted.delete(key);
   }
