@@ -13,6 +13,7 @@ export type ErrorType =
   | 'conflict_error'
   | 'gone_error'
   | 'too_early_error'
+  | 'precondition_error'
   | 'payload_too_large_error'
   | 'misdirected_error'
   | 'rate_limit_error'
@@ -182,6 +183,14 @@ export const ErrorCatalog = {
       'A message may be at most 20 MB once generated: the HTML and text bodies and every attachment, measured after base64 and MIME encoding (about a third more than the raw bytes). `details[0].param` names the message (`messages[i]` in a batch). Send smaller attachments, or links to them.',
   },
 
+  E01020: {
+    status: 412,
+    type: 'precondition_error',
+    name: 'WebhookTestNotPossible',
+    message: 'The endpoint cannot be tested.',
+    description:
+      'A test delivery is signed like a real one and uses the `event_type` given or the endpoint\'s first subscribed type. It needs a valid signing secret; rotate the secret if every one has expired.',
+  },
   E02001: {
     status: 401,
     type: 'auth_error',
@@ -296,6 +305,14 @@ export const ErrorCatalog = {
       'Stored content is kept for 30 days after the message was generated (`EMAIL_CONTENT_RETENTION_DAYS`), then deleted. The message itself, its recipients and events stay readable.',
   },
 
+  E04010: {
+    status: 404,
+    type: 'not_found_error',
+    name: 'WebhookEndpointNotFound',
+    message: 'No webhook endpoint with this id exists in this workspace.',
+    description:
+      'The `webhook_id` is not one of this workspace\'s endpoints: it was deleted, or it belongs to another workspace. List them with `GET /v1/webhooks`.',
+  },
   E05001: {
     status: 503,
     type: 'service_unavailable_error',
@@ -353,6 +370,22 @@ export const ErrorCatalog = {
       'Only a message whose `status` is `scheduled` can be canceled. Once it started sending, or after it was canceled, cancel answers 409 and changes nothing.',
   },
 
+  E06004: {
+    status: 409,
+    type: 'conflict_error',
+    name: 'WebhookTooManySecrets',
+    message: 'The endpoint already has 5 valid signing secrets.',
+    description:
+      'After a rotation the previous secret keeps signing for 24 hours, and an endpoint holds at most 5 valid secrets. Wait until the oldest one expires, then rotate again.',
+  },
+  E06005: {
+    status: 409,
+    type: 'conflict_error',
+    name: 'WebhookEndpointPaused',
+    message: 'The endpoint is paused.',
+    description:
+      'A paused endpoint receives nothing, replays included. Re-enable it with `PATCH /v1/webhooks/{webhook_id}` and `status: active`, then replay what it missed.',
+  },
   E07001: {
     status: 429,
     type: 'rate_limit_error',

@@ -8,3 +8,4 @@ export * from './realtime';
 export * from './email';
 export * from './email-domains';
 export * from './email-suppressions';
+export * from './webhooks';

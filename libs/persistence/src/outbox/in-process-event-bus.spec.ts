@@ -10,12 +10,12 @@ const event = (id: string, type: string): OutboxEvent => ({
 });
 
 describe(InProcessEventBus.name, () => {
-  it('delivers each event in order to the subscribers of a matching type prefix', async () => {
+  it('hands each subscriber the events of its type prefix, in order, as one batch', async () => {
     const bus = new InProcessEventBus();
     const emails: string[] = [];
     const all: string[] = [];
-    bus.subscribe('email.', (delivered) => void emails.push(delivered.id));
-    bus.subscribe('', (delivered) => void all.push(delivered.id));
+    bus.subscribe('email.', (batch) => void emails.push(...batch.map((e) => e.id)));
+    bus.subscribe('', (batch) => void all.push(...batch.map((e) => e.id)));
     await bus.publish([
       event('1', 'email.sent'),
       event('2', 'domain.verified'),
@@ -28,10 +28,10 @@ describe(InProcessEventBus.name, () => {
   it('gives every subscriber its own copy of the event', async () => {
     const bus = new InProcessEventBus();
     const seen: unknown[] = [];
-    bus.subscribe('email.', (delivered) => {
+    bus.subscribe('email.', ([delivered]) => {
       (delivered.data as { id: string }).id = 'changed';
     });
-    bus.subscribe('email.', (delivered) => void seen.push(delivered.data));
+    bus.subscribe('email.', ([delivered]) => void seen.push(delivered.data));
     const published = event('1', 'email.sent');
     await bus.publish([published]);
     expect(seen).toEqual([{ id: '1' }]);
@@ -41,7 +41,7 @@ describe(InProcessEventBus.name, () => {
   it('stops delivering to a subscriber once it unsubscribes', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    const unsubscribe = bus.subscribe('email.', (delivered) => void seen.push(delivered.id));
+    const unsubscribe = bus.subscribe('email.', ([delivered]) => void seen.push(delivered.id));
     await bus.publish([event('1', 'email.sent')]);
     unsubscribe();
     await bus.publish([event('2', 'email.sent')]);

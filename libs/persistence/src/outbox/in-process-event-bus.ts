@@ -2,11 +2,11 @@ import type { EventHandler, EventPublisher, EventSubscriber, OutboxEvent } from 
 
 /**
  * The event bus of the embedded default: the outbox relays of the services in this process
- * publish to it and their consumers subscribe to it. `publish` delivers each event, in order,
- * to every subscriber of a matching prefix and resolves when all have handled it; if one
+ * publish to it and their consumers subscribe to it. `publish` hands each subscriber the batch's
+ * events of a matching prefix, in order, and resolves when all have handled them; if one
  * rejects, the publish rejects and the relay delivers the batch again later (subscribers dedupe
  * by id), as a durable consumer would redeliver an unacknowledged message. Each subscriber gets
- * its own copy of the event, as it would over the wire.
+ * its own copy of the events, as it would over the wire.
  */
 export class InProcessEventBus implements EventPublisher, EventSubscriber {
   private readonly subscriptions = new Set<{ prefix: string; handler: EventHandler }>();
@@ -18,10 +18,9 @@ export class InProcessEventBus implements EventPublisher, EventSubscriber {
   }
 
   async publish(events: readonly OutboxEvent[]): Promise<void> {
-    for (const event of events) {
-      for (const { prefix, handler } of [...this.subscriptions]) {
-        if (event.type.startsWith(prefix)) await handler(structuredClone(event));
-      }
+    for (const { prefix, handler } of [...this.subscriptions]) {
+      const matching = events.filter((event) => event.type.startsWith(prefix));
+      if (matching.length > 0) await handler(structuredClone(matching));
     }
   }
 }

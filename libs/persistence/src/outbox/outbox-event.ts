@@ -16,29 +16,27 @@ export interface OutboxEvent<D = unknown> {
 /**
  * Where the outbox relay hands committed events. `publish` resolves once the bus has taken
  * every event of the batch (and rejects otherwise: the relay publishes the whole batch again,
- * so delivery is at least once and consumers dedupe by `id`).
- *
- * Two implementations are meant to fit: the in-process bus of the embedded default
- * (`InProcessEventBus`, here) and, for the distributed topology, NATS JetStream, which arrives
- * with the webhooks issue (issue 8): each event published to a stream subject derived from its
- * type with `msgID` = `id` (the stream drops duplicates within its window), the batch resolved
- * when every ack is in. Not built yet: nothing consumes events across processes before then.
+ * so delivery is at least once and consumers dedupe by `id`). Two implementations: the
+ * in-process bus of the embedded default (`InProcessEventBus`) and NATS JetStream in the
+ * distributed topology (`JetStreamEventBus`, libs/platform).
  */
 export interface EventPublisher {
   publish(events: readonly OutboxEvent[]): Promise<void>;
 }
 
 /**
- * Handles one event. Rejecting means "not taken": the event is delivered again later (the
- * in-process bus fails the publish, so the relay retries; a JetStream consumer would nak).
- * Handlers should be quick and idempotent and put lasting work in their own tables.
+ * Handles a batch of events, in the order they were written. Rejecting means "not taken": the
+ * batch is delivered again later (the in-process bus fails the publish, so the relay retries;
+ * the JetStream consumer naks). Handlers take events in batches so they can store them with
+ * set-based SQL; they must be idempotent (dedupe by id) and put lasting work in their own tables.
  */
-export type EventHandler = (event: OutboxEvent) => Promise<void> | void;
+export type EventHandler = (events: OutboxEvent[]) => Promise<void> | void;
 
 /**
  * The consumer side: events whose type starts with `typePrefix` (`'email.'`, or `''` for all).
- * A JetStream subscriber would map the prefix to a durable consumer's filter subject.
+ * `consumer` names the subscriber: the durable JetStream consumer that keeps its place while
+ * it is down (ignored by the in-process bus, where nothing outlives the process).
  */
 export interface EventSubscriber {
-  subscribe(typePrefix: string, handler: EventHandler): () => void;
+  subscribe(typePrefix: string, handler: EventHandler, consumer?: string): () => void;
 }

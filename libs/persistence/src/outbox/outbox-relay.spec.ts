@@ -141,7 +141,7 @@ describe(OutboxRelay.name, () => {
     let down = true;
     bus.subscribe('email.', (delivered) => {
       if (down) throw new Error('consumer unavailable');
-      received.push(delivered);
+      received.push(...delivered);
     });
     const quiet = { warn: () => undefined };
     relay((events) => bus.publish(events), {
