@@ -18,6 +18,7 @@ import { smsWhatsappEnv } from '@switchboard/app-sms-whatsapp';
 import { verifyLookupPreferencesEnv } from '@switchboard/app-verify-lookup-preferences';
 import { workspaceObjectsEnv } from '@switchboard/app-workspace-objects';
 import { conversationsConnectorsEnv } from '@switchboard/app-conversations-connectors';
+import { webhooksEnv } from '@switchboard/app-webhooks';
 import { applyJsonPatch, renderKustomization } from './kustomize';
 
 type Schema = Record<string, { required: boolean; default?: unknown; secret?: boolean }>;
@@ -37,6 +38,7 @@ const SERVICES: Record<DeployedApp, { schema: Schema; portVar: 'PORT' | 'HTTP_PO
   'verify-lookup-preferences': { schema: verifyLookupPreferencesEnv, portVar: 'HTTP_PORT' },
   'workspace-objects': { schema: workspaceObjectsEnv, portVar: 'HTTP_PORT' },
   'conversations-connectors': { schema: conversationsConnectorsEnv, portVar: 'HTTP_PORT' },
+  webhooks: { schema: webhooksEnv, portVar: 'HTTP_PORT' },
 };
 const APPS: readonly DeployedApp[] = DeployedApps;
 const HEALTH_PATHS = ['/healthz', '/readyz'];

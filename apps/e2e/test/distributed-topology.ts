@@ -25,6 +25,10 @@ export interface DistributedTopology {
   services: Map<string, { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string }>;
   /** Starts one more gateway replica on the same NATS and PostgreSQL; stopped with the rest. */
   addGateway(): Promise<string>;
+  /** Stops one product service's process (SIGTERM), as an operator or a crash would. */
+  stopService(app: string): Promise<void>;
+  /** Starts a stopped product service again on the same settings; resolves once it is ready. */
+  startService(app: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -64,7 +68,7 @@ export async function startDistributedTopology(
   };
   try {
     for (const app of DeployedApps) await runNode(main(app), ['migrate'], common);
-    for (const app of ProductServiceApps) {
+    const startService = async (app: string) => {
       const [port, metricsPort] = [await freePort(), await freePort()];
       const handle = spawnNode(app, main(app), [], {
         ...common,
@@ -77,7 +81,9 @@ export async function startDistributedTopology(
         healthUrl: `http://127.0.0.1:${port}`,
         metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
       });
-    }
+      return `http://127.0.0.1:${port}`;
+    };
+    for (const app of ProductServiceApps) await startService(app);
     const addGateway = async () => {
       const [port, metricsPort] = [await freePort(), await freePort()];
       started.push(
@@ -109,6 +115,16 @@ export async function startDistributedTopology(
       nats,
       services,
       addGateway,
+      stopService: async (app) => {
+        const running = services.get(app);
+        if (!running) throw new Error(`no service ${app}`);
+        await running.handle.stop();
+        started.splice(started.indexOf(running.handle), 1);
+      },
+      startService: async (app) => {
+        const url = await startService(app);
+        await waitForOk(`${url}/readyz`, 60_000);
+      },
       stop,
     };
   } catch (err) {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BirdAuthError, BirdClient } from '@messagebird/sdk';
 import { Client } from 'pg';
 import { call, createWorkspace, startSmtpSink, waitForOk } from '@switchboard/testing';
@@ -5,13 +7,24 @@ import type { SmtpSink } from '@switchboard/testing';
 import { startDistributedTopology } from './distributed-topology';
 import type { DistributedTopology } from './distributed-topology';
 
+const waitUntil = async (check: () => boolean, timeoutMs = 20_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
 describe('distributed topology (one process per service, real NATS and PostgreSQL)', () => {
   let topology: DistributedTopology;
   let sink: SmtpSink;
 
   beforeAll(async () => {
     sink = await startSmtpSink();
-    topology = await startDistributedTopology({ SMTP_RELAY_URL: sink.url });
+    topology = await startDistributedTopology({
+      SMTP_RELAY_URL: sink.url,
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -56,6 +69,57 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     for (let i = 0; i < 50 && (await bird.email.get(message.id)).status !== 'delivered'; i++)
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await bird.email.get(message.id)).status).toBe('delivered');
+  });
+
+  it('delivers the events emitted while the webhooks service was stopped once it is back (durable JetStream consumer)', async () => {
+    const received: Array<{ headers: Record<string, string>; body: string }> = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({
+          headers: req.headers as Record<string, string>,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    try {
+      const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+        name: 'Hooks',
+      });
+      const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+      const { port } = receiver.address() as AddressInfo;
+      const endpoint = (await bird.webhooks.create({
+        url: `http://127.0.0.1:${port}/hooks`,
+        events: ['email_suppression.created'],
+      })) as unknown as { secret: string };
+      const suppress = (email: string) =>
+        call(topology.gatewayUrl, 'POST', '/v1/email/suppressions', {
+          token: created.api_key.secret,
+          body: { email },
+        });
+      expect((await suppress('before@example.test')).status).toBe(201);
+      await waitUntil(() => received.length === 1);
+
+      await topology.stopService('webhooks');
+      for (const email of ['down1@example.test', 'down2@example.test'])
+        expect((await suppress(email)).status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(received).toHaveLength(1);
+      await topology.startService('webhooks');
+      await waitUntil(() => received.length === 3);
+      const emails = received.map((request) => {
+        const event = bird.webhooks.unwrap(request.body, request.headers, {
+          secret: endpoint.secret,
+        }) as unknown as { data: { email: string } };
+        return event.data.email;
+      });
+      expect(emails).toEqual(['before@example.test', 'down1@example.test', 'down2@example.test']);
+    } finally {
+      await new Promise((done) => receiver.close(done));
+    }
   });
 
   it('answers a bad API key with the 401 envelope', async () => {

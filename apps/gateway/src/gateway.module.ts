@@ -24,6 +24,7 @@ import { SERVICE_CLIENT } from './pipeline/service-client.provider';
 import { RealtimeAppsController } from './api/realtime/realtime-apps.controller';
 import { SuppressionsController } from './api/email/suppressions.controller';
 import { DomainsController } from './api/email/domains.controller';
+import { WebhooksController } from './api/webhooks/webhooks.controller';
 import { MessagesController } from './api/email/messages.controller';
 import { OnboardingRecipients } from './api/email/onboarding-recipients';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
@@ -43,6 +44,7 @@ export const GATEWAY_CONTROLLERS = [
   RealtimeAppsController,
   SuppressionsController,
   DomainsController,
+  WebhooksController,
   MessagesController,
 ];
 

@@ -4,6 +4,7 @@ import { emailService } from '@switchboard/app-email';
 import { realtimeService } from '@switchboard/app-realtime';
 import { smsWhatsappService } from '@switchboard/app-sms-whatsapp';
 import { verifyLookupPreferencesService } from '@switchboard/app-verify-lookup-preferences';
+import { webhooksService } from '@switchboard/app-webhooks';
 import { workspaceObjectsService } from '@switchboard/app-workspace-objects';
 import { ProductServiceApps } from '@switchboard/contracts';
 import type { ProductServiceApp } from '@switchboard/contracts';
@@ -21,6 +22,7 @@ const byApp: Record<ProductServiceApp, ServiceProcess<EnvSchema>> = {
   'verify-lookup-preferences': verifyLookupPreferencesService,
   'workspace-objects': workspaceObjectsService,
   'conversations-connectors': conversationsConnectorsService,
+  webhooks: webhooksService,
 };
 
 /** Every product service the embedded default boots behind the gateway, in the list's order. */

@@ -189,7 +189,7 @@ export const ErrorCatalog = {
     name: 'WebhookTestNotPossible',
     message: 'The endpoint cannot be tested.',
     description:
-      'A test delivery is signed like a real one and uses the `event_type` given or the endpoint\'s first subscribed type. It needs a valid signing secret; rotate the secret if every one has expired.',
+      "A test delivery is signed like a real one and uses the `event_type` given or the endpoint's first subscribed type. It needs a valid signing secret; rotate the secret if every one has expired.",
   },
   E02001: {
     status: 401,
@@ -311,7 +311,7 @@ export const ErrorCatalog = {
     name: 'WebhookEndpointNotFound',
     message: 'No webhook endpoint with this id exists in this workspace.',
     description:
-      'The `webhook_id` is not one of this workspace\'s endpoints: it was deleted, or it belongs to another workspace. List them with `GET /v1/webhooks`.',
+      "The `webhook_id` is not one of this workspace's endpoints: it was deleted, or it belongs to another workspace. List them with `GET /v1/webhooks`.",
   },
   E05001: {
     status: 503,

@@ -18,6 +18,7 @@ export const ProductServiceApps = [
   'verify-lookup-preferences',
   'workspace-objects',
   'conversations-connectors',
+  'webhooks',
 ] as const;
 export type ProductServiceApp = (typeof ProductServiceApps)[number];
 

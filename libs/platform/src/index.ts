@@ -18,3 +18,4 @@ export * from './crypto/sealed-box';
 export * from './service/periodic-job';
 export * from './net/free-port';
 export * from './net/dns-resolver';
+export * from './concurrency/semaphore';

@@ -1,6 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { freePort } from '@switchboard/platform';
 
@@ -63,9 +65,14 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 export async function startNatsServer(): Promise<RunningNats> {
   const binary = natsServerBinary();
   const port = await freePort();
+  // JetStream (the event bus) keeps its store across `restart`, as a real outage would.
+  const storeDir = mkdtempSync(join(tmpdir(), 'switchboard-nats-'));
+  process.once('exit', () => rmSync(storeDir, { recursive: true, force: true }));
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+    });
     await waitForPort(port, 10_000);
   };
   const stop = async () => {

@@ -1,20 +1,25 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { OutboxRelay, pgPoolOf, processEventBus } from '@switchboard/persistence';
+import { eventBusFor, OutboxRelay, pgPoolOf } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
 
 /**
  * Publishes the email service's committed events (`email.*`, `domain.*`,
- * `email_suppression.created`) from its outbox onto the process's event bus.
+ * `email_suppression.created`) from its outbox onto the event bus: the process's in the
+ * embedded default, JetStream in distributed mode.
  */
 @Injectable()
 export class EmailEventsRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly relay: OutboxRelay;
 
-  constructor(@InjectDataSource('email') dataSource: DataSource) {
-    const pool = pgPoolOf(dataSource);
-    this.relay = new OutboxRelay(pool, 'email', processEventBus);
+  constructor(
+    @Inject(EMAIL_CONFIG) config: EmailConfig,
+    @InjectDataSource('email') dataSource: DataSource,
+  ) {
+    this.relay = new OutboxRelay(pgPoolOf(dataSource), 'email', eventBusFor(config));
   }
 
   onApplicationBootstrap(): void {

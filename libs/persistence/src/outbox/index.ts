@@ -4,3 +4,7 @@ export type { EventHandler, EventPublisher, EventSubscriber, OutboxEvent } from 
 export { OutboxRelay } from './outbox-relay';
 export type { OutboxRelayOptions } from './outbox-relay';
 export { InProcessEventBus, processEventBus } from './in-process-event-bus';
+export { closeEventBuses, eventBusFor } from './event-bus';
+export type { EventBus } from './event-bus';
+export { EVENTS_STREAM, JetStreamEventBus } from './jetstream-event-bus';
+export type { JetStreamEventBusOptions } from './jetstream-event-bus';

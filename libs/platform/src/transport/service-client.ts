@@ -43,11 +43,21 @@ export class ServiceClient {
     return this.connected;
   }
 
-  send<T>(subject: string, payload: unknown, context: RequestContext): Promise<T> {
+  /**
+   * Sends a request and resolves to the service's reply. `timeoutMs` overrides the transport's
+   * time-out for a call that is slow by design (a webhook test waits up to 10 s for a receiver).
+   */
+  send<T>(
+    subject: string,
+    payload: unknown,
+    context: RequestContext,
+    options: { timeoutMs?: number } = {},
+  ): Promise<T> {
     const headers = contextToHeaders(context);
+    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     return this.bus
-      ? this.sendInProcess<T>(this.bus, subject, payload, headers)
-      : this.sendOverNats<T>(this.nats as ClientNats, subject, payload, headers);
+      ? this.sendInProcess<T>(this.bus, subject, payload, headers, timeoutMs)
+      : this.sendOverNats<T>(this.nats as ClientNats, subject, payload, headers, timeoutMs);
   }
 
   async close(): Promise<void> {
@@ -59,11 +69,12 @@ export class ServiceClient {
     subject: string,
     payload: unknown,
     headers: Record<string, string>,
+    timeoutMs: number,
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(this.toAppError(new TimeoutError(), subject)),
-        this.settings.timeoutMs,
+        timeoutMs,
       );
       bus.request(subject, payload, headers).then(
         (reply) => {
@@ -83,14 +94,13 @@ export class ServiceClient {
     subject: string,
     payload: unknown,
     headers: Record<string, string>,
+    timeoutMs: number,
   ): Promise<T> {
     const natsHeaderSet = natsHeaders();
     for (const [name, value] of Object.entries(headers)) natsHeaderSet.set(name, value);
     const record = new NatsRecordBuilder(payload).setHeaders(natsHeaderSet).build();
     try {
-      return await lastValueFrom(
-        nats.send<T>(subject, record).pipe(timeout(this.settings.timeoutMs)),
-      );
+      return await lastValueFrom(nats.send<T>(subject, record).pipe(timeout(timeoutMs)));
     } catch (err) {
       throw this.toAppError(err, subject);
     }

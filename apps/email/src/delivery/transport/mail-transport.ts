@@ -3,14 +3,13 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import { domainToASCII } from 'node:url';
 import { createTransport } from 'nodemailer';
 import type { SendMailOptions, SMTPPoolOptions, Transporter } from 'nodemailer';
-import { dnsResolver } from '@switchboard/platform';
+import { dnsResolver, KeyedSemaphore, Semaphore } from '@switchboard/platform';
 import { EMAIL_CONFIG } from '../../config/email.config';
 import type { EmailConfig } from '../../config/email.config';
 import { ComposePool } from './compose-pool';
 import { resolveHostAddresses, resolveMxRoute } from './mx-routes';
 import type { MxResolver } from './mx-routes';
 import type { OutboundMail, RecipientResult } from './outbound-mail';
-import { KeyedSemaphore, Semaphore } from './semaphore';
 import { describeFailure, localResult, resultsFromError, resultsFromInfo } from './smtp-replies';
 import type { SmtpError, SmtpInfo } from './smtp-replies';
 

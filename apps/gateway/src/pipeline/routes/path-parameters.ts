@@ -16,6 +16,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   domain_id: { pattern: ID, notFound: 'E04005' },
   suppression_id: { pattern: ID, notFound: 'E04006' },
   message_id: { pattern: ID, notFound: 'E04007' },
+  webhook_id: { pattern: ID, notFound: 'E04010' },
 };
 
 /** The `:name` parameters of a Fastify path. */

@@ -1,0 +1,258 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { WebhookSubjects } from '@switchboard/contracts';
+import type {
+  CreateWebhookEndpointRequest,
+  ListWebhookAttemptsRequest,
+  ReplayWebhookEventsRequest,
+  RotateWebhookSecretReply,
+  UpdateWebhookEndpointRequest,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookReplayResult,
+  WebhookTestResult,
+} from '@switchboard/contracts';
+import { AppError, ServiceClient } from '@switchboard/platform';
+import type { FastifyRequest } from 'fastify';
+import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { Route } from '../../pipeline/routes/route-policy';
+import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
+import {
+  catalogEvents,
+  checkUrlShape,
+  CreateWebhookDto,
+  instants,
+  ListAttemptsQuery,
+  ListWebhooksQuery,
+  ReplayWebhookDto,
+  TestWebhookDto,
+  UpdateWebhookDto,
+} from './webhooks.dto';
+
+const webhooks = { tag: 'Webhooks', auth: 'api' } as const;
+const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
+const WRITE_ERRORS = [400, 401, 403, 404, 409, 412, 422, 429, 500, 503] as const;
+/** A test waits up to 10 s for the receiver; the transport allows for that and the hop. */
+const TEST_TIMEOUT_MS = 12_000;
+
+/**
+ * Webhook endpoints (reference section 17, the SDK's `webhooks` resource), answered by the
+ * webhooks service. `admin` keys manage them; `read` keys may read them and their attempts.
+ */
+@Controller('v1/webhooks')
+export class WebhooksController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Post()
+  @HttpCode(201)
+  @Route({
+    ...webhooks,
+    summary: 'Create a webhook endpoint; the signing secret is in this response only',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: CreateWebhookDto,
+    response: { status: 201, description: 'The endpoint, with its secret (whsec_...)' },
+    errors: WRITE_ERRORS,
+  })
+  create(
+    @ValidBody() body: CreateWebhookDto,
+    @Req() request: FastifyRequest,
+  ): Promise<WebhookEndpointCreated> {
+    checkUrlShape(body.url);
+    const input: CreateWebhookEndpointRequest = {
+      url: body.url,
+      events: catalogEvents(body.events),
+      ...(body.description === undefined ? {} : { description: body.description }),
+    };
+    return this.services.send(WebhookSubjects.CreateEndpoint, input, requestContextFor(request));
+  }
+
+  @Get()
+  @Route({
+    ...webhooks,
+    summary: 'List webhook endpoints (sort, cursor pagination, total)',
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: true,
+    query: ListWebhooksQuery,
+    response: { status: 200, description: 'A page of endpoints' },
+    errors: READ_ERRORS,
+  })
+  list(@ValidQuery() query: ListWebhooksQuery, @Req() request: FastifyRequest) {
+    return this.services.send(
+      WebhookSubjects.ListEndpoints,
+      { ...query, order: query.order ?? (query.sort === 'url' ? 'asc' : 'desc') },
+      requestContextFor(request),
+    );
+  }
+
+  @Get(':webhook_id')
+  @Route({
+    ...webhooks,
+    summary: 'Get a webhook endpoint and its delivery status',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: 'The endpoint' },
+    errors: READ_ERRORS,
+  })
+  get(@Param('webhook_id') id: string, @Req() request: FastifyRequest): Promise<WebhookEndpoint> {
+    return this.services.send(
+      WebhookSubjects.GetEndpoint,
+      { webhook_id: id },
+      requestContextFor(request),
+    );
+  }
+
+  @Patch(':webhook_id')
+  @Route({
+    ...webhooks,
+    summary: 'Update a webhook endpoint: url, description, events (replaced), pause or re-enable',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: UpdateWebhookDto,
+    response: { status: 200, description: 'The endpoint' },
+    errors: WRITE_ERRORS,
+  })
+  update(
+    @Param('webhook_id') id: string,
+    @ValidBody() body: UpdateWebhookDto,
+    @Req() request: FastifyRequest,
+  ): Promise<WebhookEndpoint> {
+    if (body.url !== undefined) checkUrlShape(body.url);
+    const input: UpdateWebhookEndpointRequest = {
+      webhook_id: id,
+      ...(body.url === undefined ? {} : { url: body.url }),
+      ...(body.description === undefined ? {} : { description: body.description }),
+      ...(body.events === undefined ? {} : { events: catalogEvents(body.events) }),
+      ...(body.status === undefined ? {} : { status: body.status }),
+    };
+    return this.services.send(WebhookSubjects.UpdateEndpoint, input, requestContextFor(request));
+  }
+
+  @Delete(':webhook_id')
+  @HttpCode(204)
+  @Route({
+    ...webhooks,
+    summary: 'Delete a webhook endpoint and stop every delivery to it, retries included',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    response: { status: 204, description: 'Deleted' },
+    errors: WRITE_ERRORS,
+  })
+  async remove(@Param('webhook_id') id: string, @Req() request: FastifyRequest): Promise<void> {
+    await this.services.send(
+      WebhookSubjects.DeleteEndpoint,
+      { webhook_id: id },
+      requestContextFor(request),
+    );
+  }
+
+  @Post(':webhook_id/rotate-secret')
+  @HttpCode(200)
+  @Route({
+    ...webhooks,
+    summary: 'Rotate the signing secret; the previous one keeps signing for 24 hours',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    response: { status: 200, description: 'The new secret (whsec_...), shown only here' },
+    errors: WRITE_ERRORS,
+  })
+  rotateSecret(
+    @Param('webhook_id') id: string,
+    @Req() request: FastifyRequest,
+  ): Promise<RotateWebhookSecretReply> {
+    return this.services.send(
+      WebhookSubjects.RotateSecret,
+      { webhook_id: id },
+      requestContextFor(request),
+    );
+  }
+
+  @Post(':webhook_id/test')
+  @HttpCode(200)
+  @Route({
+    ...webhooks,
+    summary: 'Send a signed test event now and report what the endpoint answered (10 s)',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: TestWebhookDto,
+    response: { status: 200, description: 'delivered or failed, with the answer' },
+    errors: WRITE_ERRORS,
+  })
+  test(
+    @Param('webhook_id') id: string,
+    @ValidBody() body: TestWebhookDto,
+    @Req() request: FastifyRequest,
+  ): Promise<WebhookTestResult> {
+    if (body.event_type !== undefined) catalogEvents([body.event_type], 'event_type');
+    return this.services.send(
+      WebhookSubjects.TestEndpoint,
+      { webhook_id: id, ...(body.event_type ? { event_type: body.event_type } : {}) },
+      requestContextFor(request),
+      { timeoutMs: TEST_TIMEOUT_MS },
+    );
+  }
+
+  @Get(':webhook_id/attempts')
+  @Route({
+    ...webhooks,
+    summary: 'List delivery attempts, newest first, bounded by before / after',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    query: ListAttemptsQuery,
+    response: { status: 200, description: '{data: attempts}' },
+    errors: READ_ERRORS,
+  })
+  attempts(
+    @Param('webhook_id') id: string,
+    @ValidQuery() query: ListAttemptsQuery,
+    @Req() request: FastifyRequest,
+  ): Promise<{ data: WebhookAttempt[] }> {
+    const input: ListWebhookAttemptsRequest = {
+      webhook_id: id,
+      limit: query.limit,
+      ...instants({ before: query.before, after: query.after }),
+    };
+    return this.services.send(WebhookSubjects.ListAttempts, input, requestContextFor(request));
+  }
+
+  @Post(':webhook_id/replay')
+  @HttpCode(202)
+  @Route({
+    ...webhooks,
+    summary: 'Re-deliver the events of a time range the endpoint did not receive (default 24 h)',
+    role: 'admin',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: ReplayWebhookDto,
+    response: { status: 202, description: '{queued, since, until}' },
+    errors: WRITE_ERRORS,
+  })
+  replay(
+    @Param('webhook_id') id: string,
+    @ValidBody() body: ReplayWebhookDto,
+    @Req() request: FastifyRequest,
+  ): Promise<WebhookReplayResult> {
+    const range = instants({ since: body.since, until: body.until });
+    if (range.since && range.until && !(range.since < range.until))
+      throw AppError.validation([{ param: 'since', message: 'must be before until' }]);
+    const input: ReplayWebhookEventsRequest = { webhook_id: id, ...range };
+    return this.services.send(WebhookSubjects.Replay, input, requestContextFor(request));
+  }
+}

@@ -1,0 +1,13 @@
+import type { ServiceDatabase } from '@switchboard/persistence';
+import type { WebhooksConfig } from '../config/webhooks.config';
+import { CreateWebhooksSchema1764100000100 } from './migrations/1764100000100-create-webhooks-schema';
+
+export function webhooksDatabase(config: WebhooksConfig): ServiceDatabase {
+  return {
+    schema: 'webhooks',
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    entities: [],
+    migrations: [CreateWebhooksSchema1764100000100],
+  };
+}

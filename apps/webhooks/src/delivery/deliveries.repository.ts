@@ -1,0 +1,234 @@
+import type { OutboxEvent, SqlRunner } from '@switchboard/persistence';
+import { rowsOf } from '@switchboard/persistence';
+import type { WebhookEndpointStatus } from '@switchboard/contracts';
+import { DELIVER_QUEUE } from './delivery.queue';
+
+/** What one delivery job sends: the delivery, its endpoint now, the event and the secrets. */
+export interface PendingDelivery {
+  id: string;
+  status: string;
+  attempts: number;
+  endpoint_id: string;
+  workspace_id: string;
+  url: string;
+  endpoint_status: WebhookEndpointStatus;
+  event_id: string;
+  event_type: string;
+  body: unknown;
+  /** Sealed, newest first. */
+  secrets: string[];
+}
+
+/** One attempt's record and what follows for its delivery. */
+export interface AttemptRecord {
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  workspace_id: string;
+  event_id: string;
+  event_type: string;
+  status: 'delivered' | 'failed';
+  url: string;
+  response_status_code: number | null;
+  response_body: string | null;
+  response_duration_ms: number;
+  error: string | null;
+  attempted_at: string;
+  /** The delivery's state after this attempt. */
+  delivery_status: 'delivered' | 'pending' | 'given_up';
+}
+
+/** How one endpoint fared in a batch of attempts, in the order they finished. */
+export interface EndpointHealth {
+  id: string;
+  /** Failures after the batch's last success (all of them when none succeeded). */
+  failures: number;
+  succeeded: boolean;
+  /** The receiver answered 410 Gone: the endpoint is paused at once. */
+  gone: boolean;
+}
+
+export interface StatusChange {
+  id: string;
+  workspace_id: string;
+  was: WebhookEndpointStatus;
+  status: WebhookEndpointStatus;
+  status_reason: string | null;
+}
+
+/** SQL of intake and delivery, each statement for a whole batch. */
+export const deliveriesRepository = {
+  /**
+   * Stores a batch of bus events (an event seen before is skipped: the bus delivers at least
+   * once) and, for each new one, a delivery and its job per endpoint of the workspace that
+   * subscribes to its type and is not paused. One statement; answers how many new events and
+   * deliveries.
+   */
+  async intake(
+    runner: SqlRunner,
+    events: readonly OutboxEvent[],
+  ): Promise<{ events: number; deliveries: number }> {
+    if (events.length === 0) return { events: 0, deliveries: 0 };
+    const [counts] = rowsOf<{ events: number; deliveries: number }>(
+      await runner.query(
+        `WITH incoming AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb)
+             AS x(id text, workspace_id text, type text, body jsonb, occurred_at timestamptz, n int)
+         ), ev AS (
+           INSERT INTO webhooks.events (id, workspace_id, type, body, occurred_at)
+           SELECT id, workspace_id, type, body, occurred_at FROM incoming ORDER BY n
+           ON CONFLICT (id) DO NOTHING
+           RETURNING id, workspace_id, type
+         ), d AS (
+           INSERT INTO webhooks.deliveries (id, endpoint_id, workspace_id, event_id, origin)
+           SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, ev.workspace_id,
+             ev.id, 'event'
+           FROM ev JOIN webhooks.endpoints e
+             ON e.workspace_id = ev.workspace_id AND e.status <> 'paused' AND ev.type = ANY(e.events)
+           ON CONFLICT DO NOTHING
+           RETURNING id
+         ), j AS (
+           INSERT INTO webhooks.jobs (queue, payload)
+           SELECT $2, jsonb_build_object('delivery_id', id) FROM d
+           RETURNING 1
+         )
+         SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM j)::int AS deliveries`,
+        [
+          JSON.stringify(
+            events.map((event, n) => ({
+              id: event.id,
+              workspace_id: event.workspaceId,
+              type: event.type,
+              body: { type: event.type, timestamp: event.timestamp, data: event.data ?? null },
+              occurred_at: event.timestamp,
+              n,
+            })),
+          ),
+          DELIVER_QUEUE,
+        ],
+      ),
+    );
+    return counts;
+  },
+
+  async pending(runner: SqlRunner, deliveryIds: string[]): Promise<PendingDelivery[]> {
+    return rowsOf<PendingDelivery>(
+      await runner.query(
+        `SELECT d.id, d.status, d.attempts, d.endpoint_id, d.workspace_id, e.url,
+           e.status AS endpoint_status, d.event_id, ev.type AS event_type, ev.body,
+           ARRAY(SELECT s.secret_sealed FROM webhooks.secrets s
+                 WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
+                 ORDER BY s.created_at DESC, s.id DESC) AS secrets
+         FROM webhooks.deliveries d
+         JOIN webhooks.endpoints e ON e.id = d.endpoint_id
+         JOIN webhooks.events ev ON ev.id = d.event_id
+         WHERE d.id = ANY($1)`,
+        [deliveryIds],
+      ),
+    );
+  },
+
+  /** Deliveries that will not be attempted (their endpoint is paused): final, not delivered. */
+  async skip(runner: SqlRunner, deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await runner.query(
+      `UPDATE webhooks.deliveries SET status = 'skipped', finished_at = now()
+       WHERE id = ANY($1) AND status = 'pending'`,
+      [deliveryIds],
+    );
+  },
+
+  /** Every attempt of the batch and its delivery's new state, in one statement. */
+  async recordAttempts(runner: SqlRunner, attempts: AttemptRecord[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await runner.query(
+      `WITH a AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS a(id text, delivery_id text,
+           endpoint_id text, workspace_id text, event_id text, event_type text, status text,
+           url text, response_status_code int, response_body text, response_duration_ms int,
+           error text, attempted_at timestamptz, delivery_status text)
+       ), inserted AS (
+         INSERT INTO webhooks.attempts (id, delivery_id, endpoint_id, workspace_id, event_id,
+           event_type, status, url, response_status_code, response_body, response_duration_ms,
+           error, attempted_at)
+         SELECT id, delivery_id, endpoint_id, workspace_id, event_id, event_type, status, url,
+           response_status_code, response_body, response_duration_ms, error, attempted_at
+         FROM a WHERE EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.id = a.delivery_id)
+       )
+       UPDATE webhooks.deliveries d SET status = a.delivery_status, attempts = d.attempts + 1,
+         finished_at = CASE WHEN a.delivery_status = 'pending' THEN NULL ELSE now() END
+       FROM a WHERE d.id = ANY($2) AND d.id = a.delivery_id`,
+      [JSON.stringify(attempts), attempts.map((attempt) => attempt.delivery_id)],
+    );
+  },
+
+  /**
+   * Endpoints' health after a batch: the failure streak, `degraded` after `degradeAfter`
+   * failures in a row, `paused` on a 410 or once failing for `pauseAfterMinutes` without a
+   * success, back to `active` from `degraded` on a success. Answers the status changes.
+   */
+  async updateHealth(
+    runner: SqlRunner,
+    health: EndpointHealth[],
+    degradeAfter: number,
+    pauseAfterMinutes: number,
+  ): Promise<StatusChange[]> {
+    if (health.length === 0) return [];
+    return rowsOf<StatusChange>(
+      await runner.query(
+        `WITH h AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb)
+             AS h(id text, failures int, succeeded boolean, gone boolean)
+         ), old AS (
+           SELECT e.id, e.status, e.failing_since, e.consecutive_failures
+           FROM webhooks.endpoints e WHERE e.id = ANY($2) ORDER BY e.id FOR UPDATE
+         ), next AS (
+           SELECT old.id, old.status AS was, h.gone,
+             CASE WHEN h.succeeded THEN h.failures
+               ELSE old.consecutive_failures + h.failures END AS failures,
+             CASE WHEN h.failures = 0 THEN NULL
+               WHEN h.succeeded THEN now()
+               ELSE COALESCE(old.failing_since, now()) END AS failing_since
+           FROM old JOIN h ON h.id = old.id
+         )
+         UPDATE webhooks.endpoints e SET
+           consecutive_failures = next.failures,
+           failing_since = next.failing_since,
+           status = CASE
+             WHEN next.was = 'paused' THEN 'paused'
+             WHEN next.gone THEN 'paused'
+             WHEN next.failing_since <= now() - make_interval(mins => $4) THEN 'paused'
+             WHEN next.failures >= $3 THEN 'degraded'
+             ELSE 'active' END,
+           status_reason = CASE
+             WHEN next.was = 'paused' THEN e.status_reason
+             WHEN next.gone THEN 'the receiver answered 410 Gone'
+             WHEN next.failing_since <= now() - make_interval(mins => $4)
+               THEN 'deliveries failed for ' || $4 || ' minutes'
+             WHEN next.failures >= $3 THEN next.failures || ' deliveries failed in a row'
+             ELSE NULL END
+         FROM next WHERE e.id = next.id
+         RETURNING e.id, e.workspace_id, next.was, e.status, e.status_reason`,
+        [JSON.stringify(health), health.map((entry) => entry.id), degradeAfter, pauseAfterMinutes],
+      ),
+    ).filter((change) => change.was !== change.status);
+  },
+
+  /** Events (their deliveries and attempts with them) received before the retention. */
+  async purgeEvents(runner: SqlRunner, retentionDays: number): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const rows = rowsOf(
+        await runner.query(
+          `DELETE FROM webhooks.events WHERE id IN (
+             SELECT id FROM webhooks.events
+             WHERE received_at < now() - make_interval(days => $1) LIMIT 1000
+           ) RETURNING id`,
+          [retentionDays],
+        ),
+      );
+      purged += rows.length;
+      if (rows.length < 1000) return purged;
+    }
+  },
+};

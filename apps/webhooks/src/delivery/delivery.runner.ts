@@ -1,0 +1,243 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { WEBHOOK_LIMITS } from '@switchboard/contracts';
+import {
+  completeJobs,
+  holdJobs,
+  inPgTransaction,
+  pgPoolOf,
+  poolRunner,
+  WorkQueue,
+} from '@switchboard/persistence';
+import type { Job, SqlRunner, WorkQueueWorker } from '@switchboard/persistence';
+import { dnsResolver, KeyedSemaphore, SealedBox } from '@switchboard/platform';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { retryDelaysOf, WEBHOOKS_CONFIG } from '../config/webhooks.config';
+import type { WebhooksConfig } from '../config/webhooks.config';
+import { newId } from '@switchboard/persistence';
+import { deliveriesRepository as repository } from './deliveries.repository';
+import type { AttemptRecord, EndpointHealth, PendingDelivery } from './deliveries.repository';
+import { DELIVER_QUEUE } from './delivery.queue';
+import type { DeliverPayload } from './delivery.queue';
+import { sendWebhook } from './http-sender';
+import type { SendOutcome } from './http-sender';
+import { nextRetryDelayMs, retryAfterMs } from './retry-schedule';
+import type { HostResolver } from '../endpoints/url-policy';
+import { signedHeaders } from './signing';
+import { webhookAttemptDuration, webhookAttempts, webhookDeliveryLag } from './webhook-metrics';
+
+const BATCH_SIZE = 32;
+
+interface Finished {
+  job: Job<DeliverPayload>;
+  delivery: PendingDelivery;
+  outcome: SendOutcome;
+  attemptedAt: Date;
+  settle: { resolve: () => void; reject: (err: unknown) => void };
+}
+
+/**
+ * Delivers webhooks: claims delivery jobs in batches, sends each (at most
+ * WEBHOOKS_ENDPOINT_CONCURRENCY at once per endpoint, so one slow receiver cannot hold every
+ * slot), and records the attempts that finish together in one transaction: the attempt rows,
+ * each delivery's state, the endpoints' health, and each job completed or rescheduled on the
+ * retry schedule. A crash loses nothing: a claimed job whose worker died is taken over when
+ * its lease runs out, and `webhook-id` stays the same on the retry.
+ */
+@Injectable()
+export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('WebhookDelivery');
+  private readonly pool: Pool;
+  private readonly reads: SqlRunner;
+  private readonly box: SealedBox;
+  private readonly perEndpoint: KeyedSemaphore;
+  private readonly schedule: number[];
+  private readonly resolver: HostResolver;
+  private worker?: WorkQueueWorker;
+  private waiting: Finished[] = [];
+  private recording = false;
+
+  constructor(
+    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    @InjectDataSource('webhooks') dataSource: DataSource,
+  ) {
+    this.pool = pgPoolOf(dataSource);
+    this.reads = poolRunner(dataSource);
+    this.box = new SealedBox(config.ENCRYPTION_KEY);
+    this.perEndpoint = new KeyedSemaphore(config.WEBHOOKS_ENDPOINT_CONCURRENCY);
+    this.schedule = retryDelaysOf(config);
+    this.resolver = dnsResolver(config.DNS_SERVERS, config.DNS_TIMEOUT_MS);
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker = new WorkQueue(this.pool, 'webhooks').start<DeliverPayload>({
+      queue: DELIVER_QUEUE,
+      concurrency: this.config.WEBHOOKS_CONCURRENCY,
+      batchSize: Math.min(BATCH_SIZE, this.config.WEBHOOKS_CONCURRENCY),
+      // Renewed while the worker lives, so a slow receiver never loses it the job.
+      leaseMs: this.config.WEBHOOKS_JOB_LEASE_SECONDS * 1000,
+      handleBatch: (jobs) => this.deliver(jobs),
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker?.stop();
+  }
+
+  private async deliver(jobs: Job<DeliverPayload>[]): Promise<void> {
+    const found = new Map(
+      (
+        await repository.pending(this.reads, [
+          ...new Set(jobs.map((job) => job.payload.delivery_id)),
+        ])
+      ).map((delivery) => [delivery.id, delivery]),
+    );
+    const settled: Job<DeliverPayload>[] = [];
+    const skipped: string[] = [];
+    const sends: Array<{ job: Job<DeliverPayload>; delivery: PendingDelivery }> = [];
+    for (const job of jobs) {
+      const delivery = found.get(job.payload.delivery_id);
+      // Gone with its endpoint (deleted), or already final: nothing to send.
+      if (!delivery || delivery.status !== 'pending') settled.push(job);
+      else if (delivery.endpoint_status === 'paused') {
+        skipped.push(delivery.id);
+        settled.push(job);
+      } else sends.push({ job, delivery });
+    }
+    if (settled.length > 0)
+      await inPgTransaction(this.pool, async (manager) => {
+        const held = await holdJobs(manager, settled);
+        await repository.skip(
+          manager,
+          skipped.filter((id) => held.some((job) => job.payload.delivery_id === id)),
+        );
+        await completeJobs(manager, held);
+      });
+    await Promise.all(sends.map(({ job, delivery }) => this.attempt(job, delivery)));
+  }
+
+  private async attempt(job: Job<DeliverPayload>, delivery: PendingDelivery): Promise<void> {
+    const body = JSON.stringify(delivery.body);
+    const secrets = delivery.secrets.map((sealed) => this.box.open(sealed));
+    const attemptedAt = new Date();
+    const outcome: SendOutcome =
+      secrets.length === 0
+        ? {
+            ok: false,
+            statusCode: null,
+            durationMs: 0,
+            error: 'the endpoint has no valid signing secret',
+          }
+        : await this.perEndpoint.use(delivery.endpoint_id, () =>
+            sendWebhook(delivery.url, body, signedHeaders(delivery.id, body, secrets), {
+              timeoutMs: this.config.WEBHOOKS_TIMEOUT_MS,
+              allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE_URLS,
+              resolver: this.resolver,
+              maxBodyBytes: WEBHOOK_LIMITS.responseBodyBytes,
+            }),
+          );
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ job, delivery, outcome, attemptedAt, settle: { resolve, reject } });
+      if (!this.recording) {
+        this.recording = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  /** Records every attempt that finished while the previous recording transaction ran. */
+  private async drain(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      try {
+        await this.record(batch);
+        for (const entry of batch) entry.settle.resolve();
+      } catch (err) {
+        for (const entry of batch) entry.settle.reject(err);
+      }
+    }
+    this.recording = false;
+  }
+
+  private async record(batch: Finished[]): Promise<void> {
+    const changes = await inPgTransaction(this.pool, async (manager) => {
+      const held = new Set(
+        await holdJobs(
+          manager,
+          batch.map((entry) => entry.job),
+        ),
+      );
+      const kept = batch.filter((entry) => held.has(entry.job));
+      const attempts: AttemptRecord[] = [];
+      const done: Job<DeliverPayload>[] = [];
+      const retries: Array<{ job: Job<DeliverPayload>; at: Date }> = [];
+      const health = new Map<string, EndpointHealth>();
+      for (const { job, delivery, outcome, attemptedAt } of kept) {
+        const attempt = delivery.attempts + 1;
+        const gone = outcome.statusCode === 410;
+        const waitAsked =
+          outcome.statusCode === 429 || outcome.statusCode === 503
+            ? retryAfterMs(outcome.retryAfter)
+            : undefined;
+        const delay =
+          outcome.ok || gone ? undefined : nextRetryDelayMs(this.schedule, attempt, waitAsked);
+        const next = outcome.ok ? 'delivered' : delay === undefined ? 'given_up' : 'pending';
+        attempts.push({
+          id: newId('wha'),
+          delivery_id: delivery.id,
+          endpoint_id: delivery.endpoint_id,
+          workspace_id: delivery.workspace_id,
+          event_id: delivery.event_id,
+          event_type: delivery.event_type,
+          status: outcome.ok ? 'delivered' : 'failed',
+          url: delivery.url,
+          response_status_code: outcome.statusCode,
+          response_body: outcome.body ?? null,
+          response_duration_ms: outcome.durationMs,
+          error: outcome.error ?? null,
+          attempted_at: attemptedAt.toISOString(),
+          delivery_status: next,
+        });
+        if (delay === undefined) done.push(job);
+        else retries.push({ job, at: new Date(Date.now() + delay) });
+        webhookAttempts.inc({
+          outcome: outcome.ok ? 'delivered' : next === 'given_up' ? 'given_up' : 'failed',
+        });
+        webhookAttemptDuration.observe(outcome.durationMs / 1000);
+        const occurredAt = Date.parse((delivery.body as { timestamp?: string }).timestamp ?? '');
+        if (outcome.ok && !Number.isNaN(occurredAt))
+          webhookDeliveryLag.observe(Math.max(0, Date.now() - occurredAt) / 1000);
+        const entry = health.get(delivery.endpoint_id) ?? {
+          id: delivery.endpoint_id,
+          failures: 0,
+          succeeded: false,
+          gone: false,
+        };
+        if (outcome.ok) {
+          entry.succeeded = true;
+          entry.failures = 0;
+        } else entry.failures += 1;
+        entry.gone ||= gone;
+        health.set(delivery.endpoint_id, entry);
+      }
+      await repository.recordAttempts(manager, attempts);
+      const statusChanges = await repository.updateHealth(
+        manager,
+        [...health.values()],
+        this.config.WEBHOOKS_DEGRADE_AFTER_FAILURES,
+        this.config.WEBHOOKS_PAUSE_AFTER_MINUTES,
+      );
+      for (const { job, at } of retries) await job.retryAt(manager, at);
+      await completeJobs(manager, done);
+      return statusChanges;
+    });
+    for (const change of changes) {
+      const line = `webhook endpoint ${change.id} of workspace ${change.workspace_id}: ${change.was} -> ${change.status}${change.status_reason ? ` (${change.status_reason})` : ''}`;
+      if (change.status === 'active') this.logger.log(line);
+      else this.logger.warn(line);
+    }
+  }
+}

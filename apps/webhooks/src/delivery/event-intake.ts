@@ -1,0 +1,57 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { eventBusFor, pgPoolOf, poolRunner, wakeQueue } from '@switchboard/persistence';
+import type { OutboxEvent, SqlRunner } from '@switchboard/persistence';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { WEBHOOKS_CONFIG } from '../config/webhooks.config';
+import type { WebhooksConfig } from '../config/webhooks.config';
+import { deliveriesRepository as repository } from './deliveries.repository';
+import { DELIVER_QUEUE } from './delivery.queue';
+import { webhookEventsReceived } from './webhook-metrics';
+
+/** The durable consumer's name on the JetStream bus: it keeps its place while the service is down. */
+export const WEBHOOKS_CONSUMER = 'webhooks';
+
+/**
+ * Takes every product's events off the bus (the in-process bus in the embedded default, a
+ * durable JetStream consumer in distributed mode) and stores each batch with its deliveries and
+ * their jobs in one transaction before acknowledging it. An event the bus delivers twice is
+ * stored once (its id is the key), so each endpoint gets it once.
+ */
+@Injectable()
+export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('WebhookIntake');
+  private readonly pool: Pool;
+  private readonly autocommit: SqlRunner;
+  private unsubscribe?: () => void;
+
+  constructor(
+    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    @InjectDataSource('webhooks') dataSource: DataSource,
+  ) {
+    this.pool = pgPoolOf(dataSource);
+    this.autocommit = poolRunner(dataSource);
+  }
+
+  onApplicationBootstrap(): void {
+    this.unsubscribe = eventBusFor(this.config).subscribe(
+      '',
+      (events) => this.take(events),
+      WEBHOOKS_CONSUMER,
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.unsubscribe?.();
+  }
+
+  private async take(events: OutboxEvent[]): Promise<void> {
+    // One statement, so its own transaction: events, deliveries and jobs commit together.
+    const stored = await repository.intake(this.autocommit, events);
+    if (stored.deliveries > 0) wakeQueue(this.pool, 'webhooks', DELIVER_QUEUE);
+    webhookEventsReceived.inc(stored.events);
+    this.logger.debug(`${stored.events} new event(s), ${stored.deliveries} delivery(ies) queued`);
+  }
+}

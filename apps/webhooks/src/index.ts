@@ -1,0 +1,2 @@
+export { webhooksService } from './webhooks.service-process';
+export { webhooksEnv } from './config/webhooks.config';

@@ -1,0 +1,50 @@
+import type { DynamicModule } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
+import { ServiceHealthModule } from '@switchboard/platform';
+import { WEBHOOKS_CONFIG } from './config/webhooks.config';
+import type { WebhooksConfig } from './config/webhooks.config';
+import { webhooksDatabase } from './database/webhooks.database';
+import { DeliveryRunner } from './delivery/delivery.runner';
+import { EventIntake } from './delivery/event-intake';
+import { EndpointsHandler } from './endpoints/endpoints.handler';
+import { EndpointsRepository } from './endpoints/endpoints.repository';
+import { EndpointsService } from './endpoints/endpoints.service';
+import { EventRetention, WebhooksIdempotencyPurger } from './housekeeping';
+
+@Global()
+@Module({})
+class WebhooksConfigModule {
+  static register(config: WebhooksConfig): DynamicModule {
+    const provider = { provide: WEBHOOKS_CONFIG, useValue: config };
+    return { module: WebhooksConfigModule, providers: [provider], exports: [provider] };
+  }
+}
+
+/**
+ * The webhooks service: endpoints and their secrets, the intake of every product's events from
+ * the bus, and signed, retried delivery (ADR 0006).
+ */
+@Module({})
+export class WebhooksModule {
+  static register(config: WebhooksConfig): DynamicModule {
+    return {
+      module: WebhooksModule,
+      imports: [
+        WebhooksConfigModule.register(config),
+        TypeOrmModule.forRoot(serviceTypeOrmOptions(webhooksDatabase(config))),
+        ServiceHealthModule.forService('webhooks', databaseReadiness('webhooks')),
+      ],
+      controllers: [EndpointsHandler],
+      providers: [
+        EndpointsRepository,
+        EndpointsService,
+        EventIntake,
+        DeliveryRunner,
+        WebhooksIdempotencyPurger,
+        EventRetention,
+      ],
+    };
+  }
+}

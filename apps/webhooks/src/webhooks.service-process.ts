@@ -1,0 +1,12 @@
+import type { ServiceProcess } from '@switchboard/platform';
+import { runMigrations } from '@switchboard/persistence';
+import { webhooksEnv } from './config/webhooks.config';
+import { webhooksDatabase } from './database/webhooks.database';
+import { WebhooksModule } from './webhooks.module';
+
+export const webhooksService: ServiceProcess<typeof webhooksEnv> = {
+  name: 'webhooks',
+  schema: webhooksEnv,
+  module: (config) => WebhooksModule.register(config),
+  migrate: (config) => runMigrations(webhooksDatabase(config)),
+};
