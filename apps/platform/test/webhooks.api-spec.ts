@@ -25,7 +25,9 @@ async function startReceiver() {
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const script = scripts.get(path);
       const status = script && script.length > 1 ? script.shift()! : (script?.[0] ?? 200);
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status}`);
+      const headers: Record<string, string> = { 'content-type': 'text/plain' };
+      if (status === 429) headers['retry-after'] = '1';
+      res.writeHead(status, headers).end(`answer ${status}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -234,6 +236,89 @@ describe('webhooks through the gateway', () => {
     expect(replayed.map((request) => request.headers['webhook-id'])).not.toContain(firstId);
     const again = await api<{ queued: number }>('POST', `/v1/webhooks/${endpoint.id}/replay`, {});
     expect(again.body.queued).toBe(0);
+    await bird.webhooks.delete(endpoint.id);
+  });
+
+  it('marks an endpoint degraded after 3 failures in a row and active again on a success', async () => {
+    receiver.script('/shaky', [500, 500, 500, 200]);
+    const endpoint = await create('/shaky');
+    const statuses = new Set<string>();
+    await emit();
+    await eventually(async () => {
+      statuses.add(((await bird.webhooks.get(endpoint.id)) as unknown as Endpoint).status);
+      return receiver.at('/shaky').length === 4;
+    });
+    await eventually(
+      async () =>
+        ((await bird.webhooks.get(endpoint.id)) as unknown as Endpoint).status === 'active',
+    );
+    const { rows } = await platform.db.query<{ status_reason: string | null }>(
+      'SELECT status_reason FROM webhooks.endpoints WHERE id = $1',
+      [endpoint.id],
+    );
+    expect(rows[0].status_reason).toBeNull();
+    // The third failure and the success are recorded in separate transactions: the state between
+    // them is degraded, which the reads above may or may not catch; the attempts say it for sure.
+    const attempts = (await bird.webhooks.attempts(endpoint.id)).data;
+    expect(attempts.map((attempt) => attempt.status)).toEqual([
+      'delivered',
+      'failed',
+      'failed',
+      'failed',
+    ]);
+    expect([...statuses].every((status) => ['active', 'degraded'].includes(status))).toBe(true);
+    await bird.webhooks.delete(endpoint.id);
+  });
+
+  it("waits as long as a 429's Retry-After asks before trying again", async () => {
+    receiver.script('/busy', [429, 200]);
+    const endpoint = await create('/busy');
+    // The schedule says 100 ms; the receiver's 429 carries Retry-After: 1.
+    const times: number[] = [];
+    const before = receiver.at('/busy').length;
+    await emit();
+    await eventually(() => receiver.at('/busy').length === before + 2);
+    for (const request of receiver.at('/busy'))
+      times.push(Number(request.headers['webhook-timestamp']));
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(1);
+    await bird.webhooks.delete(endpoint.id);
+  });
+
+  it('stops every delivery, pending retries included, when the endpoint is deleted', async () => {
+    receiver.script('/deleted', [500]);
+    const endpoint = await create('/deleted');
+    await emit();
+    await eventually(() => receiver.at('/deleted').length >= 1);
+    await bird.webhooks.delete(endpoint.id);
+    const seen = receiver.at('/deleted').length;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.at('/deleted').length).toBeLessThanOrEqual(seen + 1);
+    const { rows } = await platform.db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM webhooks.jobs WHERE payload->>'delivery_id' IN (SELECT id FROM webhooks.deliveries WHERE endpoint_id = $1)",
+      [endpoint.id],
+    );
+    expect(Number(rows[0].n)).toBe(0);
+  });
+
+  it('bounds the attempts list by before and after, newest first', async () => {
+    receiver.script('/bounded', [200]);
+    const endpoint = await create('/bounded');
+    await emit();
+    await eventually(() => receiver.at('/bounded').length === 1);
+    const middle = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await emit();
+    let all: Array<{ attempted_at: string }> = [];
+    await eventually(async () => {
+      all = (await bird.webhooks.attempts(endpoint.id)).data;
+      return all.length === 2;
+    });
+    expect(all[0].attempted_at > all[1].attempted_at).toBe(true);
+    expect((await bird.webhooks.attempts(endpoint.id, { before: middle })).data).toEqual([all[1]]);
+    expect((await bird.webhooks.attempts(endpoint.id, { after: middle })).data).toEqual([all[0]]);
+    expect((await bird.webhooks.attempts(endpoint.id, { limit: 1 })).data).toEqual([all[0]]);
+    const bad = await api('GET', `/v1/webhooks/${endpoint.id}/attempts?before=yesterday`);
+    expect(bad.status).toBe(422);
     await bird.webhooks.delete(endpoint.id);
   });
 

@@ -15,10 +15,12 @@ describe('retry schedule', () => {
     expect(nextRetryDelayMs(schedule, 5)).toBeUndefined();
   });
 
-  it("honours a longer Retry-After, bounded by the schedule's longest delay", () => {
+  it('honours a longer Retry-After, up to an hour or the longest delay of the schedule', () => {
     expect(nextRetryDelayMs(schedule, 1, 60_000)).toBe(60_000);
     expect(nextRetryDelayMs(schedule, 1, 1000)).toBe(5000);
     expect(nextRetryDelayMs(schedule, 1, 86_400_000)).toBe(3_600_000);
+    expect(nextRetryDelayMs([100, 100], 1, 2000)).toBe(2000);
+    expect(nextRetryDelayMs(['12h'].map(delayMs), 1, 86_400_000)).toBe(43_200_000);
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {
