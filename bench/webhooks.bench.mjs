@@ -37,6 +37,7 @@ const BARE_CONCURRENCY = 64;
 const GOALS = { perSecond: 1000, p99Ms: 1000 };
 
 const children = [];
+let tmp;
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const log = (line) => process.stdout.write(`${line}\n`);
 
@@ -182,7 +183,7 @@ async function bare(port) {
 }
 
 async function main() {
-  const tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-webhooks-'));
+  tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-webhooks-'));
   const postgres = start('PostgreSQL', [
     join(root, 'tools/embedded-postgres.mjs'),
     join(tmp, 'pg'),
@@ -378,5 +379,6 @@ try {
   process.stderr.write(`webhooks.bench: ${err.stack ?? err}\n`);
 } finally {
   for (const child of children.reverse()) killGroup(child);
+  if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
 }
 process.exit(status);
