@@ -7,4 +7,10 @@ describe('productServices', () => {
       ProductServiceApps.map(serviceNameOf),
     );
   });
+
+  it('starts the webhooks service, the consumer of every event, before any service that emits them', () => {
+    // The in-process bus keeps nothing: a relay publishing before the consumer subscribed would
+    // mark its events published with nobody to take them.
+    expect(productServices[0].name).toBe('webhooks');
+  });
 });

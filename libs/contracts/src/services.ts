@@ -9,8 +9,14 @@
  * entry here, then what the tests name: apps/platform/src/services.ts, deploy/, docker-compose.yml.
  */
 
-/** The product services, by app folder, in start order; each answers on the transport. */
+/**
+ * The product services, by app folder, in start order (the embedded default stops them in the
+ * reverse order); each answers on the transport. `webhooks` comes first: in the embedded default
+ * it consumes every other service's events from the in-process bus, which keeps nothing, so it
+ * must subscribe before any outbox relay publishes and unsubscribe after every relay stopped.
+ */
 export const ProductServiceApps = [
+  'webhooks',
   'docs',
   'email',
   'realtime',
@@ -18,7 +24,6 @@ export const ProductServiceApps = [
   'verify-lookup-preferences',
   'workspace-objects',
   'conversations-connectors',
-  'webhooks',
 ] as const;
 export type ProductServiceApp = (typeof ProductServiceApps)[number];
 
