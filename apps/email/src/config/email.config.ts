@@ -58,7 +58,7 @@ export const emailEnv = {
       'port of the MX hosts in direct delivery (25 on the internet; another for a test network)',
   }),
   EMAIL_DELIVERY_CONCURRENCY: env.int({
-    default: 32,
+    default: 64,
     min: 1,
     max: 1000,
     description: 'SMTP deliveries in flight per email process',
@@ -72,7 +72,8 @@ export const emailEnv = {
       'worker threads that build and DKIM-sign outgoing messages (0: on the main thread); default: the cores but one, 1 to 4',
   }),
   EMAIL_DESTINATION_CONCURRENCY: env.int({
-    default: 8,
+    // Postfix allows 20 connections per destination by default.
+    default: 16,
     min: 1,
     max: 200,
     description: 'SMTP connections at once per destination domain (or to the relay)',
