@@ -1,5 +1,11 @@
 import type { Logger } from '@nestjs/common';
-import { completeJobs, holdJobs, inPgTransaction, wakeRelay } from '@switchboard/persistence';
+import {
+  CommitBatcher,
+  completeJobs,
+  holdJobs,
+  inPgTransaction,
+  wakeRelay,
+} from '@switchboard/persistence';
 import type { Job } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import type { DeliverMessageWorker, DeliveryAttempt } from './deliver-message.worker';
@@ -8,7 +14,6 @@ interface Finished {
   job: Job<unknown>;
   /** Undefined when there was nothing to send (canceled, or every recipient already final). */
   attempt?: DeliveryAttempt;
-  settle: { resolve: () => void; reject: (err: unknown) => void };
 }
 
 /**
@@ -18,8 +23,7 @@ interface Finished {
  * results. Each `record` resolves once its attempt is committed with its job settled.
  */
 export class AttemptRecorder {
-  private waiting: Finished[] = [];
-  private running = false;
+  private readonly batcher = new CommitBatcher<Finished>((batch) => this.commit(batch));
 
   constructor(
     private readonly pool: Pool,
@@ -28,29 +32,7 @@ export class AttemptRecorder {
   ) {}
 
   record(job: Job<unknown>, attempt: DeliveryAttempt | undefined): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ job, attempt, settle: { resolve, reject } });
-      if (!this.running) {
-        this.running = true;
-        // Attempts finishing in this turn of the event loop join the first transaction.
-        setImmediate(() => void this.drain());
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const batch = this.waiting;
-      this.waiting = [];
-      try {
-        await this.commit(batch);
-        for (const entry of batch) entry.settle.resolve();
-      } catch (err) {
-        // Each job's handler fails and its worker reschedules it with back-off.
-        for (const entry of batch) entry.settle.reject(err);
-      }
-    }
-    this.running = false;
+    return this.batcher.add({ job, attempt });
   }
 
   /**

@@ -3,6 +3,7 @@ import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WEBHOOK_LIMITS } from '@switchboard/contracts';
 import {
+  CommitBatcher,
   completeJobs,
   holdJobs,
   inPgTransaction,
@@ -35,7 +36,6 @@ interface Finished {
   delivery: PendingDelivery;
   outcome: SendOutcome;
   attemptedAt: Date;
-  settle: { resolve: () => void; reject: (err: unknown) => void };
 }
 
 /**
@@ -56,8 +56,7 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   private readonly schedule: number[];
   private readonly resolver: HostResolver;
   private worker?: WorkQueueWorker;
-  private waiting: Finished[] = [];
-  private recording = false;
+  private readonly recorder = new CommitBatcher<Finished>((batch) => this.record(batch));
 
   constructor(
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
@@ -138,28 +137,8 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
               maxBodyBytes: WEBHOOK_LIMITS.responseBodyBytes,
             }),
           );
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ job, delivery, outcome, attemptedAt, settle: { resolve, reject } });
-      if (!this.recording) {
-        this.recording = true;
-        setImmediate(() => void this.drain());
-      }
-    });
-  }
-
-  /** Records every attempt that finished while the previous recording transaction ran. */
-  private async drain(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const batch = this.waiting;
-      this.waiting = [];
-      try {
-        await this.record(batch);
-        for (const entry of batch) entry.settle.resolve();
-      } catch (err) {
-        for (const entry of batch) entry.settle.reject(err);
-      }
-    }
-    this.recording = false;
+    // Recorded with every attempt that finishes while the previous recording transaction runs.
+    return this.recorder.add({ job, delivery, outcome, attemptedAt });
   }
 
   private async record(batch: Finished[]): Promise<void> {

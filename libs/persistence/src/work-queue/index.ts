@@ -5,3 +5,4 @@ export { completeJobs, holdJobs, JobLeaseLostError } from './job';
 export type { Job } from './job';
 export { WorkQueue } from './work-queue';
 export type { WorkQueueWorkerOptions, WorkQueueWorker, QueueLogger } from './queue-runner';
+export { CommitBatcher } from './commit-batcher';

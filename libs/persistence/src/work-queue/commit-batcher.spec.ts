@@ -1,0 +1,32 @@
+import { CommitBatcher } from './commit-batcher';
+
+describe(CommitBatcher.name, () => {
+  it('commits what was added together at once, and what comes during a commit in the next one', async () => {
+    const commits: number[][] = [];
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new CommitBatcher<number>(async (items) => {
+      commits.push(items);
+      if (commits.length === 1) await gate;
+    });
+    const first = [batcher.add(1), batcher.add(2)];
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = [batcher.add(3), batcher.add(4), batcher.add(5)];
+    release();
+    await Promise.all([...first, ...later]);
+    expect(commits).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+  });
+
+  it('rejects every item of a failed commit with its error and goes on with the next', async () => {
+    let fail = true;
+    const batcher = new CommitBatcher<string>(() =>
+      fail ? Promise.reject(new Error('database away')) : Promise.resolve(),
+    );
+    await expect(batcher.add('a')).rejects.toThrow('database away');
+    fail = false;
+    await expect(batcher.add('b')).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Gathers work that finishes at different moments into shared commits: `add` queues an item and
+ * resolves once a `commit` call that included it resolved (or rejects with its error). Items added
+ * while a commit runs wait for the next one, so under load one transaction (a fixed number of
+ * statements) settles many items, and a slow item never holds back the others: what finished
+ * first is committed first. Commits never overlap.
+ */
+export class CommitBatcher<T> {
+  private waiting: Array<{ item: T; resolve: () => void; reject: (err: unknown) => void }> = [];
+  private running = false;
+
+  constructor(private readonly commit: (items: T[]) => Promise<void>) {}
+
+  add(item: T): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (this.running) return;
+      this.running = true;
+      // Items added in this turn of the event loop join the first commit.
+      setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      try {
+        await this.commit(batch.map((entry) => entry.item));
+        for (const entry of batch) entry.resolve();
+      } catch (err) {
+        for (const entry of batch) entry.reject(err);
+      }
+    }
+    this.running = false;
+  }
+}
