@@ -25,6 +25,7 @@ import { RealtimeAppsController } from './api/realtime/realtime-apps.controller'
 import { SuppressionsController } from './api/email/suppressions.controller';
 import { DomainsController } from './api/email/domains.controller';
 import { WebhooksController } from './api/webhooks/webhooks.controller';
+import { RealtimeEventsController } from './api/realtime/realtime-events.controller';
 import { MessagesController } from './api/email/messages.controller';
 import { OnboardingRecipients } from './api/email/onboarding-recipients';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
@@ -45,6 +46,7 @@ export const GATEWAY_CONTROLLERS = [
   SuppressionsController,
   DomainsController,
   WebhooksController,
+  RealtimeEventsController,
   MessagesController,
 ];
 

@@ -1,2 +1,3 @@
 export { realtimeService } from './realtime.service-process';
 export { realtimeEnv } from './config/realtime.config';
+export { ClientEndpoint } from './data-plane/client-endpoint';

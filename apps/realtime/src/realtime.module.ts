@@ -6,6 +6,7 @@ import { ServiceHealthModule } from '@switchboard/platform';
 import type { RealtimeConfig } from './config/realtime.config';
 import { realtimeDatabase } from './database/realtime.database';
 import { RealtimeAppsModule } from './apps/realtime-apps.module';
+import { DataPlaneModule } from './data-plane/data-plane.module';
 
 /** The realtime service: realtime apps, keys, channels and client connections. */
 @Module({})
@@ -16,6 +17,7 @@ export class RealtimeModule {
       imports: [
         TypeOrmModule.forRoot(serviceTypeOrmOptions(realtimeDatabase(config))),
         ServiceHealthModule.forService('realtime', databaseReadiness('realtime')),
+        DataPlaneModule.register(config),
         RealtimeAppsModule.register(config),
       ],
     };

@@ -191,6 +191,14 @@ export const ErrorCatalog = {
     description:
       "A test delivery is signed like a real one and uses the `event_type` given or the endpoint's first subscribed type. It needs a valid signing secret; rotate the secret if every one has expired.",
   },
+  E01021: {
+    status: 400,
+    type: 'bad_request_error',
+    name: 'RealtimeCountNotAvailable',
+    message: 'This count is not available for these channels.',
+    description:
+      "`include=member_count` is for presence channels only (`presence-` names; on the channel list, a `prefix` starting with `presence-`). `include=connection_count` needs the app's `connection_counting` flag: turn it on with `PATCH /v1/realtime/apps/{id}`.",
+  },
   E02001: {
     status: 401,
     type: 'auth_error',
@@ -213,6 +221,14 @@ export const ErrorCatalog = {
     name: 'InvalidLogin',
     message: 'The email or password is wrong.',
     description: 'No user has this email and password combination.',
+  },
+  E02004: {
+    status: 401,
+    type: 'auth_error',
+    name: 'RealtimeCredentialsInvalid',
+    message: "The realtime app key or secret is missing, unknown, revoked or not this app's.",
+    description:
+      'Realtime data-plane calls (publish, channels, members) need `X-Realtime-Key` (an active `rak_` key id of the app in the path) and `X-Realtime-Secret` (its secret) beside the API key. A revoked key stops working at once; create a new key and use its secret.',
   },
   E03001: {
     status: 403,
@@ -312,6 +328,22 @@ export const ErrorCatalog = {
     message: 'No webhook endpoint with this id exists in this workspace.',
     description:
       "The `webhook_id` is not one of this workspace's endpoints: it was deleted, or it belongs to another workspace. List them with `GET /v1/webhooks`.",
+  },
+  E04011: {
+    status: 404,
+    type: 'not_found_error',
+    name: 'RealtimeChannelNotFound',
+    message: 'No channel can have this name.',
+    description:
+      'A channel name has 1 to 164 letters, digits and `_ - = @ , . ;`. A well-formed name that nobody is subscribed to is not an error: it answers `occupied: false`.',
+  },
+  E04012: {
+    status: 404,
+    type: 'not_found_error',
+    name: 'RealtimeMemberNotFound',
+    message: 'No member can have this id.',
+    description:
+      'A member id is the `member_id` of the member data your authorization endpoint signed: 1 to 200 printable characters.',
   },
   E05001: {
     status: 503,

@@ -9,6 +9,13 @@ export const RealtimeSubjects = {
   CreateKey: 'realtime.key.create',
   ListKeys: 'realtime.key.list',
   RevokeKey: 'realtime.key.revoke',
+  Publish: 'realtime.event.publish',
+  PublishBatch: 'realtime.event.publish_batch',
+  ListChannels: 'realtime.channel.list',
+  GetChannel: 'realtime.channel.get',
+  ListMembers: 'realtime.channel.members',
+  SendMemberEvent: 'realtime.member.event',
+  DisconnectMember: 'realtime.member.disconnect',
 } as const;
 
 export interface RealtimeRegion {
@@ -60,4 +67,68 @@ export interface ListRealtimeAppsRequest {
   starting_after?: string;
   ending_before?: string;
   include_total?: boolean;
+}
+
+/*
+ * Realtime data plane (spec "Realtime events", contract sections 4 and 5). Every request carries
+ * the app key and secret of the `X-Realtime-Key` / `X-Realtime-Secret` headers; the realtime
+ * service checks them against the app named in the path.
+ */
+
+export type RealtimeChannelInclude = 'member_count' | 'connection_count';
+
+export interface RealtimeCredentials {
+  key: string;
+  secret: string;
+}
+
+export interface RealtimeDataPlaneRequest {
+  realtime_app_id: string;
+  credentials: RealtimeCredentials;
+}
+
+export interface PublishRealtimeEventRequest extends RealtimeDataPlaneRequest {
+  event: string;
+  channels: string[];
+  data?: unknown;
+  exclude_connection_id?: string;
+  include?: RealtimeChannelInclude[];
+}
+
+export interface PublishRealtimeBatchRequest extends RealtimeDataPlaneRequest {
+  events: Array<{
+    event: string;
+    channel: string;
+    data?: unknown;
+    exclude_connection_id?: string;
+    include?: RealtimeChannelInclude[];
+  }>;
+}
+
+export interface RealtimeChannelCounts {
+  member_count?: number;
+  connection_count?: number;
+}
+
+export interface RealtimeChannelListItem extends RealtimeChannelCounts {
+  name: string;
+}
+
+export interface ListRealtimeChannelsRequest extends RealtimeDataPlaneRequest {
+  prefix?: string;
+  include?: RealtimeChannelInclude[];
+}
+
+export interface GetRealtimeChannelRequest extends RealtimeDataPlaneRequest {
+  channel_name: string;
+  include?: RealtimeChannelInclude[];
+}
+
+export interface RealtimeMemberRequest extends RealtimeDataPlaneRequest {
+  member_id: string;
+}
+
+export interface SendRealtimeMemberEventRequest extends RealtimeMemberRequest {
+  event: string;
+  data?: unknown;
 }

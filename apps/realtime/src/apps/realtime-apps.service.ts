@@ -17,6 +17,8 @@ import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
 import { REALTIME_REGIONS } from '../regions/regions';
 import { toAppDto, toAppDtos, toKeyDto } from './realtime-app.mapper';
+import { RealtimeEngine } from '../data-plane/engine';
+import { CloseCodes } from '../data-plane/protocol';
 import type { AppRow } from './realtime-app.mapper';
 import { RealtimeAppsRepository } from './realtime-apps.repository';
 
@@ -29,6 +31,7 @@ export class RealtimeAppsService {
   constructor(
     @Inject(REALTIME_CONFIG) config: RealtimeConfig,
     private readonly repository: RealtimeAppsRepository,
+    private readonly engine: RealtimeEngine,
   ) {
     this.box = new SealedBox(config.ENCRYPTION_KEY);
     this.cursors = new CursorCodec(
@@ -86,13 +89,16 @@ export class RealtimeAppsService {
     });
   }
 
+  /** Deleting an app closes its connections once the delete committed. */
   async remove(context: RequestContext, appId: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    return this.once(context, async (manager) => {
+    const answer = await this.once(context, async (manager) => {
       if (!(await this.repository.deleteApp(manager, workspaceId, appId)))
         throw new AppError('E04003');
       return null;
     });
+    this.engine.closeByApp(appId);
+    return answer;
   }
 
   async createKey(context: RequestContext, appId: string): Promise<RealtimeAppKeyWithSecret> {
@@ -115,8 +121,18 @@ export class RealtimeAppsService {
     return { data: keys.map(toKeyDto) };
   }
 
-  /** active -> revoked, once; never the app's last active key. The app row lock serialises revokes. */
+  /**
+   * active -> revoked, once; never the app's last active key. The app row lock serialises
+   * revokes. Once committed, the connections the key opened are closed at once (no cache window:
+   * new ones are refused because every connection looks its key up).
+   */
   async revokeKey(context: RequestContext, appId: string, keyId: string): Promise<RealtimeAppKey> {
+    const revoked = await this.revoke(context, appId, keyId);
+    this.engine.closeByKey(keyId, CloseCodes.KeyRefused, 'the app key was revoked');
+    return revoked;
+  }
+
+  private revoke(context: RequestContext, appId: string, keyId: string): Promise<RealtimeAppKey> {
     const workspaceId = workspaceOf(context);
     return this.once(context, async (manager) => {
       const app = await this.repository.findApp(workspaceId, appId, manager, true);

@@ -10,6 +10,7 @@ export const RATE_LIMIT_GROUPS: readonly LimitedGroup[] = [
   'write',
   'email_send',
   'email_batch',
+  'realtime_publish',
   'admin',
   'auth',
   'docs',
@@ -22,6 +23,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedGroup, number>> = {
   write: 60,
   email_send: 10,
   email_batch: 5,
+  // Server-side publishes (events, batches, member events): an app's traffic, not management.
+  realtime_publish: 6000,
   admin: 600,
   auth: 60,
   docs: 600,

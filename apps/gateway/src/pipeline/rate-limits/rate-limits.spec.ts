@@ -67,6 +67,7 @@ describe('RATE_LIMITS', () => {
       windowSeconds: 60,
     });
     expect(DEFAULT_RATE_LIMITS).toEqual({
+      realtime_publish: 6000,
       api_list: 150,
       read: 500,
       write: 60,

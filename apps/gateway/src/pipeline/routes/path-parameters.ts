@@ -17,6 +17,10 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   suppression_id: { pattern: ID, notFound: 'E04006' },
   message_id: { pattern: ID, notFound: 'E04007' },
   webhook_id: { pattern: ID, notFound: 'E04010' },
+  // Any printable value may reach the service, which answers unknown channels as unoccupied and
+  // malformed names with 422; only what no name can be (control characters, 200+) stops here.
+  channel_name: { pattern: /^[^\u0000-\u001f\u007f]{1,200}$/, notFound: 'E04011' },
+  member_id: { pattern: /^[^\u0000-\u001f\u007f]{1,200}$/, notFound: 'E04012' },
 };
 
 /** The `:name` parameters of a Fastify path. */

@@ -7,7 +7,16 @@ export type RouteAuth = 'api' | 'access_key' | 'operator' | 'none' | 'session_lo
 
 /** Rate-limit groups; every route names the one it spends (enforced with the limiter). */
 export type RateLimitGroup =
-  'api_list' | 'read' | 'write' | 'email_send' | 'email_batch' | 'admin' | 'auth' | 'docs' | 'none';
+  | 'api_list'
+  | 'read'
+  | 'write'
+  | 'email_send'
+  | 'email_batch'
+  | 'realtime_publish'
+  | 'admin'
+  | 'auth'
+  | 'docs'
+  | 'none';
 
 type Constructor = new (...args: never[]) => object;
 

@@ -1,0 +1,251 @@
+import { BirdClient } from '@messagebird/sdk';
+import { BirdRealtime } from '@messagebird/realtime';
+import { call, createWorkspace } from '@switchboard/testing';
+import type { CreatedWorkspace } from '@switchboard/testing';
+import WebSocket from 'ws';
+import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
+import type { TestPlatform } from './test-platform';
+
+const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
+
+interface AppWithKey {
+  app: { id: string; connection_counting: boolean };
+  key: { id: string; secret: string };
+}
+
+/**
+ * The realtime data plane on the embedded default: the official browser client
+ * (`@messagebird/realtime`, with `ws` as its WebSocket) on the API port, and the official SDK's
+ * `realtime` resource for publishing and occupancy, its channel signatures from
+ * `authorizeChannel`.
+ */
+describe('realtime data plane through the gateway', () => {
+  let platform: TestPlatform;
+  let acme: CreatedWorkspace;
+  let created: AppWithKey;
+  let bird: BirdClient;
+  const clients: BirdRealtime[] = [];
+
+  const connect = (appKey = created.key.id, memberData?: string) => {
+    const client = new BirdRealtime({
+      appKey,
+      wsHost: platform.base.replace('http://', ''),
+      allowInsecure: true,
+      webSocket: (url: string) => new WebSocket(url) as unknown as globalThis.WebSocket,
+      authorizer: ({ connectionId, channelName }: { connectionId: string; channelName: string }) =>
+        bird.realtime.authorizeChannel({
+          connectionId,
+          channelName,
+          ...(memberData && channelName.startsWith('presence-') ? { memberData } : {}),
+        }) as never,
+    } as never);
+    clients.push(client);
+    return client;
+  };
+  const connected = (client: BirdRealtime) =>
+    eventually(
+      () =>
+        (client as unknown as { connection: { state: string } }).connection.state === 'connected',
+    );
+  const subscribed = async (client: BirdRealtime, channel: string) => {
+    const handle = client.subscribe(channel);
+    await eventually(() => handle.subscribed);
+    return handle;
+  };
+
+  beforeAll(async () => {
+    platform = await startTestPlatform({
+      RATE_LIMITS: 'read=100000,api_list=100000,write=100000,realtime_publish=100000',
+    });
+    acme = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Acme' });
+    const made = await call<AppWithKey>(platform.base, 'POST', '/v1/realtime/apps', {
+      token: acme.api_key.secret,
+      body: { name: 'live', region: 'eu1', connection_counting: true },
+    });
+    expect(made.status).toBe(201);
+    created = made.body;
+    bird = new BirdClient({
+      apiKey: acme.api_key.secret,
+      baseUrl: platform.base,
+      realtime: { key: created.key.id, secret: created.key.secret },
+    } as never);
+  });
+
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await platform?.stop();
+  });
+
+  it('delivers a publish to every subscriber of the channel, and occupancy follows subscribers', async () => {
+    const a = connect();
+    const b = connect();
+    await Promise.all([connected(a), connected(b)]);
+    const received: unknown[] = [];
+    (await subscribed(a, 'orders')).bind('order.updated', (data: unknown) => received.push(data));
+    (await subscribed(b, 'orders')).bind('order.updated', (data: unknown) => received.push(data));
+    const result = await bird.realtime.publish(created.app.id, {
+      event: 'order.updated',
+      channels: ['orders', 'nobody-here'],
+      data: { order_id: 'ord_1', status: 'shipped' },
+      include: ['connection_count'],
+    });
+    expect(result).toEqual({
+      data: [
+        { name: 'nobody-here', connection_count: 0 },
+        { name: 'orders', connection_count: 2 },
+      ],
+    });
+    await eventually(() => received.length === 2);
+    expect(received).toEqual([
+      { order_id: 'ord_1', status: 'shipped' },
+      { order_id: 'ord_1', status: 'shipped' },
+    ]);
+    expect(await bird.realtime.channels.get(created.app.id, 'orders')).toMatchObject({
+      occupied: true,
+    });
+    a.unsubscribe('orders');
+    b.unsubscribe('orders');
+    await eventually(
+      async () => !(await bird.realtime.channels.get(created.app.id, 'orders')).occupied,
+    );
+    expect(await bird.realtime.channels.get(created.app.id, 'never-used')).toEqual({
+      occupied: false,
+    });
+  });
+
+  it('admits a private channel only with a valid signature', async () => {
+    const client = connect();
+    await connected(client);
+    const handle = await subscribed(client, 'private-ledger');
+    expect(handle.subscribed).toBe(true);
+    const forged = new BirdRealtime({
+      appKey: created.key.id,
+      wsHost: platform.base.replace('http://', ''),
+      allowInsecure: true,
+      webSocket: (url: string) => new WebSocket(url) as unknown as globalThis.WebSocket,
+      authorizer: () => Promise.resolve({ auth: `${created.key.id}:${'0'.repeat(64)}` }),
+    } as never);
+    clients.push(forged);
+    await connected(forged);
+    const errors: unknown[] = [];
+    forged
+      .subscribe('private-ledger')
+      .bind('bird:subscription_error', (e: unknown) => errors.push(e));
+    await eventually(() => errors.length === 1);
+    expect(errors[0]).toMatchObject({ status: 401 });
+  });
+
+  it('tracks presence per member: added once across two connections, removed when the last leaves', async () => {
+    const ada = JSON.stringify({ member_id: 'ada', member_info: { name: 'Ada' } });
+    const watcher = connect(created.key.id, JSON.stringify({ member_id: 'watcher' }));
+    await connected(watcher);
+    const room = await subscribed(watcher, 'presence-room');
+    const added: string[] = [];
+    const removed: string[] = [];
+    room.bind('bird:member_added', (m: { member_id: string }) => added.push(m.member_id));
+    room.bind('bird:member_removed', (m: { member_id: string }) => removed.push(m.member_id));
+    const tab1 = connect(created.key.id, ada);
+    const tab2 = connect(created.key.id, ada);
+    await Promise.all([connected(tab1), connected(tab2)]);
+    await subscribed(tab1, 'presence-room');
+    await subscribed(tab2, 'presence-room');
+    await eventually(() => added.length === 1);
+    const members = await bird.realtime.channels.members(created.app.id, 'presence-room');
+    expect(members.members.map((m) => m.member_id).sort()).toEqual(['ada', 'watcher']);
+    expect(
+      await bird.realtime.channels.get(created.app.id, 'presence-room', {
+        include: ['member_count', 'connection_count'],
+      }),
+    ).toEqual({ occupied: true, member_count: 2, connection_count: 3 });
+    tab1.disconnect();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(removed).toEqual([]);
+    tab2.disconnect();
+    await eventually(() => removed.length === 1);
+    expect(added).toEqual(['ada']);
+    expect(removed).toEqual(['ada']);
+  });
+
+  it("refuses an unknown key with a 4000-range close, and closes a revoked key's sockets at once", async () => {
+    const unknown = connect('rak_00000000000000000000000000');
+    await eventually(
+      () => (unknown as unknown as { connection: { state: string } }).connection.state === 'failed',
+    );
+    const second = await call<{ id: string; secret: string }>(
+      platform.base,
+      'POST',
+      `/v1/realtime/apps/${created.app.id}/keys`,
+      {
+        token: acme.api_key.secret,
+      },
+    );
+    const doomed = connect(second.body.id);
+    await connected(doomed);
+    const revoked = await call(
+      platform.base,
+      'POST',
+      `/v1/realtime/apps/${created.app.id}/keys/${second.body.id}/revoke`,
+      {
+        token: acme.api_key.secret,
+      },
+    );
+    expect(revoked.status).toBe(200);
+    await eventually(
+      () => (doomed as unknown as { connection: { state: string } }).connection.state === 'failed',
+    );
+  });
+
+  it('answers the data-plane rules with the envelope', async () => {
+    const raw = (method: string, path: string, body?: unknown, key = created.key) =>
+      fetch(`${platform.base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${acme.api_key.secret}`,
+          'content-type': 'application/json',
+          'x-realtime-key': key.id,
+          'x-realtime-secret': key.secret,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (res) => ({
+        status: res.status,
+        body: (await res.json().catch(() => null)) as {
+          error?: { code: string; details?: Array<{ param: string }> };
+        },
+      }));
+    const base = `/v1/realtime/apps/${created.app.id}`;
+    expect(
+      (
+        await raw(
+          'POST',
+          `${base}/events`,
+          { event: 'x', channels: ['a'] },
+          { id: created.key.id, secret: 'wrong' },
+        )
+      ).status,
+    ).toBe(401);
+    const bad = await raw('POST', `${base}/events`, { event: 'x', channels: ['ok', 'no spaces'] });
+    expect(bad.status).toBe(422);
+    expect(bad.body?.error?.details?.[0]?.param).toBe('channels[1]');
+    const eleven = Array.from({ length: 11 }, (_, i) => ({ event: 'x', channel: `c${i}` }));
+    expect((await raw('POST', `${base}/batch-events`, { events: eleven })).status).toBe(422);
+    const big = await raw('POST', `${base}/events`, {
+      event: 'x',
+      channels: ['a'],
+      data: 'x'.repeat(11_000),
+    });
+    expect(big.status).toBe(422);
+    const members = await raw('POST', `${base}/events`, {
+      event: 'x',
+      channels: ['public'],
+      include: ['member_count'],
+    });
+    expect(members.status).toBe(400);
+    expect(members.body?.error?.code).toBe('E01021');
+  });
+});

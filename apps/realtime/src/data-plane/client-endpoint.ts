@@ -1,0 +1,180 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import { ClientKeys } from './client-keys';
+import { RealtimeEngine, SubscriptionRefused } from './engine';
+import type { ClientConnection } from './engine';
+import { channelKind, eventNameProblem } from './names';
+import {
+  ClientEvents,
+  CloseCodes,
+  decodeFrame,
+  encodeFrame,
+  errorFrame,
+  LIMITS,
+  ServerEvents,
+} from './protocol';
+import type { Frame } from './protocol';
+
+const PATH = /^\/app\/([^/?#]+)(?:[?#].*)?$/;
+/** Frames larger than this are not even read (the socket closes with 1009). */
+const HARD_FRAME_LIMIT = 256 * 1024;
+/** How long a client has to answer the server's ping. */
+const PONG_TIMEOUT_MS = 30_000;
+
+/**
+ * The official client's endpoint, `ws://<host>/app/{key}`: the handshake, frames, ping/pong and
+ * the activity time-out, over the `ws` package, attached to an HTTP server's upgrade (the
+ * gateway's in the embedded default). Each socket is one engine connection.
+ */
+@Injectable()
+export class ClientEndpoint implements OnApplicationShutdown {
+  private readonly logger = new Logger('RealtimeClients');
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: HARD_FRAME_LIMIT });
+  private readonly servers: Server[] = [];
+
+  constructor(
+    private readonly engine: RealtimeEngine,
+    private readonly keys: ClientKeys,
+  ) {}
+
+  /** Serves `/app/{key}` upgrades on `server`; other upgrade paths are left to other handlers. */
+  attach(server: Server): void {
+    this.servers.push(server);
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const match = PATH.exec(request.url ?? '');
+      if (!match) return;
+      void this.upgrade(request, socket, head, decodeURIComponent(match[1]));
+    });
+  }
+
+  onApplicationShutdown(): void {
+    for (const client of this.wss.clients) client.close(1001, 'server shutting down');
+    this.wss.close();
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, keyId: string) {
+    const key = await this.keys.active(keyId).catch((err: Error) => {
+      this.logger.warn(`looking up a realtime key failed: ${err.message}`);
+      return undefined;
+    });
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      if (!key) {
+        ws.send(encodeFrame(errorFrame(CloseCodes.KeyRefused, 'Unknown or revoked app key')));
+        ws.close(CloseCodes.KeyRefused, 'app key refused');
+        return;
+      }
+      this.serve(ws, {
+        id: this.engine.newConnectionId(),
+        appId: key.appId,
+        keyId: key.keyId,
+        secret: key.secret,
+        send: (frame: Frame) => {
+          if (ws.readyState === ws.OPEN) ws.send(encodeFrame(frame));
+        },
+        close: (code: number, reason: string) => ws.close(code, reason),
+      });
+    });
+  }
+
+  private serve(ws: WebSocket, connection: ClientConnection): void {
+    let pongTimer: NodeJS.Timeout | undefined;
+    let idleTimer: NodeJS.Timeout | undefined;
+    const heard = () => {
+      clearTimeout(idleTimer);
+      clearTimeout(pongTimer);
+      idleTimer = setTimeout(() => {
+        connection.send({ event: ServerEvents.Ping, data: {} });
+        pongTimer = setTimeout(
+          () => ws.close(CloseCodes.ActivityTimeout, 'activity timeout'),
+          PONG_TIMEOUT_MS,
+        );
+      }, LIMITS.activityTimeoutSeconds * 1000);
+    };
+    ws.on('message', (raw: Buffer, isBinary: boolean) => {
+      heard();
+      this.receive(connection, raw, isBinary);
+    });
+    ws.on('close', () => {
+      clearTimeout(idleTimer);
+      clearTimeout(pongTimer);
+      this.engine.closed(connection.id);
+    });
+    ws.on('error', () => ws.terminate());
+    this.engine.open(connection);
+    heard();
+  }
+
+  /** One client frame; anything malformed or refused is answered with an error frame. */
+  private receive(connection: ClientConnection, raw: Buffer, isBinary: boolean): void {
+    if (isBinary || raw.length > LIMITS.frameBytes) {
+      connection.send(
+        errorFrame(4300, `Frames are JSON text of at most ${LIMITS.frameBytes} bytes`),
+      );
+      return;
+    }
+    const frame = decodeFrame(raw.toString('utf8'));
+    if (!frame) {
+      connection.send(errorFrame(4300, 'A frame is a JSON object with an event name'));
+      return;
+    }
+    try {
+      switch (frame.event) {
+        case ClientEvents.Ping:
+          return connection.send({ event: ServerEvents.Pong, data: {} });
+        case ClientEvents.Pong:
+          return;
+        case ClientEvents.Subscribe:
+          return this.engine.subscribe(connection.id, frame.data);
+        case ClientEvents.Unsubscribe:
+          return this.engine.unsubscribe(connection.id, frame.data);
+        case ClientEvents.Signin: {
+          const member = this.engine.signin(connection.id, frame.data);
+          return connection.send({
+            event: ServerEvents.SigninSuccess,
+            data: {
+              member_data: JSON.stringify({
+                member_id: member.id,
+                ...(member.info === undefined ? {} : { member_info: member.info }),
+              }),
+            },
+          });
+        }
+        default:
+          return this.clientEvent(connection, frame);
+      }
+    } catch (err) {
+      if (!(err instanceof SubscriptionRefused)) throw err;
+      const channel = (frame.data as { channel?: unknown } | undefined)?.channel;
+      if (frame.event === ClientEvents.Subscribe && typeof channel === 'string')
+        connection.send({
+          event: ServerEvents.SubscriptionError,
+          channel,
+          data: { type: 'AuthError', error: err.message, status: err.status },
+        });
+      else connection.send(errorFrame(4301, err.message));
+    }
+  }
+
+  /** `client-*` events: to the other subscribers of a private or presence channel it is on. */
+  private clientEvent(connection: ClientConnection, frame: Frame): void {
+    const problem = eventNameProblem(frame.event);
+    const kind = frame.channel ? channelKind(frame.channel) : undefined;
+    if (!frame.event.startsWith('client-') || problem || !frame.channel) {
+      connection.send(errorFrame(4301, `Unknown event ${JSON.stringify(frame.event)}`));
+      return;
+    }
+    if (kind !== 'private' && kind !== 'presence') {
+      connection.send(errorFrame(4301, 'Client events are for private and presence channels'));
+      return;
+    }
+    if (!this.engine.isSubscribed(connection.id, frame.channel)) {
+      connection.send(errorFrame(4301, `Not subscribed to ${frame.channel}`));
+      return;
+    }
+    this.engine.publish(connection.appId, [frame.channel], frame.event, frame.data, connection.id);
+  }
+}

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import type { DynamicModule } from '@nestjs/common';
+import { REALTIME_CONFIG } from '../config/realtime.config';
+import type { RealtimeConfig } from '../config/realtime.config';
+import { ClientEndpoint } from './client-endpoint';
+import { ClientKeys } from './client-keys';
+import { DataPlaneHandler } from './data-plane.handler';
+import { DataPlaneService } from './data-plane.service';
+import { RealtimeEngine } from './engine';
+
+/**
+ * The realtime data plane: the engine of this process, the official client's endpoint and the
+ * REST operations (publish, channels, members).
+ */
+@Module({})
+export class DataPlaneModule {
+  static register(config: RealtimeConfig): DynamicModule {
+    return {
+      module: DataPlaneModule,
+      // One engine per process, shared with the control plane (revocations close connections).
+      global: true,
+      controllers: [DataPlaneHandler],
+      providers: [
+        DataPlaneService,
+        { provide: REALTIME_CONFIG, useValue: config },
+        { provide: RealtimeEngine, useValue: new RealtimeEngine() },
+        ClientKeys,
+        ClientEndpoint,
+      ],
+      exports: [RealtimeEngine, ClientKeys, ClientEndpoint],
+    };
+  }
+}

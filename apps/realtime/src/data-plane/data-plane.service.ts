@@ -1,0 +1,263 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type {
+  ErrorDetail,
+  GetRealtimeChannelRequest,
+  ListRealtimeChannelsRequest,
+  PublishRealtimeBatchRequest,
+  PublishRealtimeEventRequest,
+  RealtimeChannelCounts,
+  RealtimeChannelInclude,
+  RealtimeChannelListItem,
+  RealtimeDataPlaneRequest,
+  RealtimeMemberRequest,
+  RequestContext,
+  SendRealtimeMemberEventRequest,
+} from '@switchboard/contracts';
+import { idempotencyScope, idempotentWrite } from '@switchboard/persistence';
+import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
+import { DataSource } from 'typeorm';
+import { REALTIME_CONFIG } from '../config/realtime.config';
+import type { RealtimeConfig } from '../config/realtime.config';
+import { ClientKeys } from './client-keys';
+import type { ActiveKey } from './client-keys';
+import { RealtimeEngine } from './engine';
+import { channelKind, channelNameProblem, eventNameProblem, MEMBER_CHANNEL_PREFIX } from './names';
+import { CloseCodes, LIMITS } from './protocol';
+
+/**
+ * The REST data plane: publish, batch publish, channel occupancy and members, member events and
+ * member disconnect, for the app whose key and secret the request carries. Publishes reach the
+ * connections of this process's engine.
+ */
+@Injectable()
+export class DataPlaneService {
+  private readonly box: SealedBox;
+
+  constructor(
+    @Inject(REALTIME_CONFIG) config: RealtimeConfig,
+    @InjectDataSource('realtime') private readonly dataSource: DataSource,
+    private readonly keys: ClientKeys,
+    private readonly engine: RealtimeEngine,
+  ) {
+    this.box = new SealedBox(config.ENCRYPTION_KEY);
+  }
+
+  /**
+   * A write delivers once per Idempotency-Key: with a key, the key is claimed and the answer
+   * stored in one transaction around the delivery (a retry gets the stored answer and delivers
+   * nothing); without one, nothing touches the database.
+   */
+  private once<T>(context: RequestContext, deliver: () => T): Promise<T> {
+    if (!context.idempotencyKey) return Promise.resolve(deliver());
+    return idempotentWrite(this.dataSource, 'realtime', idempotencyScope(context), this.box, () =>
+      Promise.resolve(deliver()),
+    );
+  }
+
+  async publish(context: RequestContext, input: PublishRealtimeEventRequest) {
+    const key = await this.authorized(context, input);
+    const details: ErrorDetail[] = [];
+    checkEvent(input.event, 'event', details);
+    const channels = [...new Set(input.channels)];
+    if (channels.length === 0 || channels.length > LIMITS.channelsPerPublish)
+      details.push({ param: 'channels', message: `1 to ${LIMITS.channelsPerPublish} channels` });
+    channels.forEach((channel, index) => checkChannel(channel, `channels[${index}]`, details));
+    if (channels.length > 1 && channels.some((channel) => channelKind(channel) === 'encrypted'))
+      details.push({
+        param: 'channels',
+        message: 'a private-encrypted- channel must be the only channel of its publish',
+      });
+    checkData(input.data, 'data', details);
+    if (details.length) throw AppError.validation(details);
+    checkIncludes(input.include, channels, key, 'include');
+    this.engine.publish(
+      key.appId,
+      channels,
+      input.event,
+      input.data ?? null,
+      input.exclude_connection_id,
+    );
+    return input.include?.length ? { data: this.counts(key, channels, input.include) } : {};
+  }
+
+  /** Every event is checked before any is delivered: one bad item delivers nothing. */
+  async publishBatch(context: RequestContext, input: PublishRealtimeBatchRequest) {
+    const key = await this.authorized(context, input);
+    const details: ErrorDetail[] = [];
+    if (input.events.length === 0 || input.events.length > LIMITS.eventsPerBatch)
+      details.push({ param: 'events', message: `1 to ${LIMITS.eventsPerBatch} events` });
+    input.events.forEach((item, index) => {
+      checkEvent(item.event, `events[${index}].event`, details);
+      checkChannel(item.channel, `events[${index}].channel`, details);
+      checkData(item.data, `events[${index}].data`, details);
+    });
+    if (details.length) throw AppError.validation(details);
+    input.events.forEach((item, index) =>
+      checkIncludes(item.include, [item.channel], key, `events[${index}].include`),
+    );
+    return this.once(context, () => {
+      for (const item of input.events)
+        this.engine.publish(
+          key.appId,
+          [item.channel],
+          item.event,
+          item.data ?? null,
+          item.exclude_connection_id,
+        );
+      const counted = input.events.filter((item) => item.include?.length);
+      if (counted.length === 0) return {};
+      return {
+        data: counted.map((item) => {
+          const { name, ...counts } = this.counts(key, [item.channel], item.include ?? [])[0];
+          return { channel: name, ...counts };
+        }),
+      };
+    });
+  }
+
+  async listChannels(context: RequestContext, input: ListRealtimeChannelsRequest) {
+    const key = await this.authorized(context, input);
+    // The listed channels are those of the prefix: member counts need it to name presence ones.
+    checkIncludes(input.include, [input.prefix ?? ''], key, 'include');
+    const data: RealtimeChannelListItem[] = this.engine
+      .occupiedChannels(key.appId, input.prefix ?? '')
+      .map((channel) => pick(channel.name, channel, input.include ?? []));
+    return { data };
+  }
+
+  async getChannel(context: RequestContext, input: GetRealtimeChannelRequest) {
+    const key = await this.authorized(context, input);
+    const details: ErrorDetail[] = [];
+    checkChannel(input.channel_name, 'channel_name', details);
+    if (details.length) throw AppError.validation(details);
+    checkIncludes(input.include, [input.channel_name], key, 'include');
+    const info = this.engine.channelInfo(key.appId, input.channel_name);
+    const counts = pick(input.channel_name, info, input.include ?? []);
+    return {
+      occupied: info.occupied,
+      ...(counts.connection_count === undefined
+        ? {}
+        : { connection_count: counts.connection_count }),
+      ...(counts.member_count === undefined ? {} : { member_count: counts.member_count }),
+    };
+  }
+
+  async listMembers(context: RequestContext, input: GetRealtimeChannelRequest) {
+    const key = await this.authorized(context, input);
+    if (channelKind(input.channel_name) !== 'presence')
+      throw AppError.validation([
+        { param: 'channel_name', message: 'members exist on presence- channels only' },
+      ]);
+    return {
+      members: this.engine.members(key.appId, input.channel_name).map((id) => ({ member_id: id })),
+    };
+  }
+
+  /** Best effort, never queued: the member's connections open now get it. */
+  async sendMemberEvent(
+    context: RequestContext,
+    input: SendRealtimeMemberEventRequest,
+  ): Promise<null> {
+    const key = await this.authorized(context, input);
+    const details: ErrorDetail[] = [];
+    checkEvent(input.event, 'event', details);
+    checkData(input.data, 'data', details);
+    if (details.length) throw AppError.validation(details);
+    this.engine.publish(
+      key.appId,
+      [`${MEMBER_CHANNEL_PREFIX}${input.member_id}`],
+      input.event,
+      input.data ?? null,
+    );
+    return null;
+  }
+
+  async disconnectMember(context: RequestContext, input: RealtimeMemberRequest): Promise<null> {
+    const key = await this.authorized(context, input);
+    this.engine.disconnectMember(key.appId, input.member_id, CloseCodes.MemberTerminated);
+    return null;
+  }
+
+  private counts(key: ActiveKey, channels: string[], include: RealtimeChannelInclude[]) {
+    return [...channels]
+      .sort()
+      .map((channel) => pick(channel, this.engine.channelInfo(key.appId, channel), include));
+  }
+
+  /** The key and secret of the headers, an active key of the app in the path, of this workspace. */
+  private async authorized(
+    context: RequestContext,
+    input: RealtimeDataPlaneRequest,
+  ): Promise<ActiveKey> {
+    const key = input.credentials?.key
+      ? await this.keys.active(input.credentials.key, input.realtime_app_id)
+      : undefined;
+    if (
+      !key ||
+      key.workspaceId !== workspaceOf(context) ||
+      !sameSecret(input.credentials.secret, key.secret)
+    )
+      throw new AppError('E02004');
+    return key;
+  }
+}
+
+function sameSecret(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function pick(
+  name: string,
+  counts: { connection_count: number; member_count?: number },
+  include: RealtimeChannelInclude[],
+): RealtimeChannelListItem {
+  const out: RealtimeChannelListItem & RealtimeChannelCounts = { name };
+  if (include.includes('connection_count')) out.connection_count = counts.connection_count;
+  if (include.includes('member_count') && counts.member_count !== undefined)
+    out.member_count = counts.member_count;
+  return out;
+}
+
+function checkEvent(event: unknown, param: string, details: ErrorDetail[]): void {
+  const problem = eventNameProblem(event);
+  if (problem) details.push({ param, message: problem });
+}
+
+function checkChannel(channel: unknown, param: string, details: ErrorDetail[]): void {
+  const problem = channelNameProblem(channel);
+  if (problem || channelKind(channel as string) === 'member')
+    details.push({ param, message: problem ?? 'member channels take member events only' });
+}
+
+function checkData(data: unknown, param: string, details: ErrorDetail[]): void {
+  if (data === undefined) return;
+  const size = Buffer.byteLength(JSON.stringify(data));
+  if (size > LIMITS.eventDataBytes)
+    details.push({
+      param,
+      message: `at most ${LIMITS.eventDataBytes} bytes serialized (got ${size})`,
+    });
+}
+
+/**
+ * 400 (E01021): `member_count` is for presence channels, `connection_count` needs the app's
+ * `connection_counting` flag.
+ */
+function checkIncludes(
+  include: RealtimeChannelInclude[] | undefined,
+  channels: string[],
+  key: ActiveKey,
+  param: string,
+): void {
+  const details: ErrorDetail[] = [];
+  if (include?.includes('member_count') && channels.some((c) => !c.startsWith('presence-')))
+    details.push({ param, message: 'member_count is for presence- channels only' });
+  if (include?.includes('connection_count') && !key.connectionCounting)
+    details.push({ param, message: "connection_count needs the app's connection_counting flag" });
+  if (details.length) throw new AppError('E01021', { details });
+}

@@ -1,0 +1,356 @@
+import { randomInt } from 'node:crypto';
+import { channelKind, channelNameProblem, MEMBER_CHANNEL_PREFIX } from './names';
+import { CloseCodes, LIMITS, ServerEvents } from './protocol';
+import type { Frame } from './protocol';
+import { authMatches, signedString } from './signatures';
+
+/** A client connection as the engine sees it, whatever the transport. */
+export interface ClientConnection {
+  readonly id: string;
+  readonly appId: string;
+  readonly keyId: string;
+  /** The key's secret, unsealed: channel authorizations are checked with it. */
+  readonly secret: string;
+  send(frame: Frame): void;
+  close(code: number, reason: string): void;
+}
+
+interface Member {
+  id: string;
+  info?: unknown;
+}
+
+interface ConnectionState {
+  connection: ClientConnection;
+  channels: Set<string>;
+  /** The member this connection signed in as. */
+  member?: Member;
+  /** Per presence channel, the member this connection joined as. */
+  presence: Map<string, Member>;
+}
+
+interface PresenceMember {
+  info?: unknown;
+  connections: Set<string>;
+}
+
+interface ChannelState {
+  subscribers: Set<string>;
+  /** Presence channels: members by id, each with the connections it joined through. */
+  members: Map<string, PresenceMember>;
+}
+
+export interface ChannelCounts {
+  name: string;
+  connection_count: number;
+  member_count?: number;
+}
+
+/** A subscription refused: the SDK's `subscription_error` data. */
+export class SubscriptionRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Channels, subscriptions and presence of the connections of this process, for both transports
+ * (the official client's WebSocket and socket.io carry the same frames). Presence is per member,
+ * not per connection: `member_added` goes out when a member's first connection joins and
+ * `member_removed` when its last one leaves.
+ */
+export class RealtimeEngine {
+  private readonly connections = new Map<string, ConnectionState>();
+  private readonly channels = new Map<string, ChannelState>();
+  private readonly processTag = randomInt(1, 2 ** 31).toString();
+  private sequence = 0;
+
+  /** A connection id as the SDK expects it: `<number>.<number>`. */
+  newConnectionId(): string {
+    this.sequence += 1;
+    return `${this.processTag}.${this.sequence}`;
+  }
+
+  open(connection: ClientConnection): void {
+    this.connections.set(connection.id, {
+      connection,
+      channels: new Set(),
+      presence: new Map(),
+    });
+    connection.send({
+      event: ServerEvents.ConnectionEstablished,
+      data: { connection_id: connection.id, activity_timeout: LIMITS.activityTimeoutSeconds },
+    });
+  }
+
+  /** The socket is gone: its subscriptions and presence go with it. */
+  closed(connectionId: string): void {
+    const state = this.connections.get(connectionId);
+    if (!state) return;
+    for (const channel of [...state.channels]) this.leave(state, channel);
+    this.connections.delete(connectionId);
+  }
+
+  /**
+   * `bird:subscribe`: public channels need nothing, private and presence ones a signature of
+   * this connection's id and the channel (and member data) by the app's key; the member channel
+   * only the member signed in on this connection. Throws `SubscriptionRefused`.
+   */
+  subscribe(connectionId: string, data: unknown): void {
+    const state = this.connections.get(connectionId);
+    if (!state) return;
+    const request = (data ?? {}) as { channel?: unknown; auth?: unknown; member_data?: unknown };
+    const problem = channelNameProblem(request.channel);
+    if (problem) throw new SubscriptionRefused(problem, 400);
+    const channel = request.channel as string;
+    if (state.channels.has(channel)) return this.succeeded(state, channel);
+    if (state.channels.size >= LIMITS.subscriptionsPerConnection)
+      throw new SubscriptionRefused(
+        `a connection holds at most ${LIMITS.subscriptionsPerConnection} subscriptions`,
+        400,
+      );
+    const { connection } = state;
+    const kind = channelKind(channel);
+    let member: Member | undefined;
+    if (kind === 'member') {
+      if (state.member?.id !== channel.slice(MEMBER_CHANNEL_PREFIX.length))
+        throw new SubscriptionRefused('sign in as this member first', 403);
+    } else if (kind !== 'public') {
+      const memberData = kind === 'presence' ? request.member_data : undefined;
+      if (kind === 'presence' && typeof memberData !== 'string')
+        throw new SubscriptionRefused('a presence channel needs member_data', 400);
+      const signed = signedString(connection.id, {
+        channel,
+        memberData: memberData as string | undefined,
+      });
+      if (!authMatches(request.auth, connection.keyId, connection.secret, signed))
+        throw new SubscriptionRefused('the channel authorization does not match', 401);
+      if (kind === 'presence') member = parseMember(memberData as string);
+    }
+    const target = this.channel(connection.appId, channel);
+    if (
+      member &&
+      !target.members.has(member.id) &&
+      target.members.size >= LIMITS.membersPerPresenceChannel
+    )
+      throw new SubscriptionRefused(
+        `a presence channel holds at most ${LIMITS.membersPerPresenceChannel} members`,
+        400,
+      );
+    state.channels.add(channel);
+    target.subscribers.add(connection.id);
+    if (member) {
+      state.presence.set(channel, member);
+      const present = target.members.get(member.id);
+      if (present) present.connections.add(connection.id);
+      else {
+        target.members.set(member.id, { info: member.info, connections: new Set([connection.id]) });
+        this.broadcast(
+          connection.appId,
+          channel,
+          {
+            event: ServerEvents.MemberAdded,
+            channel,
+            data: { member_id: member.id, member_info: member.info },
+          },
+          connection.id,
+        );
+      }
+    }
+    this.succeeded(state, channel);
+  }
+
+  unsubscribe(connectionId: string, data: unknown): void {
+    const state = this.connections.get(connectionId);
+    const channel = (data as { channel?: unknown } | undefined)?.channel;
+    if (state && typeof channel === 'string') this.leave(state, channel);
+  }
+
+  /** `bird:signin`: the member data signed by the app's key for this connection. */
+  signin(connectionId: string, data: unknown): Member {
+    const state = this.connections.get(connectionId);
+    if (!state) throw new SubscriptionRefused('no such connection', 400);
+    const request = (data ?? {}) as { auth?: unknown; member_data?: unknown };
+    if (typeof request.member_data !== 'string')
+      throw new SubscriptionRefused('sign-in needs member_data', 400);
+    const signed = signedString(state.connection.id, { signinMemberData: request.member_data });
+    if (!authMatches(request.auth, state.connection.keyId, state.connection.secret, signed))
+      throw new SubscriptionRefused('the sign-in authorization does not match', 401);
+    const member = parseMember(request.member_data);
+    state.member = member;
+    return member;
+  }
+
+  isSubscribed(connectionId: string, channel: string): boolean {
+    return this.connections.get(connectionId)?.channels.has(channel) ?? false;
+  }
+
+  /** Delivers an event to every subscriber of each channel (but `excludeConnectionId`). */
+  publish(
+    appId: string,
+    channels: readonly string[],
+    event: string,
+    data: unknown,
+    excludeConnectionId?: string,
+  ): void {
+    for (const channel of channels)
+      this.broadcast(appId, channel, { event, channel, data }, excludeConnectionId);
+  }
+
+  /** Counts of one channel; an unknown channel is simply unoccupied. */
+  channelInfo(
+    appId: string,
+    channel: string,
+  ): { occupied: boolean; connection_count: number; member_count?: number } {
+    const state = this.channels.get(key(appId, channel));
+    const connections = state?.subscribers.size ?? 0;
+    return {
+      occupied: connections > 0,
+      connection_count: connections,
+      ...(channelKind(channel) === 'presence' ? { member_count: state?.members.size ?? 0 } : {}),
+    };
+  }
+
+  /** The app's occupied channels starting with `prefix`, by name. */
+  occupiedChannels(appId: string, prefix = ''): ChannelCounts[] {
+    const head = `${appId}\u0000`;
+    const found: ChannelCounts[] = [];
+    for (const [name, state] of this.channels) {
+      if (!name.startsWith(head) || state.subscribers.size === 0) continue;
+      const channel = name.slice(head.length);
+      if (!channel.startsWith(prefix) || channelKind(channel) === 'member') continue;
+      found.push({
+        name: channel,
+        connection_count: state.subscribers.size,
+        ...(channelKind(channel) === 'presence' ? { member_count: state.members.size } : {}),
+      });
+    }
+    return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Member ids of a presence channel. */
+  members(appId: string, channel: string): string[] {
+    return [...(this.channels.get(key(appId, channel))?.members.keys() ?? [])];
+  }
+
+  /** Closes every connection signed in as the member (`members.disconnect`). */
+  disconnectMember(appId: string, memberId: string, code: number): number {
+    return this.closeWhere(
+      (connection) =>
+        connection.appId === appId && this.connections.get(connection.id)?.member?.id === memberId,
+      code,
+      'the member was disconnected',
+    );
+  }
+
+  /** Closes every connection the key opened (a revoked key). */
+  closeByKey(keyId: string, code: number, reason: string): number {
+    return this.closeWhere((connection) => connection.keyId === keyId, code, reason);
+  }
+
+  /** Closes every connection of the app (a deleted app). */
+  closeByApp(appId: string): number {
+    return this.closeWhere(
+      (connection) => connection.appId === appId,
+      CloseCodes.AppGone,
+      'the app was deleted',
+    );
+  }
+
+  private closeWhere(
+    match: (c: ClientConnection) => boolean,
+    code: number,
+    reason: string,
+  ): number {
+    let closed = 0;
+    for (const state of [...this.connections.values()]) {
+      if (!match(state.connection)) continue;
+      this.closed(state.connection.id);
+      state.connection.close(code, reason);
+      closed += 1;
+    }
+    return closed;
+  }
+
+  private succeeded(state: ConnectionState, channel: string): void {
+    const target = this.channels.get(key(state.connection.appId, channel));
+    const data =
+      channelKind(channel) === 'presence' && target
+        ? {
+            presence: {
+              ids: [...target.members.keys()],
+              hash: Object.fromEntries(
+                [...target.members].map(([id, member]) => [id, member.info ?? null]),
+              ),
+              count: target.members.size,
+            },
+          }
+        : {};
+    state.connection.send({ event: ServerEvents.SubscriptionSucceeded, channel, data });
+  }
+
+  private leave(state: ConnectionState, channel: string): void {
+    if (!state.channels.delete(channel)) return;
+    const { appId, id } = state.connection;
+    const target = this.channels.get(key(appId, channel));
+    if (!target) return;
+    target.subscribers.delete(id);
+    const member = state.presence.get(channel);
+    state.presence.delete(channel);
+    if (member) {
+      const present = target.members.get(member.id);
+      present?.connections.delete(id);
+      if (present && present.connections.size === 0) {
+        target.members.delete(member.id);
+        this.broadcast(appId, channel, {
+          event: ServerEvents.MemberRemoved,
+          channel,
+          data: { member_id: member.id },
+        });
+      }
+    }
+    if (target.subscribers.size === 0) this.channels.delete(key(appId, channel));
+  }
+
+  private channel(appId: string, channel: string): ChannelState {
+    const name = key(appId, channel);
+    let state = this.channels.get(name);
+    if (!state) {
+      state = { subscribers: new Set(), members: new Map() };
+      this.channels.set(name, state);
+    }
+    return state;
+  }
+
+  private broadcast(appId: string, channel: string, frame: Frame, except?: string): void {
+    const target = this.channels.get(key(appId, channel));
+    if (!target) return;
+    for (const id of target.subscribers) {
+      if (id === except) continue;
+      this.connections.get(id)?.connection.send(frame);
+    }
+  }
+}
+
+function key(appId: string, channel: string): string {
+  return `${appId}\u0000${channel}`;
+}
+
+/** `member_data`: a JSON object with a `member_id` (string or number) and optional `member_info`. */
+function parseMember(memberData: string): Member {
+  if (Buffer.byteLength(memberData) > LIMITS.memberDataBytes)
+    throw new SubscriptionRefused(`member_data has at most ${LIMITS.memberDataBytes} bytes`, 400);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(memberData);
+  } catch {
+    throw new SubscriptionRefused('member_data must be a JSON object', 400);
+  }
+  const { member_id: id, member_info: info } = (parsed ?? {}) as Record<string, unknown>;
+  if ((typeof id !== 'string' || id.length === 0) && typeof id !== 'number')
+    throw new SubscriptionRefused('member_data needs a member_id', 400);
+  return { id: String(id), ...(info === undefined ? {} : { info }) };
+}

@@ -1,0 +1,94 @@
+/**
+ * The client protocol of `@messagebird/realtime` (contract section 5): JSON frames
+ * `{event, channel?, data?}`; the server sends `data` JSON-encoded as a string, the client sends
+ * it as a value. `bird:` events are the connection's, `bird_internal:` ones the SDK consumes.
+ */
+export const ClientEvents = {
+  Subscribe: 'bird:subscribe',
+  Unsubscribe: 'bird:unsubscribe',
+  Ping: 'bird:ping',
+  Pong: 'bird:pong',
+  Signin: 'bird:signin',
+} as const;
+
+export const ServerEvents = {
+  ConnectionEstablished: 'bird:connection_established',
+  Error: 'bird:error',
+  Ping: 'bird:ping',
+  Pong: 'bird:pong',
+  SigninSuccess: 'bird:signin_success',
+  SubscriptionSucceeded: 'bird_internal:subscription_succeeded',
+  SubscriptionError: 'bird_internal:subscription_error',
+  MemberAdded: 'bird_internal:member_added',
+  MemberRemoved: 'bird_internal:member_removed',
+} as const;
+
+/** Close codes: 4000-4099 refuse and the client does not retry; 4009 ends a member's sessions. */
+export const CloseCodes = {
+  /** The app key is unknown, revoked, or its app is gone. */
+  KeyRefused: 4001,
+  /** The app was deleted while connected. */
+  AppGone: 4003,
+  /** A server-side disconnect of the signed-in member. */
+  MemberTerminated: 4009,
+  /** Nothing heard within the activity time-out after a ping. */
+  ActivityTimeout: 4201,
+} as const;
+
+export const LIMITS = {
+  /** Seconds of silence after which either side pings (sent in the handshake). */
+  activityTimeoutSeconds: 120,
+  /** A frame from a client, in bytes. */
+  frameBytes: 10_240,
+  /** Serialized `data` of a published event (SDK: 10 KB). */
+  eventDataBytes: 10_240,
+  channelNameLength: 164,
+  eventNameLength: 200,
+  channelsPerPublish: 100,
+  eventsPerBatch: 10,
+  subscriptionsPerConnection: 100,
+  membersPerPresenceChannel: 100,
+  memberDataBytes: 1_000,
+} as const;
+
+export interface Frame {
+  event: string;
+  channel?: string;
+  data?: unknown;
+}
+
+/** A frame as the server writes it: `data` as a JSON string. */
+export function encodeFrame(frame: Frame): string {
+  const out: Record<string, unknown> = { event: frame.event };
+  if (frame.channel !== undefined) out.channel = frame.channel;
+  if (frame.data !== undefined) out.data = JSON.stringify(frame.data);
+  return JSON.stringify(out);
+}
+
+/** A client's frame, or undefined when it is not one (the caller answers with an error frame). */
+export function decodeFrame(raw: string): Frame | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { event, channel, data } = parsed as Record<string, unknown>;
+  if (typeof event !== 'string' || event.length === 0) return undefined;
+  if (channel !== undefined && typeof channel !== 'string') return undefined;
+  let value = data;
+  if (typeof data === 'string') {
+    try {
+      value = JSON.parse(data);
+    } catch {
+      value = data;
+    }
+  }
+  return { event, ...(channel === undefined ? {} : { channel }), data: value };
+}
+
+/** `bird:error` data: a code in 4000-4299 and a message a developer can act on. */
+export function errorFrame(code: number, message: string): Frame {
+  return { event: ServerEvents.Error, data: { code, message } };
+}
