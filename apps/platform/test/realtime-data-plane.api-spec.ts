@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { BirdClient } from '@messagebird/sdk';
 import { BirdRealtime } from '@messagebird/realtime';
 import { call, createWorkspace } from '@switchboard/testing';
@@ -13,6 +14,10 @@ const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 1
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 };
+
+/** What an app's backend signs (contract section 5): `<key>:<hex HMAC-SHA256(secret, s)>`. */
+const authFor = (key: string, secret: string, signed: string) =>
+  `${key}:${createHmac('sha256', secret).update(signed).digest('hex')}`;
 
 interface AppWithKey {
   app: { id: string; connection_counting: boolean };
@@ -199,6 +204,60 @@ describe('realtime data plane through the gateway', () => {
     await eventually(
       () => (doomed as unknown as { connection: { state: string } }).connection.state === 'failed',
     );
+  });
+
+  it('sends member events to every connection of a signed-in member, and disconnects them all with 4009', async () => {
+    const member = JSON.stringify({ member_id: 'grace', member_info: { plan: 'pro' } });
+    const signedIn = (memberData: string) => {
+      const client = new BirdRealtime({
+        appKey: created.key.id,
+        wsHost: platform.base.replace('http://', ''),
+        allowInsecure: true,
+        webSocket: (url: string) => new WebSocket(url) as unknown as globalThis.WebSocket,
+        // What the app's backend answers: the member data signed with the app's key.
+        memberAuthorizer: ({ connectionId }: { connectionId: string }) =>
+          Promise.resolve({
+            auth: authFor(
+              created.key.id,
+              created.key.secret,
+              `${connectionId}::member::${memberData}`,
+            ),
+            member_data: memberData,
+          }),
+      } as never);
+      clients.push(client);
+      return client;
+    };
+    const phone = signedIn(member);
+    const laptop = signedIn(member);
+    await Promise.all([connected(phone), connected(laptop)]);
+    await Promise.all([phone.signin(), laptop.signin()]);
+    const got: string[] = [];
+    phone.member.bind('nudge', () => got.push('phone'));
+    laptop.member.bind('nudge', () => got.push('laptop'));
+    // The member channel's subscription follows the sign-in.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await bird.realtime.members.send(created.app.id, 'grace', { event: 'nudge', data: { n: 1 } });
+    await eventually(() => got.length === 2);
+    expect(got.sort()).toEqual(['laptop', 'phone']);
+    // Best effort, never queued: a connection signing in afterwards gets nothing of it.
+    const late = signedIn(member);
+    await connected(late);
+    await late.signin();
+    const lateGot: unknown[] = [];
+    late.member.bind('nudge', (data: unknown) => lateGot.push(data));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(lateGot).toEqual([]);
+    const codes: number[] = [];
+    for (const client of [phone, laptop, late])
+      (
+        client as unknown as {
+          connection: { bind: (e: string, h: (p: { code: number }) => void) => void };
+        }
+      ).connection.bind('error', (payload) => codes.push(payload.code));
+    await bird.realtime.members.disconnect(created.app.id, 'grace');
+    await eventually(() => codes.length === 3);
+    expect(codes).toEqual([4009, 4009, 4009]);
   });
 
   it('answers the data-plane rules with the envelope', async () => {
