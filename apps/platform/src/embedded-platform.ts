@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createGateway, gatewayDatabase, gatewayEnv } from '@switchboard/app-gateway';
-import { ClientEndpoint } from '@switchboard/app-realtime';
+import { ClientEndpoint, SocketIoEndpoint } from '@switchboard/app-realtime';
 import type { GatewayConfig } from '@switchboard/app-gateway';
 import { runMigrations, startEmbeddedPostgres } from '@switchboard/persistence';
 import type { RunningPostgres } from '@switchboard/persistence';
@@ -97,10 +97,12 @@ export async function startEmbeddedPlatform(
     );
   }
   const gateway = await createGateway(gatewayConfig, transport, nestLogger);
-  // Realtime clients connect on the API port (`/app/{key}`): the realtime service's endpoint
-  // takes the WebSocket upgrades of the gateway's HTTP server.
+  // Realtime clients connect on the API port (`/app/{key}`, `/realtime/socket.io`): the realtime
+  // service's endpoints take those requests of the gateway's HTTP server.
   const realtime = services[productServices.findIndex((service) => service.name === 'realtime')];
-  realtime.get(ClientEndpoint).attach(gateway.app.getHttpServer());
+  const httpServer = gateway.app.getHttpServer();
+  realtime.get(ClientEndpoint).attach(httpServer);
+  realtime.get(SocketIoEndpoint).attach(httpServer);
   return {
     url: gateway.url,
     routes: gateway.routes,

@@ -3,6 +3,7 @@ import { BirdClient } from '@messagebird/sdk';
 import { BirdRealtime } from '@messagebird/realtime';
 import { call, createWorkspace } from '@switchboard/testing';
 import type { CreatedWorkspace } from '@switchboard/testing';
+import { io } from 'socket.io-client';
 import WebSocket from 'ws';
 import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
 import type { TestPlatform } from './test-platform';
@@ -258,6 +259,60 @@ describe('realtime data plane through the gateway', () => {
     await bird.realtime.members.disconnect(created.app.id, 'grace');
     await eventually(() => codes.length === 3);
     expect(codes).toEqual([4009, 4009, 4009]);
+  });
+
+  it('serves socket.io clients the same frames from the same engine', async () => {
+    const socket = io(platform.base, {
+      path: '/realtime/socket.io',
+      auth: { key: created.key.id },
+      transports: ['websocket'],
+    });
+    const frames: Array<{ event: string; channel?: string; data?: string }> = [];
+    socket.on('message', (frame: { event: string; channel?: string; data?: string }) =>
+      frames.push(frame),
+    );
+    try {
+      await eventually(() => frames.some((f) => f.event === 'bird:connection_established'));
+      const established = JSON.parse(frames[0].data ?? '{}') as {
+        connection_id: string;
+        activity_timeout: number;
+      };
+      expect(established.activity_timeout).toBeGreaterThan(0);
+      socket.emit('message', { event: 'bird:subscribe', data: { channel: 'mixed' } });
+      await eventually(() =>
+        frames.some((f) => f.event === 'bird_internal:subscription_succeeded'),
+      );
+      const official = connect();
+      await connected(official);
+      const viaWs: unknown[] = [];
+      (await subscribed(official, 'mixed')).bind('tick', (data: unknown) => viaWs.push(data));
+      expect(
+        await bird.realtime.channels.get(created.app.id, 'mixed', {
+          include: ['connection_count'],
+        }),
+      ).toEqual({ occupied: true, connection_count: 2 });
+      await bird.realtime.publish(created.app.id, {
+        event: 'tick',
+        channels: ['mixed'],
+        data: { n: 1 },
+      });
+      await eventually(() => viaWs.length === 1 && frames.some((f) => f.event === 'tick'));
+      expect(JSON.parse(frames.find((f) => f.event === 'tick')?.data ?? 'null')).toEqual({ n: 1 });
+      socket.emit('message', { event: 'nonsense' });
+      await eventually(() => frames.some((f) => f.event === 'bird:error'));
+    } finally {
+      socket.disconnect();
+    }
+    const refused = io(platform.base, {
+      path: '/realtime/socket.io',
+      auth: { key: 'rak_00000000000000000000000000' },
+      transports: ['websocket'],
+    });
+    const errors: string[] = [];
+    refused.on('connect_error', (err: Error) => errors.push(err.message));
+    await eventually(() => errors.length > 0);
+    refused.disconnect();
+    expect(errors[0]).toMatch(/revoked app key/);
   });
 
   it('answers the data-plane rules with the envelope', async () => {

@@ -5,19 +5,12 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { ClientKeys } from './client-keys';
-import { RealtimeEngine, SubscriptionRefused } from './engine';
+import { RealtimeEngine } from './engine';
 import type { ClientConnection } from './engine';
-import { channelKind, eventNameProblem } from './names';
-import {
-  ClientEvents,
-  CloseCodes,
-  decodeFrame,
-  encodeFrame,
-  errorFrame,
-  LIMITS,
-  ServerEvents,
-} from './protocol';
+import { FrameHandler } from './frame-handler';
+import { CloseCodes, encodeFrame, errorFrame, LIMITS, ServerEvents } from './protocol';
 import type { Frame } from './protocol';
+import { SOCKET_IO_PATH } from './socket-io-endpoint';
 
 const PATH = /^\/app\/([^/?#]+)(?:[?#].*)?$/;
 /** Frames larger than this are not even read (the socket closes with 1009). */
@@ -39,6 +32,7 @@ export class ClientEndpoint implements OnApplicationShutdown {
   constructor(
     private readonly engine: RealtimeEngine,
     private readonly keys: ClientKeys,
+    private readonly frames: FrameHandler,
   ) {}
 
   /** Serves `/app/{key}` upgrades on `server`; other upgrade paths are left to other handlers. */
@@ -46,7 +40,11 @@ export class ClientEndpoint implements OnApplicationShutdown {
     this.servers.push(server);
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const match = PATH.exec(request.url ?? '');
-      if (!match) return;
+      if (!match) {
+        // socket.io answers its own path; no other path takes a WebSocket.
+        if (!(request.url ?? '').startsWith(SOCKET_IO_PATH)) socket.destroy();
+        return;
+      }
       void this.upgrade(request, socket, head, decodeURIComponent(match[1]));
     });
   }
@@ -96,7 +94,7 @@ export class ClientEndpoint implements OnApplicationShutdown {
     };
     ws.on('message', (raw: Buffer, isBinary: boolean) => {
       heard();
-      this.receive(connection, raw, isBinary);
+      this.frames.receive(connection, raw, isBinary);
     });
     ws.on('close', () => {
       clearTimeout(idleTimer);
@@ -106,75 +104,5 @@ export class ClientEndpoint implements OnApplicationShutdown {
     ws.on('error', () => ws.terminate());
     this.engine.open(connection);
     heard();
-  }
-
-  /** One client frame; anything malformed or refused is answered with an error frame. */
-  private receive(connection: ClientConnection, raw: Buffer, isBinary: boolean): void {
-    if (isBinary || raw.length > LIMITS.frameBytes) {
-      connection.send(
-        errorFrame(4300, `Frames are JSON text of at most ${LIMITS.frameBytes} bytes`),
-      );
-      return;
-    }
-    const frame = decodeFrame(raw.toString('utf8'));
-    if (!frame) {
-      connection.send(errorFrame(4300, 'A frame is a JSON object with an event name'));
-      return;
-    }
-    try {
-      switch (frame.event) {
-        case ClientEvents.Ping:
-          return connection.send({ event: ServerEvents.Pong, data: {} });
-        case ClientEvents.Pong:
-          return;
-        case ClientEvents.Subscribe:
-          return this.engine.subscribe(connection.id, frame.data);
-        case ClientEvents.Unsubscribe:
-          return this.engine.unsubscribe(connection.id, frame.data);
-        case ClientEvents.Signin: {
-          const member = this.engine.signin(connection.id, frame.data);
-          return connection.send({
-            event: ServerEvents.SigninSuccess,
-            data: {
-              member_data: JSON.stringify({
-                member_id: member.id,
-                ...(member.info === undefined ? {} : { member_info: member.info }),
-              }),
-            },
-          });
-        }
-        default:
-          return this.clientEvent(connection, frame);
-      }
-    } catch (err) {
-      if (!(err instanceof SubscriptionRefused)) throw err;
-      const channel = (frame.data as { channel?: unknown } | undefined)?.channel;
-      if (frame.event === ClientEvents.Subscribe && typeof channel === 'string')
-        connection.send({
-          event: ServerEvents.SubscriptionError,
-          channel,
-          data: { type: 'AuthError', error: err.message, status: err.status },
-        });
-      else connection.send(errorFrame(4301, err.message));
-    }
-  }
-
-  /** `client-*` events: to the other subscribers of a private or presence channel it is on. */
-  private clientEvent(connection: ClientConnection, frame: Frame): void {
-    const problem = eventNameProblem(frame.event);
-    const kind = frame.channel ? channelKind(frame.channel) : undefined;
-    if (!frame.event.startsWith('client-') || problem || !frame.channel) {
-      connection.send(errorFrame(4301, `Unknown event ${JSON.stringify(frame.event)}`));
-      return;
-    }
-    if (kind !== 'private' && kind !== 'presence') {
-      connection.send(errorFrame(4301, 'Client events are for private and presence channels'));
-      return;
-    }
-    if (!this.engine.isSubscribed(connection.id, frame.channel)) {
-      connection.send(errorFrame(4301, `Not subscribed to ${frame.channel}`));
-      return;
-    }
-    this.engine.publish(connection.appId, [frame.channel], frame.event, frame.data, connection.id);
   }
 }

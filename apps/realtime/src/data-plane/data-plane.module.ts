@@ -7,6 +7,8 @@ import { ClientKeys } from './client-keys';
 import { DataPlaneHandler } from './data-plane.handler';
 import { DataPlaneService } from './data-plane.service';
 import { RealtimeEngine } from './engine';
+import { FrameHandler } from './frame-handler';
+import { SocketIoEndpoint } from './socket-io-endpoint';
 
 /**
  * The realtime data plane: the engine of this process, the official client's endpoint and the
@@ -25,9 +27,11 @@ export class DataPlaneModule {
         { provide: REALTIME_CONFIG, useValue: config },
         { provide: RealtimeEngine, useValue: new RealtimeEngine() },
         ClientKeys,
+        FrameHandler,
         ClientEndpoint,
+        SocketIoEndpoint,
       ],
-      exports: [RealtimeEngine, ClientKeys, ClientEndpoint],
+      exports: [RealtimeEngine, ClientKeys, ClientEndpoint, SocketIoEndpoint],
     };
   }
 }

@@ -1,0 +1,83 @@
+import type { Server as HttpServer } from 'node:http';
+import { Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { Server } from 'socket.io';
+import type { Socket } from 'socket.io';
+import { ClientKeys } from './client-keys';
+import type { ActiveKey } from './client-keys';
+import { FrameHandler } from './frame-handler';
+import { RealtimeEngine } from './engine';
+import { encodeFrame, errorFrame, LIMITS } from './protocol';
+import type { Frame } from './protocol';
+
+export const SOCKET_IO_PATH = '/realtime/socket.io';
+
+/**
+ * socket.io clients (`path: '/realtime/socket.io'`, `auth: { key }`, contract section 5): each
+ * frame is a socket.io `message` event whose payload is the frame object, the same frames as
+ * the WebSocket endpoint and the same engine. socket.io has no close codes, so a server-side
+ * close sends its code and reason as an error frame first.
+ */
+@Injectable()
+export class SocketIoEndpoint implements OnApplicationShutdown {
+  private readonly logger = new Logger('RealtimeSocketIo');
+  private readonly servers: Server[] = [];
+
+  constructor(
+    private readonly engine: RealtimeEngine,
+    private readonly keys: ClientKeys,
+    private readonly frames: FrameHandler,
+  ) {}
+
+  attach(httpServer: HttpServer): void {
+    const io = new Server(httpServer, {
+      path: SOCKET_IO_PATH,
+      serveClient: false,
+      maxHttpBufferSize: 256 * 1024,
+      // The WebSocket endpoint answers its own upgrades, some after a database lookup.
+      destroyUpgrade: false,
+      pingInterval: LIMITS.activityTimeoutSeconds * 1000,
+    });
+    io.use((socket, next) => {
+      const key = (socket.handshake.auth as { key?: unknown } | undefined)?.key;
+      this.keys
+        .active(typeof key === 'string' ? key : '')
+        .then((active) => {
+          if (!active) return next(new Error('Unknown or revoked app key'));
+          (socket.data as { key?: ActiveKey }).key = active;
+          next();
+        })
+        .catch((err: Error) => {
+          this.logger.warn(`looking up a realtime key failed: ${err.message}`);
+          next(new Error('The app key could not be checked; try again'));
+        });
+    });
+    io.on('connection', (socket) => this.serve(socket));
+    this.servers.push(io);
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return Promise.all(this.servers.map((io) => io.close())).then(() => undefined);
+  }
+
+  private serve(socket: Socket): void {
+    const key = (socket.data as { key: ActiveKey }).key;
+    const connection = {
+      id: this.engine.newConnectionId(),
+      appId: key.appId,
+      keyId: key.keyId,
+      secret: key.secret,
+      send: (frame: Frame) => socket.emit('message', JSON.parse(encodeFrame(frame)) as Frame),
+      close: (code: number, reason: string) => {
+        socket.emit('message', JSON.parse(encodeFrame(errorFrame(code, reason))) as Frame);
+        socket.disconnect(true);
+      },
+    };
+    socket.on('message', (payload: unknown) => {
+      const raw = typeof payload === 'string' ? payload : JSON.stringify(payload ?? null);
+      this.frames.receive(connection, Buffer.from(raw), false);
+    });
+    socket.on('disconnect', () => this.engine.closed(connection.id));
+    this.engine.open(connection);
+  }
+}
