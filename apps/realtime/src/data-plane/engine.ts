@@ -2,6 +2,12 @@ import { randomInt } from 'node:crypto';
 import { channelKind, channelNameProblem, MEMBER_CHANNEL_PREFIX } from './names';
 import { CloseCodes, LIMITS, ServerEvents } from './protocol';
 import type { Frame } from './protocol';
+import {
+  realtimeConnections,
+  realtimeDeliveryLatency,
+  realtimeMessages,
+  realtimeSubscriptions,
+} from './realtime-metrics';
 import { authMatches, signedString } from './signatures';
 
 /** A client connection as the engine sees it, whatever the transport. */
@@ -75,6 +81,7 @@ export class RealtimeEngine {
   }
 
   open(connection: ClientConnection): void {
+    realtimeConnections.inc();
     this.connections.set(connection.id, {
       connection,
       channels: new Set(),
@@ -92,6 +99,7 @@ export class RealtimeEngine {
     if (!state) return;
     for (const channel of [...state.channels]) this.leave(state, channel);
     this.connections.delete(connectionId);
+    realtimeConnections.dec();
   }
 
   /**
@@ -141,6 +149,7 @@ export class RealtimeEngine {
         400,
       );
     state.channels.add(channel);
+    realtimeSubscriptions.inc();
     target.subscribers.add(connection.id);
     if (member) {
       state.presence.set(channel, member);
@@ -196,8 +205,10 @@ export class RealtimeEngine {
     data: unknown,
     excludeConnectionId?: string,
   ): void {
+    const started = process.hrtime.bigint();
     for (const channel of channels)
       this.broadcast(appId, channel, { event, channel, data }, excludeConnectionId);
+    realtimeDeliveryLatency.observe(Number(process.hrtime.bigint() - started) / 1e9);
   }
 
   /** Counts of one channel; an unknown channel is simply unoccupied. */
@@ -294,6 +305,7 @@ export class RealtimeEngine {
 
   private leave(state: ConnectionState, channel: string): void {
     if (!state.channels.delete(channel)) return;
+    realtimeSubscriptions.dec();
     const { appId, id } = state.connection;
     const target = this.channels.get(key(appId, channel));
     if (!target) return;
@@ -328,10 +340,13 @@ export class RealtimeEngine {
   private broadcast(appId: string, channel: string, frame: Frame, except?: string): void {
     const target = this.channels.get(key(appId, channel));
     if (!target) return;
+    let sent = 0;
     for (const id of target.subscribers) {
       if (id === except) continue;
       this.connections.get(id)?.connection.send(frame);
+      sent += 1;
     }
+    realtimeMessages.inc({ direction: 'out' }, sent);
   }
 }
 

@@ -4,6 +4,7 @@ import type { ClientConnection } from './engine';
 import { channelKind, eventNameProblem } from './names';
 import { ClientEvents, decodeFrame, errorFrame, LIMITS, ServerEvents } from './protocol';
 import type { Frame } from './protocol';
+import { realtimeMessages } from './realtime-metrics';
 
 /** What a client's frame does, whichever transport carried it (WebSocket or socket.io). */
 @Injectable()
@@ -12,6 +13,7 @@ export class FrameHandler {
 
   /** One client frame; anything malformed or refused is answered with an error frame. */
   receive(connection: ClientConnection, raw: Buffer, isBinary: boolean): void {
+    realtimeMessages.inc({ direction: 'in' });
     if (isBinary || raw.length > LIMITS.frameBytes) {
       connection.send(
         errorFrame(4300, `Frames are JSON text of at most ${LIMITS.frameBytes} bytes`),
