@@ -22,13 +22,19 @@ export interface DistributedTopology {
   /** The first gateway's Prometheus endpoint (its METRICS_PORT), apart from the API port. */
   gatewayMetricsUrl: string;
   nats: RunningNats;
-  services: Map<string, { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string }>;
+  services: Map<
+    string,
+    { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string; clientUrl?: string }
+  >;
   /** Starts one more gateway replica on the same NATS and PostgreSQL; stopped with the rest. */
   addGateway(): Promise<string>;
   /** Stops one product service's process (SIGTERM), as an operator or a crash would. */
   stopService(app: string): Promise<void>;
-  /** Starts a stopped product service again on the same settings; resolves once it is ready. */
-  startService(app: string): Promise<void>;
+  /**
+   * Starts a product service process (again, or one more replica) on the same settings; resolves
+   * once it is ready, with its health URL and, for realtime, its client URL.
+   */
+  startService(app: string): Promise<{ healthUrl: string; clientUrl?: string }>;
   stop(): Promise<void>;
 }
 
@@ -58,7 +64,7 @@ export async function startDistributedTopology(
   const started: ServiceProcessHandle[] = [];
   const services = new Map<
     string,
-    { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string }
+    { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string; clientUrl?: string }
   >();
   const gatewayMetricsUrls: string[] = [];
   const stop = async () => {
@@ -70,18 +76,23 @@ export async function startDistributedTopology(
     for (const app of DeployedApps) await runNode(main(app), ['migrate'], common);
     const startService = async (app: string) => {
       const [port, metricsPort] = [await freePort(), await freePort()];
+      // Realtime clients connect to a port of the realtime process's own.
+      const clientPort = app === 'realtime' ? await freePort() : undefined;
       const handle = spawnNode(app, main(app), [], {
         ...common,
         HTTP_PORT: String(port),
         METRICS_PORT: String(metricsPort),
+        ...(clientPort ? { REALTIME_CLIENT_PORT: String(clientPort) } : {}),
       });
       started.push(handle);
-      services.set(app, {
+      const entry = {
         handle,
         healthUrl: `http://127.0.0.1:${port}`,
         metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
-      });
-      return `http://127.0.0.1:${port}`;
+        ...(clientPort ? { clientUrl: `http://127.0.0.1:${clientPort}` } : {}),
+      };
+      services.set(app, entry);
+      return entry;
     };
     for (const app of ProductServiceApps) await startService(app);
     const addGateway = async () => {
@@ -122,8 +133,9 @@ export async function startDistributedTopology(
         started.splice(started.indexOf(running.handle), 1);
       },
       startService: async (app) => {
-        const url = await startService(app);
-        await waitForOk(`${url}/readyz`, 60_000);
+        const entry = await startService(app);
+        await waitForOk(`${entry.healthUrl}/readyz`, 60_000);
+        return { healthUrl: entry.healthUrl, clientUrl: entry.clientUrl };
       },
       stop,
     };

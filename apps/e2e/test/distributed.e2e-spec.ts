@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BirdAuthError, BirdClient } from '@messagebird/sdk';
+import { BirdRealtime } from '@messagebird/realtime';
+import WebSocket from 'ws';
 import { Client } from 'pg';
 import { call, createWorkspace, startSmtpSink, waitForOk } from '@switchboard/testing';
 import type { SmtpSink } from '@switchboard/testing';
@@ -121,6 +123,77 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
       expect(emails.slice(1).sort()).toEqual(['down1@example.test', 'down2@example.test']);
     } finally {
       await new Promise((done) => receiver.close(done));
+    }
+  });
+
+  it('acts as one realtime server across two realtime processes: a publish reaches clients of both, a revoked key closes sockets on both', async () => {
+    const first = topology.services.get('realtime')?.clientUrl ?? '';
+    const second = (await topology.startService('realtime')).clientUrl ?? '';
+    expect(first).not.toBe('');
+    expect(second).not.toBe(first);
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Live',
+    });
+    const made = await call<{ app: { id: string }; key: { id: string; secret: string } }>(
+      topology.gatewayUrl,
+      'POST',
+      '/v1/realtime/apps',
+      { token: created.api_key.secret, body: { name: 'live', region: 'eu1' } },
+    );
+    expect(made.status).toBe(201);
+    const extra = await call<{ id: string; secret: string }>(
+      topology.gatewayUrl,
+      'POST',
+      `/v1/realtime/apps/${made.body.app.id}/keys`,
+      { token: created.api_key.secret },
+    );
+    const bird = new BirdClient({
+      apiKey: created.api_key.secret,
+      baseUrl: topology.gatewayUrl,
+      realtime: { key: made.body.key.id, secret: made.body.key.secret },
+    } as never);
+    const client = (url: string) => {
+      const realtime = new BirdRealtime({
+        appKey: extra.body.id,
+        wsHost: url.replace('http://', ''),
+        allowInsecure: true,
+        webSocket: (target: string) => new WebSocket(target) as unknown as globalThis.WebSocket,
+      } as never);
+      return realtime;
+    };
+    const [onFirst, onSecond] = [client(first), client(second)];
+    const state = (c: BirdRealtime) =>
+      (c as unknown as { connection: { state: string } }).connection.state;
+    try {
+      const received: string[] = [];
+      for (const [name, c] of [
+        ['first', onFirst],
+        ['second', onSecond],
+      ] as const) {
+        const channel = c.subscribe('news');
+        channel.bind('headline', () => received.push(name));
+        await waitUntil(() => channel.subscribed);
+      }
+      for (let i = 0; i < 3; i++)
+        await bird.realtime.publish(made.body.app.id, {
+          event: 'headline',
+          channels: ['news'],
+          data: { i },
+        });
+      await waitUntil(() => received.length === 6);
+      expect(received.filter((name) => name === 'first')).toHaveLength(3);
+      expect(received.filter((name) => name === 'second')).toHaveLength(3);
+      const revoked = await call(
+        topology.gatewayUrl,
+        'POST',
+        `/v1/realtime/apps/${made.body.app.id}/keys/${extra.body.id}/revoke`,
+        { token: created.api_key.secret },
+      );
+      expect(revoked.status).toBe(200);
+      await waitUntil(() => state(onFirst) === 'failed' && state(onSecond) === 'failed');
+    } finally {
+      onFirst.disconnect();
+      onSecond.disconnect();
     }
   });
 

@@ -315,6 +315,31 @@ describe('realtime data plane through the gateway', () => {
     expect(errors[0]).toMatch(/revoked app key/);
   });
 
+  it('delivers a publish retried with the same Idempotency-Key once', async () => {
+    const client = connect();
+    await connected(client);
+    const seen: unknown[] = [];
+    (await subscribed(client, 'once')).bind('ping', (data: unknown) => seen.push(data));
+    const publish = () =>
+      fetch(`${platform.base}/v1/realtime/apps/${created.app.id}/events`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${acme.api_key.secret}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'publish-once-1',
+          'x-realtime-key': created.key.id,
+          'x-realtime-secret': created.key.secret,
+        },
+        body: JSON.stringify({ event: 'ping', channels: ['once'], data: { n: 1 } }),
+      });
+    expect((await publish()).status).toBe(200);
+    const retried = await publish();
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotency-replay')).toBe('true');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen).toEqual([{ n: 1 }]);
+  });
+
   it('answers the data-plane rules with the envelope', async () => {
     const raw = (method: string, path: string, body?: unknown, key = created.key) =>
       fetch(`${platform.base}${path}`, {

@@ -17,7 +17,7 @@ import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
 import { REALTIME_REGIONS } from '../regions/regions';
 import { toAppDto, toAppDtos, toKeyDto } from './realtime-app.mapper';
-import { RealtimeEngine } from '../data-plane/engine';
+import { RealtimeCluster } from '../data-plane/realtime-cluster';
 import { CloseCodes } from '../data-plane/protocol';
 import type { AppRow } from './realtime-app.mapper';
 import { RealtimeAppsRepository } from './realtime-apps.repository';
@@ -31,7 +31,7 @@ export class RealtimeAppsService {
   constructor(
     @Inject(REALTIME_CONFIG) config: RealtimeConfig,
     private readonly repository: RealtimeAppsRepository,
-    private readonly engine: RealtimeEngine,
+    private readonly cluster: RealtimeCluster,
   ) {
     this.box = new SealedBox(config.ENCRYPTION_KEY);
     this.cursors = new CursorCodec(
@@ -97,7 +97,7 @@ export class RealtimeAppsService {
         throw new AppError('E04003');
       return null;
     });
-    this.engine.closeByApp(appId);
+    await this.cluster.send({ kind: 'close-app', appId });
     return answer;
   }
 
@@ -128,7 +128,12 @@ export class RealtimeAppsService {
    */
   async revokeKey(context: RequestContext, appId: string, keyId: string): Promise<RealtimeAppKey> {
     const revoked = await this.revoke(context, appId, keyId);
-    this.engine.closeByKey(keyId, CloseCodes.KeyRefused, 'the app key was revoked');
+    await this.cluster.send({
+      kind: 'close-key',
+      keyId,
+      code: CloseCodes.KeyRefused,
+      reason: 'the app key was revoked',
+    });
     return revoked;
   }
 

@@ -15,6 +15,13 @@ export const realtimeEnv = {
     max: 720,
     description: 'how long idempotency keys are kept',
   }),
+  REALTIME_CLIENT_PORT: env.int({
+    default: 8090,
+    min: 0,
+    max: 65535,
+    description:
+      'distributed mode: the port realtime clients connect to (/app/{key}, /realtime/socket.io); the embedded default serves them on the API port',
+  }),
   CURSOR_TTL_HOURS: env.int({
     default: 24,
     min: 1,

@@ -7,7 +7,9 @@ import { ClientKeys } from './client-keys';
 import { DataPlaneHandler } from './data-plane.handler';
 import { DataPlaneService } from './data-plane.service';
 import { RealtimeEngine } from './engine';
+import { ClientListener } from './client-listener';
 import { FrameHandler } from './frame-handler';
+import { RealtimeCluster } from './realtime-cluster';
 import { SocketIoEndpoint } from './socket-io-endpoint';
 
 /**
@@ -30,8 +32,10 @@ export class DataPlaneModule {
         FrameHandler,
         ClientEndpoint,
         SocketIoEndpoint,
+        RealtimeCluster,
+        ClientListener,
       ],
-      exports: [RealtimeEngine, ClientKeys, ClientEndpoint, SocketIoEndpoint],
+      exports: [RealtimeEngine, RealtimeCluster, ClientKeys, ClientEndpoint, SocketIoEndpoint],
     };
   }
 }

@@ -23,6 +23,7 @@ import type { RealtimeConfig } from '../config/realtime.config';
 import { ClientKeys } from './client-keys';
 import type { ActiveKey } from './client-keys';
 import { RealtimeEngine } from './engine';
+import { RealtimeCluster } from './realtime-cluster';
 import { channelKind, channelNameProblem, eventNameProblem, MEMBER_CHANNEL_PREFIX } from './names';
 import { CloseCodes, LIMITS } from './protocol';
 
@@ -40,6 +41,7 @@ export class DataPlaneService {
     @InjectDataSource('realtime') private readonly dataSource: DataSource,
     private readonly keys: ClientKeys,
     private readonly engine: RealtimeEngine,
+    private readonly cluster: RealtimeCluster,
   ) {
     this.box = new SealedBox(config.ENCRYPTION_KEY);
   }
@@ -49,10 +51,10 @@ export class DataPlaneService {
    * stored in one transaction around the delivery (a retry gets the stored answer and delivers
    * nothing); without one, nothing touches the database.
    */
-  private once<T>(context: RequestContext, deliver: () => T): Promise<T> {
-    if (!context.idempotencyKey) return Promise.resolve(deliver());
+  private once<T>(context: RequestContext, deliver: () => Promise<T>): Promise<T> {
+    if (!context.idempotencyKey) return deliver();
     return idempotentWrite(this.dataSource, 'realtime', idempotencyScope(context), this.box, () =>
-      Promise.resolve(deliver()),
+      deliver(),
     );
   }
 
@@ -72,14 +74,17 @@ export class DataPlaneService {
     checkData(input.data, 'data', details);
     if (details.length) throw AppError.validation(details);
     checkIncludes(input.include, channels, key, 'include');
-    this.engine.publish(
-      key.appId,
-      channels,
-      input.event,
-      input.data ?? null,
-      input.exclude_connection_id,
-    );
-    return input.include?.length ? { data: this.counts(key, channels, input.include) } : {};
+    return this.once(context, async () => {
+      await this.cluster.send({
+        kind: 'publish',
+        appId: key.appId,
+        channels,
+        event: input.event,
+        data: input.data ?? null,
+        excludeConnectionId: input.exclude_connection_id,
+      });
+      return input.include?.length ? { data: this.counts(key, channels, input.include) } : {};
+    });
   }
 
   /** Every event is checked before any is delivered: one bad item delivers nothing. */
@@ -97,15 +102,16 @@ export class DataPlaneService {
     input.events.forEach((item, index) =>
       checkIncludes(item.include, [item.channel], key, `events[${index}].include`),
     );
-    return this.once(context, () => {
+    return this.once(context, async () => {
       for (const item of input.events)
-        this.engine.publish(
-          key.appId,
-          [item.channel],
-          item.event,
-          item.data ?? null,
-          item.exclude_connection_id,
-        );
+        await this.cluster.send({
+          kind: 'publish',
+          appId: key.appId,
+          channels: [item.channel],
+          event: item.event,
+          data: item.data ?? null,
+          excludeConnectionId: item.exclude_connection_id,
+        });
       const counted = input.events.filter((item) => item.include?.length);
       if (counted.length === 0) return {};
       return {
@@ -165,18 +171,24 @@ export class DataPlaneService {
     checkEvent(input.event, 'event', details);
     checkData(input.data, 'data', details);
     if (details.length) throw AppError.validation(details);
-    this.engine.publish(
-      key.appId,
-      [`${MEMBER_CHANNEL_PREFIX}${input.member_id}`],
-      input.event,
-      input.data ?? null,
-    );
+    await this.cluster.send({
+      kind: 'publish',
+      appId: key.appId,
+      channels: [`${MEMBER_CHANNEL_PREFIX}${input.member_id}`],
+      event: input.event,
+      data: input.data ?? null,
+    });
     return null;
   }
 
   async disconnectMember(context: RequestContext, input: RealtimeMemberRequest): Promise<null> {
     const key = await this.authorized(context, input);
-    this.engine.disconnectMember(key.appId, input.member_id, CloseCodes.MemberTerminated);
+    await this.cluster.send({
+      kind: 'disconnect-member',
+      appId: key.appId,
+      memberId: input.member_id,
+      code: CloseCodes.MemberTerminated,
+    });
     return null;
   }
 
