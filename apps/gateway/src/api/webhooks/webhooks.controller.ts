@@ -1,31 +1,30 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
 import { WebhookSubjects } from '@switchboard/contracts';
 import type {
-  CreateWebhookEndpointRequest,
-  ListWebhookAttemptsRequest,
-  ReplayWebhookEventsRequest,
   RotateWebhookSecretReply,
-  UpdateWebhookEndpointRequest,
   WebhookAttempt,
   WebhookEndpoint,
   WebhookEndpointCreated,
   WebhookReplayResult,
   WebhookTestResult,
 } from '@switchboard/contracts';
-import { AppError, ServiceClient } from '@switchboard/platform';
+import { ServiceClient } from '@switchboard/platform';
 import type { FastifyRequest } from 'fastify';
 import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import {
-  catalogEvents,
-  checkUrlShape,
   CreateWebhookDto,
-  instants,
   ListAttemptsQuery,
   ListWebhooksQuery,
   ReplayWebhookDto,
   TestWebhookDto,
+  toAttemptsRequest,
+  toCreateRequest,
+  toListRequest,
+  toReplayRequest,
+  toTestRequest,
+  toUpdateRequest,
   UpdateWebhookDto,
 } from './webhooks.dto';
 
@@ -60,13 +59,11 @@ export class WebhooksController {
     @ValidBody() body: CreateWebhookDto,
     @Req() request: FastifyRequest,
   ): Promise<WebhookEndpointCreated> {
-    checkUrlShape(body.url);
-    const input: CreateWebhookEndpointRequest = {
-      url: body.url,
-      events: catalogEvents(body.events),
-      ...(body.description === undefined ? {} : { description: body.description }),
-    };
-    return this.services.send(WebhookSubjects.CreateEndpoint, input, requestContextFor(request));
+    return this.services.send(
+      WebhookSubjects.CreateEndpoint,
+      toCreateRequest(body),
+      requestContextFor(request),
+    );
   }
 
   @Get()
@@ -84,7 +81,7 @@ export class WebhooksController {
   list(@ValidQuery() query: ListWebhooksQuery, @Req() request: FastifyRequest) {
     return this.services.send(
       WebhookSubjects.ListEndpoints,
-      { ...query, order: query.order ?? (query.sort === 'url' ? 'asc' : 'desc') },
+      toListRequest(query),
       requestContextFor(request),
     );
   }
@@ -125,15 +122,11 @@ export class WebhooksController {
     @ValidBody() body: UpdateWebhookDto,
     @Req() request: FastifyRequest,
   ): Promise<WebhookEndpoint> {
-    if (body.url !== undefined) checkUrlShape(body.url);
-    const input: UpdateWebhookEndpointRequest = {
-      webhook_id: id,
-      ...(body.url === undefined ? {} : { url: body.url }),
-      ...(body.description === undefined ? {} : { description: body.description }),
-      ...(body.events === undefined ? {} : { events: catalogEvents(body.events) }),
-      ...(body.status === undefined ? {} : { status: body.status }),
-    };
-    return this.services.send(WebhookSubjects.UpdateEndpoint, input, requestContextFor(request));
+    return this.services.send(
+      WebhookSubjects.UpdateEndpoint,
+      toUpdateRequest(id, body),
+      requestContextFor(request),
+    );
   }
 
   @Delete(':webhook_id')
@@ -197,10 +190,9 @@ export class WebhooksController {
     @ValidBody() body: TestWebhookDto,
     @Req() request: FastifyRequest,
   ): Promise<WebhookTestResult> {
-    if (body.event_type !== undefined) catalogEvents([body.event_type], 'event_type');
     return this.services.send(
       WebhookSubjects.TestEndpoint,
-      { webhook_id: id, ...(body.event_type ? { event_type: body.event_type } : {}) },
+      toTestRequest(id, body),
       requestContextFor(request),
       { timeoutMs: TEST_TIMEOUT_MS },
     );
@@ -223,12 +215,11 @@ export class WebhooksController {
     @ValidQuery() query: ListAttemptsQuery,
     @Req() request: FastifyRequest,
   ): Promise<{ data: WebhookAttempt[] }> {
-    const input: ListWebhookAttemptsRequest = {
-      webhook_id: id,
-      limit: query.limit,
-      ...instants({ before: query.before, after: query.after }),
-    };
-    return this.services.send(WebhookSubjects.ListAttempts, input, requestContextFor(request));
+    return this.services.send(
+      WebhookSubjects.ListAttempts,
+      toAttemptsRequest(id, query),
+      requestContextFor(request),
+    );
   }
 
   @Post(':webhook_id/replay')
@@ -249,10 +240,10 @@ export class WebhooksController {
     @ValidBody() body: ReplayWebhookDto,
     @Req() request: FastifyRequest,
   ): Promise<WebhookReplayResult> {
-    const range = instants({ since: body.since, until: body.until });
-    if (range.since && range.until && !(range.since < range.until))
-      throw AppError.validation([{ param: 'since', message: 'must be before until' }]);
-    const input: ReplayWebhookEventsRequest = { webhook_id: id, ...range };
-    return this.services.send(WebhookSubjects.Replay, input, requestContextFor(request));
+    return this.services.send(
+      WebhookSubjects.Replay,
+      toReplayRequest(id, body),
+      requestContextFor(request),
+    );
   }
 }
