@@ -77,9 +77,9 @@ export class JetStreamEventBus implements EventPublisher, EventSubscriber {
           message.nak(Math.min(30_000, 1000 * 2 ** Math.min(message.info.deliveryCount - 1, 5)));
       }
     };
-    const started = (async () => {
-      const { js } = await this.connected();
-      const manager = await jetstreamManager((await this.connected()).nc);
+    const start = async () => {
+      const { js, nc } = await this.connected();
+      const manager = await jetstreamManager(nc);
       await manager.consumers.add(EVENTS_STREAM, {
         durable_name: consumer,
         ack_policy: AckPolicy.Explicit,
@@ -100,9 +100,22 @@ export class JetStreamEventBus implements EventPublisher, EventSubscriber {
           chain = chain.then(() => new Promise((resolve) => setImmediate(resolve))).then(flush);
         },
       });
-    })().catch((err: Error) =>
-      this.logger.warn(`consumer ${consumer} could not start: ${err.message}`),
-    );
+    };
+    // A consumer that cannot start (NATS or the stream away for a moment) keeps trying: events
+    // wait in the stream meanwhile.
+    const started = (async () => {
+      for (let attempt = 0; !stopped; attempt++) {
+        try {
+          return await start();
+        } catch (err) {
+          const delay = Math.min(5_000, 500 * 2 ** attempt);
+          this.logger.warn(
+            `consumer ${consumer} could not start (${(err as Error).message}); retrying in ${delay} ms`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
+    })();
     const loop = {
       stop: async () => {
         stopped = true;
