@@ -57,12 +57,32 @@ export interface Frame {
   data?: unknown;
 }
 
-/** A frame as the server writes it: `data` as a JSON string. */
+/**
+ * A frame as the server writes it (`data` as a JSON string), as an object. One publish hands the
+ * same frame to every subscriber: it is serialized once, not once per connection.
+ */
+const wireObjects = new WeakMap<Frame, { event: string; channel?: string; data?: string }>();
+const wireTexts = new WeakMap<Frame, string>();
+
+export function wireFrame(frame: Frame): { event: string; channel?: string; data?: string } {
+  let wire = wireObjects.get(frame);
+  if (!wire) {
+    wire = { event: frame.event };
+    if (frame.channel !== undefined) wire.channel = frame.channel;
+    if (frame.data !== undefined) wire.data = JSON.stringify(frame.data);
+    wireObjects.set(frame, wire);
+  }
+  return wire;
+}
+
+/** `wireFrame` as JSON text, for the WebSocket. */
 export function encodeFrame(frame: Frame): string {
-  const out: Record<string, unknown> = { event: frame.event };
-  if (frame.channel !== undefined) out.channel = frame.channel;
-  if (frame.data !== undefined) out.data = JSON.stringify(frame.data);
-  return JSON.stringify(out);
+  let text = wireTexts.get(frame);
+  if (text === undefined) {
+    text = JSON.stringify(wireFrame(frame));
+    wireTexts.set(frame, text);
+  }
+  return text;
 }
 
 /** A client's frame, or undefined when it is not one (the caller answers with an error frame). */

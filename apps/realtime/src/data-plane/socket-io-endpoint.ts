@@ -7,7 +7,7 @@ import { ClientKeys } from './client-keys';
 import type { ActiveKey } from './client-keys';
 import { FrameHandler } from './frame-handler';
 import { RealtimeEngine } from './engine';
-import { encodeFrame, errorFrame, LIMITS } from './protocol';
+import { errorFrame, LIMITS, wireFrame } from './protocol';
 import type { Frame } from './protocol';
 
 export const SOCKET_IO_PATH = '/realtime/socket.io';
@@ -67,9 +67,9 @@ export class SocketIoEndpoint implements OnApplicationShutdown {
       appId: key.appId,
       keyId: key.keyId,
       secret: key.secret,
-      send: (frame: Frame) => socket.emit('message', JSON.parse(encodeFrame(frame)) as Frame),
+      send: (frame: Frame) => socket.emit('message', wireFrame(frame)),
       close: (code: number, reason: string) => {
-        socket.emit('message', JSON.parse(encodeFrame(errorFrame(code, reason))) as Frame);
+        socket.emit('message', wireFrame(errorFrame(code, reason)));
         socket.disconnect(true);
       },
     };
