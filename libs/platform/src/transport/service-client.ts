@@ -44,8 +44,9 @@ export class ServiceClient {
   }
 
   /**
-   * Sends a request and resolves to the service's reply. `timeoutMs` overrides the transport's
-   * time-out for a call that is slow by design (a webhook test waits up to 10 s for a receiver).
+   * Sends a request and resolves to the service's reply. `timeoutMs` lengthens the transport's
+   * time-out for a call that is slow by design (a webhook test waits up to 10 s for a receiver);
+   * it never shortens a longer configured one.
    */
   send<T>(
     subject: string,
@@ -54,7 +55,7 @@ export class ServiceClient {
     options: { timeoutMs?: number } = {},
   ): Promise<T> {
     const headers = contextToHeaders(context);
-    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
+    const timeoutMs = Math.max(options.timeoutMs ?? 0, this.settings.timeoutMs);
     return this.bus
       ? this.sendInProcess<T>(this.bus, subject, payload, headers, timeoutMs)
       : this.sendOverNats<T>(this.nats as ClientNats, subject, payload, headers, timeoutMs);
