@@ -126,7 +126,7 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     }
   });
 
-  it('acts as one realtime server across two realtime processes: a publish reaches clients of both, a revoked key closes sockets on both', async () => {
+  it('acts as one realtime server across two realtime processes: counts add up, a publish reaches clients of both, a revoked key closes sockets on both', async () => {
     const first = topology.services.get('realtime')?.clientUrl ?? '';
     const second = (await topology.startService('realtime')).clientUrl ?? '';
     expect(first).not.toBe('');
@@ -138,7 +138,10 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
       topology.gatewayUrl,
       'POST',
       '/v1/realtime/apps',
-      { token: created.api_key.secret, body: { name: 'live', region: 'eu1' } },
+      {
+        token: created.api_key.secret,
+        body: { name: 'live', region: 'eu1', connection_counting: true },
+      },
     );
     expect(made.status).toBe(201);
     const extra = await call<{ id: string; secret: string }>(
@@ -174,6 +177,12 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
         channel.bind('headline', () => received.push(name));
         await waitUntil(() => channel.subscribed);
       }
+      // Counts are gathered from both processes: one subscriber on each.
+      expect(
+        await bird.realtime.channels.get(made.body.app.id, 'news', {
+          include: ['connection_count'],
+        }),
+      ).toEqual({ occupied: true, connection_count: 2 });
       for (let i = 0; i < 3; i++)
         await bird.realtime.publish(made.body.app.id, {
           event: 'headline',

@@ -83,7 +83,7 @@ export class DataPlaneService {
         data: input.data ?? null,
         excludeConnectionId: input.exclude_connection_id,
       });
-      return input.include?.length ? { data: this.counts(key, channels, input.include) } : {};
+      return input.include?.length ? { data: await this.counts(key, channels, input.include) } : {};
     });
   }
 
@@ -114,12 +114,12 @@ export class DataPlaneService {
         });
       const counted = input.events.filter((item) => item.include?.length);
       if (counted.length === 0) return {};
-      return {
-        data: counted.map((item) => {
-          const { name, ...counts } = this.counts(key, [item.channel], item.include ?? [])[0];
-          return { channel: name, ...counts };
-        }),
-      };
+      const data = [];
+      for (const item of counted) {
+        const [{ name, ...counts }] = await this.counts(key, [item.channel], item.include ?? []);
+        data.push({ channel: name, ...counts });
+      }
+      return { data };
     });
   }
 
@@ -127,9 +127,9 @@ export class DataPlaneService {
     const key = await this.authorized(context, input);
     // The listed channels are those of the prefix: member counts need it to name presence ones.
     checkIncludes(input.include, [input.prefix ?? ''], key, 'include');
-    const data: RealtimeChannelListItem[] = this.engine
-      .occupiedChannels(key.appId, input.prefix ?? '')
-      .map((channel) => pick(channel.name, channel, input.include ?? []));
+    const data: RealtimeChannelListItem[] = (
+      await this.cluster.channels(key.appId, input.prefix ?? '')
+    ).map((channel) => pick(channel.name, countsOf(channel), input.include ?? []));
     return { data };
   }
 
@@ -139,10 +139,10 @@ export class DataPlaneService {
     checkChannel(input.channel_name, 'channel_name', details);
     if (details.length) throw AppError.validation(details);
     checkIncludes(input.include, [input.channel_name], key, 'include');
-    const info = this.engine.channelInfo(key.appId, input.channel_name);
+    const info = countsOf(await this.channel(key, input.channel_name));
     const counts = pick(input.channel_name, info, input.include ?? []);
     return {
-      occupied: info.occupied,
+      occupied: info.connection_count > 0,
       ...(counts.connection_count === undefined
         ? {}
         : { connection_count: counts.connection_count }),
@@ -156,9 +156,8 @@ export class DataPlaneService {
       throw AppError.validation([
         { param: 'channel_name', message: 'members exist on presence- channels only' },
       ]);
-    return {
-      members: this.engine.members(key.appId, input.channel_name).map((id) => ({ member_id: id })),
-    };
+    const channel = await this.channel(key, input.channel_name);
+    return { members: [...(channel?.members ?? [])].map((id) => ({ member_id: id })) };
   }
 
   /** Best effort, never queued: the member's connections open now get it. */
@@ -192,10 +191,19 @@ export class DataPlaneService {
     return null;
   }
 
-  private counts(key: ActiveKey, channels: string[], include: RealtimeChannelInclude[]) {
+  /** Counts of these channels across every realtime process, sorted by name. */
+  private async counts(key: ActiveKey, channels: string[], include: RealtimeChannelInclude[]) {
+    const occupied = new Map(
+      (await this.cluster.channels(key.appId)).map((channel) => [channel.name, channel]),
+    );
     return [...channels]
       .sort()
-      .map((channel) => pick(channel, this.engine.channelInfo(key.appId, channel), include));
+      .map((channel) => pick(channel, countsOf(occupied.get(channel)), include));
+  }
+
+  /** One channel across every realtime process; undefined when nobody is subscribed. */
+  private async channel(key: ActiveKey, name: string) {
+    return (await this.cluster.channels(key.appId, name)).find((channel) => channel.name === name);
   }
 
   /** The key and secret of the headers, an active key of the app in the path, of this workspace. */
@@ -221,6 +229,18 @@ function sameSecret(given: unknown, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A merged channel as counts (an unoccupied channel counts zero). */
+function countsOf(
+  channel: { name: string; connections: number; members: Set<string> } | undefined,
+) {
+  return {
+    connection_count: channel?.connections ?? 0,
+    ...(channel?.name.startsWith('presence-') || !channel
+      ? { member_count: channel?.members.size ?? 0 }
+      : {}),
+  };
 }
 
 function pick(

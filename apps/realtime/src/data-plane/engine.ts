@@ -46,6 +46,13 @@ interface ChannelState {
   members: Map<string, PresenceMember>;
 }
 
+/** One process's view of a channel, merged across processes by the cluster. */
+export interface LocalChannel {
+  name: string;
+  connections: number;
+  members: string[];
+}
+
 export interface ChannelCounts {
   name: string;
   connection_count: number;
@@ -240,6 +247,23 @@ export class RealtimeEngine {
       });
     }
     return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** This process's share of the app's occupied channels: subscribers, and presence members. */
+  localChannels(appId: string, prefix = ''): LocalChannel[] {
+    const head = `${appId}\u0000`;
+    const found: LocalChannel[] = [];
+    for (const [name, state] of this.channels) {
+      if (!name.startsWith(head) || state.subscribers.size === 0) continue;
+      const channel = name.slice(head.length);
+      if (!channel.startsWith(prefix) || channelKind(channel) === 'member') continue;
+      found.push({
+        name: channel,
+        connections: state.subscribers.size,
+        members: [...state.members.keys()],
+      });
+    }
+    return found;
   }
 
   /** Member ids of a presence channel. */

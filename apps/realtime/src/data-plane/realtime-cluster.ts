@@ -5,6 +5,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
 import { RealtimeEngine } from './engine';
+import type { LocalChannel } from './engine';
 
 /** What every realtime process applies to its own connections. */
 export type ClusterCommand =
@@ -21,6 +22,10 @@ export type ClusterCommand =
   | { kind: 'disconnect-member'; appId: string; memberId: string; code: number };
 
 const FANOUT_SUBJECT = 'realtime.cluster.fanout';
+const QUERY_SUBJECT = 'realtime.cluster.channels';
+/** After the first answer, the wait for more realtime processes: a quiet gap ends the gather. */
+const GATHER_STALL_MS = 25;
+const GATHER_MAX_MS = 1000;
 
 /**
  * Makes several realtime processes act as one for deliveries and closes: a command (a publish, a
@@ -34,6 +39,7 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
   private readonly logger = new Logger('RealtimeCluster');
   private nats?: NatsConnection;
   private subscription?: Subscription;
+  private querySubscription?: Subscription;
 
   constructor(
     @Inject(REALTIME_CONFIG) private readonly config: RealtimeConfig,
@@ -57,12 +63,20 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
         }
       },
     });
-    // Our own subscription must be in place before we answer: the first publish reaches us too.
+    this.querySubscription = this.nats.subscribe(QUERY_SUBJECT, {
+      callback: (err, message) => {
+        if (err) return;
+        const { appId, prefix } = message.json<{ appId: string; prefix: string }>();
+        message.respond(JSON.stringify(this.engine.localChannels(appId, prefix)));
+      },
+    });
+    // Our own subscriptions must be in place before we answer: the first publish reaches us too.
     await this.nats.flush();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.subscription?.unsubscribe();
+    this.querySubscription?.unsubscribe();
     await this.nats?.drain().catch(() => undefined);
   }
 
@@ -71,6 +85,43 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
     if (!this.nats) return this.apply(command);
     this.nats.publish(FANOUT_SUBJECT, JSON.stringify(command));
     await this.nats.flush();
+  }
+
+  /**
+   * The app's occupied channels under `prefix` across every realtime process: subscriber counts
+   * summed, presence members united (a member on two processes is one member).
+   */
+  async channels(
+    appId: string,
+    prefix = '',
+  ): Promise<Array<{ name: string; connections: number; members: Set<string> }>> {
+    const shares: LocalChannel[][] = [];
+    if (!this.nats) shares.push(this.engine.localChannels(appId, prefix));
+    else {
+      const answers = await this.nats.requestMany(
+        QUERY_SUBJECT,
+        JSON.stringify({ appId, prefix }),
+        {
+          strategy: 'stall',
+          stall: GATHER_STALL_MS,
+          maxWait: GATHER_MAX_MS,
+        },
+      );
+      for await (const answer of answers) shares.push(answer.json<LocalChannel[]>());
+    }
+    const merged = new Map<string, { name: string; connections: number; members: Set<string> }>();
+    for (const share of shares)
+      for (const channel of share) {
+        const entry = merged.get(channel.name) ?? {
+          name: channel.name,
+          connections: 0,
+          members: new Set<string>(),
+        };
+        entry.connections += channel.connections;
+        for (const member of channel.members) entry.members.add(member);
+        merged.set(channel.name, entry);
+      }
+    return [...merged.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   private apply(command: ClusterCommand): void {
