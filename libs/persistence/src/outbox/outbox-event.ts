@@ -18,7 +18,7 @@ export interface OutboxEvent<D = unknown> {
  * every event of the batch (and rejects otherwise: the relay publishes the whole batch again,
  * so delivery is at least once and consumers dedupe by `id`). Two implementations: the
  * in-process bus of the embedded default (`InProcessEventBus`) and NATS JetStream in the
- * distributed topology (`JetStreamEventBus`, libs/platform).
+ * distributed topology (`JetStreamEventBus`, beside it in libs/persistence).
  */
 export interface EventPublisher {
   publish(events: readonly OutboxEvent[]): Promise<void>;
