@@ -1,6 +1,8 @@
-// Pieces shared by the benchmarks in bench/: CPU accounting per process group from /proc, killing
-// a child's process group, and the loopback-only guard on load targets.
-import { readdir, readFile } from 'node:fs/promises';
+// Pieces shared by the benchmarks in bench/: CPU accounting per process group from /proc, starting
+// and killing a child's process group, the loopback-only guard on load targets, and rewriting a
+// section of RESULTS.md.
+import { spawn } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 
 /**
  * CPU time (user + system, in ticks of 1/100 s) of every process group a bench started, of the
@@ -71,4 +73,70 @@ export function assertLoopback(url) {
   const { hostname } = new URL(url);
   if (hostname !== '127.0.0.1')
     throw new Error(`refusing to load ${url}: only 127.0.0.1 targets are allowed`);
+}
+
+/**
+ * Starts `node <args>` in its own process group (with an IPC channel), remembered in `children`
+ * for `killGroup` on the way out; `child.line(pattern)` resolves with the first match of its
+ * output, or rejects when it exits or stays silent for 90 s.
+ */
+export function startNodeChild(children, root, name, args, env = {}) {
+  const proc = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
+  });
+  const child = { name, proc, output: '' };
+  children.push(child);
+  child.line = (pattern) =>
+    new Promise((done, fail) => {
+      const timer = setTimeout(
+        () => fail(new Error(`${name} not ready:\n${child.output}`)),
+        90_000,
+      );
+      const look = (chunk) => {
+        child.output = (child.output + chunk).slice(-8000);
+        const match = pattern.exec(child.output);
+        if (match) {
+          clearTimeout(timer);
+          done(match);
+        }
+      };
+      proc.stdout.on('data', look);
+      proc.stderr.on('data', look);
+      proc.once('exit', (code) => fail(new Error(`${name} exited (${code}):\n${child.output}`)));
+    });
+  return child;
+}
+
+/**
+ * Replaces the section of RESULTS.md under `heading` (up to the next `## ` heading outside a code
+ * fence), or adds it before `## Gateway policies` (which bench:policies rewrites to the end of the
+ * file), or at the end. Everything else is kept.
+ */
+export async function writeResultsSection(file, heading, section) {
+  const current = await readFile(file, 'utf8').catch(() => '');
+  const lines = current.split('\n');
+  const start = lines.findIndex((line) => line === heading);
+  let next;
+  if (start >= 0) {
+    let end = lines.length;
+    let fenced = false;
+    for (let i = start + 1; i < lines.length; i++) {
+      if (lines[i].startsWith('```')) fenced = !fenced;
+      if (!fenced && lines[i].startsWith('## ')) {
+        end = i;
+        break;
+      }
+    }
+    next = [...lines.slice(0, start), ...section.split('\n'), '', ...lines.slice(end)];
+  } else {
+    const policies = lines.findIndex((line) => line.startsWith('## Gateway policies'));
+    next =
+      policies >= 0
+        ? [...lines.slice(0, policies), ...section.split('\n'), '', ...lines.slice(policies)]
+        : [...lines, '', ...section.split('\n')];
+  }
+  await writeFile(file, `${next.join('\n').trimEnd()}\n`);
 }

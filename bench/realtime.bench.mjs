@@ -7,13 +7,12 @@
 //
 //   npm run bench:realtime              # build, measure, print figures and MEETS / MISSES
 //   npm run bench:realtime -- --write   # same, and rewrite its section of bench/RESULTS.md
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertLoopback, killGroup } from './harness.mjs';
+import { assertLoopback, killGroup, startNodeChild, writeResultsSection } from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -35,35 +34,7 @@ let tmp;
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const log = (line) => process.stdout.write(`${line}\n`);
 
-function start(name, args, env = {}) {
-  const proc = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    detached: true,
-  });
-  const child = { name, proc, output: '' };
-  children.push(child);
-  child.line = (pattern) =>
-    new Promise((done, fail) => {
-      const timer = setTimeout(
-        () => fail(new Error(`${name} not ready:\n${child.output}`)),
-        90_000,
-      );
-      const look = (chunk) => {
-        child.output = (child.output + chunk).slice(-8000);
-        const match = pattern.exec(child.output);
-        if (match) {
-          clearTimeout(timer);
-          done(match);
-        }
-      };
-      proc.stdout.on('data', look);
-      proc.stderr.on('data', look);
-      proc.once('exit', (code) => fail(new Error(`${name} exited (${code}):\n${child.output}`)));
-    });
-  return child;
-}
+const start = (name, args, env) => startNodeChild(children, root, name, args, env);
 
 async function rssOf(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -312,31 +283,7 @@ async function report(runs, ourMemory, bareMemory) {
   return noLoss && ratio <= GOAL_P99_RATIO && memoryOk ? 0 : 1;
 }
 
-async function writeSection(section) {
-  const current = await readFile(RESULTS_FILE, 'utf8').catch(() => '');
-  const lines = current.split('\n');
-  const startAt = lines.findIndex((line) => line === HEADING);
-  let next;
-  if (startAt >= 0) {
-    let end = lines.length;
-    let fenced = false;
-    for (let i = startAt + 1; i < lines.length; i++) {
-      if (lines[i].startsWith('```')) fenced = !fenced;
-      if (!fenced && lines[i].startsWith('## ')) {
-        end = i;
-        break;
-      }
-    }
-    next = [...lines.slice(0, startAt), ...section.split('\n'), '', ...lines.slice(end)];
-  } else {
-    const policies = lines.findIndex((line) => line.startsWith('## Gateway policies'));
-    next =
-      policies >= 0
-        ? [...lines.slice(0, policies), ...section.split('\n'), '', ...lines.slice(policies)]
-        : [...lines, '', ...section.split('\n')];
-  }
-  await writeFile(RESULTS_FILE, `${next.join('\n').trimEnd()}\n`);
-}
+const writeSection = (section) => writeResultsSection(RESULTS_FILE, HEADING, section);
 
 let status = 1;
 try {

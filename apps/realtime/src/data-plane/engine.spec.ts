@@ -67,8 +67,8 @@ describe(RealtimeEngine.name, () => {
     engine.unsubscribe(a.connection.id, { channel: 'news' });
     engine.closed(b.connection.id);
     expect(engine.channelInfo('rap_1', 'news')).toEqual({ occupied: false, connection_count: 0 });
-    expect(engine.occupiedChannels('rap_1')).toEqual([]);
-    expect(engine.occupiedChannels('rap_2')).toEqual([{ name: 'news', connection_count: 1 }]);
+    expect(engine.localChannels('rap_1')).toEqual([]);
+    expect(engine.localChannels('rap_2')).toEqual([{ name: 'news', connections: 1, members: [] }]);
   });
 
   it('refuses a private channel without the right signature and a bad name', () => {

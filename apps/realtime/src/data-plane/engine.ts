@@ -53,12 +53,6 @@ export interface LocalChannel {
   members: string[];
 }
 
-export interface ChannelCounts {
-  name: string;
-  connection_count: number;
-  member_count?: number;
-}
-
 /** A subscription refused: the SDK's `subscription_error` data. */
 export class SubscriptionRefused extends Error {
   constructor(
@@ -230,23 +224,6 @@ export class RealtimeEngine {
       connection_count: connections,
       ...(channelKind(channel) === 'presence' ? { member_count: state?.members.size ?? 0 } : {}),
     };
-  }
-
-  /** The app's occupied channels starting with `prefix`, by name. */
-  occupiedChannels(appId: string, prefix = ''): ChannelCounts[] {
-    const head = `${appId}\u0000`;
-    const found: ChannelCounts[] = [];
-    for (const [name, state] of this.channels) {
-      if (!name.startsWith(head) || state.subscribers.size === 0) continue;
-      const channel = name.slice(head.length);
-      if (!channel.startsWith(prefix) || channelKind(channel) === 'member') continue;
-      found.push({
-        name: channel,
-        connection_count: state.subscribers.size,
-        ...(channelKind(channel) === 'presence' ? { member_count: state.members.size } : {}),
-      });
-    }
-    return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** This process's share of the app's occupied channels: subscribers, and presence members. */
