@@ -2,7 +2,7 @@
 // and killing a child's process group, the loopback-only guard on load targets, and rewriting a
 // section of RESULTS.md.
 import { spawn } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 
 /**
  * CPU time (user + system, in ticks of 1/100 s) of every process group a bench started, of the
@@ -139,4 +139,29 @@ export async function writeResultsSection(file, heading, section) {
         : [...lines, '', ...section.split('\n')];
   }
   await writeFile(file, `${next.join('\n').trimEnd()}\n`);
+}
+
+/** The `p`th percentile (nearest rank) of `values`; NaN when there are none. */
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * Runs a bench's `main` (which resolves to its exit status) and, on every way out, kills the
+ * children it started and removes its temporary directory (`tmpDir()`, undefined if none yet).
+ */
+export async function runBench(name, main, children, tmpDir) {
+  let status = 1;
+  try {
+    status = await main();
+  } catch (err) {
+    process.stderr.write(`${name}: ${err.stack ?? err}\n`);
+  } finally {
+    for (const child of [...children].reverse()) killGroup(child);
+    const tmp = tmpDir();
+    if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+  }
+  process.exit(status);
 }

@@ -7,12 +7,18 @@
 //
 //   npm run bench:realtime              # build, measure, print figures and MEETS / MISSES
 //   npm run bench:realtime -- --write   # same, and rewrite its section of bench/RESULTS.md
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertLoopback, killGroup, startNodeChild, writeResultsSection } from './harness.mjs';
+import {
+  assertLoopback,
+  percentile,
+  runBench,
+  startNodeChild,
+  writeResultsSection,
+} from './harness.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -40,12 +46,6 @@ async function rssOf(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
 }
-
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 
 /** `count` socket.io clients subscribed to `channel`; each records receive latency of `tick`. */
 async function socketIoSubscribers(base, auth, channel, count, latencies) {
@@ -285,13 +285,4 @@ async function report(runs, ourMemory, bareMemory) {
 
 const writeSection = (section) => writeResultsSection(RESULTS_FILE, HEADING, section);
 
-let status = 1;
-try {
-  status = await main();
-} catch (err) {
-  process.stderr.write(`realtime.bench: ${err.stack ?? err}\n`);
-} finally {
-  for (const child of children.reverse()) killGroup(child);
-  if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
-}
-process.exit(status);
+await runBench('realtime.bench', main, children, () => tmp);

@@ -9,7 +9,7 @@
 //
 // Exit status 0 when every goal is met, 1 otherwise (or when the run fails).
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import {
   assertLoopback,
   cpuSnapshot,
-  killGroup,
+  percentile,
+  runBench,
   startNodeChild,
   writeResultsSection,
 } from './harness.mjs';
@@ -64,12 +65,6 @@ async function api(base, method, path, token, body) {
   if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
   return JSON.parse(text);
 }
-
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 
 let sequence = 0;
 /** One emitting transaction of `count` events; answers when it committed. */
@@ -325,13 +320,4 @@ async function report({ burst, paced, bareRate }) {
 
 const writeSection = (section) => writeResultsSection(RESULTS_FILE, HEADING, section);
 
-let status = 1;
-try {
-  status = await main();
-} catch (err) {
-  process.stderr.write(`webhooks.bench: ${err.stack ?? err}\n`);
-} finally {
-  for (const child of children.reverse()) killGroup(child);
-  if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
-}
-process.exit(status);
+await runBench('webhooks.bench', main, children, () => tmp);

@@ -59,14 +59,13 @@ describe(RealtimeEngine.name, () => {
     engine.subscribe(a.connection.id, { channel: 'news' });
     engine.subscribe(b.connection.id, { channel: 'news' });
     engine.subscribe(other.connection.id, { channel: 'news' });
-    expect(engine.channelInfo('rap_1', 'news')).toEqual({ occupied: true, connection_count: 2 });
+    expect(engine.localChannels('rap_1')).toEqual([{ name: 'news', connections: 2, members: [] }]);
     engine.publish('rap_1', ['news'], 'hello', { n: 1 }, b.connection.id);
     expect(a.events('hello')).toHaveLength(1);
     expect(b.events('hello')).toHaveLength(0);
     expect(other.events('hello')).toHaveLength(0);
     engine.unsubscribe(a.connection.id, { channel: 'news' });
     engine.closed(b.connection.id);
-    expect(engine.channelInfo('rap_1', 'news')).toEqual({ occupied: false, connection_count: 0 });
     expect(engine.localChannels('rap_1')).toEqual([]);
     expect(engine.localChannels('rap_2')).toEqual([{ name: 'news', connections: 1, members: [] }]);
   });
@@ -98,11 +97,9 @@ describe(RealtimeEngine.name, () => {
     expect(watcher.events('bird_internal:member_added').map((f) => f.data)).toEqual([
       { member_id: 'ada', member_info: undefined },
     ]);
-    expect(engine.members('rap_1', 'presence-room').sort()).toEqual(['ada', 'watcher']);
-    expect(engine.channelInfo('rap_1', 'presence-room')).toMatchObject({
-      member_count: 2,
-      connection_count: 3,
-    });
+    const [room] = engine.localChannels('rap_1', 'presence-room');
+    expect(room.members.sort()).toEqual(['ada', 'watcher']);
+    expect(room.connections).toBe(3);
     engine.closed(tab1.connection.id);
     expect(watcher.events('bird_internal:member_removed')).toHaveLength(0);
     engine.closed(tab2.connection.id);

@@ -212,20 +212,6 @@ export class RealtimeEngine {
     realtimeDeliveryLatency.observe(Number(process.hrtime.bigint() - started) / 1e9);
   }
 
-  /** Counts of one channel; an unknown channel is simply unoccupied. */
-  channelInfo(
-    appId: string,
-    channel: string,
-  ): { occupied: boolean; connection_count: number; member_count?: number } {
-    const state = this.channels.get(key(appId, channel));
-    const connections = state?.subscribers.size ?? 0;
-    return {
-      occupied: connections > 0,
-      connection_count: connections,
-      ...(channelKind(channel) === 'presence' ? { member_count: state?.members.size ?? 0 } : {}),
-    };
-  }
-
   /** This process's share of the app's occupied channels: subscribers, and presence members. */
   localChannels(appId: string, prefix = ''): LocalChannel[] {
     const head = `${appId}\u0000`;
@@ -241,11 +227,6 @@ export class RealtimeEngine {
       });
     }
     return found;
-  }
-
-  /** Member ids of a presence channel. */
-  members(appId: string, channel: string): string[] {
-    return [...(this.channels.get(key(appId, channel))?.members.keys() ?? [])];
   }
 
   /** Closes every connection signed in as the member (`members.disconnect`). */

@@ -7,6 +7,7 @@ import {
   completeJobs,
   holdJobs,
   inPgTransaction,
+  newId,
   pgPoolOf,
   poolRunner,
   WorkQueue,
@@ -17,7 +18,6 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { retryDelaysOf, WEBHOOKS_CONFIG } from '../config/webhooks.config';
 import type { WebhooksConfig } from '../config/webhooks.config';
-import { newId } from '@switchboard/persistence';
 import { deliveriesRepository as repository } from './deliveries.repository';
 import type { AttemptRecord, EndpointHealth, PendingDelivery } from './deliveries.repository';
 import { DELIVER_QUEUE } from './delivery.queue';
