@@ -1,7 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /** Lowercase Crockford base32, as the API's identifiers use. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const RANDOM_CHARS = 16;
+/** Random bytes drawn in bulk: one system call per 256 ids (a send makes several). */
+const pool = Buffer.alloc(RANDOM_CHARS * 256);
+let offset = pool.length;
 
 /**
  * A prefixed, time-ordered identifier: `<prefix>_` + 26 characters (48-bit millisecond time,
@@ -14,8 +18,12 @@ export function newId(prefix: string, now = Date.now()): string {
     time = ALPHABET[value % 32] + time;
     value = Math.floor(value / 32);
   }
-  const bytes = randomBytes(16);
+  if (offset + RANDOM_CHARS > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
   let random = '';
-  for (let i = 0; i < 16; i++) random += ALPHABET[bytes[i] % 32];
+  for (let i = 0; i < RANDOM_CHARS; i++) random += ALPHABET[pool[offset + i] % 32];
+  offset += RANDOM_CHARS;
   return `${prefix}_${time}${random}`;
 }

@@ -30,3 +30,22 @@ describe(CommitBatcher.name, () => {
     await expect(batcher.add('b')).resolves.toBeUndefined();
   });
 });
+
+describe(`${CommitBatcher.name} settling items one by one`, () => {
+  it('rejects only the items the commit reports as failed', async () => {
+    const batcher = new CommitBatcher<string>(async (items) =>
+      items.map((item) => (item === 'bad' ? new Error(`cannot store ${item}`) : undefined)),
+    );
+    const outcomes = await Promise.allSettled([
+      batcher.add('a'),
+      batcher.add('bad'),
+      batcher.add('b'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('cannot store bad'));
+  });
+});

@@ -4,12 +4,15 @@
  * while a commit runs wait for the next one, so under load one transaction (a fixed number of
  * statements) settles many items, and a slow item never holds back the others: what finished
  * first is committed first. Commits never overlap.
+ *
+ * `commit` may settle its items one by one by returning one entry per item: `undefined` for an
+ * item it committed, the error for one it could not (so one bad item need not fail the others).
  */
 export class CommitBatcher<T> {
   private waiting: Array<{ item: T; resolve: () => void; reject: (err: unknown) => void }> = [];
   private running = false;
 
-  constructor(private readonly commit: (items: T[]) => Promise<void>) {}
+  constructor(private readonly commit: (items: T[]) => Promise<void | ReadonlyArray<unknown>>) {}
 
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -26,8 +29,12 @@ export class CommitBatcher<T> {
       const batch = this.waiting;
       this.waiting = [];
       try {
-        await this.commit(batch.map((entry) => entry.item));
-        for (const entry of batch) entry.resolve();
+        const failures = await this.commit(batch.map((entry) => entry.item));
+        batch.forEach((entry, index) => {
+          const failure = failures?.[index];
+          if (failure === undefined) entry.resolve();
+          else entry.reject(failure);
+        });
       } catch (err) {
         for (const entry of batch) entry.reject(err);
       }

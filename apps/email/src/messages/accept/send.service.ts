@@ -9,6 +9,7 @@ import type {
   RequestContext,
 } from '@switchboard/contracts';
 import {
+  CommitBatcher,
   idempotencyScope,
   idempotentWrite,
   pgPoolOf,
@@ -44,6 +45,14 @@ export class SendService {
    * (its recipients are rejected with `domain_unverified`), so the cache cannot let mail out.
    */
   private readonly verified = new Map<string, number>();
+  /**
+   * Group commit of single plain sends (no Idempotency-Key, no onboarding count): those arriving
+   * while one statement runs are written together by the next, each answered after the commit
+   * that holds it. Under load PostgreSQL does one statement and one WAL flush for many sends.
+   */
+  private readonly plainSends = new CommitBatcher<MessageDraft[]>((sends) =>
+    this.insertPlainSends(sends),
+  );
 
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
@@ -94,9 +103,14 @@ export class SendService {
     );
     const onboardingMessages = onboarding.filter(Boolean).length;
     if (!context.idempotencyKey && onboardingMessages === 0) {
-      // Nothing to claim or count first: the one statement commits on its own.
-      await insertDrafts(this.autocommit, drafts);
-      wakeAccepted(pgPoolOf(this.dataSource), drafts);
+      // Nothing to claim or count first: the statement commits on its own. Single sends share
+      // it with their neighbours; a batch is already a multi-row statement, and batches in
+      // parallel keep PostgreSQL's CPUs busy.
+      if (drafts.length === 1) await this.plainSends.add(drafts);
+      else {
+        await insertDrafts(this.autocommit, drafts);
+        wakeAccepted(pgPoolOf(this.dataSource), drafts);
+      }
       return reply(drafts);
     }
     const answer = await idempotentWrite(
@@ -115,6 +129,34 @@ export class SendService {
     );
     wakeAccepted(pgPoolOf(this.dataSource), drafts);
     return answer;
+  }
+
+  /**
+   * One statement for every waiting send; if it fails and held several, each is retried alone
+   * so a send that cannot be stored fails by itself, not with its neighbours.
+   */
+  private async insertPlainSends(sends: MessageDraft[][]): Promise<unknown[]> {
+    const all = sends.flat();
+    try {
+      await insertDrafts(this.autocommit, all);
+      wakeAccepted(pgPoolOf(this.dataSource), all);
+      return [];
+    } catch (err) {
+      if (sends.length === 1) throw err;
+    }
+    const failures = await Promise.all(
+      sends.map((drafts) =>
+        insertDrafts(this.autocommit, drafts).then(
+          () => undefined,
+          (err: unknown) => err ?? new Error('send not stored'),
+        ),
+      ),
+    );
+    wakeAccepted(
+      pgPoolOf(this.dataSource),
+      sends.filter((_, index) => failures[index] === undefined).flat(),
+    );
+    return failures;
   }
 
   /**
