@@ -13,6 +13,14 @@ import { DeployedApps, ProductServiceApps } from '@switchboard/contracts';
 
 const ROOT = resolve(__dirname, '../../..');
 
+/** One running process of a service. */
+export interface ServiceEntry {
+  handle: ServiceProcessHandle;
+  healthUrl: string;
+  metricsUrl: string;
+  clientUrl?: string;
+}
+
 export interface DistributedTopology {
   gatewayUrl: string;
   databaseUrl: string;
@@ -22,14 +30,16 @@ export interface DistributedTopology {
   /** The first gateway's Prometheus endpoint (its METRICS_PORT), apart from the API port. */
   gatewayMetricsUrl: string;
   nats: RunningNats;
-  services: Map<
-    string,
-    { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string; clientUrl?: string }
-  >;
+  services: Map<string, ServiceEntry>;
   /** Starts one more gateway replica on the same NATS and PostgreSQL; stopped with the rest. */
   addGateway(): Promise<string>;
   /** Stops one product service's process (SIGTERM), as an operator or a crash would. */
   stopService(app: string): Promise<void>;
+  /**
+   * SIGKILLs the service's newest process (a crash: nothing runs on the way out); `services`
+   * then names the one started before it, if any.
+   */
+  killService(app: string): Promise<void>;
   /**
    * Starts a product service process (again, or one more replica) on the same settings; resolves
    * once it is ready, with its health URL and, for realtime, its client URL.
@@ -62,10 +72,9 @@ export async function startDistributedTopology(
     ...env,
   };
   const started: ServiceProcessHandle[] = [];
-  const services = new Map<
-    string,
-    { handle: ServiceProcessHandle; healthUrl: string; metricsUrl: string; clientUrl?: string }
-  >();
+  const services = new Map<string, ServiceEntry>();
+  /** Every running process of each service, oldest first (`services` names the newest). */
+  const replicas = new Map<string, ServiceEntry[]>();
   const gatewayMetricsUrls: string[] = [];
   const stop = async () => {
     await Promise.all(started.map((handle) => handle.stop()));
@@ -92,6 +101,7 @@ export async function startDistributedTopology(
         ...(clientPort ? { clientUrl: `http://127.0.0.1:${clientPort}` } : {}),
       };
       services.set(app, entry);
+      replicas.set(app, [...(replicas.get(app) ?? []), entry]);
       return entry;
     };
     for (const app of ProductServiceApps) await startService(app);
@@ -131,6 +141,21 @@ export async function startDistributedTopology(
         if (!running) throw new Error(`no service ${app}`);
         await running.handle.stop();
         started.splice(started.indexOf(running.handle), 1);
+        replicas.set(
+          app,
+          (replicas.get(app) ?? []).filter((entry) => entry !== running),
+        );
+      },
+      killService: async (app) => {
+        const running = replicas.get(app)?.pop();
+        if (!running) throw new Error(`no service ${app}`);
+        const exited = new Promise((resolve) => running.handle.child.once('exit', resolve));
+        running.handle.child.kill('SIGKILL');
+        await exited;
+        started.splice(started.indexOf(running.handle), 1);
+        const previous = replicas.get(app)?.at(-1);
+        if (previous) services.set(app, previous);
+        else services.delete(app);
       },
       startService: async (app) => {
         const entry = await startService(app);

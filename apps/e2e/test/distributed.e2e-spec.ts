@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BirdAuthError, BirdClient } from '@messagebird/sdk';
@@ -26,6 +27,8 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     topology = await startDistributedTopology({
       SMTP_RELAY_URL: sink.url,
       WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+      // A SIGKILLed realtime process is taken as gone after this long.
+      REALTIME_PEER_TIMEOUT_SECONDS: '2',
     });
   }, 120_000);
 
@@ -203,6 +206,132 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     } finally {
       onFirst.disconnect();
       onSecond.disconnect();
+    }
+  });
+
+  it('keeps presence, member events, client events and disconnects whole across two realtime processes, and forgets a SIGKILLed one', async () => {
+    const first = topology.services.get('realtime')?.clientUrl ?? '';
+    const second = (await topology.startService('realtime')).clientUrl ?? '';
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Presence',
+    });
+    const made = await call<{ app: { id: string }; key: { id: string; secret: string } }>(
+      topology.gatewayUrl,
+      'POST',
+      '/v1/realtime/apps',
+      {
+        token: created.api_key.secret,
+        body: { name: 'presence', region: 'eu1', connection_counting: true },
+      },
+    );
+    const { app, key } = made.body;
+    const bird = new BirdClient({
+      apiKey: created.api_key.secret,
+      baseUrl: topology.gatewayUrl,
+      realtime: { key: key.id, secret: key.secret },
+    } as never);
+    const sign = (signed: string) =>
+      `${key.id}:${createHmac('sha256', key.secret).update(signed).digest('hex')}`;
+    const clients: BirdRealtime[] = [];
+    /** A member's connection to one process: presence data, and signed in as the member. */
+    const member = async (url: string, memberId: string) => {
+      const memberData = JSON.stringify({ member_id: memberId });
+      const client = new BirdRealtime({
+        appKey: key.id,
+        wsHost: url.replace('http://', ''),
+        allowInsecure: true,
+        webSocket: (target: string) => new WebSocket(target) as unknown as globalThis.WebSocket,
+        authorizer: ({
+          connectionId,
+          channelName,
+        }: {
+          connectionId: string;
+          channelName: string;
+        }) =>
+          Promise.resolve({
+            auth: sign(`${connectionId}:${channelName}:${memberData}`),
+            member_data: memberData,
+          }),
+        memberAuthorizer: ({ connectionId }: { connectionId: string }) =>
+          Promise.resolve({
+            auth: sign(`${connectionId}::member::${memberData}`),
+            member_data: memberData,
+          }),
+      } as never);
+      clients.push(client);
+      const internal = client as unknown as {
+        connection: {
+          state: string;
+          bind: (event: string, handler: (payload: { code: number }) => void) => void;
+        };
+      };
+      await waitUntil(() => internal.connection.state === 'connected');
+      const room = client.subscribe('presence-room');
+      await waitUntil(() => room.subscribed);
+      await client.signin();
+      const closes: number[] = [];
+      internal.connection.bind('error', (payload) => closes.push(payload.code));
+      return { client, room, closes };
+    };
+    const members = async () =>
+      (await bird.realtime.channels.members(app.id, 'presence-room')).members
+        .map((m) => m.member_id)
+        .sort();
+    try {
+      const watcher = await member(first, 'watcher');
+      const added: string[] = [];
+      const removed: string[] = [];
+      watcher.room.bind('bird:member_added', (m: { member_id: string }) => added.push(m.member_id));
+      watcher.room.bind('bird:member_removed', (m: { member_id: string }) =>
+        removed.push(m.member_id),
+      );
+      const adaHere = await member(first, 'ada');
+      const adaThere = await member(second, 'ada');
+      const grace = await member(second, 'grace');
+      await waitUntil(() => added.length === 2);
+      // Once per member, wherever its connections are; the second process lists them all.
+      expect(added.sort()).toEqual(['ada', 'grace']);
+      expect((grace.room as unknown as { members: Map<string, unknown> }).members.size).toBe(3);
+      expect(await members()).toEqual(['ada', 'grace', 'watcher']);
+      expect(
+        await bird.realtime.channels.get(app.id, 'presence-room', {
+          include: ['member_count', 'connection_count'],
+        }),
+      ).toEqual({ occupied: true, member_count: 3, connection_count: 4 });
+
+      // A member event reaches both of ada's connections, one on each process.
+      const nudged: string[] = [];
+      adaHere.client.member.bind('nudge', () => nudged.push('first'));
+      adaThere.client.member.bind('nudge', () => nudged.push('second'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await bird.realtime.members.send(app.id, 'ada', { event: 'nudge', data: {} });
+      await waitUntil(() => nudged.length === 2);
+      expect(nudged.sort()).toEqual(['first', 'second']);
+
+      // A client event from the second process reaches the first (not its sender).
+      const whispers: string[] = [];
+      watcher.room.bind('client-wave', (data: { from: string }) => whispers.push(data.from));
+      grace.room.trigger('client-wave', { from: 'grace' });
+      await waitUntil(() => whispers.length === 1);
+
+      // SIGKILL the second: grace was only there and leaves once; ada stays (first process).
+      await topology.killService('realtime');
+      await waitUntil(() => removed.length === 1);
+      expect(removed).toEqual(['grace']);
+      expect(await members()).toEqual(['ada', 'watcher']);
+      expect(
+        await bird.realtime.channels.get(app.id, 'presence-room', {
+          include: ['connection_count'],
+        }),
+      ).toEqual({ occupied: true, connection_count: 2 });
+
+      await bird.realtime.members.disconnect(app.id, 'ada');
+      await waitUntil(() => adaHere.closes.length === 1);
+      expect(adaHere.closes).toEqual([4009]);
+      await waitUntil(() => removed.length === 2);
+      expect(removed).toEqual(['grace', 'ada']);
+    } finally {
+      for (const client of clients) client.disconnect();
     }
   });
 

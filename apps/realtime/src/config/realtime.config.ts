@@ -22,6 +22,13 @@ export const realtimeEnv = {
     description:
       'distributed mode: the port realtime clients connect to (/app/{key}, /realtime/socket.io); the embedded default serves them on the API port',
   }),
+  REALTIME_PEER_TIMEOUT_SECONDS: env.int({
+    default: 15,
+    min: 1,
+    max: 120,
+    description:
+      'distributed mode: a realtime process not heard from for this long is taken as gone, and its presence members leave (heartbeats every third of it)',
+  }),
   CURSOR_TTL_HOURS: env.int({
     default: 24,
     min: 1,

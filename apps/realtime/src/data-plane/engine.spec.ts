@@ -128,3 +128,76 @@ describe(RealtimeEngine.name, () => {
     expect(kept.closes).toEqual([4009]);
   });
 });
+
+/** Two engines wired as the cluster wires processes: each hears the other's presence changes. */
+function twoProcesses() {
+  const first = new RealtimeEngine();
+  const second = new RealtimeEngine();
+  for (const [from, to] of [
+    [first, second],
+    [second, first],
+  ])
+    from.onPresenceChange((change) =>
+      change.kind === 'join'
+        ? to.remoteJoined(from.processTag, change)
+        : to.remoteLeft(from.processTag, change),
+    );
+  return { first, second };
+}
+
+describe(`${RealtimeEngine.name} across processes`, () => {
+  const added = (c: ReturnType<typeof fakeConnection>) =>
+    c.events('bird_internal:member_added').map((f) => (f.data as { member_id: string }).member_id);
+  const removed = (c: ReturnType<typeof fakeConnection>) =>
+    c
+      .events('bird_internal:member_removed')
+      .map((f) => (f.data as { member_id: string }).member_id);
+
+  it('adds a member once when its connections are on two processes, and removes it with the last', () => {
+    const { first, second } = twoProcesses();
+    const watcher = fakeConnection(first);
+    presence(first, watcher.connection, 'presence-room', 'watcher');
+    const tab1 = fakeConnection(first);
+    const tab2 = fakeConnection(second);
+    presence(first, tab1.connection, 'presence-room', 'ada');
+    presence(second, tab2.connection, 'presence-room', 'ada');
+    expect(added(watcher)).toEqual(['ada']);
+    // The second process lists members it does not hold itself.
+    const succeeded = tab2.events('bird_internal:subscription_succeeded')[0];
+    expect(succeeded.data).toMatchObject({
+      presence: { count: 2, ids: expect.arrayContaining(['ada', 'watcher']) },
+    });
+    first.closed(tab1.connection.id);
+    expect(removed(watcher)).toEqual([]);
+    second.closed(tab2.connection.id);
+    expect(removed(watcher)).toEqual(['ada']);
+  });
+
+  it('tells members on one process about members joining on the other', () => {
+    const { first, second } = twoProcesses();
+    const watcher = fakeConnection(first);
+    presence(first, watcher.connection, 'presence-room', 'watcher');
+    const grace = fakeConnection(second);
+    presence(second, grace.connection, 'presence-room', 'grace');
+    expect(added(watcher)).toEqual(['grace']);
+    const late = fakeConnection(second);
+    presence(second, late.connection, 'presence-room', 'late');
+    expect(added(watcher)).toEqual(['grace', 'late']);
+    expect(added(grace)).toEqual(['late']);
+  });
+
+  it("removes a gone process's members, and only those held nowhere else", () => {
+    const { first, second } = twoProcesses();
+    const watcher = fakeConnection(first);
+    presence(first, watcher.connection, 'presence-room', 'watcher');
+    for (const id of ['both', 'only-second']) {
+      presence(second, fakeConnection(second).connection, 'presence-room', id);
+      if (id === 'both') presence(first, fakeConnection(first).connection, 'presence-room', id);
+    }
+    first.replaceRemote(second.processTag, []);
+    expect(removed(watcher)).toEqual(['only-second']);
+    // A snapshot brings them back, announced once.
+    first.replaceRemote(second.processTag, second.localPresence());
+    expect(added(watcher)).toEqual(['both', 'only-second', 'only-second']);
+  });
+});

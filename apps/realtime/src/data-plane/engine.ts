@@ -8,6 +8,8 @@ import {
   realtimeMessages,
   realtimeSubscriptions,
 } from './realtime-metrics';
+import { RemotePresence } from './remote-presence';
+import type { PresenceEntry } from './remote-presence';
 import { authMatches, signedString } from './signatures';
 
 /** A client connection as the engine sees it, whatever the transport. */
@@ -53,6 +55,9 @@ export interface LocalChannel {
   members: string[];
 }
 
+/** A member's first connection on this process joined a presence channel, or its last one left. */
+export type PresenceChange = { kind: 'join' | 'leave' } & PresenceEntry;
+
 /** A subscription refused: the SDK's `subscription_error` data. */
 export class SubscriptionRefused extends Error {
   constructor(
@@ -66,14 +71,23 @@ export class SubscriptionRefused extends Error {
 /**
  * Channels, subscriptions and presence of the connections of this process, for both transports
  * (the official client's WebSocket and socket.io carry the same frames). Presence is per member,
- * not per connection: `member_added` goes out when a member's first connection joins and
- * `member_removed` when its last one leaves.
+ * not per connection and across processes: `member_added` goes out when a member's first
+ * connection anywhere joins and `member_removed` when its last one anywhere leaves. What the
+ * other processes hold comes from the cluster (`remoteJoined`, `remoteLeft`, `replaceRemote`),
+ * and this process's own changes go to it through `onPresenceChange`.
  */
 export class RealtimeEngine {
+  /** This process among the realtime processes; the first half of its connection ids. */
+  readonly processTag = randomInt(1, 2 ** 31).toString();
   private readonly connections = new Map<string, ConnectionState>();
   private readonly channels = new Map<string, ChannelState>();
-  private readonly processTag = randomInt(1, 2 ** 31).toString();
+  private readonly remote = new RemotePresence();
+  private presenceListener: (change: PresenceChange) => void = () => undefined;
   private sequence = 0;
+
+  onPresenceChange(listener: (change: PresenceChange) => void): void {
+    this.presenceListener = listener;
+  }
 
   /** A connection id as the SDK expects it: `<number>.<number>`. */
   newConnectionId(): string {
@@ -143,7 +157,8 @@ export class RealtimeEngine {
     if (
       member &&
       !target.members.has(member.id) &&
-      target.members.size >= LIMITS.membersPerPresenceChannel
+      !this.remote.has(connection.appId, channel, member.id) &&
+      this.presentMembers(connection.appId, channel).size >= LIMITS.membersPerPresenceChannel
     )
       throw new SubscriptionRefused(
         `a presence channel holds at most ${LIMITS.membersPerPresenceChannel} members`,
@@ -158,16 +173,15 @@ export class RealtimeEngine {
       if (present) present.connections.add(connection.id);
       else {
         target.members.set(member.id, { info: member.info, connections: new Set([connection.id]) });
-        this.broadcast(
-          connection.appId,
+        if (!this.remote.has(connection.appId, channel, member.id))
+          this.memberAdded(connection.appId, channel, member, connection.id);
+        this.presenceListener({
+          kind: 'join',
+          appId: connection.appId,
           channel,
-          {
-            event: ServerEvents.MemberAdded,
-            channel,
-            data: { member_id: member.id, member_info: member.info },
-          },
-          connection.id,
-        );
+          memberId: member.id,
+          ...(member.info === undefined ? {} : { info: member.info }),
+        });
       }
     }
     this.succeeded(state, channel);
@@ -268,20 +282,95 @@ export class RealtimeEngine {
     return closed;
   }
 
+  /** Another process's member joined: news here only if no process held it before. */
+  remoteJoined(process: string, entry: PresenceEntry): void {
+    const local = this.localMember(entry.appId, entry.channel, entry.memberId);
+    if (this.remote.add(process, entry) && !local)
+      this.memberAdded(entry.appId, entry.channel, { id: entry.memberId, info: entry.info });
+  }
+
+  /** Another process's member left: news here only if no process holds it any more. */
+  remoteLeft(process: string, entry: PresenceEntry): void {
+    const local = this.localMember(entry.appId, entry.channel, entry.memberId);
+    if (this.remote.remove(process, entry.appId, entry.channel, entry.memberId) && !local)
+      this.memberRemoved(entry.appId, entry.channel, entry.memberId);
+  }
+
+  /** What `process` holds, as its snapshot says (`[]`: the process is gone). */
+  replaceRemote(process: string, entries: readonly PresenceEntry[]): void {
+    const { added, removed } = this.remote.replace(process, entries);
+    for (const entry of added)
+      if (!this.localMember(entry.appId, entry.channel, entry.memberId))
+        this.memberAdded(entry.appId, entry.channel, { id: entry.memberId, info: entry.info });
+    for (const entry of removed)
+      if (!this.localMember(entry.appId, entry.channel, entry.memberId))
+        this.memberRemoved(entry.appId, entry.channel, entry.memberId);
+  }
+
+  /** Every presence member this process holds: its snapshot for the other processes. */
+  localPresence(): PresenceEntry[] {
+    const entries: PresenceEntry[] = [];
+    for (const [name, state] of this.channels) {
+      const at = name.indexOf('\u0000');
+      for (const [memberId, member] of state.members)
+        entries.push({
+          appId: name.slice(0, at),
+          channel: name.slice(at + 1),
+          memberId,
+          ...(member.info === undefined ? {} : { info: member.info }),
+        });
+    }
+    return entries;
+  }
+
+  private localMember(appId: string, channel: string, memberId: string): boolean {
+    return this.channels.get(key(appId, channel))?.members.has(memberId) ?? false;
+  }
+
+  /** The channel's members on every process, with their info. */
+  private presentMembers(appId: string, channel: string): Map<string, unknown> {
+    const present = new Map<string, unknown>();
+    for (const [id, member] of this.remote.members(appId, channel)) present.set(id, member.info);
+    for (const [id, member] of this.channels.get(key(appId, channel))?.members ?? [])
+      present.set(id, member.info);
+    return present;
+  }
+
+  private memberAdded(appId: string, channel: string, member: Member, except?: string): void {
+    this.broadcast(
+      appId,
+      channel,
+      {
+        event: ServerEvents.MemberAdded,
+        channel,
+        data: { member_id: member.id, member_info: member.info },
+      },
+      except,
+    );
+  }
+
+  private memberRemoved(appId: string, channel: string, memberId: string): void {
+    this.broadcast(appId, channel, {
+      event: ServerEvents.MemberRemoved,
+      channel,
+      data: { member_id: memberId },
+    });
+  }
+
   private succeeded(state: ConnectionState, channel: string): void {
-    const target = this.channels.get(key(state.connection.appId, channel));
-    const data =
-      channelKind(channel) === 'presence' && target
-        ? {
-            presence: {
-              ids: [...target.members.keys()],
-              hash: Object.fromEntries(
-                [...target.members].map(([id, member]) => [id, member.info ?? null]),
-              ),
-              count: target.members.size,
-            },
-          }
-        : {};
+    const members =
+      channelKind(channel) === 'presence'
+        ? this.presentMembers(state.connection.appId, channel)
+        : undefined;
+    const data = members
+      ? {
+          presence: {
+            ids: [...members.keys()],
+            hash: Object.fromEntries([...members].map(([id, info]) => [id, info ?? null])),
+            count: members.size,
+          },
+        }
+      : {};
     state.connection.send({ event: ServerEvents.SubscriptionSucceeded, channel, data });
   }
 
@@ -299,11 +388,9 @@ export class RealtimeEngine {
       present?.connections.delete(id);
       if (present && present.connections.size === 0) {
         target.members.delete(member.id);
-        this.broadcast(appId, channel, {
-          event: ServerEvents.MemberRemoved,
-          channel,
-          data: { member_id: member.id },
-        });
+        if (!this.remote.has(appId, channel, member.id))
+          this.memberRemoved(appId, channel, member.id);
+        this.presenceListener({ kind: 'leave', appId, channel, memberId: member.id });
       }
     }
     if (target.subscribers.size === 0) this.channels.delete(key(appId, channel));

@@ -4,12 +4,16 @@ import type { ClientConnection } from './engine';
 import { channelKind, eventNameProblem } from './names';
 import { ClientEvents, decodeFrame, errorFrame, LIMITS, ServerEvents } from './protocol';
 import type { Frame } from './protocol';
+import { RealtimeCluster } from './realtime-cluster';
 import { realtimeMessages } from './realtime-metrics';
 
 /** What a client's frame does, whichever transport carried it (WebSocket or socket.io). */
 @Injectable()
 export class FrameHandler {
-  constructor(private readonly engine: RealtimeEngine) {}
+  constructor(
+    private readonly engine: RealtimeEngine,
+    private readonly cluster: RealtimeCluster,
+  ) {}
 
   /** One client frame; anything malformed or refused is answered with an error frame. */
   receive(connection: ClientConnection, raw: Buffer, isBinary: boolean): void {
@@ -79,6 +83,16 @@ export class FrameHandler {
       connection.send(errorFrame(4301, `Not subscribed to ${frame.channel}`));
       return;
     }
-    this.engine.publish(connection.appId, [frame.channel], frame.event, frame.data, connection.id);
+    // Subscribers on other realtime processes receive it too; best effort, like Pusher's.
+    this.cluster
+      .send({
+        kind: 'publish',
+        appId: connection.appId,
+        channels: [frame.channel],
+        event: frame.event,
+        data: frame.data,
+        excludeConnectionId: connection.id,
+      })
+      .catch(() => connection.send(errorFrame(4301, 'The event could not be delivered')));
   }
 }

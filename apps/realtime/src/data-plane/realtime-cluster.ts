@@ -4,6 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
+import { ClusterPresence } from './cluster-presence';
 import { RealtimeEngine } from './engine';
 import type { LocalChannel } from './engine';
 
@@ -31,8 +32,9 @@ const GATHER_MAX_MS = 1000;
  * Makes several realtime processes act as one for deliveries and closes: a command (a publish, a
  * revoked key, a deleted app, a member disconnect) goes out once on NATS to every realtime
  * process (a plain subscription, not a queue group), each applying it to the connections it
- * holds, one path for both transports. In the embedded default there is one process and the
- * command is applied at once.
+ * holds, one path for both transports. Presence is kept whole across processes by
+ * `ClusterPresence`. In the embedded default there is one process and the command is applied at
+ * once.
  */
 @Injectable()
 export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -40,6 +42,7 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
   private nats?: NatsConnection;
   private subscription?: Subscription;
   private querySubscription?: Subscription;
+  private presence?: ClusterPresence;
 
   constructor(
     @Inject(REALTIME_CONFIG) private readonly config: RealtimeConfig,
@@ -72,9 +75,17 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
     });
     // Our own subscriptions must be in place before we answer: the first publish reaches us too.
     await this.nats.flush();
+    this.presence = new ClusterPresence(
+      this.nats,
+      this.engine,
+      this.config.REALTIME_PEER_TIMEOUT_SECONDS * 1000,
+      this.logger,
+    );
+    await this.presence.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.presence?.stop();
     this.subscription?.unsubscribe();
     this.querySubscription?.unsubscribe();
     await this.nats?.drain().catch(() => undefined);

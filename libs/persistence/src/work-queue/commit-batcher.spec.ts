@@ -33,8 +33,10 @@ describe(CommitBatcher.name, () => {
 
 describe(`${CommitBatcher.name} settling items one by one`, () => {
   it('rejects only the items the commit reports as failed', async () => {
-    const batcher = new CommitBatcher<string>(async (items) =>
-      items.map((item) => (item === 'bad' ? new Error(`cannot store ${item}`) : undefined)),
+    const batcher = new CommitBatcher<string>((items) =>
+      Promise.resolve(
+        items.map((item) => (item === 'bad' ? new Error(`cannot store ${item}`) : undefined)),
+      ),
     );
     const outcomes = await Promise.allSettled([
       batcher.add('a'),
