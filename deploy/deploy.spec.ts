@@ -216,6 +216,15 @@ describe('docker-compose.yml', () => {
     expect(ports.some((mapping) => mapping.endsWith(`:${port}`))).toBe(true);
   });
 
+  it("routes realtime clients through the gateway's origin to realtime's client port, which is not published", () => {
+    const gateway = composeEnvironment(services.gateway);
+    const realtime = composeEnvironment(services.realtime);
+    const clientPort = realtime.values.get('REALTIME_CLIENT_PORT') ?? '8090';
+    expect(gateway.values.get('REALTIME_CLIENT_URL')).toBe(`http://realtime:${clientPort}`);
+    expect((services.realtime.expose ?? []).map(String)).toContain(clientPort);
+    expect(services.realtime.ports ?? []).toEqual([]);
+  });
+
   it.each(APPS)(
     '%s: serves metrics on its own port to the compose network, labelled for scraping, never published',
     (app) => {

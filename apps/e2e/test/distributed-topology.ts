@@ -114,6 +114,8 @@ export async function startDistributedTopology(
           HOST: '127.0.0.1',
           METRICS_PORT: String(metricsPort),
           PLATFORM_ADMIN_TOKEN: adminToken,
+          // Realtime clients reach the first realtime process through the gateway's origin.
+          REALTIME_CLIENT_URL: services.get('realtime')?.clientUrl,
         }),
       );
       gatewayMetricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BirdAuthError, BirdClient } from '@messagebird/sdk';
 import { BirdRealtime } from '@messagebird/realtime';
+import { io } from 'socket.io-client';
 import WebSocket from 'ws';
 import { Client } from 'pg';
 import { call, createWorkspace, startSmtpSink, waitForOk } from '@switchboard/testing';
@@ -170,7 +171,20 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     const [onFirst, onSecond] = [client(first), client(second)];
     const state = (c: BirdRealtime) =>
       (c as unknown as { connection: { state: string } }).connection.state;
+    // socket.io on the second process: the same frames from the same engine.
+    const socket = io(second, {
+      path: '/realtime/socket.io',
+      auth: { key: extra.body.id },
+      transports: ['websocket'],
+    });
+    const frames: Array<{ event: string }> = [];
+    const socketClosed: string[] = [];
+    socket.on('message', (frame: { event: string }) => frames.push(frame));
+    socket.on('disconnect', (reason: string) => socketClosed.push(reason));
     try {
+      await waitUntil(() => frames.some((f) => f.event === 'bird:connection_established'));
+      socket.emit('message', { event: 'bird:subscribe', data: { channel: 'news' } });
+      await waitUntil(() => frames.some((f) => f.event === 'bird_internal:subscription_succeeded'));
       const received: string[] = [];
       for (const [name, c] of [
         ['first', onFirst],
@@ -185,7 +199,7 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
         await bird.realtime.channels.get(made.body.app.id, 'news', {
           include: ['connection_count'],
         }),
-      ).toEqual({ occupied: true, connection_count: 2 });
+      ).toEqual({ occupied: true, connection_count: 3 });
       for (let i = 0; i < 3; i++)
         await bird.realtime.publish(made.body.app.id, {
           event: 'headline',
@@ -195,6 +209,7 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
       await waitUntil(() => received.length === 6);
       expect(received.filter((name) => name === 'first')).toHaveLength(3);
       expect(received.filter((name) => name === 'second')).toHaveLength(3);
+      await waitUntil(() => frames.filter((f) => f.event === 'headline').length === 3);
       const revoked = await call(
         topology.gatewayUrl,
         'POST',
@@ -202,8 +217,16 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
         { token: created.api_key.secret },
       );
       expect(revoked.status).toBe(200);
-      await waitUntil(() => state(onFirst) === 'failed' && state(onSecond) === 'failed');
+      await waitUntil(
+        () =>
+          state(onFirst) === 'failed' && state(onSecond) === 'failed' && socketClosed.length === 1,
+      );
+      // Nobody is left subscribed anywhere: the channel is unoccupied.
+      expect(await bird.realtime.channels.get(made.body.app.id, 'news')).toEqual({
+        occupied: false,
+      });
     } finally {
+      socket.disconnect();
       onFirst.disconnect();
       onSecond.disconnect();
     }
@@ -332,6 +355,59 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
       expect(removed).toEqual(['grace', 'ada']);
     } finally {
       for (const client of clients) client.disconnect();
+    }
+  });
+
+  it("forwards realtime clients from the gateway's origin: the official client, socket.io long-polling, nothing else", async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Through the gateway',
+    });
+    const made = await call<{ app: { id: string }; key: { id: string; secret: string } }>(
+      topology.gatewayUrl,
+      'POST',
+      '/v1/realtime/apps',
+      { token: created.api_key.secret, body: { name: 'edge', region: 'eu1' } },
+    );
+    const { app, key } = made.body;
+    const bird = new BirdClient({
+      apiKey: created.api_key.secret,
+      baseUrl: topology.gatewayUrl,
+      realtime: { key: key.id, secret: key.secret },
+    } as never);
+    const official = new BirdRealtime({
+      appKey: key.id,
+      wsHost: topology.gatewayUrl.replace('http://', ''),
+      allowInsecure: true,
+      webSocket: (target: string) => new WebSocket(target) as unknown as globalThis.WebSocket,
+    } as never);
+    // socket.io's default transports: HTTP long-polling first, then the WebSocket upgrade.
+    const socket = io(topology.gatewayUrl, { path: '/realtime/socket.io', auth: { key: key.id } });
+    const frames: Array<{ event: string }> = [];
+    socket.on('message', (frame: { event: string }) => frames.push(frame));
+    try {
+      const received: unknown[] = [];
+      const channel = official.subscribe('edge');
+      channel.bind('ping', (data: unknown) => received.push(data));
+      await waitUntil(() => channel.subscribed);
+      await waitUntil(() => frames.some((f) => f.event === 'bird:connection_established'));
+      socket.emit('message', { event: 'bird:subscribe', data: { channel: 'edge' } });
+      await waitUntil(() => frames.some((f) => f.event === 'bird_internal:subscription_succeeded'));
+      await bird.realtime.publish(app.id, { event: 'ping', channels: ['edge'], data: { n: 1 } });
+      await waitUntil(() => received.length === 1 && frames.some((f) => f.event === 'ping'));
+      expect(received).toEqual([{ n: 1 }]);
+
+      // Any other WebSocket path is refused at the gateway.
+      const stray = new WebSocket(`${topology.gatewayUrl.replace('http', 'ws')}/v1/workspace`);
+      const refusal = await new Promise<string>((resolve) => {
+        stray.on('unexpected-response', (_request, response) =>
+          resolve(String(response.statusCode)),
+        );
+        stray.on('error', (err) => resolve(err.message));
+      });
+      expect(refusal).toBe('404');
+    } finally {
+      socket.disconnect();
+      official.disconnect();
     }
   });
 

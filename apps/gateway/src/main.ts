@@ -11,6 +11,7 @@ import { gatewayEnv } from './config/gateway.config';
 import type { GatewayConfig } from './config/gateway.config';
 import { createGateway } from './create-gateway';
 import { gatewayDatabase } from './database/gateway.database';
+import { forwardRealtimeClients } from './pipeline/http/realtime-client-forwarder';
 
 /** The gateway as its own process (distributed mode): `node main.js` or `node main.js migrate`. */
 async function main(): Promise<void> {
@@ -58,6 +59,13 @@ async function main(): Promise<void> {
     { kind: 'nats', url: config.NATS_URL, timeoutMs: config.TRANSPORT_TIMEOUT_MS },
     new PinoNestLogger(logger),
   );
+  if (config.REALTIME_CLIENT_URL)
+    forwardRealtimeClients(
+      gateway.app.getHttpServer(),
+      new URL(config.REALTIME_CLIENT_URL),
+      config.PUBLIC_URL ?? gateway.url,
+      logger,
+    );
   gateway.app.enableShutdownHooks();
   logger.info({ url: gateway.url }, `gateway listening on ${gateway.url}`);
 }

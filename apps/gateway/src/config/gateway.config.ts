@@ -38,6 +38,10 @@ export const gatewayEnv = {
     description:
       'trust X-Forwarded-For/-Proto/-Host (only behind a proxy that sets them): client addresses for rate limits and the public origin',
   }),
+  REALTIME_CLIENT_URL: env.optionalString({
+    description:
+      'distributed mode: http:// URL of the realtime client port (a realtime process, or a balancer with connection affinity in front of several) that /app/{key} and /realtime/socket.io on the gateway forward to; unset: not forwarded',
+  }),
   PUBLIC_URL: env.optionalString({
     description: 'public origin used in doc_url links; defaults to the request host',
   }),
