@@ -315,6 +315,38 @@ describe('realtime data plane through the gateway', () => {
     expect(errors[0]).toMatch(/revoked app key/);
   });
 
+  it('passes client events to the other subscribers of a private channel, at most 10 a second per connection', async () => {
+    const [sender, receiver] = [connect(), connect()];
+    await Promise.all([connected(sender), connected(receiver)]);
+    const [sending, receiving] = [
+      await subscribed(sender, 'private-chat'),
+      await subscribed(receiver, 'private-chat'),
+    ];
+    const got: number[] = [];
+    const echoed: number[] = [];
+    receiving.bind('client-typing', (data: { n: number }) => got.push(data.n));
+    sending.bind('client-typing', (data: { n: number }) => echoed.push(data.n));
+    const refusals: string[] = [];
+    (
+      sender as unknown as {
+        connection: {
+          bind: (e: string, h: (p: { code: number; message: string }) => void) => void;
+        };
+      }
+    ).connection.bind('error', (payload) => refusals.push(`${payload.code} ${payload.message}`));
+    for (let n = 0; n < 25; n++) sending.trigger('client-typing', { n });
+    await eventually(() => got.length + refusals.length === 25);
+    // 25 at once span at most two one-second windows: 10 to 20 pass, the rest are refused.
+    expect(got.length).toBeGreaterThanOrEqual(10);
+    expect(got.length).toBeLessThanOrEqual(20);
+    expect(refusals[0]).toMatch(/^4301 At most 10 client events a second/);
+    expect(echoed).toEqual([]);
+    // Public channels take no client events.
+    const open = await subscribed(sender, 'lobby');
+    open.trigger('client-typing', { n: 99 });
+    await eventually(() => refusals.some((r) => r.includes('private and presence channels')));
+  });
+
   it('delivers a publish retried with the same Idempotency-Key once', async () => {
     const client = connect();
     await connected(client);

@@ -108,6 +108,22 @@ describe(RealtimeEngine.name, () => {
     ]);
   });
 
+  it('allows 10 client events a second per connection', () => {
+    const engine = new RealtimeEngine();
+    const a = fakeConnection(engine);
+    const b = fakeConnection(engine);
+    const now = jest.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    try {
+      const allowed = Array.from({ length: 12 }, () => engine.clientEventAllowed(a.connection.id));
+      expect(allowed).toEqual([...Array<boolean>(10).fill(true), false, false]);
+      expect(engine.clientEventAllowed(b.connection.id)).toBe(true);
+      now.mockReturnValue(1_700_000_001_000);
+      expect(engine.clientEventAllowed(a.connection.id)).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it("closes a revoked key's connections and a disconnected member's, and nobody else's", () => {
     const engine = new RealtimeEngine();
     const revoked = fakeConnection(engine, 'rap_1', 'rak_old');

@@ -35,6 +35,8 @@ interface ConnectionState {
   member?: Member;
   /** Per presence channel, the member this connection joined as. */
   presence: Map<string, Member>;
+  /** Client events sent in the current second (`clientEventAllowed`). */
+  clientEvents: { second: number; count: number };
 }
 
 interface PresenceMember {
@@ -101,6 +103,7 @@ export class RealtimeEngine {
       connection,
       channels: new Set(),
       presence: new Map(),
+      clientEvents: { second: 0, count: 0 },
     });
     connection.send({
       event: ServerEvents.ConnectionEstablished,
@@ -206,6 +209,17 @@ export class RealtimeEngine {
     const member = parseMember(request.member_data);
     state.member = member;
     return member;
+  }
+
+  /** Counts a client event against the connection's allowance per second (as Pusher's). */
+  clientEventAllowed(connectionId: string): boolean {
+    const state = this.connections.get(connectionId);
+    if (!state) return false;
+    const second = Math.floor(Date.now() / 1000);
+    const spent = state.clientEvents;
+    if (spent.second !== second) Object.assign(spent, { second, count: 0 });
+    spent.count += 1;
+    return spent.count <= LIMITS.clientEventsPerSecond;
   }
 
   isSubscribed(connectionId: string, channel: string): boolean {

@@ -83,6 +83,15 @@ export class FrameHandler {
       connection.send(errorFrame(4301, `Not subscribed to ${frame.channel}`));
       return;
     }
+    if (!this.engine.clientEventAllowed(connection.id)) {
+      connection.send(
+        errorFrame(
+          4301,
+          `At most ${LIMITS.clientEventsPerSecond} client events a second per connection; this one was not sent`,
+        ),
+      );
+      return;
+    }
     // Subscribers on other realtime processes receive it too; best effort, like Pusher's.
     this.cluster
       .send({

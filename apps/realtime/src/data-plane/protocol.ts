@@ -49,6 +49,8 @@ export const LIMITS = {
   subscriptionsPerConnection: 100,
   membersPerPresenceChannel: 100,
   memberDataBytes: 1_000,
+  /** Client events a connection may send per second; more get an error frame and go nowhere. */
+  clientEventsPerSecond: 10,
 } as const;
 
 export interface Frame {
