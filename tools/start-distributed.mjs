@@ -18,7 +18,7 @@
 // never race for one; METRICS_PORT=0 lets each process pick a free one (each logs its URL at info).
 //
 // Environment: PORT, METRICS_PORT, METRICS_HOST, PLATFORM_ADMIN_TOKEN (generated and kept in
-// .data/distributed/admin-token when unset), ENCRYPTION_KEY (gateway, realtime, email and their
+// .data/distributed/admin-token when unset), ENCRYPTION_KEY (gateway, realtime, email, webhooks, workspace-objects and their
 // migrations; generated and kept in .data/distributed/encryption-key when unset), NATS_URL,
 // DATABASE_URL, LOG_LEVEL; any other variable is passed on to every process.
 import { spawnSync } from 'node:child_process';
@@ -35,7 +35,7 @@ const self = fileURLToPath(import.meta.url);
 const root = resolve(dirname(self), '..');
 const dataDir = join(root, '.data', 'distributed');
 /** The processes whose env schema requires ENCRYPTION_KEY (the migrations run every app's). */
-const ENCRYPTED = ['gateway', 'realtime', 'email'];
+const ENCRYPTED = ['gateway', 'realtime', 'email', 'webhooks', 'workspace-objects'];
 const FIRST_SERVICE_PORT = 8181; // one per service in list order: docs 8181, email 8182...
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -141,7 +141,7 @@ async function main() {
       admin.source === 'env'
         ? '  admin token:  from PLATFORM_ADMIN_TOKEN'
         : `  admin token:  ${admin.value}  (${admin.source})`,
-      `  encryption:   ${encryption.source === 'env' ? 'key from ENCRYPTION_KEY' : `key ${encryption.source}`} (gateway, realtime, email)`,
+      `  encryption:   ${encryption.source === 'env' ? 'key from ENCRYPTION_KEY' : `key ${encryption.source}`} (gateway, realtime, email, webhooks, workspace-objects)`,
       `  services:     ${services.map((app, i) => `${app} :${FIRST_SERVICE_PORT + i}`).join(', ')} (health)`,
       firstMetricsPort
         ? `  metrics:      http://${metricsHost}:{port}/metrics on ${[...metricsPorts].map(([app, port]) => `${app} :${port}`).join(', ')}`

@@ -27,6 +27,9 @@ import { DomainsController } from './api/email/domains.controller';
 import { WebhooksController } from './api/webhooks/webhooks.controller';
 import { RealtimeEventsController } from './api/realtime/realtime-events.controller';
 import { MessagesController } from './api/email/messages.controller';
+import { AudiencesController } from './api/contacts/audiences.controller';
+import { ContactPropertiesController } from './api/contacts/contact-properties.controller';
+import { ContactsController } from './api/contacts/contacts.controller';
 import { OnboardingRecipients } from './api/email/onboarding-recipients';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
@@ -48,6 +51,9 @@ export const GATEWAY_CONTROLLERS = [
   WebhooksController,
   RealtimeEventsController,
   MessagesController,
+  ContactsController,
+  ContactPropertiesController,
+  AudiencesController,
 ];
 
 /** Routes Fastify serves directly (registered by createGateway), declared like the others. */

@@ -3,10 +3,25 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
+import { AudiencesHandler } from './audiences/audiences.handler';
+import { AudiencesRepository } from './audiences/audiences.repository';
+import { AudiencesService } from './audiences/audiences.service';
+import { WORKSPACE_OBJECTS_CONFIG } from './config/workspace-objects.config';
 import type { WorkspaceObjectsConfig } from './config/workspace-objects.config';
+import { ContactPropertiesHandler } from './contact-properties/contact-properties.handler';
+import { ContactPropertiesRepository } from './contact-properties/contact-properties.repository';
+import { ContactPropertiesService } from './contact-properties/contact-properties.service';
+import { ContactsHandler } from './contacts/contacts.handler';
+import { ContactsRepository } from './contacts/contacts.repository';
+import { ContactsService } from './contacts/contacts.service';
 import { workspaceObjectsDatabase } from './database/workspace-objects.database';
+import { IdempotencyPurger } from './housekeeping';
+import { Writes } from './shared/writes';
 
-/** The workspace-objects service: custom object types and records of the workspace API. */
+/**
+ * The workspace-objects service: the workspace's records. Contacts, contact properties and
+ * audiences today; custom object types and records of the workspace API next.
+ */
 @Module({})
 export class WorkspaceObjectsModule {
   static register(config: WorkspaceObjectsConfig): DynamicModule {
@@ -15,6 +30,18 @@ export class WorkspaceObjectsModule {
       imports: [
         TypeOrmModule.forRoot(serviceTypeOrmOptions(workspaceObjectsDatabase(config))),
         ServiceHealthModule.forService('workspace_objects', databaseReadiness('workspace_objects')),
+      ],
+      controllers: [ContactsHandler, ContactPropertiesHandler, AudiencesHandler],
+      providers: [
+        { provide: WORKSPACE_OBJECTS_CONFIG, useValue: config },
+        Writes,
+        ContactsRepository,
+        ContactPropertiesRepository,
+        AudiencesRepository,
+        ContactsService,
+        ContactPropertiesService,
+        AudiencesService,
+        IdempotencyPurger,
       ],
     };
   }

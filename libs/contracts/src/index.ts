@@ -9,3 +9,4 @@ export * from './email';
 export * from './email-domains';
 export * from './email-suppressions';
 export * from './webhooks';
+export * from './contacts';

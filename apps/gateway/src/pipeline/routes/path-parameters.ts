@@ -17,6 +17,9 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   suppression_id: { pattern: ID, notFound: 'E04006' },
   message_id: { pattern: ID, notFound: 'E04007' },
   webhook_id: { pattern: ID, notFound: 'E04010' },
+  contact_id: { pattern: ID, notFound: 'E04013' },
+  audience_id: { pattern: ID, notFound: 'E04014' },
+  property_id: { pattern: ID, notFound: 'E04015' },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and
   // malformed names with 422; only what no name can be (control characters, 200+) stops here.
   channel_name: { pattern: /^[^\u0000-\u001f\u007f]{1,200}$/, notFound: 'E04011' },

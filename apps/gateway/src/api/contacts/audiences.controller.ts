@@ -1,0 +1,225 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { ContactSubjects } from '@switchboard/contracts';
+import type { Audience } from '@switchboard/contracts';
+import { ServiceClient } from '@switchboard/platform';
+import type { FastifyRequest } from 'fastify';
+import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { Route } from '../../pipeline/routes/route-policy';
+import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
+import {
+  AudienceContactsDto,
+  CreateAudienceDto,
+  ListAudiencesQuery,
+  UpdateAudienceDto,
+} from './contacts.dto';
+
+const audiences = { tag: 'Audiences', auth: 'api' } as const;
+const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
+const WRITE_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
+
+/** Static audiences and their members, answered by the workspace-objects service. */
+@Controller('v1/audiences')
+export class AudiencesController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Get()
+  @Route({
+    ...audiences,
+    summary: 'List audiences, newest first (q: name substring)',
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: true,
+    query: ListAudiencesQuery,
+    response: { status: 200, description: 'A page of audiences' },
+    errors: READ_ERRORS,
+  })
+  list(@ValidQuery() query: ListAudiencesQuery, @Req() request: FastifyRequest) {
+    return this.services.send(
+      ContactSubjects.ListAudiences,
+      { ...query },
+      requestContextFor(request),
+    );
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Route({
+    ...audiences,
+    summary: 'Create a static audience',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: CreateAudienceDto,
+    response: { status: 201, description: 'The audience' },
+    errors: WRITE_ERRORS,
+  })
+  create(@ValidBody() body: CreateAudienceDto, @Req() request: FastifyRequest): Promise<Audience> {
+    return this.services.send(
+      ContactSubjects.CreateAudience,
+      {
+        name: body.name,
+        ...(body.description === undefined ? {} : { description: body.description }),
+      },
+      requestContextFor(request),
+    );
+  }
+
+  @Get(':audience_id')
+  @Route({
+    ...audiences,
+    summary: 'Get an audience',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: 'The audience' },
+    errors: READ_ERRORS,
+  })
+  get(@Param('audience_id') id: string, @Req() request: FastifyRequest): Promise<Audience> {
+    return this.services.send(
+      ContactSubjects.GetAudience,
+      { audience_id: id },
+      requestContextFor(request),
+    );
+  }
+
+  @Patch(':audience_id')
+  @Route({
+    ...audiences,
+    summary: "Rename an audience or change its description (null clears it; the name can't be)",
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: UpdateAudienceDto,
+    response: { status: 200, description: 'The audience' },
+    errors: WRITE_ERRORS,
+  })
+  update(
+    @Param('audience_id') id: string,
+    @ValidBody() body: UpdateAudienceDto,
+    @Req() request: FastifyRequest,
+  ): Promise<Audience> {
+    return this.services.send(
+      ContactSubjects.UpdateAudience,
+      { audience_id: id, ...body },
+      requestContextFor(request),
+    );
+  }
+
+  @Delete(':audience_id')
+  @HttpCode(204)
+  @Route({
+    ...audiences,
+    summary: 'Delete an audience and its memberships; contacts stay',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    errors: WRITE_ERRORS,
+  })
+  async remove(@Param('audience_id') id: string, @Req() request: FastifyRequest): Promise<void> {
+    await this.services.send(
+      ContactSubjects.DeleteAudience,
+      { audience_id: id },
+      requestContextFor(request),
+    );
+  }
+
+  @Get(':audience_id/contacts')
+  @Route({
+    ...audiences,
+    summary: "List an audience's members, most recently joined first (q: email or phone digits)",
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: true,
+    query: ListAudiencesQuery,
+    response: { status: 200, description: 'A page of members: contact and joined_at' },
+    errors: READ_ERRORS,
+  })
+  members(
+    @Param('audience_id') id: string,
+    @ValidQuery() query: ListAudiencesQuery,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.services.send(
+      ContactSubjects.ListMembers,
+      { ...query, audience_id: id },
+      requestContextFor(request),
+    );
+  }
+
+  @Post(':audience_id/contacts')
+  @HttpCode(204)
+  @Route({
+    ...audiences,
+    summary: 'Add up to 1,000 contacts (members keep their join time; any unknown id: 422)',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: AudienceContactsDto,
+    errors: WRITE_ERRORS,
+  })
+  async add(
+    @Param('audience_id') id: string,
+    @ValidBody() body: AudienceContactsDto,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    await this.services.send(
+      ContactSubjects.AddMembers,
+      { audience_id: id, contact_ids: body.contact_ids },
+      requestContextFor(request),
+    );
+  }
+
+  @Post(':audience_id/contacts/remove')
+  @HttpCode(204)
+  @Route({
+    ...audiences,
+    summary: 'Remove up to 1,000 contacts from the audience (any unknown id: 422)',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: AudienceContactsDto,
+    errors: WRITE_ERRORS,
+  })
+  async removeMany(
+    @Param('audience_id') id: string,
+    @ValidBody() body: AudienceContactsDto,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    await this.services.send(
+      ContactSubjects.RemoveMembers,
+      { audience_id: id, contact_ids: body.contact_ids },
+      requestContextFor(request),
+    );
+  }
+
+  @Delete(':audience_id/contacts/:contact_id')
+  @HttpCode(204)
+  @Route({
+    ...audiences,
+    summary: "End one contact's membership (204 also when it was not a member)",
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    errors: WRITE_ERRORS,
+  })
+  async removeOne(
+    @Param('audience_id') id: string,
+    @Param('contact_id') contactId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    await this.services.send(
+      ContactSubjects.RemoveMember,
+      { audience_id: id, contact_id: contactId },
+      requestContextFor(request),
+    );
+  }
+}

@@ -1,0 +1,155 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { ContactSubjects } from '@switchboard/contracts';
+import type { Contact, ContactUpsertResultItem } from '@switchboard/contracts';
+import { ServiceClient } from '@switchboard/platform';
+import type { FastifyRequest } from 'fastify';
+import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { Route } from '../../pipeline/routes/route-policy';
+import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
+import {
+  ContactBatchDto,
+  CreateContactDto,
+  ListContactsQuery,
+  UpdateContactDto,
+} from './contacts.dto';
+
+const contacts = { tag: 'Contacts', auth: 'api' } as const;
+const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
+const WRITE_ERRORS = [400, 401, 403, 404, 409, 413, 422, 429, 500, 503] as const;
+
+/** The workspace's contacts (reference section 3), answered by the workspace-objects service. */
+@Controller('v1/contacts')
+export class ContactsController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Get()
+  @Route({
+    ...contacts,
+    summary:
+      'List contacts, newest first: exact email, phone_number (up to 50) or external_id, q substring, identifier; each with its audiences',
+    role: 'read',
+    rateLimit: 'api_list',
+    idempotent: false,
+    paginated: true,
+    query: ListContactsQuery,
+    response: { status: 200, description: 'A page of contacts' },
+    errors: READ_ERRORS,
+  })
+  list(@ValidQuery() query: ListContactsQuery, @Req() request: FastifyRequest) {
+    return this.services.send(
+      ContactSubjects.ListContacts,
+      { ...query },
+      requestContextFor(request),
+    );
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Route({
+    ...contacts,
+    summary: 'Create a contact with an email, a phone number or both (each unique: 409)',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: CreateContactDto,
+    response: { status: 201, description: 'The contact' },
+    errors: WRITE_ERRORS,
+  })
+  create(@ValidBody() body: CreateContactDto, @Req() request: FastifyRequest): Promise<Contact> {
+    return this.services.send(
+      ContactSubjects.CreateContact,
+      { fields: { ...body } },
+      requestContextFor(request),
+    );
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @Route({
+    ...contacts,
+    summary:
+      'Create or update up to 1,000 contacts: a result per entry in submission order; a bad entry fails alone',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: ContactBatchDto,
+    bodyLimit: 'large',
+    response: { status: 200, description: 'One result per entry: created, updated or failed' },
+    errors: WRITE_ERRORS,
+  })
+  batch(
+    @ValidBody() body: ContactBatchDto,
+    @Req() request: FastifyRequest,
+  ): Promise<{ data: ContactUpsertResultItem[] }> {
+    return this.services.send(
+      ContactSubjects.UpsertContacts,
+      { ...body },
+      requestContextFor(request),
+    );
+  }
+
+  @Get(':contact_id')
+  @Route({
+    ...contacts,
+    summary: 'Get a contact',
+    role: 'read',
+    rateLimit: 'read',
+    idempotent: false,
+    paginated: false,
+    response: { status: 200, description: 'The contact' },
+    errors: READ_ERRORS,
+  })
+  get(@Param('contact_id') id: string, @Req() request: FastifyRequest): Promise<Contact> {
+    return this.services.send(
+      ContactSubjects.GetContact,
+      { contact_id: id },
+      requestContextFor(request),
+    );
+  }
+
+  @Patch(':contact_id')
+  @Route({
+    ...contacts,
+    summary:
+      'Update a contact: only what is sent changes, data merges (null removes a key), an identifier always remains',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    body: UpdateContactDto,
+    response: { status: 200, description: 'The contact' },
+    errors: WRITE_ERRORS,
+  })
+  update(
+    @Param('contact_id') id: string,
+    @ValidBody() body: UpdateContactDto,
+    @Req() request: FastifyRequest,
+  ): Promise<Contact> {
+    return this.services.send(
+      ContactSubjects.UpdateContact,
+      { contact_id: id, changes: { ...body } },
+      requestContextFor(request),
+    );
+  }
+
+  @Delete(':contact_id')
+  @HttpCode(204)
+  @Route({
+    ...contacts,
+    summary: 'Delete a contact and its audience memberships (suppressions are kept)',
+    role: 'write',
+    rateLimit: 'write',
+    idempotent: true,
+    paginated: false,
+    errors: WRITE_ERRORS,
+  })
+  async remove(@Param('contact_id') id: string, @Req() request: FastifyRequest): Promise<void> {
+    await this.services.send(
+      ContactSubjects.DeleteContact,
+      { contact_id: id },
+      requestContextFor(request),
+    );
+  }
+}

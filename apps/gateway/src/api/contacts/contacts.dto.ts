@@ -1,0 +1,141 @@
+import { CONTACT_LIMITS, CONTACT_MATCH_KEYS } from '@switchboard/contracts';
+import type { ContactMatchKey } from '@switchboard/contracts';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import { ManagementPageQuery, PageQuery } from '../../pipeline/http/list-query.dto';
+
+/*
+ * Shapes only: which fields exist and their JSON types. The workspace-objects service applies
+ * the rules (normalization, uniqueness, lengths, `data` against the declared properties), the
+ * same for one contact and for each entry of a batch, where a bad entry fails alone.
+ */
+
+export class CreateContactDto {
+  @IsOptional() @IsString() email?: string;
+  @IsOptional() @IsString() phone_number?: string;
+  @IsOptional() @IsString() first_name?: string;
+  @IsOptional() @IsString() last_name?: string;
+  @IsOptional() @IsString() external_id?: string;
+  @IsOptional() @IsObject() data?: Record<string, unknown>;
+}
+
+/** Omitted fields are unchanged; null clears (an identifier only while another remains). */
+export class UpdateContactDto {
+  @IsOptional() @IsString() email?: string | null;
+  @IsOptional() @IsString() phone_number?: string | null;
+  @IsOptional() @IsString() first_name?: string | null;
+  @IsOptional() @IsString() last_name?: string | null;
+  @IsOptional() @IsString() external_id?: string | null;
+  @IsOptional() @IsObject() data?: Record<string, unknown>;
+}
+
+export class ContactBatchDto {
+  /** Each entry is checked by the service, so one bad entry fails alone. */
+  @IsArray()
+  @ArrayMinSize(1, { message: 'contacts must hold at least one entry' })
+  @ArrayMaxSize(CONTACT_LIMITS.batchEntries, {
+    message: `contacts holds at most ${CONTACT_LIMITS.batchEntries} entries`,
+  })
+  contacts: Array<Record<string, unknown>>;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(CONTACT_LIMITS.batchAudiences, {
+    message: `audience_ids names at most ${CONTACT_LIMITS.batchAudiences} audiences`,
+  })
+  @IsString({ each: true })
+  audience_ids?: string[];
+
+  @IsOptional()
+  @IsIn(CONTACT_MATCH_KEYS, { message: `match_on must be one of ${CONTACT_MATCH_KEYS.join(', ')}` })
+  match_on?: ContactMatchKey;
+
+  @IsOptional()
+  @IsIn(['merge', 'replace'], { message: 'data_mode must be merge or replace' })
+  data_mode?: 'merge' | 'replace';
+}
+
+/** A repeated query parameter arrives as a string when given once: always a list here. */
+const QueryList = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value));
+
+export class ListContactsQuery extends ManagementPageQuery {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(CONTACT_LIMITS.emailLength) email?: string;
+
+  @IsOptional()
+  @QueryList()
+  @IsArray()
+  @ArrayMaxSize(CONTACT_LIMITS.phoneFilterValues, {
+    message: `phone_number takes at most ${CONTACT_LIMITS.phoneFilterValues} values`,
+  })
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(CONTACT_LIMITS.phoneInputLength, { each: true })
+  phone_number?: string[];
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(CONTACT_LIMITS.externalIdLength)
+  external_id?: string;
+
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) q?: string;
+
+  @IsOptional()
+  @IsIn(['email', 'phone_number'], { message: 'identifier must be email or phone_number' })
+  identifier?: 'email' | 'phone_number';
+}
+
+export class CreateContactPropertyDto {
+  @IsString() @MinLength(1) @MaxLength(CONTACT_LIMITS.propertyKeyLength) key: string;
+  @IsString() type: string;
+  @IsOptional() fallback_value?: unknown;
+}
+
+export class UpdateContactPropertyDto {
+  /** null removes the fallback. */
+  @IsOptional() fallback_value?: unknown;
+}
+
+export class ListAudiencesQuery extends PageQuery {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) q?: string;
+}
+
+export class CreateAudienceDto {
+  @IsString() @MaxLength(CONTACT_LIMITS.audienceNameLength) name: string;
+  @IsOptional()
+  @IsString()
+  @MaxLength(CONTACT_LIMITS.audienceDescriptionLength)
+  description?: string;
+  @IsOptional() @IsIn(['static'], { message: 'type must be static' }) type?: 'static';
+}
+
+export class UpdateAudienceDto {
+  @IsOptional() @IsString() @MaxLength(CONTACT_LIMITS.audienceNameLength) name?: string;
+  @IsOptional()
+  @IsString()
+  @MaxLength(CONTACT_LIMITS.audienceDescriptionLength)
+  description?: string | null;
+}
+
+export class AudienceContactsDto {
+  @IsArray()
+  @ArrayMinSize(1, { message: 'contact_ids must name at least one contact' })
+  @ArrayMaxSize(CONTACT_LIMITS.membersPerCall, {
+    message: `contact_ids names at most ${CONTACT_LIMITS.membersPerCall} contacts`,
+  })
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  contact_ids: string[];
+}
