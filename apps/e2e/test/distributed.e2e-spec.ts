@@ -411,6 +411,22 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     }
   });
 
+  it('upserts contacts and lists an audience through the gateway and the workspace-objects service over NATS', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'People',
+    });
+    const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+    const audience = await bird.audiences.create({ name: 'Everyone' });
+    const result = await bird.contacts.batch({
+      audience_ids: [audience.id],
+      contacts: Array.from({ length: 300 }, (_, i) => ({ email: `p${i}@nats.test` })),
+    });
+    expect(result.data.filter((r) => r.status === 'created')).toHaveLength(300);
+    const page = await bird.audiences.listContacts(audience.id, { limit: 100 });
+    expect(page.data).toHaveLength(100);
+    expect(page.next_cursor).toEqual(expect.any(String));
+  });
+
   it('answers a bad API key with the 401 envelope', async () => {
     const bird = new BirdClient({
       apiKey: 'bk_us1_000000000000000000000000000000000000000000000000',

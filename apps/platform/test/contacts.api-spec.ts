@@ -55,6 +55,13 @@ describe('contacts, contact properties and audiences through the gateway', () =>
     // "" is an omitted phone; then nothing identifies the contact.
     const empty = await api('POST', '/v1/contacts', { phone_number: '', first_name: 'x' });
     expect(empty.status).toBe(422);
+    // Text PostgreSQL cannot store (NUL, a lone surrogate) is refused before any service sees it.
+    for (const email of ['a\u0000b@example.com', 'x\ud800@example.com']) {
+      const hostile = await api('POST', '/v1/contacts/batch', { contacts: [{ email }] });
+      expect(hostile.status).toBeGreaterThanOrEqual(400);
+      expect(hostile.status).toBeLessThan(500);
+      expect(hostile.body).toMatchObject({ error: { details: expect.any(Array) } });
+    }
     const found = await bird.contacts.list({ email: 'ADA@EXAMPLE.COM' });
     expect(found.data.map((c) => c.id)).toEqual([ada.id]);
   });
