@@ -269,6 +269,28 @@ describe('contacts, contact properties and audiences through the gateway', () =>
     await expect(bird.contacts.get(ids[0])).resolves.toMatchObject({ email: 'm0@aud.test' });
   });
 
+  it('reads, lists and deletes with the SDK: a deleted contact leaves its audiences, properties and audiences list with their flags', async () => {
+    const audience = await bird.audiences.create({ name: 'Deletion test' });
+    const gone = await bird.contacts.create({ email: 'gone@delete.test' });
+    await bird.audiences.addContacts(audience.id, { contact_ids: [gone.id] });
+    await expect(bird.contacts.get(gone.id)).resolves.toMatchObject({ email: 'gone@delete.test' });
+    await bird.contacts.delete(gone.id);
+    await expect(bird.contacts.get(gone.id)).rejects.toBeInstanceOf(BirdNotFoundError);
+    await expect(bird.contacts.delete(gone.id)).rejects.toBeInstanceOf(BirdNotFoundError);
+    expect((await bird.audiences.listContacts(audience.id)).data).toEqual([]);
+    const found = await bird.audiences.list({ q: 'DELETION' });
+    expect(found.data.map((a) => a.id)).toEqual([audience.id]);
+    const plan = (await bird.contactProperties.list({ limit: 100 })).data.find(
+      (p) => p.key === 'plan',
+    );
+    await expect(bird.contactProperties.get(plan!.id)).resolves.toMatchObject({
+      key: 'plan',
+      type: 'string',
+      fallback_value: 'free',
+      archived: false,
+    });
+  });
+
   it('shows another workspace nothing: its ids are 404 and its lists are empty', async () => {
     const ours = await bird.contacts.create({ email: 'private@acme.test' });
     const audience = await bird.audiences.create({ name: 'Private' });
