@@ -358,6 +358,12 @@ describe('webhooks through the gateway', () => {
     expect(
       receiver.at('/private').map((request) => JSON.parse(request.body).data.email),
     ).not.toContain('theirs@example.test');
+    // A workspace without endpoints has nothing to deliver or replay: its events are not kept.
+    const kept = await platform.db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM webhooks.events WHERE workspace_id = $1',
+      [other.workspace.id],
+    );
+    expect(kept.rows[0].n).toBe('0');
     await bird.webhooks.delete(endpoint.id);
   });
 });

@@ -61,8 +61,9 @@ export const deliveriesRepository = {
   /**
    * Stores a batch of bus events (an event seen before is skipped: the bus delivers at least
    * once) and, for each new one, a delivery and its job per endpoint of the workspace that
-   * subscribes to its type and is not paused. One statement; answers how many new events and
-   * deliveries.
+   * subscribes to its type and is not paused. Events of a workspace without any endpoint are
+   * not kept: no delivery or replay could ever use them (replays start at an endpoint's
+   * creation). One statement; answers how many new events and deliveries.
    */
   async intake(
     runner: SqlRunner,
@@ -76,7 +77,9 @@ export const deliveriesRepository = {
              AS x(id text, workspace_id text, type text, body jsonb, occurred_at timestamptz, n int)
          ), ev AS (
            INSERT INTO webhooks.events (id, workspace_id, type, body, occurred_at)
-           SELECT id, workspace_id, type, body, occurred_at FROM incoming ORDER BY n
+           SELECT id, workspace_id, type, body, occurred_at FROM incoming
+           WHERE EXISTS (SELECT 1 FROM webhooks.endpoints e WHERE e.workspace_id = incoming.workspace_id)
+           ORDER BY n
            ON CONFLICT (id) DO NOTHING
            RETURNING id, workspace_id, type
          ), d AS (
