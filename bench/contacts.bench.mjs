@@ -14,11 +14,11 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  assertLoopback,
+  apiCall,
   cpuSnapshot,
   percentile,
   runBench,
-  startNodeChild,
+  startPlatformOnPostgres,
   writeResultsSection,
 } from './harness.mjs';
 
@@ -37,18 +37,6 @@ const GOALS = { p99Ms: 1000, ratio: 3, moonshotMs: 250 };
 const children = [];
 let tmp;
 const log = (line) => process.stdout.write(`${line}\n`);
-const start = (name, args, env) => startNodeChild(children, root, name, args, env);
-
-async function api(base, method, path, token, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return JSON.parse(text);
-}
 
 /** 1,000 entries of a round: the same shape on both sides. */
 function entries(round, side) {
@@ -87,33 +75,21 @@ async function timed(work) {
 
 async function main() {
   tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-contacts-'));
-  const postgres = start('PostgreSQL', [
-    join(root, 'tools/embedded-postgres.mjs'),
-    join(tmp, 'pg'),
-  ]);
-  const [, url] = await postgres.line(/"url":"([^"]+)"/);
-  const adminToken = 'sbadm_bench_contacts_operator_token';
-  const platform = start('platform', [join(root, 'dist/apps/platform/src/main.js')], {
-    DATABASE_URL: url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    METRICS_PORT: '0',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: join(tmp, 'platform'),
-    PLATFORM_ADMIN_TOKEN: adminToken,
-    ENCRYPTION_KEY: 'sbenc_bench_contacts_key_0123456789',
-    RATE_LIMITS: 'off',
+  const {
+    databaseUrl: url,
+    base,
+    adminToken,
+  } = await startPlatformOnPostgres(children, root, tmp, 'contacts');
+  const created = await apiCall(base, 'POST', '/admin/v1/workspaces', adminToken, {
+    name: 'Bench',
   });
-  const [, base] = await platform.line(/Switchboard is running at (http:\/\/127\.0\.0\.1:\d+)/);
-  assertLoopback(base);
-  const created = await api(base, 'POST', '/admin/v1/workspaces', adminToken, { name: 'Bench' });
   const token = created.api_key.secret;
-  await api(base, 'POST', '/v1/contact-properties', token, { key: 'plan', type: 'string' });
+  await apiCall(base, 'POST', '/v1/contact-properties', token, { key: 'plan', type: 'string' });
   const pool = new Pool({ connectionString: url, max: 1 });
   const groups = children.map((child) => child.proc.pid);
 
   const platformUpsert = async (rows) => {
-    const answer = await api(base, 'POST', '/v1/contacts/batch', token, { contacts: rows });
+    const answer = await apiCall(base, 'POST', '/v1/contacts/batch', token, { contacts: rows });
     const failed = answer.data.filter((result) => result.status === 'failed');
     if (failed.length)
       throw new Error(`${failed.length} entries failed: ${JSON.stringify(failed[0])}`);

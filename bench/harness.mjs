@@ -3,6 +3,7 @@
 // section of RESULTS.md.
 import { spawn } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /**
  * CPU time (user + system, in ticks of 1/100 s) of every process group a bench started, of the
@@ -164,4 +165,51 @@ export async function runBench(name, main, children, tmpDir) {
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }
   process.exit(status);
+}
+
+/**
+ * An embedded PostgreSQL and the embedded platform on it (`dist/`, `LOG_LEVEL=warn`, rate limits
+ * off unless `env` says otherwise), each a child of this bench. Resolves with the database URL,
+ * the platform's base URL, its operator token and its child.
+ */
+export async function startPlatformOnPostgres(children, root, tmp, name, env = {}) {
+  const postgres = startNodeChild(children, root, 'PostgreSQL', [
+    join(root, 'tools/embedded-postgres.mjs'),
+    join(tmp, 'pg'),
+  ]);
+  const [, databaseUrl] = await postgres.line(/"url":"([^"]+)"/);
+  const adminToken = `sbadm_bench_${name}_operator_token`;
+  const platform = startNodeChild(
+    children,
+    root,
+    'platform',
+    [join(root, 'dist/apps/platform/src/main.js')],
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(tmp, 'platform'),
+      PLATFORM_ADMIN_TOKEN: adminToken,
+      ENCRYPTION_KEY: `sbenc_bench_${name}_key_0123456789`,
+      RATE_LIMITS: 'off',
+      ...env,
+    },
+  );
+  const [, base] = await platform.line(/Switchboard is running at (http:\/\/127\.0\.0\.1:\d+)/);
+  assertLoopback(base);
+  return { databaseUrl, base, adminToken, platform };
+}
+
+/** A JSON call with a bearer token; anything but 2xx fails the bench with the answer. */
+export async function apiCall(base, method, path, token, body, headers = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return JSON.parse(text || '{}');
 }

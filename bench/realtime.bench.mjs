@@ -13,10 +13,11 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  assertLoopback,
+  apiCall,
   percentile,
   runBench,
   startNodeChild,
+  startPlatformOnPostgres,
   writeResultsSection,
 } from './harness.mjs';
 
@@ -133,39 +134,18 @@ async function idleMemory(pid, connect) {
 
 async function main() {
   tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-realtime-'));
-  const postgres = start('PostgreSQL', [
-    join(root, 'tools/embedded-postgres.mjs'),
-    join(tmp, 'pg'),
-  ]);
-  const [, url] = await postgres.line(/"url":"([^"]+)"/);
-  const adminToken = 'sbadm_bench_realtime_operator_token';
-  const platform = start('platform', [join(root, 'dist/apps/platform/src/main.js')], {
-    DATABASE_URL: url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    METRICS_PORT: '0',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: join(tmp, 'platform'),
-    PLATFORM_ADMIN_TOKEN: adminToken,
-    ENCRYPTION_KEY: 'sbenc_bench_realtime_key_0123456789',
-    RATE_LIMITS: 'off',
-  });
-  const [, base] = await platform.line(/Switchboard is running at (http:\/\/127\.0\.0\.1:\d+)/);
-  assertLoopback(base);
+  const { base, adminToken, platform } = await startPlatformOnPostgres(
+    children,
+    root,
+    tmp,
+    'realtime',
+  );
   const bare = start('bare socket.io', [join(root, 'bench/bare-socketio.mjs')]);
   const [, barePort] = await bare.line(/"port":(\d+)/);
   const bareBase = `http://127.0.0.1:${barePort}`;
 
-  const api = async (method, path, token, body, headers = {}) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    return JSON.parse(text || '{}');
-  };
+  const api = (method, path, token, body, headers) =>
+    apiCall(base, method, path, token, body, headers);
   const workspace = await api('POST', '/admin/v1/workspaces', adminToken, { name: 'Bench' });
   const token = workspace.api_key.secret;
   const made = await api('POST', '/v1/realtime/apps', token, { name: 'bench', region: 'eu1' });

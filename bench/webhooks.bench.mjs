@@ -16,11 +16,12 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  assertLoopback,
+  apiCall as api,
   cpuSnapshot,
   percentile,
   runBench,
   startNodeChild,
+  startPlatformOnPostgres,
   writeResultsSection,
 } from './harness.mjs';
 
@@ -54,17 +55,6 @@ const ask = (child, message) =>
     child.proc.once('message', done);
     child.proc.send(message);
   });
-
-async function api(base, method, path, token, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return JSON.parse(text);
-}
 
 let sequence = 0;
 /** One emitting transaction of `count` events; answers when it committed. */
@@ -156,28 +146,15 @@ async function bare(port) {
 
 async function main() {
   tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-webhooks-'));
-  const postgres = start('PostgreSQL', [
-    join(root, 'tools/embedded-postgres.mjs'),
-    join(tmp, 'pg'),
-  ]);
-  const [, url] = await postgres.line(/"url":"([^"]+)"/);
   const receiver = start('receiver', [join(root, 'bench/webhook-receiver.mjs')], {}, true);
   const [, receiverPort] = await receiver.line(/"port":(\d+)/);
-  const adminToken = 'sbadm_bench_webhooks_operator_token';
-  const platform = start('platform', [join(root, 'dist/apps/platform/src/main.js')], {
-    DATABASE_URL: url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    METRICS_PORT: '0',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: join(tmp, 'platform'),
-    PLATFORM_ADMIN_TOKEN: adminToken,
-    ENCRYPTION_KEY: 'sbenc_bench_webhooks_key_0123456789',
-    RATE_LIMITS: 'off',
+  const {
+    databaseUrl: url,
+    base,
+    adminToken,
+  } = await startPlatformOnPostgres(children, root, tmp, 'webhooks', {
     WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
   });
-  const [, base] = await platform.line(/Switchboard is running at (http:\/\/127\.0\.0\.1:\d+)/);
-  assertLoopback(base);
   const created = await api(base, 'POST', '/admin/v1/workspaces', adminToken, { name: 'Bench' });
   const token = created.api_key.secret;
   await api(base, 'POST', '/v1/webhooks', token, {
@@ -263,7 +240,7 @@ function cpuOf(before, after, groups) {
   if (!before || !after) return undefined;
   const seconds = Number(after.at - before.at) / 1e9;
   const share = (ticks) => ticks / 100 / seconds;
-  const [pg, receiver, platform] = groups;
+  const [receiver, pg, platform] = groups;
   return {
     platform: share(after.byGroup[platform] - before.byGroup[platform]),
     postgres: share(after.byGroup[pg] - before.byGroup[pg]),

@@ -372,6 +372,87 @@ describe('realtime data plane through the gateway', () => {
     expect(seen).toEqual([{ n: 1 }]);
   });
 
+  it('answers every limit with a clear error before anything breaks: frame size, subscriptions per connection, members per presence channel, channels per publish', async () => {
+    type Frame = { event: string; channel?: string; data?: string };
+    /** A raw socket.io client speaking the frames itself. */
+    const rawClient = async () => {
+      const socket = io(platform.base, {
+        path: '/realtime/socket.io',
+        auth: { key: created.key.id },
+        transports: ['websocket'],
+        forceNew: true,
+      });
+      const frames: Frame[] = [];
+      socket.on('message', (frame: Frame) => frames.push(frame));
+      await eventually(() => frames.some((f) => f.event === 'bird:connection_established'));
+      const id = (JSON.parse(frames[0].data ?? '{}') as { connection_id: string }).connection_id;
+      return { socket, frames, id };
+    };
+    const sockets: Array<{ disconnect(): void }> = [];
+    try {
+      const one = await rawClient();
+      sockets.push(one.socket);
+      // A frame over 10,240 bytes: an error frame, and the connection stays usable.
+      one.socket.emit('message', {
+        event: 'bird:subscribe',
+        data: { channel: 'x'.repeat(11_000) },
+      });
+      await eventually(() => one.frames.some((f) => f.event === 'bird:error'));
+      expect(one.socket.connected).toBe(true);
+      // 100 subscriptions per connection: the 101st is refused with status 400.
+      for (let i = 0; i <= 100; i++)
+        one.socket.emit('message', { event: 'bird:subscribe', data: { channel: `many-${i}` } });
+      await eventually(() =>
+        one.frames.some((f) => f.event === 'bird_internal:subscription_error'),
+      );
+      const refused = one.frames.find((f) => f.event === 'bird_internal:subscription_error');
+      expect(refused?.channel).toBe('many-100');
+      expect(JSON.parse(refused?.data ?? '{}')).toMatchObject({ status: 400 });
+
+      // 100 members per presence channel: the 101st member is refused, a 100th's second tab is not.
+      const join = async (memberId: string) => {
+        const client = await rawClient();
+        sockets.push(client.socket);
+        const memberData = JSON.stringify({ member_id: memberId });
+        client.socket.emit('message', {
+          event: 'bird:subscribe',
+          data: {
+            channel: 'presence-full',
+            member_data: memberData,
+            auth: authFor(
+              created.key.id,
+              created.key.secret,
+              `${client.id}:presence-full:${memberData}`,
+            ),
+          },
+        });
+        await eventually(() =>
+          client.frames.some((f) => f.event.startsWith('bird_internal:subscription_')),
+        );
+        return client.frames.find((f) => f.event.startsWith('bird_internal:subscription_'))?.event;
+      };
+      for (let i = 0; i < 100; i++)
+        expect(await join(`m${i}`)).toBe('bird_internal:subscription_succeeded');
+      expect(await join('m100')).toBe('bird_internal:subscription_error');
+      expect(await join('m99')).toBe('bird_internal:subscription_succeeded');
+    } finally {
+      for (const socket of sockets) socket.disconnect();
+    }
+    // 100 channels per publish: 101 is a 422 naming channels, and nothing is delivered.
+    const tooMany = await call(
+      platform.base,
+      'POST',
+      `/v1/realtime/apps/${created.app.id}/events`,
+      {
+        token: acme.api_key.secret,
+        headers: { 'x-realtime-key': created.key.id, 'x-realtime-secret': created.key.secret },
+        body: { event: 'x', channels: Array.from({ length: 101 }, (_, i) => `c${i}`) },
+      },
+    );
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body).toMatchObject({ error: { param: 'channels' } });
+  }, 60_000);
+
   it('answers the data-plane rules with the envelope', async () => {
     const raw = (method: string, path: string, body?: unknown, key = created.key) =>
       fetch(`${platform.base}${path}`, {
