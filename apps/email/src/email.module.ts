@@ -1,7 +1,11 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
+import {
+  databaseReadiness,
+  idempotencyPurgerProvider,
+  serviceTypeOrmOptions,
+} from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
@@ -36,6 +40,7 @@ export class EmailModule {
         MessagesModule,
         DeliveryModule,
       ],
+      providers: [idempotencyPurgerProvider('email', config.IDEMPOTENCY_TTL_HOURS)],
     };
   }
 }

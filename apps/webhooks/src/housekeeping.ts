@@ -1,28 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { poolRunner, purgeIdempotencyRecords } from '@switchboard/persistence';
+import { poolRunner } from '@switchboard/persistence';
 import { PeriodicJob } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { WEBHOOKS_CONFIG } from './config/webhooks.config';
 import type { WebhooksConfig } from './config/webhooks.config';
 import { deliveriesRepository } from './delivery/deliveries.repository';
-
-/** Deletes the webhooks service's idempotency records past their retention, every ten minutes. */
-@Injectable()
-export class WebhooksIdempotencyPurger extends PeriodicJob {
-  protected readonly everyMs = 10 * 60_000;
-
-  constructor(
-    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
-    @InjectDataSource('webhooks') private readonly dataSource: DataSource,
-  ) {
-    super();
-  }
-
-  protected work(): Promise<number> {
-    return purgeIdempotencyRecords(this.dataSource, 'webhooks', this.config.IDEMPOTENCY_TTL_HOURS);
-  }
-}
 
 /**
  * Deletes events received before WEBHOOKS_EVENT_RETENTION_DAYS, with their deliveries and

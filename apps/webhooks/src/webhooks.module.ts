@@ -1,7 +1,11 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
+import {
+  databaseReadiness,
+  idempotencyPurgerProvider,
+  serviceTypeOrmOptions,
+} from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import { WEBHOOKS_CONFIG } from './config/webhooks.config';
 import type { WebhooksConfig } from './config/webhooks.config';
@@ -11,7 +15,7 @@ import { EventIntake } from './delivery/event-intake';
 import { EndpointsHandler } from './endpoints/endpoints.handler';
 import { EndpointsRepository } from './endpoints/endpoints.repository';
 import { EndpointsService } from './endpoints/endpoints.service';
-import { EventRetention, WebhooksIdempotencyPurger } from './housekeeping';
+import { EventRetention } from './housekeeping';
 
 @Global()
 @Module({})
@@ -42,7 +46,7 @@ export class WebhooksModule {
         EndpointsService,
         EventIntake,
         DeliveryRunner,
-        WebhooksIdempotencyPurger,
+        idempotencyPurgerProvider('webhooks', config.IDEMPOTENCY_TTL_HOURS),
         EventRetention,
       ],
     };

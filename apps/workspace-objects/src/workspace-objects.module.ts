@@ -1,7 +1,11 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
+import {
+  databaseReadiness,
+  idempotencyPurgerProvider,
+  serviceTypeOrmOptions,
+} from '@switchboard/persistence';
 import { ServiceHealthModule } from '@switchboard/platform';
 import { AudiencesHandler } from './audiences/audiences.handler';
 import { AudiencesRepository } from './audiences/audiences.repository';
@@ -15,7 +19,6 @@ import { ContactsHandler } from './contacts/contacts.handler';
 import { ContactsRepository } from './contacts/contacts.repository';
 import { ContactsService } from './contacts/contacts.service';
 import { workspaceObjectsDatabase } from './database/workspace-objects.database';
-import { IdempotencyPurger } from './housekeeping';
 import { Writes } from './shared/writes';
 
 /**
@@ -41,7 +44,7 @@ export class WorkspaceObjectsModule {
         ContactsService,
         ContactPropertiesService,
         AudiencesService,
-        IdempotencyPurger,
+        idempotencyPurgerProvider('workspace_objects', config.IDEMPOTENCY_TTL_HOURS),
       ],
     };
   }

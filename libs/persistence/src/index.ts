@@ -5,6 +5,7 @@ export * from './readiness';
 export * from './pg-errors';
 export * from './embedded-postgres';
 export * from './idempotency/idempotent-write';
+export * from './idempotency/idempotency-purger';
 export * from './pagination';
 export * from './work-queue';
 export * from './outbox';

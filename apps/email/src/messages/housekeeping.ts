@@ -1,27 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { purgeIdempotencyRecords, rowsOf } from '@switchboard/persistence';
+import { rowsOf } from '@switchboard/persistence';
 import { PeriodicJob } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
-import { EMAIL_CONFIG } from '../config/email.config';
-import type { EmailConfig } from '../config/email.config';
-
-/** Deletes the email service's idempotency records past their retention, every ten minutes. */
-@Injectable()
-export class EmailIdempotencyPurger extends PeriodicJob {
-  protected readonly everyMs = 10 * 60_000;
-
-  constructor(
-    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
-    @InjectDataSource('email') private readonly dataSource: DataSource,
-  ) {
-    super();
-  }
-
-  protected work(): Promise<number> {
-    return purgeIdempotencyRecords(this.dataSource, 'email', this.config.IDEMPOTENCY_TTL_HOURS);
-  }
-}
 
 /**
  * Drops stored bodies and attachments once their retention is over (then `/content` answers

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains';
 import { SendService } from './accept/send.service';
 import { EmailEventsRelay } from './events-relay';
-import { ContentExpiry, EmailIdempotencyPurger } from './housekeeping';
+import { ContentExpiry } from './housekeeping';
 import { MessagesHandler } from './messages.handler';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
@@ -11,13 +11,6 @@ import { MessagesService } from './messages.service';
 @Module({
   imports: [DomainsModule],
   controllers: [MessagesHandler],
-  providers: [
-    SendService,
-    MessagesService,
-    MessagesRepository,
-    EmailIdempotencyPurger,
-    ContentExpiry,
-    EmailEventsRelay,
-  ],
+  providers: [SendService, MessagesService, MessagesRepository, ContentExpiry, EmailEventsRelay],
 })
 export class MessagesModule {}

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
+import { idempotencyPurgerProvider } from '@switchboard/persistence';
 import type { DynamicModule } from '@nestjs/common';
 import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
 import { RealtimeAppsHandler } from './realtime-apps.handler';
 import { RealtimeAppsRepository } from './realtime-apps.repository';
 import { RealtimeAppsService } from './realtime-apps.service';
-import { IdempotencyPurger } from './idempotency-purger';
 
 @Module({})
 export class RealtimeAppsModule {
@@ -17,7 +17,7 @@ export class RealtimeAppsModule {
         { provide: REALTIME_CONFIG, useValue: config },
         RealtimeAppsRepository,
         RealtimeAppsService,
-        IdempotencyPurger,
+        idempotencyPurgerProvider('realtime', config.IDEMPOTENCY_TTL_HOURS),
       ],
     };
   }
