@@ -24,6 +24,9 @@ export function contactWrite(row: ContactRow): ContactWrite {
   };
 }
 
+/** Advisory locks per workspace that identifiers hash into (see `lockIdentifiers`). */
+const IDENTIFIER_LOCK_BUCKETS = 256;
+
 const RECORDSET = `x(id text, workspace_id text, email text, phone_number text, external_id text,
   first_name text, last_name text, data jsonb)`;
 
@@ -37,9 +40,10 @@ export class ContactsRepository {
   }
 
   /**
-   * Serializes every writer of these identifiers until the transaction ends (advisory locks,
-   * taken in one order so two writers cannot deadlock): a matched-or-created decision cannot
-   * be raced by another request creating the same address.
+   * Serializes every writer of these identifiers until the transaction ends: a matched-or-created
+   * decision cannot be raced by another request creating the same address. Identifiers fall into
+   * IDENTIFIER_LOCK_BUCKETS advisory locks per workspace, taken in one order (no deadlock), so a
+   * batch of 1,000 contacts holds at most that many locks, far inside PostgreSQL's lock table.
    */
   async lockIdentifiers(
     runner: SqlRunner,
@@ -49,9 +53,14 @@ export class ContactsRepository {
     if (identifiers.length === 0) return;
     await runner.query(
       `SELECT count(pg_advisory_xact_lock(h)) FROM (
-         SELECT DISTINCT hashtextextended($1 || ' ' || k, 0) AS h FROM unnest($2::text[]) k ORDER BY 1
+         SELECT DISTINCT hashtextextended($1 || ' ' || (abs(hashtextextended(k, 0)) % $3)::text, 0) AS h
+         FROM unnest($2::text[]) k ORDER BY 1
        ) s`,
-      [workspaceId, identifiers.map(([kind, value]) => `${kind} ${value}`)],
+      [
+        workspaceId,
+        identifiers.map(([kind, value]) => `${kind} ${value}`),
+        IDENTIFIER_LOCK_BUCKETS,
+      ],
     );
   }
 
