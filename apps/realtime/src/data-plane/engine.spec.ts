@@ -217,3 +217,39 @@ describe(`${RealtimeEngine.name} across processes`, () => {
     expect(added(watcher)).toEqual(['both', 'only-second', 'only-second']);
   });
 });
+
+describe(`${RealtimeEngine.name} broadcasting`, () => {
+  it('hands a group its subscribers at once and sends to the others one by one, never the excluded', () => {
+    const engine = new RealtimeEngine();
+    const calls: Array<{ addresses: string[]; event: string }> = [];
+    const direct: string[] = [];
+    const group = {};
+    const grouped = (address: string) => {
+      const connection: ClientConnection = {
+        id: engine.newConnectionId(),
+        appId: 'rap_1',
+        keyId: KEY,
+        secret: SECRET,
+        // Frames for this connection alone (the handshake, its subscription) still come here.
+        send: (frame) => direct.push(frame.event),
+        close: () => undefined,
+        together: {
+          group,
+          address,
+          sendAll: (addresses, frame) => calls.push({ addresses, event: frame.event }),
+        },
+      };
+      engine.open(connection);
+      engine.subscribe(connection.id, { channel: 'news' });
+      return connection;
+    };
+    const [a, , c] = [grouped('sio-a'), grouped('sio-b'), grouped('sio-c')];
+    const plain = fakeConnection(engine);
+    engine.subscribe(plain.connection.id, { channel: 'news' });
+    engine.publish('rap_1', ['news'], 'headline', { n: 1 }, c.id);
+    expect(calls).toEqual([{ addresses: ['sio-a', 'sio-b'], event: 'headline' }]);
+    expect(plain.events('headline')).toHaveLength(1);
+    expect(direct).not.toContain('headline');
+    expect(a.id).not.toBe(c.id);
+  });
+});

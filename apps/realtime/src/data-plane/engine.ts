@@ -21,6 +21,16 @@ export interface ClientConnection {
   readonly secret: string;
   send(frame: Frame): void;
   close(code: number, reason: string): void;
+  /**
+   * Connections of one `group` can be written together: a broadcast hands `sendAll` the
+   * addresses of every subscriber of the group at once (socket.io encodes the frame once for
+   * all its sockets instead of once per socket).
+   */
+  readonly together?: {
+    group: object;
+    address: string;
+    sendAll: (addresses: string[], frame: Frame) => void;
+  };
 }
 
 interface Member {
@@ -424,11 +434,23 @@ export class RealtimeEngine {
     const target = this.channels.get(key(appId, channel));
     if (!target) return;
     let sent = 0;
+    let groups:
+      Map<object, { sendAll: (a: string[], f: Frame) => void; addresses: string[] }> | undefined;
     for (const id of target.subscribers) {
-      if (id === except) continue;
-      this.connections.get(id)?.connection.send(frame);
+      const connection = id === except ? undefined : this.connections.get(id)?.connection;
+      if (!connection) continue;
       sent += 1;
+      const together = connection.together;
+      if (!together) {
+        connection.send(frame);
+        continue;
+      }
+      groups ??= new Map();
+      const group = groups.get(together.group);
+      if (group) group.addresses.push(together.address);
+      else groups.set(together.group, { sendAll: together.sendAll, addresses: [together.address] });
     }
+    if (groups) for (const group of groups.values()) group.sendAll(group.addresses, frame);
     realtimeMessages.inc({ direction: 'out' }, sent);
   }
 }

@@ -7,6 +7,7 @@ import { ClientKeys } from './client-keys';
 import type { ActiveKey } from './client-keys';
 import { FrameHandler } from './frame-handler';
 import { RealtimeEngine } from './engine';
+import type { ClientConnection } from './engine';
 import { errorFrame, LIMITS, wireFrame } from './protocol';
 import type { Frame } from './protocol';
 
@@ -52,7 +53,10 @@ export class SocketIoEndpoint implements OnApplicationShutdown {
           next(new Error('The app key could not be checked; try again'));
         });
     });
-    io.on('connection', (socket) => this.serve(socket));
+    // A broadcast to many sockets of this server is one packet, encoded once (each socket is in
+    // the room of its own id).
+    const sendAll = (ids: string[], frame: Frame) => io.to(ids).emit('message', wireFrame(frame));
+    io.on('connection', (socket) => this.serve(socket, { group: io, address: socket.id, sendAll }));
     this.servers.push(io);
   }
 
@@ -60,7 +64,7 @@ export class SocketIoEndpoint implements OnApplicationShutdown {
     return Promise.all(this.servers.map((io) => io.close())).then(() => undefined);
   }
 
-  private serve(socket: Socket): void {
+  private serve(socket: Socket, together: ClientConnection['together']): void {
     const key = (socket.data as { key: ActiveKey }).key;
     const connection = {
       id: this.engine.newConnectionId(),
@@ -68,6 +72,7 @@ export class SocketIoEndpoint implements OnApplicationShutdown {
       keyId: key.keyId,
       secret: key.secret,
       send: (frame: Frame) => socket.emit('message', wireFrame(frame)),
+      together,
       close: (code: number, reason: string) => {
         socket.emit('message', wireFrame(errorFrame(code, reason)));
         socket.disconnect(true);
