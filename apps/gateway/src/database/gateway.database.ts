@@ -12,6 +12,7 @@ import { CreateIdentity1763800000000 } from './migrations/1763800000000-create-i
 import { CreateRateLimits1763900000000 } from './migrations/1763900000000-create-rate-limits';
 import { CreateIdempotencyKeys1763900000100 } from './migrations/1763900000100-create-idempotency-keys';
 import { CreateGatewayIdempotencyRecords1763900000300 } from './migrations/1763900000300-create-gateway-idempotency-records';
+import { IndexUsersWorkspace1764200000000 } from './migrations/1764200000000-index-users-workspace';
 
 export function gatewayDatabase(
   config: Pick<GatewayConfig, 'DATABASE_URL' | 'DATABASE_POOL_SIZE'>,
@@ -26,6 +27,7 @@ export function gatewayDatabase(
       CreateRateLimits1763900000000,
       CreateIdempotencyKeys1763900000100,
       CreateGatewayIdempotencyRecords1763900000300,
+      IndexUsersWorkspace1764200000000,
     ],
   };
 }
