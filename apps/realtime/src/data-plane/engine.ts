@@ -8,7 +8,7 @@ import {
   realtimeMessages,
   realtimeSubscriptions,
 } from './realtime-metrics';
-import { RemotePresence } from './remote-presence';
+import { channelKey, RemotePresence, splitKey } from './remote-presence';
 import type { PresenceEntry } from './remote-presence';
 import { authMatches, signedString } from './signatures';
 
@@ -252,7 +252,7 @@ export class RealtimeEngine {
 
   /** This process's share of the app's occupied channels: subscribers, and presence members. */
   localChannels(appId: string, prefix = ''): LocalChannel[] {
-    const head = `${appId}\u0000`;
+    const head = channelKey(appId, '');
     const found: LocalChannel[] = [];
     for (const [name, state] of this.channels) {
       if (!name.startsWith(head) || state.subscribers.size === 0) continue;
@@ -335,11 +335,11 @@ export class RealtimeEngine {
   localPresence(): PresenceEntry[] {
     const entries: PresenceEntry[] = [];
     for (const [name, state] of this.channels) {
-      const at = name.indexOf('\u0000');
+      const [appId, channel] = splitKey(name);
       for (const [memberId, member] of state.members)
         entries.push({
-          appId: name.slice(0, at),
-          channel: name.slice(at + 1),
+          appId,
+          channel,
           memberId,
           ...(member.info === undefined ? {} : { info: member.info }),
         });
@@ -348,14 +348,14 @@ export class RealtimeEngine {
   }
 
   private localMember(appId: string, channel: string, memberId: string): boolean {
-    return this.channels.get(key(appId, channel))?.members.has(memberId) ?? false;
+    return this.channels.get(channelKey(appId, channel))?.members.has(memberId) ?? false;
   }
 
   /** The channel's members on every process, with their info. */
   private presentMembers(appId: string, channel: string): Map<string, unknown> {
     const present = new Map<string, unknown>();
     for (const [id, member] of this.remote.members(appId, channel)) present.set(id, member.info);
-    for (const [id, member] of this.channels.get(key(appId, channel))?.members ?? [])
+    for (const [id, member] of this.channels.get(channelKey(appId, channel))?.members ?? [])
       present.set(id, member.info);
     return present;
   }
@@ -402,7 +402,7 @@ export class RealtimeEngine {
     if (!state.channels.delete(channel)) return;
     realtimeSubscriptions.dec();
     const { appId, id } = state.connection;
-    const target = this.channels.get(key(appId, channel));
+    const target = this.channels.get(channelKey(appId, channel));
     if (!target) return;
     target.subscribers.delete(id);
     const member = state.presence.get(channel);
@@ -417,11 +417,11 @@ export class RealtimeEngine {
         this.presenceListener({ kind: 'leave', appId, channel, memberId: member.id });
       }
     }
-    if (target.subscribers.size === 0) this.channels.delete(key(appId, channel));
+    if (target.subscribers.size === 0) this.channels.delete(channelKey(appId, channel));
   }
 
   private channel(appId: string, channel: string): ChannelState {
-    const name = key(appId, channel);
+    const name = channelKey(appId, channel);
     let state = this.channels.get(name);
     if (!state) {
       state = { subscribers: new Set(), members: new Map() };
@@ -431,7 +431,7 @@ export class RealtimeEngine {
   }
 
   private broadcast(appId: string, channel: string, frame: Frame, except?: string): void {
-    const target = this.channels.get(key(appId, channel));
+    const target = this.channels.get(channelKey(appId, channel));
     if (!target) return;
     let sent = 0;
     let groups:
@@ -453,10 +453,6 @@ export class RealtimeEngine {
     if (groups) for (const group of groups.values()) group.sendAll(group.addresses, frame);
     realtimeMessages.inc({ direction: 'out' }, sent);
   }
-}
-
-function key(appId: string, channel: string): string {
-  return `${appId}\u0000${channel}`;
 }
 
 /** `member_data`: a JSON object with a `member_id` (string or number) and optional `member_info`. */

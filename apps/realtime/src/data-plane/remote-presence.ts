@@ -79,11 +79,12 @@ export class RemotePresence {
   }
 }
 
-function channelKey(appId: string, channel: string): string {
+/** An app's channel as one map key (the app id never holds NUL). */
+export function channelKey(appId: string, channel: string): string {
   return `${appId}\u0000${channel}`;
 }
 
-function splitKey(name: string): [string, string] {
+export function splitKey(name: string): [string, string] {
   const at = name.indexOf('\u0000');
   return [name.slice(0, at), name.slice(at + 1)];
 }

@@ -114,25 +114,20 @@ export class AudiencesRepository {
     return rows.length > 0;
   }
 
-  /** Of these audience ids, those that are not audiences of the workspace. */
-  async missing(runner: SqlRunner, workspaceId: string, ids: string[]): Promise<string[]> {
+  /**
+   * Of these ids, those that are not audiences (or contacts) of the workspace; the others are
+   * locked against deletion until the transaction ends.
+   */
+  async missing(
+    runner: SqlRunner,
+    workspaceId: string,
+    ids: string[],
+    table: 'audiences' | 'contacts' = 'audiences',
+  ): Promise<string[]> {
     if (ids.length === 0) return [];
     const found = rowsOf<{ id: string }>(
       await runner.query(
-        `SELECT id FROM workspace_objects.audiences WHERE workspace_id = $1 AND id = ANY($2::text[])
-         FOR SHARE`,
-        [workspaceId, ids],
-      ),
-    );
-    const known = new Set(found.map((row) => row.id));
-    return ids.filter((id) => !known.has(id));
-  }
-
-  /** Of these contact ids, those that are not contacts of the workspace. */
-  async missingContacts(runner: SqlRunner, workspaceId: string, ids: string[]): Promise<string[]> {
-    const found = rowsOf<{ id: string }>(
-      await runner.query(
-        `SELECT id FROM workspace_objects.contacts WHERE workspace_id = $1 AND id = ANY($2::text[])
+        `SELECT id FROM workspace_objects.${table} WHERE workspace_id = $1 AND id = ANY($2::text[])
          FOR SHARE`,
         [workspaceId, ids],
       ),

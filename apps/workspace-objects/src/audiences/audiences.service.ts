@@ -114,7 +114,7 @@ export class AudiencesService {
       ]);
     return this.writes.once(context, async (runner) => {
       await this.found(workspaceId, request.audience_id, runner);
-      const missing = await this.repository.missingContacts(runner, workspaceId, ids);
+      const missing = await this.repository.missing(runner, workspaceId, ids, 'contacts');
       if (missing.length)
         throw AppError.validation(
           missing.slice(0, 20).map((id) => ({

@@ -1,5 +1,5 @@
 import { CONTACT_LIMITS } from '@switchboard/contracts';
-import type { ContactPropertyType, ErrorDetail } from '@switchboard/contracts';
+import type { ContactPropertyType, ErrorCode, ErrorDetail } from '@switchboard/contracts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { propertyValue } from '../contact-properties/property-values';
 
@@ -12,6 +12,13 @@ export type PropertyCatalog = ReadonlyMap<string, PropertyDefinition>;
 
 export type Identifier = 'email' | 'phone_number' | 'external_id';
 export const IDENTIFIERS: readonly Identifier[] = ['email', 'phone_number', 'external_id'];
+
+/** The conflict an identifier held by another contact is: 409, naming which one. */
+export const IDENTIFIER_TAKEN: Record<Identifier, ErrorCode> = {
+  email: 'E04056',
+  phone_number: 'E04055',
+  external_id: 'E04057',
+};
 
 /** Fields as written: absent = unchanged, null = cleared; `data` keys set, or removed by null. */
 export interface ContactInput {
@@ -116,6 +123,14 @@ export function readContact(
   if (fields.data !== undefined && fields.data !== null)
     input.data = readData(fields.data, mode, properties, `${prefix}data`, problems);
   return { input, echo, problems };
+}
+
+/** The identifiers a write sets, as (kind, value) pairs. */
+export function identifiersOf(input: ContactInput): Array<[Identifier, string]> {
+  return IDENTIFIERS.flatMap((key): Array<[Identifier, string]> => {
+    const value = input[key];
+    return typeof value === 'string' ? [[key, value]] : [];
+  });
 }
 
 /** A phone number in E.164 (`+` and 4 to 15 digits), or undefined when it cannot be one. */

@@ -68,15 +68,17 @@ export class ContactsRepository {
   async findByIdentifiers(
     runner: SqlRunner,
     workspaceId: string,
-    values: Record<Identifier, string[]>,
+    identifiers: Array<[Identifier, string]>,
   ): Promise<ContactRow[]> {
+    const values = (kind: Identifier) =>
+      identifiers.filter(([key]) => key === kind).map(([, value]) => value);
     return rowsOf<ContactRow>(
       await runner.query(
         `SELECT ${CONTACT_COLUMNS} FROM workspace_objects.contacts
          WHERE workspace_id = $1
            AND (email = ANY($2::text[]) OR phone_number = ANY($3::text[]) OR external_id = ANY($4::text[]))
          FOR UPDATE`,
-        [workspaceId, values.email, values.phone_number, values.external_id],
+        [workspaceId, values('email'), values('phone_number'), values('external_id')],
       ),
     );
   }

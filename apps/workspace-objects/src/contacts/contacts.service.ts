@@ -3,7 +3,6 @@ import type {
   Contact,
   ContactFields,
   ContactUpsertResultItem,
-  ErrorCode,
   ListContactsRequest,
   RequestContext,
   UpdateContactRequest,
@@ -16,17 +15,20 @@ import { AudiencesRepository } from '../audiences/audiences.repository';
 import { ContactPropertiesRepository } from '../contact-properties/contact-properties.repository';
 import { Writes } from '../shared/writes';
 import { toContactDto } from './contact.mapper';
-import { dataProblem, IDENTIFIERS, mergedData, phoneNumber, readContact } from './contact-input';
+import type { ContactRow } from './contact.mapper';
+import {
+  dataProblem,
+  IDENTIFIER_TAKEN,
+  identifiersOf,
+  IDENTIFIERS,
+  mergedData,
+  phoneNumber,
+  readContact,
+} from './contact-input';
 import type { ContactInput, Identifier } from './contact-input';
 import { contactWrite, ContactsRepository } from './contacts.repository';
 import type { ContactWrite } from './contacts.repository';
 import { planUpsert } from './upsert-plan';
-
-const TAKEN: Record<Identifier, ErrorCode> = {
-  email: 'E04056',
-  phone_number: 'E04055',
-  external_id: 'E04057',
-};
 
 /** Contacts: the rules of the SDK's `contacts` resource, bulk upsert included. */
 @Injectable()
@@ -161,19 +163,11 @@ export class ContactsService {
             message: `no audience ${id} in this workspace; nothing was written`,
           })),
         );
-      const values: Record<Identifier, string[]> = { email: [], phone_number: [], external_id: [] };
-      for (const { input, problems } of entries)
-        if (problems.length === 0)
-          for (const key of IDENTIFIERS)
-            if (typeof input[key] === 'string') values[key].push(input[key]);
-      await this.repository.lockIdentifiers(
+      const existing = await this.lockAndRead(
         runner,
         workspaceId,
-        IDENTIFIERS.flatMap((key) =>
-          values[key].map((value): [Identifier, string] => [key, value]),
-        ),
+        entries.flatMap(({ input, problems }) => (problems.length ? [] : identifiersOf(input))),
       );
-      const existing = await this.repository.findByIdentifiers(runner, workspaceId, values);
       const plan = planUpsert(workspaceId, entries, existing, {
         matchOn: request.match_on,
         replaceData: request.data_mode === 'replace',
@@ -197,20 +191,25 @@ export class ContactsService {
     input: ContactInput,
     self?: string,
   ): Promise<void> {
-    const claimed = IDENTIFIERS.flatMap((key): Array<[Identifier, string]> =>
-      typeof input[key] === 'string' ? [[key, input[key]]] : [],
-    );
-    if (claimed.length === 0) return;
-    await this.repository.lockIdentifiers(runner, workspaceId, claimed);
-    const values: Record<Identifier, string[]> = { email: [], phone_number: [], external_id: [] };
-    for (const [key, value] of claimed) values[key].push(value);
-    const holders = await this.repository.findByIdentifiers(runner, workspaceId, values);
+    const claimed = identifiersOf(input);
+    const holders = await this.lockAndRead(runner, workspaceId, claimed);
     for (const [key, value] of claimed) {
       const holder = holders.find((row) => row.id !== self && row[key] === value);
       if (holder)
-        throw new AppError(TAKEN[key], {
+        throw new AppError(IDENTIFIER_TAKEN[key], {
           details: [{ param: key, message: `${value} belongs to contact ${holder.id}` }],
         });
     }
+  }
+
+  /** Locks the identifiers, then reads (and locks) the contacts holding any of them. */
+  private async lockAndRead(
+    runner: SqlRunner,
+    workspaceId: string,
+    identifiers: Array<[Identifier, string]>,
+  ): Promise<ContactRow[]> {
+    if (identifiers.length === 0) return [];
+    await this.repository.lockIdentifiers(runner, workspaceId, identifiers);
+    return this.repository.findByIdentifiers(runner, workspaceId, identifiers);
   }
 }

@@ -1,7 +1,7 @@
 import { ErrorCatalog } from '@switchboard/contracts';
 import type { ContactMatchKey, ContactUpsertResultItem, ErrorCode } from '@switchboard/contracts';
 import type { ContactRow } from './contact.mapper';
-import { dataProblem, IDENTIFIERS, mergedData } from './contact-input';
+import { dataProblem, IDENTIFIER_TAKEN, IDENTIFIERS, mergedData } from './contact-input';
 import type { Identifier, ReadContact } from './contact-input';
 import { contactWrite } from './contacts.repository';
 import type { ContactWrite } from './contacts.repository';
@@ -18,13 +18,6 @@ export interface UpsertOptions {
   replaceData: boolean;
   newId: () => string;
 }
-
-/** Which identifier a conflict is about, and its code. */
-const TAKEN: Record<Identifier, ErrorCode> = {
-  email: 'E04056',
-  phone_number: 'E04055',
-  external_id: 'E04057',
-};
 
 /**
  * Decides every entry of a batch against the contacts that hold its identifiers (read and
@@ -86,7 +79,7 @@ export function planUpsert(
     for (const key of given) {
       const owner = owners[key].get(input[key] as string);
       if (owner && owner !== target)
-        return failed(TAKEN[key], `the ${key} belongs to another contact (${owner})`);
+        return failed(IDENTIFIER_TAKEN[key], `the ${key} belongs to another contact (${owner})`);
     }
     const current = target ? contacts.get(target) : undefined;
     if (!current && input.email == null && input.phone_number == null)
