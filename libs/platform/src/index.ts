@@ -19,3 +19,4 @@ export * from './service/periodic-job';
 export * from './net/free-port';
 export * from './net/dns-resolver';
 export * from './concurrency/semaphore';
+export * from './concurrency/foreground-priority';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { foregroundPriority } from '@switchboard/platform';
 import {
   completeJobs,
   enqueueJobs,
@@ -39,7 +40,9 @@ const BATCH_SIZE = 16;
  * Runs the email queues while the service is up: processing (rules, content, fan-out per
  * destination) and delivery (SMTP, outcomes, retries), a claimed batch of jobs at a time. Jobs
  * live in Postgres, so whatever was accepted survives a crash: a dead worker's lease runs out
- * and another takes its jobs.
+ * and another takes its jobs. Both queues yield to requests (`foregroundPriority`): while sends
+ * keep the event loop busy they take fewer jobs, so accepting stays fast and delivery catches up
+ * after (ADR 9).
  */
 @Injectable()
 export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -74,6 +77,7 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
         // Scheduled sends are not announced (no NOTIFY for a job due later): a look every
         // second keeps them within a second of their time.
         pollMs: 1000,
+        priority: foregroundPriority,
         handleBatch: (jobs) => this.process(jobs),
       }),
       queue.start<SendPayload>({
@@ -81,6 +85,7 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
         concurrency,
         batchSize,
         leaseMs,
+        priority: foregroundPriority,
         handleBatch: (jobs) => this.deliver(jobs),
       }),
     ];

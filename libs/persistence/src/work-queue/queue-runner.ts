@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { ForegroundPriority } from '@switchboard/platform';
 import type { SqlRunner } from '../pagination';
 import { backoffMs } from './backoff';
 import { ClaimedJob, completeJobs, JobLeaseLostError } from './job';
@@ -36,6 +37,12 @@ export interface WorkQueueWorkerOptions<P = unknown> {
   handleBatch?: (jobs: Job<P>[]) => Promise<void>;
   /** Most jobs per `handleBatch` call; `concurrency` still bounds the jobs running. Default 1. */
   batchSize?: number;
+  /**
+   * Makes this background work yield to requests: the worker fills only
+   * `priority.limit(concurrency)` slots (fewer while requests keep the event loop busy) and
+   * claims again when the share grows. Without it, `concurrency` slots always.
+   */
+  priority?: Pick<ForegroundPriority, 'limit' | 'onRaise'>;
 }
 
 export interface WorkQueueWorker {
@@ -73,6 +80,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
   private timerAt = Infinity;
   private heartbeat?: NodeJS.Timeout;
   private renewing?: Promise<void>;
+  private stopListening?: () => void;
 
   constructor(
     pool: Pool,
@@ -90,6 +98,9 @@ export class QueueRunner<P> implements WorkQueueWorker {
   start(): void {
     this.heartbeat = setInterval(() => this.renewLeases(), Math.max(this.options.leaseMs / 3, 10));
     this.heartbeat.unref();
+    this.stopListening = this.options.priority?.onRaise(() => {
+      if (this.backlog) this.kick();
+    });
     this.kick();
   }
 
@@ -110,6 +121,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
   }
 
   private async drain(): Promise<void> {
+    this.stopListening?.();
     clearTimeout(this.timer);
     await this.pumping;
     while (this.inflight.size) await Promise.all(this.inflight);
@@ -147,7 +159,8 @@ export class QueueRunner<P> implements WorkQueueWorker {
 
   private async fill(): Promise<void> {
     while (!this.stopping) {
-      const free = this.options.concurrency - this.running.size;
+      const { concurrency, priority } = this.options;
+      const free = (priority ? priority.limit(concurrency) : concurrency) - this.running.size;
       if (free <= 0) {
         // A finishing handler claims again; the timer only covers the worst case.
         this.backlog = true;

@@ -130,6 +130,45 @@ describe(WorkQueue.name, () => {
     expect(sizes.some((size) => size > 1)).toBe(true);
   });
 
+  it('runs only the slots its priority allows, and claims the rest as soon as the share grows', async () => {
+    const name = 'yielding';
+    let limit = 2;
+    let raise = () => undefined as void;
+    const priority = {
+      limit: (concurrency: number) => Math.min(limit, concurrency),
+      onRaise: (listener: () => void) => {
+        raise = listener;
+        return () => (raise = () => undefined);
+      },
+    };
+    let running = 0;
+    let mostRunning = 0;
+    const release: Array<() => void> = [];
+    start(queue(), {
+      queue: name,
+      concurrency: 8,
+      leaseMs: 30_000,
+      pollMs: 60_000, // no timer to lean on: only a finishing job or the raise claims again
+      priority,
+      handle: async () => {
+        running++;
+        mostRunning = Math.max(mostRunning, running);
+        await new Promise<void>((done) => release.push(done));
+        running--;
+      },
+    });
+    await enqueue(Array.from({ length: 6 }, (_, n) => ({ queue: name, payload: { n } })));
+    await eventually(() => running === 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(running).toBe(2); // four due jobs wait while the share is low
+    limit = 8;
+    raise();
+    await eventually(() => running === 6);
+    release.splice(0).forEach((done) => done());
+    await eventually(async () => (await remaining(name)) === 0);
+    expect(mostRunning).toBe(6);
+  });
+
   it('holdJobs and completeJobs leave out a job whose lease another worker took over', async () => {
     const name = 'batch-fencing';
     await enqueue([

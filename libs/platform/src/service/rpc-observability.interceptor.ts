@@ -1,6 +1,7 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { Observable } from 'rxjs';
+import { foregroundPriority } from '../concurrency/foreground-priority';
 import { rpcDuration, rpcRequests } from '../observability/metrics';
 import { subjectOf } from './rpc-context';
 
@@ -28,7 +29,8 @@ export function rpcSeries(service: string, subject: string): RpcSeries {
 }
 
 /**
- * Counts and times every handled request, by service, subject and outcome. The in-process
+ * Counts and times every handled request, by service, subject and outcome, and notes it to
+ * `foregroundPriority` (background workers yield to requests). The in-process
  * server records the same metrics itself when it is given the service's name (see
  * InProcessServer), which spares each request Nest's interceptor chain.
  */
@@ -39,6 +41,7 @@ export class RpcObservabilityInterceptor implements NestInterceptor {
     if (context.getType() !== 'rpc') return next.handle();
     const subject = subjectOf(context.switchToRpc().getContext<BaseRpcContext>());
     const series = rpcSeries(this.service, subject);
+    foregroundPriority.noteRequest();
     const stop = series.duration.startTimer();
     return new Observable((subscriber) =>
       next.handle().subscribe({

@@ -1,6 +1,7 @@
 import { Server } from '@nestjs/microservices';
 import type { CustomTransportStrategy, MessageHandler } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
+import { foregroundPriority } from '../concurrency/foreground-priority';
 import { rpcSeries } from '../service/rpc-observability.interceptor';
 import type { RpcSeries } from '../service/rpc-observability.interceptor';
 import type { InProcessBus } from './in-process.bus';
@@ -8,8 +9,8 @@ import { InProcessContext } from './in-process.context';
 
 /**
  * Serves a service's @MessagePattern handlers on the process-wide bus. Given the service's name,
- * it also counts and times each request (the metrics RpcObservabilityInterceptor records), so
- * the service needs no interceptor in the embedded default.
+ * it also counts and times each request (the metrics RpcObservabilityInterceptor records) and
+ * notes it to `foregroundPriority`, so the service needs no interceptor in the embedded default.
  */
 export class InProcessServer extends Server implements CustomTransportStrategy {
   private readonly subjects: string[] = [];
@@ -65,6 +66,7 @@ async function dispatch(
 
 /** Times and counts one request, as the interceptor would have. */
 function observed(series: RpcSeries, run: () => Promise<unknown>): Promise<unknown> {
+  foregroundPriority.noteRequest();
   const stop = series.duration.startTimer();
   return run().then(
     (value) => {

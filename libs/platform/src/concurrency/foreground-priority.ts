@@ -1,0 +1,144 @@
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import { Gauge } from 'prom-client';
+import { metricsRegistry } from '../observability/metrics';
+
+export interface ForegroundPriorityOptions {
+  /** How often the event loop's utilization is read and the share adjusted. Default 100 ms. */
+  intervalMs?: number;
+  /** Utilization above which the loop counts as busy. Default 0.75. */
+  busyUtilization?: number;
+  /**
+   * Longest lateness of the loop (a callback waiting that long to run) above which it counts as
+   * busy, whatever its utilization: on a machine whose CPUs are all taken (PostgreSQL, other
+   * processes) the loop is late without being busier. Default 20 ms.
+   */
+  busyDelayMs?: number;
+  /** Smallest share background work keeps, so it never starves. Default 1/16. */
+  floorShare?: number;
+  /** Share given back per quiet interval (additive increase). Default 1/32. */
+  recoveryStep?: number;
+  /** Reads the loop's load since the previous reading (tests pass their own). */
+  readLoad?: () => LoopLoad;
+}
+
+/** The event loop over one interval: the share of it spent running, and its worst lateness. */
+export interface LoopLoad {
+  utilization: number;
+  maxDelayMs: number;
+}
+
+const share = new Gauge({
+  name: 'switchboard_background_share',
+  help: 'Share of their configured concurrency that background workers (email delivery) may use now; below 1 while requests keep the event loop busy',
+  registers: [metricsRegistry],
+});
+share.set(1);
+
+/**
+ * Lets background work (queue workers) yield to foreground work (requests) sharing one event
+ * loop. Requests only wait behind the callbacks queued ahead of them, so a loop saturated by
+ * delivery batches answers every request late, and in a closed loop of clients the API's
+ * throughput is whatever delivery leaves over.
+ *
+ * The rule is additive-increase, multiplicative-decrease on a share of each worker's concurrency:
+ * every interval in which requests arrived and the loop was busy (`busyUtilization`,
+ * `busyDelayMs`), the share halves (down to `floorShare`: accepted work keeps moving); every other interval it grows
+ * by `recoveryStep`. Without requests, background work has the whole loop. One instance per
+ * process (`foregroundPriority`), because the loop is the process's.
+ */
+export class ForegroundPriority {
+  private readonly intervalMs: number;
+  private readonly busyUtilization: number;
+  private readonly busyDelayMs: number;
+  private readonly floorShare: number;
+  private readonly recoveryStep: number;
+  private readonly readLoad: () => LoopLoad;
+  private readonly listeners = new Set<() => void>();
+  private requests = 0;
+  private current = 1;
+  private timer?: NodeJS.Timeout;
+
+  constructor(options: ForegroundPriorityOptions = {}) {
+    this.intervalMs = options.intervalMs ?? 100;
+    this.busyUtilization = options.busyUtilization ?? 0.75;
+    this.busyDelayMs = options.busyDelayMs ?? 20;
+    this.floorShare = options.floorShare ?? 1 / 16;
+    this.recoveryStep = options.recoveryStep ?? 1 / 32;
+    this.readLoad = options.readLoad ?? loopLoad();
+  }
+
+  /** A request arrived (the RPC servers call this for every request they serve). */
+  noteRequest(): void {
+    this.requests++;
+  }
+
+  /** The share of its concurrency a background worker may use now, between the floor and 1. */
+  get share(): number {
+    return this.current;
+  }
+
+  /** How many of `concurrency` slots a background worker may fill now: at least one. */
+  limit(concurrency: number): number {
+    return Math.max(1, Math.floor(concurrency * this.current));
+  }
+
+  /**
+   * Calls `listener` whenever the share grows (a worker at its limit claims again then) and
+   * starts the readings while anyone listens. Answers the function that stops listening.
+   */
+  onRaise(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (!this.timer) {
+      this.readLoad(); // the first interval starts now
+      this.timer = setInterval(() => this.adjust(), this.intervalMs);
+      this.timer.unref();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size > 0) return;
+      clearInterval(this.timer);
+      this.timer = undefined;
+      this.current = 1;
+      share.set(1);
+    };
+  }
+
+  /** One interval's decision (the timer's; tests call it directly). */
+  adjust(): void {
+    const load = this.readLoad();
+    const busy =
+      this.requests > 0 &&
+      (load.utilization > this.busyUtilization || load.maxDelayMs > this.busyDelayMs);
+    this.requests = 0;
+    const before = this.current;
+    this.current = busy
+      ? Math.max(this.floorShare, before / 2)
+      : Math.min(1, before + this.recoveryStep);
+    if (this.current === before) return;
+    share.set(this.current);
+    if (this.current > before) for (const listener of this.listeners) listener();
+  }
+}
+
+/** The event loop's load over each successive interval between calls. */
+function loopLoad(): () => LoopLoad {
+  let last: EventLoopUtilization | undefined;
+  let delay: ReturnType<typeof monitorEventLoopDelay> | undefined;
+  return () => {
+    if (!delay) {
+      delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+    }
+    const now = performance.eventLoopUtilization();
+    const utilization = (last ? performance.eventLoopUtilization(now, last) : now).utilization;
+    last = now;
+    // The histogram counts the sampling timer's own period in; it reads 0 before its first sample.
+    const maxDelayMs = delay.count > 0 ? Math.max(0, delay.max / 1e6 - 10) : 0;
+    delay.reset();
+    return { utilization, maxDelayMs };
+  };
+}
+
+/** The process's one instance: its event loop is shared by every service in it. */
+export const foregroundPriority = new ForegroundPriority();
