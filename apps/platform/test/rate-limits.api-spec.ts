@@ -13,6 +13,16 @@ function parsed(header: string | null): { group: string; params: Record<string, 
   return { group: String(item), params: Object.fromEntries(params) };
 }
 
+/**
+ * Windows are fixed minutes (floor(now / 60 s)): requests straddling a minute's end meet a fresh
+ * quota. A test that spends a quota starts early enough in a minute (the gateway shares this clock).
+ */
+async function earlyInAWindow(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 50_000)
+    await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+}
+
 describe('rate limits through the gateway', () => {
   let platform: TestPlatform;
   let db: Client;
@@ -58,6 +68,7 @@ describe('rate limits through the gateway', () => {
       "INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ($1, 'read', 3)",
       [limited.organization.id],
     );
+    await earlyInAWindow();
     const statuses = [];
     for (let i = 0; i < 3; i++)
       statuses.push(
@@ -111,6 +122,7 @@ describe('rate limits through the gateway', () => {
 
     // Four requests spread over two keys of one workspace and a second workspace: each of them
     // used at most twice, the organization's quota of 4 spent.
+    await earlyInAWindow();
     const spent = [];
     for (const key of ['first', 'sibling', 'secondKey', 'sibling'] as const)
       spent.push({ key, status: await read(keys[key]) });
@@ -155,6 +167,7 @@ describe('rate limits of anonymous routes', () => {
   });
 
   it('counts by the connection address, not by a forged X-Forwarded-For', async () => {
+    await earlyInAWindow();
     const statuses = [];
     for (let i = 1; i <= 3; i++) {
       statuses.push(

@@ -4,7 +4,7 @@ import { Gauge } from 'prom-client';
 import { metricsRegistry } from '../observability/metrics';
 
 export interface ForegroundPriorityOptions {
-  /** How often the event loop's utilization is read and the share adjusted. Default 100 ms. */
+  /** How often the event loop's load is read and the share adjusted. Default 100 ms. */
   intervalMs?: number;
   /** Utilization above which the loop counts as busy. Default 0.75. */
   busyUtilization?: number;
@@ -43,9 +43,9 @@ share.set(1);
  *
  * The rule is additive-increase, multiplicative-decrease on a share of each worker's concurrency:
  * every interval in which requests arrived and the loop was busy (`busyUtilization`,
- * `busyDelayMs`), the share halves (down to `floorShare`: accepted work keeps moving); every other interval it grows
- * by `recoveryStep`. Without requests, background work has the whole loop. One instance per
- * process (`foregroundPriority`), because the loop is the process's.
+ * `busyDelayMs`), the share halves, down to `floorShare` (accepted work keeps moving); every
+ * other interval it grows by `recoveryStep`. Without requests, background work has the whole
+ * loop. One instance per process (`foregroundPriority`), because the loop is the process's.
  */
 export class ForegroundPriority {
   private readonly intervalMs: number;
@@ -133,7 +133,8 @@ function loopLoad(): () => LoopLoad {
     const now = performance.eventLoopUtilization();
     const utilization = (last ? performance.eventLoopUtilization(now, last) : now).utilization;
     last = now;
-    // The histogram counts the sampling timer's own period in; it reads 0 before its first sample.
+    // Each sample includes the sampling timer's own 10 ms period. The histogram lives as long as
+    // the process, as prom-client's event-loop metrics do; it costs one timer.
     const maxDelayMs = delay.count > 0 ? Math.max(0, delay.max / 1e6 - 10) : 0;
     delay.reset();
     return { utilization, maxDelayMs };
