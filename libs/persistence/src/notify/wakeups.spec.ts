@@ -11,7 +11,11 @@ describe('Wakeups', () => {
   beforeAll(async () => {
     postgres = await startTestPostgres();
     pool = new Pool({ connectionString: postgres.url, max: 4 });
+    // An idle client told by the server that its connection ends (57P01, at shutdown) surfaces
+    // as a pool error; without a listener that is an unhandled 'error' event failing the suite.
+    pool.on('error', () => undefined);
     listener = new Client({ connectionString: postgres.url });
+    listener.on('error', () => undefined); // the same notice, on the listening connection
     await listener.connect();
     listener.on('notification', (message) => received.push(message.payload ?? ''));
     await listener.query('LISTEN wake_test');
