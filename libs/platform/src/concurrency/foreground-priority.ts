@@ -55,7 +55,8 @@ export class ForegroundPriority {
   private readonly recoveryStep: number;
   private readonly readLoad: () => LoopLoad;
   private readonly listeners = new Set<() => void>();
-  private requests = 0;
+  /** Whether a request arrived in the interval under way. */
+  private requested = false;
   private current = 1;
   private timer?: NodeJS.Timeout;
 
@@ -70,7 +71,7 @@ export class ForegroundPriority {
 
   /** A request arrived (the RPC servers call this for every request they serve). */
   noteRequest(): void {
-    this.requests++;
+    this.requested = true;
   }
 
   /** The share of its concurrency a background worker may use now, between the floor and 1. */
@@ -108,9 +109,9 @@ export class ForegroundPriority {
   adjust(): void {
     const load = this.readLoad();
     const busy =
-      this.requests > 0 &&
+      this.requested &&
       (load.utilization > this.busyUtilization || load.maxDelayMs > this.busyDelayMs);
-    this.requests = 0;
+    this.requested = false;
     const before = this.current;
     this.current = busy
       ? Math.max(this.floorShare, before / 2)
@@ -121,21 +122,24 @@ export class ForegroundPriority {
   }
 }
 
+/** How often the loop's lateness is sampled, in ms; each sample counts this period in. */
+const DELAY_RESOLUTION_MS = 10;
+
 /** The event loop's load over each successive interval between calls. */
 function loopLoad(): () => LoopLoad {
   let last: EventLoopUtilization | undefined;
   let delay: ReturnType<typeof monitorEventLoopDelay> | undefined;
   return () => {
     if (!delay) {
-      delay = monitorEventLoopDelay({ resolution: 10 });
+      delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
       delay.enable();
     }
     const now = performance.eventLoopUtilization();
     const utilization = (last ? performance.eventLoopUtilization(now, last) : now).utilization;
     last = now;
-    // Each sample includes the sampling timer's own 10 ms period. The histogram lives as long as
-    // the process, as prom-client's event-loop metrics do; it costs one timer.
-    const maxDelayMs = delay.count > 0 ? Math.max(0, delay.max / 1e6 - 10) : 0;
+    // An empty histogram's max is 0. It lives as long as the process, as prom-client's event-loop
+    // metrics do; it costs one timer.
+    const maxDelayMs = Math.max(0, delay.max / 1e6 - DELAY_RESOLUTION_MS);
     delay.reset();
     return { utilization, maxDelayMs };
   };
