@@ -1,5 +1,5 @@
 import { BirdClient, BirdRateLimitError } from '@messagebird/sdk';
-import { call, createWorkspace } from '@switchboard/testing';
+import { call, createWorkspace, earlyInARateLimitWindow } from '@switchboard/testing';
 import type { Client } from 'pg';
 import { parseList } from 'structured-headers';
 import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
@@ -11,16 +11,6 @@ const ADMIN_TOKEN = TEST_ADMIN_TOKEN;
 function parsed(header: string | null): { group: string; params: Record<string, unknown> } {
   const [[item, params]] = parseList(header ?? '') as Array<[unknown, Map<string, unknown>]>;
   return { group: String(item), params: Object.fromEntries(params) };
-}
-
-/**
- * Windows are fixed minutes (floor(now / 60 s)): requests straddling a minute's end meet a fresh
- * quota. A test that spends a quota starts early enough in a minute (the gateway shares this clock).
- */
-async function earlyInAWindow(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 50_000)
-    await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
 }
 
 describe('rate limits through the gateway', () => {
@@ -40,6 +30,7 @@ describe('rate limits through the gateway', () => {
 
   it('advertises the policy and what remains as RFC 9651 structured fields on every limited response', async () => {
     const acme = await createWorkspace(base, ADMIN_TOKEN, { name: 'Headers' });
+    await earlyInARateLimitWindow();
     const first = await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
     const second = await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });
     expect(parsed(first.headers.get('ratelimit-policy'))).toEqual({
@@ -68,7 +59,7 @@ describe('rate limits through the gateway', () => {
       "INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ($1, 'read', 3)",
       [limited.organization.id],
     );
-    await earlyInAWindow();
+    await earlyInARateLimitWindow();
     const statuses = [];
     for (let i = 0; i < 3; i++)
       statuses.push(
@@ -122,7 +113,7 @@ describe('rate limits through the gateway', () => {
 
     // Four requests spread over two keys of one workspace and a second workspace: each of them
     // used at most twice, the organization's quota of 4 spent.
-    await earlyInAWindow();
+    await earlyInARateLimitWindow();
     const spent = [];
     for (const key of ['first', 'sibling', 'secondKey', 'sibling'] as const)
       spent.push({ key, status: await read(keys[key]) });
@@ -167,7 +158,7 @@ describe('rate limits of anonymous routes', () => {
   });
 
   it('counts by the connection address, not by a forged X-Forwarded-For', async () => {
-    await earlyInAWindow();
+    await earlyInARateLimitWindow();
     const statuses = [];
     for (let i = 1; i <= 3; i++) {
       statuses.push(

@@ -56,3 +56,14 @@ export async function createWorkspace(
     );
   return response.body;
 }
+
+/**
+ * Rate-limit windows are fixed minutes (floor(now / 60 s)): requests straddling a minute's end
+ * meet a fresh quota. A test that counts what a quota has left starts early enough in a minute
+ * (the gateway shares this machine's clock).
+ */
+export async function earlyInARateLimitWindow(marginMs = 10_000): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 60_000 - marginMs)
+    await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+}
