@@ -45,6 +45,8 @@ export class SendService {
    * (its recipients are rejected with `domain_unverified`), so the cache cannot let mail out.
    */
   private readonly verified = new Map<string, number>();
+  /** Lookups under way: sends that miss meanwhile wait for the same answer, not their own. */
+  private readonly senderLookups = new Map<string, Promise<Map<string, SenderDomain>>>();
   /**
    * Group commit of single plain sends (no Idempotency-Key, no onboarding count): those arriving
    * while one statement runs are written together by the next, each answered after the commit
@@ -177,7 +179,7 @@ export class SendService {
       (domain) => (this.verified.get(`${workspaceId} ${domain}`) ?? 0) <= now,
     );
     const senders = unknown.length
-      ? await this.domains.sendersFor(workspaceId, unknown)
+      ? await this.lookUpSenders(workspaceId, unknown)
       : new Map<string, SenderDomain>();
     for (const [domain, sender] of senders)
       if (sender.verified) this.verified.set(`${workspaceId} ${domain}`, now + VERIFIED_CACHE_MS);
@@ -200,6 +202,25 @@ export class SendService {
     });
     if (details.length > 0) throw new AppError('E01016', { message: details[0].message, details });
     return domainsOf.map((domain) => domain === onboardingDomain);
+  }
+
+  /**
+   * When a cached sender expires under load, every send in flight misses it at once: they share
+   * one lookup rather than queueing one each on the pool.
+   */
+  private lookUpSenders(
+    workspaceId: string,
+    domains: string[],
+  ): Promise<Map<string, SenderDomain>> {
+    const key = `${workspaceId} ${domains.join(' ')}`;
+    let lookup = this.senderLookups.get(key);
+    if (!lookup) {
+      lookup = this.domains
+        .sendersFor(workspaceId, domains)
+        .finally(() => this.senderLookups.delete(key));
+      this.senderLookups.set(key, lookup);
+    }
+    return lookup;
   }
 }
 

@@ -1,0 +1,82 @@
+import type { GatewayConfig } from '../../config/gateway.config';
+import type { Caller } from './caller';
+import { CredentialCache } from './credential-cache';
+
+const alice: Caller = { kind: 'api_key', id: 'key_alice', role: 'admin', workspaceId: 'ws_1' };
+
+/** A verification the test settles by hand, counting how often it was started. */
+function manualVerify() {
+  const calls: Array<{ resolve: (caller: Caller) => void; reject: (err: Error) => void }> = [];
+  const verify = () =>
+    new Promise<Caller>((resolve, reject) => {
+      calls.push({ resolve, reject });
+    });
+  return { verify, calls };
+}
+
+/** `remember` answers a hit without a promise; these tests await either. */
+const settled = (answer: Caller | Promise<Caller>) => Promise.resolve(answer);
+
+describe(CredentialCache.name, () => {
+  const cache = (ttlMs = 30_000) =>
+    new CredentialCache({ AUTH_CACHE_TTL_MS: ttlMs } as GatewayConfig);
+
+  it('verifies a secret once for every request that misses while it is being verified, then answers from memory', async () => {
+    const credentials = cache();
+    const { verify, calls } = manualVerify();
+    const waiting = Array.from({ length: 64 }, () =>
+      settled(credentials.remember('api:s1', verify)),
+    );
+    expect(calls).toHaveLength(1);
+    calls[0].resolve(alice);
+    expect(await Promise.all(waiting)).toEqual(Array(64).fill(alice));
+    expect(credentials.remember('api:s1', verify)).toBe(alice);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('shares a failure with the requests waiting on it but does not keep it: the next request verifies again', async () => {
+    const credentials = cache();
+    const { verify, calls } = manualVerify();
+    const waiting = [
+      settled(credentials.remember('api:s2', verify)),
+      settled(credentials.remember('api:s2', verify)),
+    ];
+    calls[0].reject(new Error('unknown key'));
+    for (const outcome of await Promise.allSettled(waiting))
+      expect(outcome).toMatchObject({ status: 'rejected', reason: { message: 'unknown key' } });
+    const retried = credentials.remember('api:s2', verify);
+    expect(calls).toHaveLength(2);
+    calls[1].resolve(alice);
+    await expect(retried).resolves.toBe(alice);
+  });
+
+  it('does not keep what a verification under way learnt once the secret was forgotten (a logout)', async () => {
+    const credentials = cache();
+    const { verify, calls } = manualVerify();
+    const before = credentials.remember('session:s3', verify);
+    credentials.forget('session:s3');
+    calls[0].resolve(alice);
+    await expect(before).resolves.toBe(alice);
+    const after = credentials.remember('session:s3', verify);
+    expect(after).toBeInstanceOf(Promise);
+    expect(calls).toHaveLength(2);
+    calls[1].reject(new Error('logged out'));
+    await expect(after).rejects.toThrow('logged out');
+  });
+
+  it('with caching off, still shares a verification under way but keeps nothing', async () => {
+    const credentials = cache(0);
+    const { verify, calls } = manualVerify();
+    const waiting = [
+      settled(credentials.remember('api:s4', verify)),
+      settled(credentials.remember('api:s4', verify)),
+    ];
+    calls[0].resolve(alice);
+    await Promise.all(waiting);
+    expect(calls).toHaveLength(1);
+    const again = credentials.remember('api:s4', verify);
+    expect(calls).toHaveLength(2);
+    calls[1].resolve(alice);
+    await again;
+  });
+});
