@@ -135,6 +135,11 @@ if (
     '--write records only the standard run: drop --only, --bare-only, --sample-queries, --latency-trace, --duration, --messages and --log-level',
   );
 }
+/**
+ * Whole seconds: autocannon checks its time once a second, so it would run a round of 2.5 s for
+ * 3 s anyway.
+ */
+const ROUND_S = Math.ceil(options.durationS / ROUNDS);
 function usage(message) {
   process.stderr.write(
     `email.bench: ${message}\nusage: node bench/email.bench.mjs [--write] [--only=delivery,scheduled,sends,batches] [--bare-only] [--sample-queries] [--latency-trace=<file>] [--duration=<s>] [--messages=<n>] [--log-level=<level>]\n`,
@@ -666,16 +671,15 @@ async function main() {
     }
     // The targets take turns (forward, then backward, ...): the machine's state drifts, and the
     // delivery workers' backlog grows; one block per target would hand either to one side.
-    const sliceS = options.durationS / ROUNDS;
     log(
-      `  measuring: ${ROUNDS} rounds of ${sliceS.toFixed(1)} s per target at ${comparison.connections} connections, taking turns`,
+      `  measuring: ${ROUNDS} rounds of ${ROUND_S} s per target at ${comparison.connections} connections, taking turns`,
     );
     for (let round = 0; round < ROUNDS; round++) {
       for (const run of round % 2 ? [...runs].reverse() : runs) {
         const linesBefore = platform.lines;
         const sunkBefore = (await sinkStats()).messages;
         const before = await cpuSnapshot(leaders());
-        const result = await load(run.label, run, sliceS).catch(withExit(run.kind, groups));
+        const result = await load(run.label, run, ROUND_S).catch(withExit(run.kind, groups));
         const after = await cpuSnapshot(leaders());
         run.delivered += (await sinkStats()).messages - sunkBefore;
         run.rounds.push(result);
@@ -705,7 +709,7 @@ async function main() {
         }
       }
     }
-    comparison.runs = runs.map((run) => ({ ...run, result: combine(run.rounds, sliceS) }));
+    comparison.runs = runs.map((run) => ({ ...run, result: combine(run.rounds) }));
   }
   // The goal's rate offered open-loop (autocannon's overallRate) on the same 64 connections: the
   // latency at 1,000 sends/s, where the closed-loop runs above measure it at saturation.
@@ -1026,13 +1030,15 @@ async function backlogOf(db) {
 
 /**
  * One autocannon-like result from a target's rounds: requests per second over all of them, p50
- * the median of the rounds' p50, p99 and max the worst of theirs.
+ * the median of the rounds' p50, p99 and max the worst of theirs. Per second of the rounds' own
+ * `duration`: autocannon checks its time every whole second, so a round of 2.5 s runs 3 s.
  */
-function combine(rounds, sliceS) {
+function combine(rounds) {
   const total = rounds.reduce((sum, r) => sum + r.requests.total, 0);
+  const seconds = rounds.reduce((sum, r) => sum + r.duration, 0);
   const p50s = rounds.map((r) => r.latency.p50).sort((a, b) => a - b);
   return {
-    requests: { total, average: total / (sliceS * rounds.length) },
+    requests: { total, average: total / seconds },
     latency: {
       p50: p50s[Math.floor((p50s.length - 1) / 2)],
       p99: Math.max(...rounds.map((r) => r.latency.p99)),
@@ -1185,7 +1191,7 @@ function buildReport(comparisons, measurements) {
       const firstText = `each connection's first request of a round (the connect included; not in the p50 and p99 above): embedded ${first(platform)}, bare ${first(bare)}, over ${platform.result.firstRequests.length} connections each; counting them too, p99 ${platform.result.latencyAll.p99} ms embedded, ${bare.result.latencyAll.p99} ms bare`;
       goals.push({ info: true, text: firstText });
       markdown.push(
-        `First requests: ${firstText}. autocannon opens ${SEND_CONNECTIONS} new connections at the start of every round (a client of the API opens its connections once and keeps them); in rounds of ${(options.durationS / ROUNDS).toFixed(1)} s these first requests are about 1% of a round's requests, where its p99 reads.`,
+        `First requests: ${firstText}. autocannon opens ${SEND_CONNECTIONS} new connections at the start of every round (a client of the API opens its connections once and keeps them); in rounds of ${ROUND_S} s these first requests are about 1% of a round's requests, where its p99 reads.`,
         '',
       );
       const paced = measurements.paced;
@@ -1313,7 +1319,7 @@ ${markdown.join('\n')}
   platform's database, so the platform's delivery workers process and deliver its messages like its own
 - Body: one recipient, subject, HTML (~600 bytes) and text (~300 bytes), \`category: transactional\`, one tag
 - Load: autocannon in the bench process, pipelining 1, nothing pinned (PostgreSQL needs a CPU too); per comparison each
-  target is warmed up ${WARMUP_S} s, then measured ${options.durationS} s in ${ROUNDS} rounds, the targets taking turns (forward, backward, ...);
+  target is warmed up ${WARMUP_S} s, then measured in ${ROUNDS} rounds of ${ROUND_S} s, the targets taking turns (forward, backward, ...);
   throughput over all rounds (every answer counted), p50 the median of the rounds', p99 the worst, both over the requests
   on open connections: autocannon opens new connections every round and times each one's first request from before the
   connect, so those are reported on their own above (the paced run likewise). Sends at ${SEND_CONNECTIONS} connections, batches at ${BATCH_CONNECTIONS}

@@ -105,6 +105,11 @@ if (
     '--write records only the standard run: drop --cpu-prof, --log-level, --duration, --rate-limits, --only and --no-distributed',
   );
 }
+/**
+ * Whole seconds: autocannon checks its time once a second, so it would run a round of 2.5 s for
+ * 3 s anyway.
+ */
+const ROUND_S = Math.ceil(options.durationS / ROUNDS);
 function usage(message) {
   process.stderr.write(
     `reads.bench: ${message}\nusage: node bench/reads.bench.mjs [--write] [--only=workspace,get,list] [--no-distributed] [--log-level=<level>] [--cpu-prof] [--duration=<s>] [--rate-limits=<RATE_LIMITS>]\n`,
@@ -544,16 +549,15 @@ async function main() {
     }
     // The targets take turns (forward, then backward, ...): the machine's state drifts over a
     // minute, and measuring each target in one block would hand the drift to one side.
-    const sliceS = options.durationS / ROUNDS;
     log(
-      `  measuring: ${ROUNDS} rounds of ${sliceS.toFixed(1)} s per target at ${CONNECTIONS} connections, taking turns`,
+      `  measuring: ${ROUNDS} rounds of ${ROUND_S} s per target at ${CONNECTIONS} connections, taking turns`,
     );
     for (let round = 0; round < ROUNDS; round++) {
       for (const run of round % 2 ? [...runs].reverse() : runs) {
         const linesBefore = platform.lines;
         const before = await cpuSnapshot(leaders);
         const windowStart = process.hrtime.bigint() / 1000n;
-        const result = await load(run.label, `${run.base}${run.path}`, run.headers, sliceS).catch(
+        const result = await load(run.label, `${run.base}${run.path}`, run.headers, ROUND_S).catch(
           withExit(run),
         );
         run.windows.push([Number(windowStart), Number(process.hrtime.bigint() / 1000n)]);
@@ -582,7 +586,7 @@ async function main() {
       }
     }
     for (const run of runs) {
-      run.result = combine(run.rounds, sliceS);
+      run.result = combine(run.rounds);
       comparison.runs.push(run);
     }
   }
@@ -621,13 +625,15 @@ async function main() {
 
 /**
  * One autocannon-like result from a target's rounds: requests per second over all of them, p50
- * the median of the rounds' p50, p99 and max the worst of theirs.
+ * the median of the rounds' p50, p99 and max the worst of theirs. Per second of the rounds' own
+ * `duration`: autocannon checks its time every whole second, so a round of 2.5 s runs 3 s.
  */
-function combine(rounds, sliceS) {
+function combine(rounds) {
   const total = rounds.reduce((sum, r) => sum + r.requests.total, 0);
+  const seconds = rounds.reduce((sum, r) => sum + r.duration, 0);
   const p50s = rounds.map((r) => r.latency.p50).sort((a, b) => a - b);
   return {
-    requests: { total, average: total / (sliceS * rounds.length) },
+    requests: { total, average: total / seconds },
     '2xx': rounds.reduce((sum, r) => sum + r['2xx'], 0),
     latency: {
       p50: p50s[Math.floor((p50s.length - 1) / 2)],
@@ -812,7 +818,7 @@ ${markdown.join('\n')}
 - Code: commit ${m.commit}
 - Node ${m.node}; autocannon ${m.autocannon}; fastify ${m.fastify}; pg ${m.pg}; @nestjs/platform-fastify ${m.nestPlatformFastify}
 - Load: autocannon in the bench process, ${CONNECTIONS} connections, pipelining ${PIPELINING}; per comparison each target is
-  warmed up ${WARMUP_S} s, then measured ${options.durationS} s in ${ROUNDS} rounds, the targets taking turns (forward, backward, ...);
+  warmed up ${WARMUP_S} s, then measured in ${ROUNDS} rounds of ${ROUND_S} s, the targets taking turns (forward, backward, ...);
   req/s over all rounds, p50 the median of the rounds', p99 the worst
 - PostgreSQL: one embedded PostgreSQL (\`tools/embedded-postgres.mjs\`) for every target, fresh data directory
 - Bare Fastify: \`bench/bare-fastify.mjs\` in its own process, no logger: \`GET /\` -> \`{"hello":"world"}\`;
