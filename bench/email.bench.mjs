@@ -343,8 +343,8 @@ async function waitOk(url, timeoutMs) {
 /**
  * One autocannon run; fails the bench on any error, timeout or non-2xx answer. autocannon opens
  * its connections as a run starts and times each connection's first request from before the
- * connect; the bench warms connections up, then opens new ones every round (of 2.5 s, where 64
- * first requests are 1% of a round: the p99). So `latency` covers the requests on open
+ * connect; the bench warms connections up, then opens new ones every round (of 3 s, where 64
+ * first requests are about 1% of a round: the p99). So `latency` covers the requests on open
  * connections, and the first requests are kept apart (`firstRequests`, and `latencyAll`: the
  * p99 over every request). Throughput counts every answer.
  */
@@ -385,11 +385,10 @@ async function load(label, target, durationS) {
   if (problems.length) throw new Error(`${label}: ${problems.join(', ')}`);
   result.firstRequests = firstRequests;
   result.latencyAll = { p99: Math.round(percentile([...firstRequests, ...onOpenConnections], 99)) };
-  onOpenConnections.sort((a, b) => a - b);
   result.latency = {
     p50: Math.round(percentile(onOpenConnections, 50)),
     p99: Math.round(percentile(onOpenConnections, 99)),
-    max: Math.round(onOpenConnections.at(-1) ?? NaN),
+    max: Math.round(Math.max(...onOpenConnections)),
   };
   return result;
 }
@@ -1031,7 +1030,7 @@ async function backlogOf(db) {
 /**
  * One autocannon-like result from a target's rounds: requests per second over all of them, p50
  * the median of the rounds' p50, p99 and max the worst of theirs. Per second of the rounds' own
- * `duration`: autocannon checks its time every whole second, so a round of 2.5 s runs 3 s.
+ * `duration`, not the one asked for: autocannon stops on a whole second of its own clock.
  */
 function combine(rounds) {
   const total = rounds.reduce((sum, r) => sum + r.requests.total, 0);

@@ -626,7 +626,7 @@ async function main() {
 /**
  * One autocannon-like result from a target's rounds: requests per second over all of them, p50
  * the median of the rounds' p50, p99 and max the worst of theirs. Per second of the rounds' own
- * `duration`: autocannon checks its time every whole second, so a round of 2.5 s runs 3 s.
+ * `duration`, not the one asked for: autocannon stops on a whole second of its own clock.
  */
 function combine(rounds) {
   const total = rounds.reduce((sum, r) => sum + r.requests.total, 0);
