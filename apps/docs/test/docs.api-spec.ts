@@ -27,7 +27,9 @@ describe('docs service', () => {
   let app: INestApplicationContext;
   let client: ServiceClient;
 
-  const search = (request: Partial<DocsSearchRequest>): Promise<DocsSearchResponse> =>
+  const search = (
+    request: Pick<DocsSearchRequest, 'q'> & Partial<DocsSearchRequest>,
+  ): Promise<DocsSearchResponse> =>
     client.send(
       DocsSubjects.Search,
       { locale: 'en-us', limit: 10, contents: 'snippet', ...request },

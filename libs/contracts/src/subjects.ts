@@ -1,7 +1,8 @@
+import type { HealthSubject } from './rpc-map';
 import type { ServiceName } from './services';
 
 /** Readiness probe every service answers: its database and handlers are up. */
-export function healthSubject(service: ServiceName): string {
+export function healthSubject<S extends ServiceName>(service: S): `${S}.health.check` {
   return `${service}.health.check`;
 }
 
@@ -9,3 +10,5 @@ export const DocsSubjects = {
   Search: 'docs.search.query',
   ReadPage: 'docs.page.read',
 } as const;
+
+export type { HealthSubject };

@@ -10,6 +10,7 @@ export * from './transport/in-process.server';
 export * from './transport/transport.options';
 export * from './transport/service-client';
 export * from './service/rpc-context';
+export * from './service/handles';
 export * from './service/rpc-observability.interceptor';
 export * from './service/service-health';
 export * from './service/start-service';

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Handles } from '@switchboard/platform';
+import { Payload } from '@nestjs/microservices';
 import { DocsSubjects } from '@switchboard/contracts';
 import type {
   DocsPage,
@@ -14,12 +15,12 @@ import { DocsService } from './docs.service';
 export class DocsHandler {
   constructor(private readonly docs: DocsService) {}
 
-  @MessagePattern(DocsSubjects.Search)
+  @Handles(DocsSubjects.Search)
   search(@Payload() request: DocsSearchRequest): Promise<DocsSearchResponse> {
     return this.docs.search(request);
   }
 
-  @MessagePattern(DocsSubjects.ReadPage)
+  @Handles(DocsSubjects.ReadPage)
   readPage(@Payload() request: DocsPageRequest): Promise<DocsPage> {
     return this.docs.readPage(request);
   }

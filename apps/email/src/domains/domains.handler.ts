@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { EmailSubjects } from '@switchboard/contracts';
 import type {
@@ -7,7 +7,7 @@ import type {
   ListEmailDomainsRequest,
   UpdateEmailDomainRequest,
 } from '@switchboard/contracts';
-import { requestContextOf } from '@switchboard/platform';
+import { Handles, requestContextOf } from '@switchboard/platform';
 import { DomainsService } from './domains.service';
 
 /** Transport handlers of sending domains; the gateway has validated every payload's shape. */
@@ -15,32 +15,32 @@ import { DomainsService } from './domains.service';
 export class DomainsHandler {
   constructor(private readonly domains: DomainsService) {}
 
-  @MessagePattern(EmailSubjects.CreateDomain)
+  @Handles(EmailSubjects.CreateDomain)
   create(@Payload() input: CreateEmailDomainRequest, @Ctx() context: BaseRpcContext) {
     return this.domains.create(requestContextOf(context), input);
   }
 
-  @MessagePattern(EmailSubjects.ListDomains)
+  @Handles(EmailSubjects.ListDomains)
   list(@Payload() input: ListEmailDomainsRequest, @Ctx() context: BaseRpcContext) {
     return this.domains.list(requestContextOf(context), input);
   }
 
-  @MessagePattern(EmailSubjects.GetDomain)
+  @Handles(EmailSubjects.GetDomain)
   get(@Payload() input: { domain_id: string }, @Ctx() context: BaseRpcContext) {
     return this.domains.get(requestContextOf(context), input.domain_id);
   }
 
-  @MessagePattern(EmailSubjects.UpdateDomain)
+  @Handles(EmailSubjects.UpdateDomain)
   update(@Payload() input: UpdateEmailDomainRequest, @Ctx() context: BaseRpcContext) {
     return this.domains.update(requestContextOf(context), input);
   }
 
-  @MessagePattern(EmailSubjects.DeleteDomain)
+  @Handles(EmailSubjects.DeleteDomain)
   remove(@Payload() input: { domain_id: string }, @Ctx() context: BaseRpcContext) {
     return this.domains.remove(requestContextOf(context), input.domain_id);
   }
 
-  @MessagePattern(EmailSubjects.VerifyDomain)
+  @Handles(EmailSubjects.VerifyDomain)
   verify(@Payload() input: { domain_id: string }, @Ctx() context: BaseRpcContext) {
     return this.domains.verify(requestContextOf(context), input.domain_id);
   }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { EmailSubjects } from '@switchboard/contracts';
 import type {
@@ -8,7 +8,7 @@ import type {
   ListEmailMessagesRequest,
 } from '@switchboard/contracts';
 import type { PageRequest } from '@switchboard/persistence';
-import { requestContextOf } from '@switchboard/platform';
+import { Handles, requestContextOf } from '@switchboard/platform';
 import { SendService } from './accept/send.service';
 import { MessagesService } from './messages.service';
 
@@ -22,42 +22,42 @@ export class MessagesHandler {
     private readonly messages: MessagesService,
   ) {}
 
-  @MessagePattern(EmailSubjects.SendMessage)
+  @Handles(EmailSubjects.SendMessage)
   send(@Payload() input: EmailSendRequest, @Ctx() context: BaseRpcContext) {
     return this.sends.send(requestContextOf(context), input);
   }
 
-  @MessagePattern(EmailSubjects.SendBatch)
+  @Handles(EmailSubjects.SendBatch)
   sendBatch(@Payload() input: EmailBatchRequest, @Ctx() context: BaseRpcContext) {
     return this.sends.sendBatch(requestContextOf(context), input);
   }
 
-  @MessagePattern(EmailSubjects.GetMessage)
+  @Handles(EmailSubjects.GetMessage)
   get(@Payload() input: MessageScoped, @Ctx() context: BaseRpcContext) {
     return this.messages.get(requestContextOf(context), input.message_id);
   }
 
-  @MessagePattern(EmailSubjects.ListMessages)
+  @Handles(EmailSubjects.ListMessages)
   list(@Payload() input: ListEmailMessagesRequest, @Ctx() context: BaseRpcContext) {
     return this.messages.list(requestContextOf(context), input);
   }
 
-  @MessagePattern(EmailSubjects.CancelMessage)
+  @Handles(EmailSubjects.CancelMessage)
   cancel(@Payload() input: MessageScoped, @Ctx() context: BaseRpcContext) {
     return this.messages.cancel(requestContextOf(context), input.message_id);
   }
 
-  @MessagePattern(EmailSubjects.ListRecipients)
+  @Handles(EmailSubjects.ListRecipients)
   recipients(@Payload() input: MessageScoped<PageRequest>, @Ctx() context: BaseRpcContext) {
     return this.messages.recipients(requestContextOf(context), input.message_id, page(input));
   }
 
-  @MessagePattern(EmailSubjects.GetContent)
+  @Handles(EmailSubjects.GetContent)
   content(@Payload() input: MessageScoped, @Ctx() context: BaseRpcContext) {
     return this.messages.content(requestContextOf(context), input.message_id);
   }
 
-  @MessagePattern(EmailSubjects.ListEvents)
+  @Handles(EmailSubjects.ListEvents)
   events(
     @Payload() input: MessageScoped<PageRequest & { type?: string }>,
     @Ctx() context: BaseRpcContext,

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { EmailSubjects } from '@switchboard/contracts';
 import type {
@@ -7,7 +7,7 @@ import type {
   EmailSuppressionIdRequest,
   ListEmailSuppressionsRequest,
 } from '@switchboard/contracts';
-import { requestContextOf } from '@switchboard/platform';
+import { Handles, requestContextOf } from '@switchboard/platform';
 import { SuppressionsService } from './suppressions.service';
 
 /** Transport handlers of the suppression list; the gateway has validated every payload. */
@@ -15,22 +15,22 @@ import { SuppressionsService } from './suppressions.service';
 export class SuppressionsHandler {
   constructor(private readonly suppressions: SuppressionsService) {}
 
-  @MessagePattern(EmailSubjects.CreateSuppression)
+  @Handles(EmailSubjects.CreateSuppression)
   create(@Payload() input: CreateEmailSuppressionRequest, @Ctx() context: BaseRpcContext) {
     return this.suppressions.create(requestContextOf(context), input);
   }
 
-  @MessagePattern(EmailSubjects.ListSuppressions)
+  @Handles(EmailSubjects.ListSuppressions)
   list(@Payload() input: ListEmailSuppressionsRequest, @Ctx() context: BaseRpcContext) {
     return this.suppressions.list(requestContextOf(context), input);
   }
 
-  @MessagePattern(EmailSubjects.GetSuppression)
+  @Handles(EmailSubjects.GetSuppression)
   get(@Payload() input: EmailSuppressionIdRequest, @Ctx() context: BaseRpcContext) {
     return this.suppressions.get(requestContextOf(context), input.suppression_id);
   }
 
-  @MessagePattern(EmailSubjects.DeleteSuppression)
+  @Handles(EmailSubjects.DeleteSuppression)
   remove(@Payload() input: EmailSuppressionIdRequest, @Ctx() context: BaseRpcContext) {
     return this.suppressions.remove(requestContextOf(context), input.suppression_id);
   }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { RealtimeSubjects } from '@switchboard/contracts';
 import type {
@@ -8,7 +8,7 @@ import type {
   RealtimeRegion,
   UpdateRealtimeAppRequest,
 } from '@switchboard/contracts';
-import { requestContextOf } from '@switchboard/platform';
+import { Handles, requestContextOf } from '@switchboard/platform';
 import { REALTIME_REGIONS } from '../regions/regions';
 import { RealtimeAppsService } from './realtime-apps.service';
 
@@ -17,42 +17,42 @@ import { RealtimeAppsService } from './realtime-apps.service';
 export class RealtimeAppsHandler {
   constructor(private readonly apps: RealtimeAppsService) {}
 
-  @MessagePattern(RealtimeSubjects.ListRegions)
+  @Handles(RealtimeSubjects.ListRegions)
   regions(): { data: RealtimeRegion[] } {
     return { data: REALTIME_REGIONS };
   }
 
-  @MessagePattern(RealtimeSubjects.CreateApp)
+  @Handles(RealtimeSubjects.CreateApp)
   create(@Payload() input: CreateRealtimeAppRequest, @Ctx() context: BaseRpcContext) {
     return this.apps.create(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.ListApps)
+  @Handles(RealtimeSubjects.ListApps)
   list(@Payload() input: ListRealtimeAppsRequest, @Ctx() context: BaseRpcContext) {
     return this.apps.list(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.GetApp)
+  @Handles(RealtimeSubjects.GetApp)
   get(@Payload() input: { app_id: string }, @Ctx() context: BaseRpcContext) {
     return this.apps.get(requestContextOf(context), input.app_id);
   }
 
-  @MessagePattern(RealtimeSubjects.UpdateApp)
+  @Handles(RealtimeSubjects.UpdateApp)
   update(@Payload() input: UpdateRealtimeAppRequest, @Ctx() context: BaseRpcContext) {
     return this.apps.update(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.DeleteApp)
+  @Handles(RealtimeSubjects.DeleteApp)
   remove(@Payload() input: { app_id: string }, @Ctx() context: BaseRpcContext) {
     return this.apps.remove(requestContextOf(context), input.app_id);
   }
 
-  @MessagePattern(RealtimeSubjects.CreateKey)
+  @Handles(RealtimeSubjects.CreateKey)
   createKey(@Payload() input: { app_id: string }, @Ctx() context: BaseRpcContext) {
     return this.apps.createKey(requestContextOf(context), input.app_id);
   }
 
-  @MessagePattern(RealtimeSubjects.ListKeys)
+  @Handles(RealtimeSubjects.ListKeys)
   listKeys(
     @Payload() input: { app_id: string; include_revoked: boolean },
     @Ctx() context: BaseRpcContext,
@@ -60,7 +60,7 @@ export class RealtimeAppsHandler {
     return this.apps.listKeys(requestContextOf(context), input.app_id, input.include_revoked);
   }
 
-  @MessagePattern(RealtimeSubjects.RevokeKey)
+  @Handles(RealtimeSubjects.RevokeKey)
   revokeKey(@Payload() input: { app_id: string; key_id: string }, @Ctx() context: BaseRpcContext) {
     return this.apps.revokeKey(requestContextOf(context), input.app_id, input.key_id);
   }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { RealtimeSubjects } from '@switchboard/contracts';
 import type {
@@ -10,7 +10,7 @@ import type {
   RealtimeMemberRequest,
   SendRealtimeMemberEventRequest,
 } from '@switchboard/contracts';
-import { requestContextOf } from '@switchboard/platform';
+import { Handles, requestContextOf } from '@switchboard/platform';
 import { DataPlaneService } from './data-plane.service';
 
 /** Transport handlers of the realtime data plane; the gateway has validated every payload's shape. */
@@ -18,32 +18,32 @@ import { DataPlaneService } from './data-plane.service';
 export class DataPlaneHandler {
   constructor(private readonly dataPlane: DataPlaneService) {}
 
-  @MessagePattern(RealtimeSubjects.Publish)
+  @Handles(RealtimeSubjects.Publish)
   publish(@Payload() input: PublishRealtimeEventRequest, @Ctx() context: BaseRpcContext) {
     return this.dataPlane.publish(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.PublishBatch)
+  @Handles(RealtimeSubjects.PublishBatch)
   publishBatch(@Payload() input: PublishRealtimeBatchRequest, @Ctx() context: BaseRpcContext) {
     return this.dataPlane.publishBatch(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.ListChannels)
+  @Handles(RealtimeSubjects.ListChannels)
   listChannels(@Payload() input: ListRealtimeChannelsRequest, @Ctx() context: BaseRpcContext) {
     return this.dataPlane.listChannels(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.GetChannel)
+  @Handles(RealtimeSubjects.GetChannel)
   getChannel(@Payload() input: GetRealtimeChannelRequest, @Ctx() context: BaseRpcContext) {
     return this.dataPlane.getChannel(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.ListMembers)
+  @Handles(RealtimeSubjects.ListMembers)
   listMembers(@Payload() input: GetRealtimeChannelRequest, @Ctx() context: BaseRpcContext) {
     return this.dataPlane.listMembers(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.SendMemberEvent)
+  @Handles(RealtimeSubjects.SendMemberEvent)
   sendMemberEvent(
     @Payload() input: SendRealtimeMemberEventRequest,
     @Ctx() context: BaseRpcContext,
@@ -51,7 +51,7 @@ export class DataPlaneHandler {
     return this.dataPlane.sendMemberEvent(requestContextOf(context), input);
   }
 
-  @MessagePattern(RealtimeSubjects.DisconnectMember)
+  @Handles(RealtimeSubjects.DisconnectMember)
   disconnectMember(@Payload() input: RealtimeMemberRequest, @Ctx() context: BaseRpcContext) {
     return this.dataPlane.disconnectMember(requestContextOf(context), input);
   }

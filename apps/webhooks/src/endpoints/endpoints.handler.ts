@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { WebhookSubjects } from '@switchboard/contracts';
 import type {
@@ -11,7 +11,7 @@ import type {
   UpdateWebhookEndpointRequest,
   WebhookEndpointIdRequest,
 } from '@switchboard/contracts';
-import { requestContextOf } from '@switchboard/platform';
+import { Handles, requestContextOf } from '@switchboard/platform';
 import { EndpointsService } from './endpoints.service';
 
 /** Transport handlers of webhook endpoints; the gateway has validated every payload's shape. */
@@ -19,47 +19,47 @@ import { EndpointsService } from './endpoints.service';
 export class EndpointsHandler {
   constructor(private readonly endpoints: EndpointsService) {}
 
-  @MessagePattern(WebhookSubjects.CreateEndpoint)
+  @Handles(WebhookSubjects.CreateEndpoint)
   create(@Payload() input: CreateWebhookEndpointRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.create(requestContextOf(context), input);
   }
 
-  @MessagePattern(WebhookSubjects.ListEndpoints)
+  @Handles(WebhookSubjects.ListEndpoints)
   list(@Payload() input: ListWebhookEndpointsRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.list(requestContextOf(context), input);
   }
 
-  @MessagePattern(WebhookSubjects.GetEndpoint)
+  @Handles(WebhookSubjects.GetEndpoint)
   get(@Payload() input: WebhookEndpointIdRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.get(requestContextOf(context), input.webhook_id);
   }
 
-  @MessagePattern(WebhookSubjects.UpdateEndpoint)
+  @Handles(WebhookSubjects.UpdateEndpoint)
   update(@Payload() input: UpdateWebhookEndpointRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.update(requestContextOf(context), input);
   }
 
-  @MessagePattern(WebhookSubjects.DeleteEndpoint)
+  @Handles(WebhookSubjects.DeleteEndpoint)
   remove(@Payload() input: WebhookEndpointIdRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.remove(requestContextOf(context), input.webhook_id);
   }
 
-  @MessagePattern(WebhookSubjects.RotateSecret)
+  @Handles(WebhookSubjects.RotateSecret)
   rotateSecret(@Payload() input: WebhookEndpointIdRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.rotateSecret(requestContextOf(context), input.webhook_id);
   }
 
-  @MessagePattern(WebhookSubjects.TestEndpoint)
+  @Handles(WebhookSubjects.TestEndpoint)
   test(@Payload() input: TestWebhookEndpointRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.test(requestContextOf(context), input);
   }
 
-  @MessagePattern(WebhookSubjects.ListAttempts)
+  @Handles(WebhookSubjects.ListAttempts)
   attempts(@Payload() input: ListWebhookAttemptsRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.attempts(requestContextOf(context), input);
   }
 
-  @MessagePattern(WebhookSubjects.Replay)
+  @Handles(WebhookSubjects.Replay)
   replay(@Payload() input: ReplayWebhookEventsRequest, @Ctx() context: BaseRpcContext) {
     return this.endpoints.replay(requestContextOf(context), input);
   }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { ContactSubjects } from '@switchboard/contracts';
 import type {
@@ -7,7 +7,7 @@ import type {
   UpdateContactPropertyRequest,
 } from '@switchboard/contracts';
 import type { PageRequest } from '@switchboard/persistence';
-import { requestContextOf } from '@switchboard/platform';
+import { Handles, requestContextOf } from '@switchboard/platform';
 import { ContactPropertiesService } from './contact-properties.service';
 
 /** Transport handlers of contact properties; the gateway has validated every payload's shape. */
@@ -15,32 +15,32 @@ import { ContactPropertiesService } from './contact-properties.service';
 export class ContactPropertiesHandler {
   constructor(private readonly properties: ContactPropertiesService) {}
 
-  @MessagePattern(ContactSubjects.ListProperties)
+  @Handles(ContactSubjects.ListProperties)
   list(@Payload() input: PageRequest, @Ctx() context: BaseRpcContext) {
     return this.properties.list(requestContextOf(context), input);
   }
 
-  @MessagePattern(ContactSubjects.CreateProperty)
+  @Handles(ContactSubjects.CreateProperty)
   create(@Payload() input: CreateContactPropertyRequest, @Ctx() context: BaseRpcContext) {
     return this.properties.create(requestContextOf(context), input);
   }
 
-  @MessagePattern(ContactSubjects.GetProperty)
+  @Handles(ContactSubjects.GetProperty)
   get(@Payload() input: { property_id: string }, @Ctx() context: BaseRpcContext) {
     return this.properties.get(requestContextOf(context), input.property_id);
   }
 
-  @MessagePattern(ContactSubjects.UpdateProperty)
+  @Handles(ContactSubjects.UpdateProperty)
   update(@Payload() input: UpdateContactPropertyRequest, @Ctx() context: BaseRpcContext) {
     return this.properties.update(requestContextOf(context), input);
   }
 
-  @MessagePattern(ContactSubjects.ArchiveProperty)
+  @Handles(ContactSubjects.ArchiveProperty)
   archive(@Payload() input: { property_id: string }, @Ctx() context: BaseRpcContext) {
     return this.properties.setArchived(requestContextOf(context), input.property_id, true);
   }
 
-  @MessagePattern(ContactSubjects.UnarchiveProperty)
+  @Handles(ContactSubjects.UnarchiveProperty)
   unarchive(@Payload() input: { property_id: string }, @Ctx() context: BaseRpcContext) {
     return this.properties.setArchived(requestContextOf(context), input.property_id, false);
   }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { ContactSubjects } from '@switchboard/contracts';
 import type {
@@ -8,7 +8,7 @@ import type {
   UpdateContactRequest,
   UpsertContactsRequest,
 } from '@switchboard/contracts';
-import { requestContextOf } from '@switchboard/platform';
+import { Handles, requestContextOf } from '@switchboard/platform';
 import { ContactsService } from './contacts.service';
 
 /** Transport handlers of contacts; the gateway has validated every payload's shape. */
@@ -16,32 +16,32 @@ import { ContactsService } from './contacts.service';
 export class ContactsHandler {
   constructor(private readonly contacts: ContactsService) {}
 
-  @MessagePattern(ContactSubjects.ListContacts)
+  @Handles(ContactSubjects.ListContacts)
   list(@Payload() input: ListContactsRequest, @Ctx() context: BaseRpcContext) {
     return this.contacts.list(requestContextOf(context), input);
   }
 
-  @MessagePattern(ContactSubjects.CreateContact)
+  @Handles(ContactSubjects.CreateContact)
   create(@Payload() input: { fields: ContactFields }, @Ctx() context: BaseRpcContext) {
     return this.contacts.create(requestContextOf(context), input.fields);
   }
 
-  @MessagePattern(ContactSubjects.UpsertContacts)
+  @Handles(ContactSubjects.UpsertContacts)
   upsert(@Payload() input: UpsertContactsRequest, @Ctx() context: BaseRpcContext) {
     return this.contacts.upsert(requestContextOf(context), input);
   }
 
-  @MessagePattern(ContactSubjects.GetContact)
+  @Handles(ContactSubjects.GetContact)
   get(@Payload() input: { contact_id: string }, @Ctx() context: BaseRpcContext) {
     return this.contacts.get(requestContextOf(context), input.contact_id);
   }
 
-  @MessagePattern(ContactSubjects.UpdateContact)
+  @Handles(ContactSubjects.UpdateContact)
   update(@Payload() input: UpdateContactRequest, @Ctx() context: BaseRpcContext) {
     return this.contacts.update(requestContextOf(context), input);
   }
 
-  @MessagePattern(ContactSubjects.DeleteContact)
+  @Handles(ContactSubjects.DeleteContact)
   remove(@Payload() input: { contact_id: string }, @Ctx() context: BaseRpcContext) {
     return this.contacts.remove(requestContextOf(context), input.contact_id);
   }

@@ -1,41 +1,12 @@
 /** Request and response shapes of every paginated list (spec: "Pagination"). */
+import type { Page, SortOrder, TokenPage } from '@switchboard/contracts';
 
-export type SortOrder = 'asc' | 'desc';
+export type { Page, PageRequest, SortOrder, TokenPage } from '@switchboard/contracts';
 
 /** `limit` when the request names none (spec: 1 to 100, default 25). */
 export const DEFAULT_PAGE_LIMIT = 25;
 /** Largest `limit` a list accepts unless it sets its own `maxLimit`. */
 export const MAX_PAGE_LIMIT = 100;
-
-export interface PageRequest {
-  limit: number;
-  /** A `next_cursor`: the page of rows that follow it. */
-  starting_after?: string;
-  /** A `prev_cursor` or `refresh_cursor`: the page of rows that precede it. */
-  ending_before?: string;
-  include_total?: boolean;
-  /** A key of the list's `sorts`; the list's `defaultSort` when absent. */
-  sort?: string;
-  /** The list's `defaultOrder` when absent. */
-  order?: SortOrder;
-}
-
-export interface Page<T> {
-  data: T[];
-  /** Null when no row follows the last one in `data`. */
-  next_cursor: string | null;
-  /** Null when no row precedes the first one in `data`; always null on a first page. */
-  prev_cursor: string | null;
-  /**
-   * Passed later as `ending_before`, returns the rows that sort before the first row of `data`
-   * (for a newest-first list: the rows created since). Non-null whenever `data` is non-empty, and
-   * also on an empty first page, where it returns whatever rows the list holds later; null on an
-   * empty page reached through a cursor (keep using the cursor you had).
-   */
-  refresh_cursor: string | null;
-  /** Rows matching the list's filters, cursor ignored; only with `include_total`. */
-  total?: number;
-}
 
 export interface SortSpec {
   /** SQL column or expression (trusted, never user input), e.g. `created_at` or `lower(name)`. */
@@ -70,12 +41,6 @@ export interface KeysetList {
   idColumn: string;
   /** Largest `limit` accepted; MAX_PAGE_LIMIT when absent. */
   maxLimit?: number;
-}
-
-/** The workspace API's envelope (`{results, nextPageToken}`); `pageToken` comes back as `starting_after`. */
-export interface TokenPage<T> {
-  results: T[];
-  nextPageToken: string | null;
 }
 
 export function tokenPage<T>(page: Page<T>): TokenPage<T> {

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { DynamicModule, FactoryProvider } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
+import { Handles } from './handles';
 import { healthSubject } from '@switchboard/contracts';
 import type { ServiceName } from '@switchboard/contracts';
 import { AppError } from '../errors/app-error';
@@ -61,7 +61,7 @@ export class ServiceHealthModule {
           .send({ status: ready ? 'ok' : 'unavailable', service, checks });
       }
 
-      @MessagePattern(healthSubject(service))
+      @Handles(healthSubject(service))
       async check(): Promise<{ service: string; status: string }> {
         const checks = await runReadinessChecks(this.checks.filter((c) => c.name !== 'transport'));
         if (Object.values(checks).some((state) => state === 'failing')) {

@@ -1,6 +1,6 @@
 import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
 import { contextToHeaders, isTransportError } from '@switchboard/contracts';
-import type { RequestContext } from '@switchboard/contracts';
+import type { ReplyOf, RequestContext, RequestOf, Subject } from '@switchboard/contracts';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError } from '../errors/app-error';
@@ -44,21 +44,28 @@ export class ServiceClient {
   }
 
   /**
-   * Sends a request and resolves to the service's reply. `timeoutMs` lengthens the transport's
+   * Sends a request and resolves to the service's reply, both typed by the subject's entry in
+   * `RpcMap` (libs/contracts). `timeoutMs` lengthens the transport's
    * time-out for a call that is slow by design (a webhook test waits up to 10 s for a receiver);
    * it never shortens a longer configured one.
    */
-  send<T>(
-    subject: string,
-    payload: unknown,
+  send<S extends Subject>(
+    subject: S,
+    payload: RequestOf<S>,
     context: RequestContext,
     options: { timeoutMs?: number } = {},
-  ): Promise<T> {
+  ): Promise<ReplyOf<S>> {
     const headers = contextToHeaders(context);
     const timeoutMs = Math.max(options.timeoutMs ?? 0, this.settings.timeoutMs);
     return this.bus
-      ? this.sendInProcess<T>(this.bus, subject, payload, headers, timeoutMs)
-      : this.sendOverNats<T>(this.nats as ClientNats, subject, payload, headers, timeoutMs);
+      ? this.sendInProcess<ReplyOf<S>>(this.bus, subject, payload, headers, timeoutMs)
+      : this.sendOverNats<ReplyOf<S>>(
+          this.nats as ClientNats,
+          subject,
+          payload,
+          headers,
+          timeoutMs,
+        );
   }
 
   async close(): Promise<void> {

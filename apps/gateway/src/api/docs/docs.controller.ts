@@ -58,7 +58,7 @@ export class DocsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DocsPage | string> {
-    const page = await this.services.send<DocsPage>(
+    const page = await this.services.send(
       DocsSubjects.ReadPage,
       { slug: query.slug, locale: query.locale },
       requestContextFor(request),

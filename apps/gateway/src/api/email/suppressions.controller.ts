@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { EmailSubjects } from '@switchboard/contracts';
-import type { CreateEmailSuppressionReply, EmailSuppression } from '@switchboard/contracts';
+import type { EmailSuppression } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
@@ -59,7 +59,7 @@ export class SuppressionsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EmailSuppression> {
-    const result = await this.services.send<CreateEmailSuppressionReply>(
+    const result = await this.services.send(
       EmailSubjects.CreateSuppression,
       { email: body.email },
       requestContextFor(request),

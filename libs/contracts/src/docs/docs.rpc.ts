@@ -1,0 +1,9 @@
+import type { Rpc } from '../rpc';
+import type { DocsSubjects } from '../subjects';
+import type { DocsPage, DocsPageRequest, DocsSearchRequest, DocsSearchResponse } from '../docs';
+
+/** The docs service's operations, by subject. */
+export interface DocsRpc {
+  [DocsSubjects.Search]: Rpc<DocsSearchRequest, DocsSearchResponse>;
+  [DocsSubjects.ReadPage]: Rpc<DocsPageRequest, DocsPage>;
+}

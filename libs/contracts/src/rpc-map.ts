@@ -1,0 +1,22 @@
+import type { ContactsRpc } from './contacts/contacts.rpc';
+import type { DocsRpc } from './docs/docs.rpc';
+import type { EmailRpc } from './email/email.rpc';
+import type { RealtimeRpc } from './realtime/realtime.rpc';
+import type { Rpc } from './rpc';
+import type { ServiceName } from './services';
+import type { WebhooksRpc } from './webhooks/webhooks.rpc';
+
+export type HealthSubject = `${ServiceName}.health.check`;
+
+/** The readiness probe every service answers (its database and handlers are up). */
+export type HealthRpc = {
+  [S in HealthSubject]: Rpc<Record<string, never>, { service: string; status: string }>;
+};
+
+/** Every operation of every service, by subject: the one source of the transport's types. */
+export interface RpcMap
+  extends DocsRpc, RealtimeRpc, EmailRpc, WebhooksRpc, ContactsRpc, HealthRpc {}
+
+export type Subject = keyof RpcMap;
+export type RequestOf<S extends Subject> = RpcMap[S]['request'];
+export type ReplyOf<S extends Subject> = RpcMap[S]['reply'];
