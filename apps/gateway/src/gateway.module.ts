@@ -1,36 +1,22 @@
 import { Module } from '@nestjs/common';
-import type { DynamicModule } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { MODULE_METADATA } from '@nestjs/common/constants';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { serviceTypeOrmOptions } from '@switchboard/persistence';
 import type { ServiceClient } from '@switchboard/platform';
-import { AdminController } from './api/admin/admin.controller';
 import { AdminService } from './identity/admin.service';
 import { Authenticator } from './pipeline/auth/authenticator';
 import { CredentialCache } from './pipeline/auth/credential-cache';
 import { GATEWAY_CONFIG } from './config/gateway.config';
 import type { GatewayConfig } from './config/gateway.config';
 import { gatewayDatabase } from './database/gateway.database';
-import { DocsController } from './api/docs/docs.controller';
-import { HealthController } from './api/operations/health.controller';
 import { ErrorEnvelopeFilter, ErrorResponder } from './pipeline/http/error-envelope.filter';
 import { RoutePolicies } from './pipeline/routes/route-policies';
 import { RouteTable } from './pipeline/routes/route-table';
 import { IdentityRepository } from './identity/identity.repository';
-import { OpenApiController } from './api/operations/openapi.controller';
-import { SessionsController } from './api/sessions/sessions.controller';
 import { SessionsService } from './identity/sessions.service';
 import { SERVICE_CLIENT } from './pipeline/service-client.provider';
-import { RealtimeAppsController } from './api/realtime/realtime-apps.controller';
-import { SuppressionsController } from './api/email/suppressions.controller';
-import { DomainsController } from './api/email/domains.controller';
-import { WebhooksController } from './api/webhooks/webhooks.controller';
-import { RealtimeEventsController } from './api/realtime/realtime-events.controller';
-import { MessagesController } from './api/email/messages.controller';
-import { AudiencesController } from './api/contacts/audiences.controller';
-import { ContactPropertiesController } from './api/contacts/contact-properties.controller';
-import { ContactsController } from './api/contacts/contacts.controller';
-import { OnboardingRecipients } from './api/email/onboarding-recipients';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { rateLimitProviders } from './pipeline/rate-limits/rate-limit.providers';
@@ -38,23 +24,31 @@ import { IdempotencyPurger } from './pipeline/idempotency/idempotency-purger';
 import { IdempotencyStore } from './pipeline/idempotency/idempotency.store';
 import { WorkspaceService } from './identity/workspace.service';
 import { CURRENT_WORKSPACE } from './api/workspace/workspace.routes';
+import { AdminApiModule } from './api/admin/admin-api.module';
+import { ContactsApiModule } from './api/contacts/contacts-api.module';
+import { DocsApiModule } from './api/docs/docs-api.module';
+import { EmailApiModule } from './api/email/email-api.module';
+import { OperationsApiModule } from './api/operations/operations-api.module';
+import { RealtimeApiModule } from './api/realtime/realtime-api.module';
+import { SessionsApiModule } from './api/sessions/sessions-api.module';
+import { WebhooksApiModule } from './api/webhooks/webhooks-api.module';
 
-export const GATEWAY_CONTROLLERS = [
-  HealthController,
-  OpenApiController,
-  AdminController,
-  SessionsController,
-  DocsController,
-  RealtimeAppsController,
-  SuppressionsController,
-  DomainsController,
-  WebhooksController,
-  RealtimeEventsController,
-  MessagesController,
-  ContactsController,
-  ContactPropertiesController,
-  AudiencesController,
+/** One module per product area: its controllers and shape DTOs (api/<area>/<area>-api.module.ts). */
+export const GATEWAY_API_MODULES = [
+  OperationsApiModule,
+  AdminApiModule,
+  SessionsApiModule,
+  DocsApiModule,
+  RealtimeApiModule,
+  EmailApiModule,
+  WebhooksApiModule,
+  ContactsApiModule,
 ];
+
+/** Every controller of every area: what the boot check and the route-table tests walk. */
+export const GATEWAY_CONTROLLERS = GATEWAY_API_MODULES.flatMap(
+  (area) => (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, area) ?? []) as Type[],
+);
 
 /** Routes Fastify serves directly (registered by createGateway), declared like the others. */
 export const GATEWAY_NATIVE_ROUTES = [CURRENT_WORKSPACE];
@@ -69,8 +63,13 @@ export class GatewayModule {
   ): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [TypeOrmModule.forRoot(serviceTypeOrmOptions(gatewayDatabase(config)))],
-      controllers: GATEWAY_CONTROLLERS,
+      // The pipeline and identity below are what every area's controllers use.
+      global: true,
+      imports: [
+        TypeOrmModule.forRoot(serviceTypeOrmOptions(gatewayDatabase(config))),
+        ...GATEWAY_API_MODULES,
+      ],
+      exports: [SERVICE_CLIENT, GATEWAY_CONFIG, IdentityRepository, AdminService, SessionsService],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: SERVICE_CLIENT, useValue: services },
@@ -91,7 +90,6 @@ export class GatewayModule {
         AdminService,
         SessionsService,
         WorkspaceService,
-        OnboardingRecipients,
       ],
     };
   }

@@ -12,8 +12,6 @@ const operator = {
   auth: 'operator',
   rateLimit: 'admin',
   idempotent: true,
-  paginated: false,
-  errors: [400, 401, 404, 413, 422, 500],
 } as const;
 
 /** The operator API (contract section 3), authenticated with PLATFORM_ADMIN_TOKEN. */
@@ -38,12 +36,10 @@ export class AdminController {
     tag: 'Operator',
     auth: 'operator',
     rateLimit: 'admin',
-    idempotent: false,
     paginated: true,
     query: ListWorkspacesQuery,
     summary: 'List workspaces, newest first, with cursor pagination',
     response: { status: 200, description: 'A page of workspaces' },
-    errors: [401, 422, 429, 500],
   })
   list(@ValidQuery() query: ListWorkspacesQuery) {
     return this.admin.listWorkspaces(query);

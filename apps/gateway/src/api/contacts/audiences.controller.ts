@@ -14,8 +14,6 @@ import {
 } from './contacts.dto';
 
 const audiences = { tag: 'Audiences', auth: 'api' } as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
 
 /** Static audiences and their members, answered by the workspace-objects service. */
 @Controller('v1/audiences')
@@ -28,11 +26,9 @@ export class AudiencesController {
     summary: 'List audiences, newest first (q: name substring)',
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListAudiencesQuery,
     response: { status: 200, description: 'A page of audiences' },
-    errors: READ_ERRORS,
   })
   list(@ValidQuery() query: ListAudiencesQuery, @Req() request: FastifyRequest) {
     return this.services.send(
@@ -49,11 +45,8 @@ export class AudiencesController {
     summary: 'Create a static audience',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: CreateAudienceDto,
     response: { status: 201, description: 'The audience' },
-    errors: WRITE_ERRORS,
   })
   create(@ValidBody() body: CreateAudienceDto, @Req() request: FastifyRequest): Promise<Audience> {
     return this.services.send(
@@ -72,10 +65,7 @@ export class AudiencesController {
     summary: 'Get an audience',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The audience' },
-    errors: READ_ERRORS,
   })
   get(@Param('audience_id') id: string, @Req() request: FastifyRequest): Promise<Audience> {
     return this.services.send(
@@ -91,11 +81,8 @@ export class AudiencesController {
     summary: "Rename an audience or change its description (null clears it; the name can't be)",
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: UpdateAudienceDto,
     response: { status: 200, description: 'The audience' },
-    errors: WRITE_ERRORS,
   })
   update(
     @Param('audience_id') id: string,
@@ -116,9 +103,6 @@ export class AudiencesController {
     summary: 'Delete an audience and its memberships; contacts stay',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
-    errors: WRITE_ERRORS,
   })
   async remove(@Param('audience_id') id: string, @Req() request: FastifyRequest): Promise<void> {
     await this.services.send(
@@ -134,11 +118,9 @@ export class AudiencesController {
     summary: "List an audience's members, most recently joined first (q: email or phone digits)",
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListAudiencesQuery,
     response: { status: 200, description: 'A page of members: contact and joined_at' },
-    errors: READ_ERRORS,
   })
   members(
     @Param('audience_id') id: string,
@@ -159,10 +141,7 @@ export class AudiencesController {
     summary: 'Add up to 1,000 contacts (members keep their join time; any unknown id: 422)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: AudienceContactsDto,
-    errors: WRITE_ERRORS,
   })
   async add(
     @Param('audience_id') id: string,
@@ -183,10 +162,7 @@ export class AudiencesController {
     summary: 'Remove up to 1,000 contacts from the audience (any unknown id: 422)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: AudienceContactsDto,
-    errors: WRITE_ERRORS,
   })
   async removeMany(
     @Param('audience_id') id: string,
@@ -207,9 +183,6 @@ export class AudiencesController {
     summary: "End one contact's membership (204 also when it was not a member)",
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
-    errors: WRITE_ERRORS,
   })
   async removeOne(
     @Param('audience_id') id: string,

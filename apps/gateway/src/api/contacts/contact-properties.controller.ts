@@ -10,8 +10,6 @@ import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import { CreateContactPropertyDto, UpdateContactPropertyDto } from './contacts.dto';
 
 const properties = { tag: 'Contact properties', auth: 'api' } as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
 
 /** Contact properties: the keys and types of contacts' `data`, answered by workspace-objects. */
 @Controller('v1/contact-properties')
@@ -24,11 +22,9 @@ export class ContactPropertiesController {
     summary: 'List contact properties, newest first, archived ones included',
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: PageQuery,
     response: { status: 200, description: 'A page of contact properties' },
-    errors: READ_ERRORS,
   })
   list(@ValidQuery() query: PageQuery, @Req() request: FastifyRequest) {
     return this.services.send(
@@ -45,11 +41,8 @@ export class ContactPropertiesController {
     summary: 'Create a contact property: key and type are fixed once created (duplicate key: 409)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: CreateContactPropertyDto,
     response: { status: 201, description: 'The contact property' },
-    errors: WRITE_ERRORS,
   })
   create(
     @ValidBody() body: CreateContactPropertyDto,
@@ -72,10 +65,7 @@ export class ContactPropertiesController {
     summary: 'Get a contact property',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The contact property' },
-    errors: READ_ERRORS,
   })
   get(@Param('property_id') id: string, @Req() request: FastifyRequest): Promise<ContactProperty> {
     return this.services.send(
@@ -91,11 +81,8 @@ export class ContactPropertiesController {
     summary: "Change a property's fallback value (null removes it)",
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: UpdateContactPropertyDto,
     response: { status: 200, description: 'The contact property' },
-    errors: WRITE_ERRORS,
   })
   update(
     @Param('property_id') id: string,
@@ -118,10 +105,7 @@ export class ContactPropertiesController {
     summary: 'Archive a property: refused in new writes, stored values kept (409 if archived)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 200, description: 'The contact property' },
-    errors: WRITE_ERRORS,
   })
   @HttpCode(200)
   archive(
@@ -141,10 +125,7 @@ export class ContactPropertiesController {
     summary: 'Unarchive a property (409 if it is not archived)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 200, description: 'The contact property' },
-    errors: WRITE_ERRORS,
   })
   @HttpCode(200)
   unarchive(

@@ -14,8 +14,6 @@ import {
 } from './contacts.dto';
 
 const contacts = { tag: 'Contacts', auth: 'api' } as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 413, 422, 429, 500, 503] as const;
 
 /** The workspace's contacts (reference section 3), answered by the workspace-objects service. */
 @Controller('v1/contacts')
@@ -29,11 +27,9 @@ export class ContactsController {
       'List contacts, newest first: exact email, phone_number (up to 50) or external_id, q substring, identifier; each with its audiences',
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListContactsQuery,
     response: { status: 200, description: 'A page of contacts' },
-    errors: READ_ERRORS,
   })
   list(@ValidQuery() query: ListContactsQuery, @Req() request: FastifyRequest) {
     return this.services.send(
@@ -50,11 +46,9 @@ export class ContactsController {
     summary: 'Create a contact with an email, a phone number or both (each unique: 409)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: CreateContactDto,
     response: { status: 201, description: 'The contact' },
-    errors: WRITE_ERRORS,
+    errors: [404],
   })
   create(@ValidBody() body: CreateContactDto, @Req() request: FastifyRequest): Promise<Contact> {
     return this.services.send(
@@ -72,12 +66,10 @@ export class ContactsController {
       'Create or update up to 1,000 contacts: a result per entry in submission order; a bad entry fails alone',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: ContactBatchDto,
     bodyLimit: 'large',
     response: { status: 200, description: 'One result per entry: created, updated or failed' },
-    errors: WRITE_ERRORS,
+    errors: [404],
   })
   batch(
     @ValidBody() body: ContactBatchDto,
@@ -96,10 +88,7 @@ export class ContactsController {
     summary: 'Get a contact',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The contact' },
-    errors: READ_ERRORS,
   })
   get(@Param('contact_id') id: string, @Req() request: FastifyRequest): Promise<Contact> {
     return this.services.send(
@@ -116,11 +105,8 @@ export class ContactsController {
       'Update a contact: only what is sent changes, data merges (null removes a key), an identifier always remains',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: UpdateContactDto,
     response: { status: 200, description: 'The contact' },
-    errors: WRITE_ERRORS,
   })
   update(
     @Param('contact_id') id: string,
@@ -141,9 +127,6 @@ export class ContactsController {
     summary: 'Delete a contact and its audience memberships (suppressions are kept)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
-    errors: WRITE_ERRORS,
   })
   async remove(@Param('contact_id') id: string, @Req() request: FastifyRequest): Promise<void> {
     await this.services.send(

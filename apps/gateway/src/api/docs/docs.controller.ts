@@ -12,8 +12,6 @@ const docs = {
   tag: 'Documentation',
   auth: 'none',
   rateLimit: 'docs',
-  idempotent: false,
-  paginated: false,
 } as const;
 
 /** Documentation search and pages, answered by the docs service. No authentication. */
@@ -27,7 +25,6 @@ export class DocsController {
     summary: 'Search the documentation',
     query: SearchDocsQuery,
     response: { status: 200, description: 'Ranked results, best first' },
-    errors: [400, 422, 429, 500, 503],
   })
   search(
     @ValidQuery() query: SearchDocsQuery,
@@ -51,7 +48,7 @@ export class DocsController {
       status: 200,
       description: 'The page (JSON, or text/markdown with format=markdown)',
     },
-    errors: [400, 404, 422, 429, 500, 503],
+    errors: [404],
   })
   async page(
     @ValidQuery() query: ReadDocsPageQuery,

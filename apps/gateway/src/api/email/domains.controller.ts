@@ -13,8 +13,6 @@ import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import { CreateDomainDto, ListDomainsQuery, UpdateDomainDto } from './domains.dto';
 
 const domains = { tag: 'Email domains', auth: 'api' } as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
 
 /**
  * Sending domains (reference section 5, contract section 6), answered by the email service.
@@ -31,11 +29,8 @@ export class DomainsController {
     summary: 'Register a sending domain: a DKIM key and the DNS records to publish',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: CreateDomainDto,
     response: { status: 201, description: 'The domain, status pending, with its dns_records' },
-    errors: WRITE_ERRORS,
   })
   create(@ValidBody() body: CreateDomainDto, @Req() request: FastifyRequest): Promise<EmailDomain> {
     const input: CreateEmailDomainRequest = {
@@ -54,11 +49,9 @@ export class DomainsController {
     summary: 'List sending domains (name filter, sort, cursor pagination)',
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListDomainsQuery,
     response: { status: 200, description: 'A page of domains' },
-    errors: READ_ERRORS,
   })
   list(@ValidQuery() query: ListDomainsQuery, @Req() request: FastifyRequest) {
     return this.services.send(EmailSubjects.ListDomains, { ...query }, requestContextFor(request));
@@ -70,10 +63,7 @@ export class DomainsController {
     summary: 'Get a sending domain with its records and their last check',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The domain' },
-    errors: READ_ERRORS,
   })
   get(@Param('domain_id') domainId: string, @Req() request: FastifyRequest): Promise<EmailDomain> {
     return this.services.send(
@@ -90,11 +80,8 @@ export class DomainsController {
       'Update settings or the return path (a new return path on a verified domain is staged until it verifies)',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: UpdateDomainDto,
     response: { status: 200, description: 'The domain' },
-    errors: WRITE_ERRORS,
   })
   update(
     @Param('domain_id') domainId: string,
@@ -119,10 +106,7 @@ export class DomainsController {
     summary: 'Delete a sending domain; sends from it are refused afterwards',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 204, description: 'Deleted' },
-    errors: WRITE_ERRORS,
   })
   async remove(
     @Param('domain_id') domainId: string,
@@ -142,10 +126,7 @@ export class DomainsController {
     summary: 'Look the records up in DNS now and return the domain with per-record results',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 200, description: 'The domain after the check' },
-    errors: WRITE_ERRORS,
   })
   verify(
     @Param('domain_id') domainId: string,

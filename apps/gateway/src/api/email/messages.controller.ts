@@ -27,10 +27,6 @@ import {
 } from './send-request.normaliser';
 
 const messages = { tag: 'Email messages', auth: 'api' } as const;
-const SEND_ERRORS = [400, 401, 402, 403, 413, 422, 429, 500, 503] as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const CANCEL_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
-const CONTENT_ERRORS = [400, 401, 403, 404, 410, 422, 425, 429, 500] as const;
 
 /**
  * Email messages (spec: Email messages), answered by the email service. Sends are checked and
@@ -52,12 +48,10 @@ export class MessagesController {
       'Send an email: 202 with the message accepted (or scheduled with scheduled_at); 422 lists every invalid field',
     role: 'write',
     rateLimit: 'email_send',
-    idempotent: true,
-    paginated: false,
     bodyLimit: 'large',
     body: SendEmailMessageDto,
     response: { status: 202, description: 'The message, status accepted or scheduled' },
-    errors: SEND_ERRORS,
+    errors: [402],
   })
   async send(@Req() request: FastifyRequest): Promise<EmailMessage> {
     // The DTO has refused unknown fields; the normaliser checks the parsed JSON's values.
@@ -75,15 +69,13 @@ export class MessagesController {
       'Send up to 100 independent messages: all are validated first, and one invalid item rejects the batch naming messages[i]',
     role: 'write',
     rateLimit: 'email_batch',
-    idempotent: true,
-    paginated: false,
     bodyLimit: 'large',
     body: SendEmailBatchDto,
     response: {
       status: 202,
       description: '{data: [{id, status, category, ...}]} in submission order',
     },
-    errors: SEND_ERRORS,
+    errors: [402],
   })
   async sendBatch(@Req() request: FastifyRequest): Promise<{ data: EmailBatchItem[] }> {
     const result = normaliseBatchRequest(request.body ?? {}, { now: new Date() });
@@ -101,11 +93,9 @@ export class MessagesController {
       'List messages newest first: created_after (inclusive), created_before (exclusive), status, tag (name or name:value, repeatable), category, to, from',
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListEmailMessagesQuery,
     response: { status: 200, description: 'A page of messages, without bodies' },
-    errors: READ_ERRORS,
   })
   list(@ValidQuery() query: ListEmailMessagesQuery, @Req() request: FastifyRequest) {
     const input: ListEmailMessagesRequest = {
@@ -129,10 +119,7 @@ export class MessagesController {
     summary: 'Get a message with its status and per-state recipient counts (never its bodies)',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The message' },
-    errors: READ_ERRORS,
   })
   get(
     @Param('message_id') messageId: string,
@@ -152,10 +139,7 @@ export class MessagesController {
     summary: 'Cancel a scheduled message (409 once it started sending or was canceled)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 204, description: 'Canceled' },
-    errors: CANCEL_ERRORS,
   })
   async cancel(
     @Param('message_id') messageId: string,
@@ -174,11 +158,9 @@ export class MessagesController {
     summary: "List a message's recipients with their status, rejection and bounce detail",
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListEmailRecipientsQuery,
     response: { status: 200, description: 'A page of recipients' },
-    errors: READ_ERRORS,
   })
   recipients(
     @Param('message_id') messageId: string,
@@ -199,10 +181,8 @@ export class MessagesController {
       'Get the stored html and text of a message (425 with Retry-After until processed, 410 once expired, 404 when not stored)',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: '{html, text}' },
-    errors: CONTENT_ERRORS,
+    errors: [410, 425],
   })
   content(
     @Param('message_id') messageId: string,
@@ -222,11 +202,9 @@ export class MessagesController {
     summary: "List a message's event timeline (optional type filter)",
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListEmailEventsQuery,
     response: { status: 200, description: 'A page of events' },
-    errors: READ_ERRORS,
   })
   events(
     @Param('message_id') messageId: string,

@@ -9,8 +9,6 @@ import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import { CreateSuppressionDto, ListSuppressionsQuery } from './suppressions.dto';
 
 const suppressions = { tag: 'Email suppressions', auth: 'api' } as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
 
 /** The workspace suppression list (reference section 6), answered by the email service. */
 @Controller('v1/email/suppressions')
@@ -23,11 +21,9 @@ export class SuppressionsController {
     summary: 'List suppressions, newest first (email prefix, reason and scope_type filters)',
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListSuppressionsQuery,
     response: { status: 200, description: 'A page of suppressions' },
-    errors: READ_ERRORS,
   })
   list(@ValidQuery() query: ListSuppressionsQuery, @Req() request: FastifyRequest) {
     return this.services.send(
@@ -45,14 +41,11 @@ export class SuppressionsController {
       'Suppress an address (reason manual); 200 with the existing record when it already has one',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: CreateSuppressionDto,
     response: {
       status: 201,
       description: 'The new suppression (200 and the existing one if the address had one)',
     },
-    errors: WRITE_ERRORS,
   })
   async create(
     @ValidBody() body: CreateSuppressionDto,
@@ -74,10 +67,7 @@ export class SuppressionsController {
     summary: 'Get a suppression',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The suppression' },
-    errors: READ_ERRORS,
   })
   get(
     @Param('suppression_id') suppressionId: string,
@@ -97,10 +87,7 @@ export class SuppressionsController {
     summary: 'Delete a suppression: mail to the address is no longer blocked for its reason',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 204, description: 'Deleted' },
-    errors: WRITE_ERRORS,
   })
   async remove(
     @Param('suppression_id') suppressionId: string,

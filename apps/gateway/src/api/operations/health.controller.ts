@@ -10,9 +10,6 @@ const probe = {
   tag: 'Operations',
   auth: 'none',
   rateLimit: 'none',
-  idempotent: false,
-  paginated: false,
-  errors: [],
 } as const;
 
 /**

@@ -13,10 +13,7 @@ export class OpenApiController {
     tag: 'Documentation',
     auth: 'none',
     rateLimit: 'docs',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'OpenAPI 3.1 JSON' },
-    errors: [500],
   })
   get() {
     this.document ??= buildOpenApiDocument(resolveDeclaredRoutes(), '1.0.0');

@@ -19,8 +19,6 @@ import {
 } from './realtime-apps.dto';
 
 const realtime = { tag: 'Realtime apps', auth: 'api' } as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 422, 429, 500, 503] as const;
 
 /** The realtime control plane (spec: Realtime apps), answered by the realtime service. */
 @Controller('v1/realtime')
@@ -33,10 +31,7 @@ export class RealtimeAppsController {
     summary: 'List the regions an app can be created in',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: '{data: [{id, name}]}' },
-    errors: READ_ERRORS,
   })
   regions(@Req() request: FastifyRequest): Promise<{ data: RealtimeRegion[] }> {
     return this.services.send(RealtimeSubjects.ListRegions, {}, requestContextFor(request));
@@ -49,11 +44,8 @@ export class RealtimeAppsController {
     summary: 'Create a realtime app and its first key (secret shown once)',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: CreateRealtimeAppDto,
     response: { status: 201, description: '{app, key} with the one-time key secret' },
-    errors: WRITE_ERRORS,
   })
   create(
     @ValidBody() body: CreateRealtimeAppDto,
@@ -68,11 +60,9 @@ export class RealtimeAppsController {
     summary: 'List realtime apps (name filter, sort, cursor pagination)',
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListRealtimeAppsQuery,
     response: { status: 200, description: 'A page of apps' },
-    errors: READ_ERRORS,
   })
   list(@ValidQuery() query: ListRealtimeAppsQuery, @Req() request: FastifyRequest) {
     return this.services.send(RealtimeSubjects.ListApps, { ...query }, requestContextFor(request));
@@ -84,10 +74,7 @@ export class RealtimeAppsController {
     summary: 'Get a realtime app',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The app' },
-    errors: READ_ERRORS,
   })
   get(
     @Param('realtime_app_id') appId: string,
@@ -106,11 +93,8 @@ export class RealtimeAppsController {
     summary: 'Update an app name and flags (region is immutable, TLS always enforced)',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: UpdateRealtimeAppDto,
     response: { status: 200, description: 'The app' },
-    errors: WRITE_ERRORS,
   })
   update(
     @Param('realtime_app_id') appId: string,
@@ -137,10 +121,7 @@ export class RealtimeAppsController {
     summary: 'Delete an app, its keys and configuration',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 204, description: 'Deleted' },
-    errors: WRITE_ERRORS,
   })
   async remove(
     @Param('realtime_app_id') appId: string,
@@ -159,11 +140,8 @@ export class RealtimeAppsController {
     summary: "List an app's keys, oldest first, without secrets",
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
-    paginated: false,
     query: ListRealtimeKeysQuery,
     response: { status: 200, description: '{data: [key]}' },
-    errors: READ_ERRORS,
   })
   listKeys(
     @Param('realtime_app_id') appId: string,
@@ -184,10 +162,7 @@ export class RealtimeAppsController {
     summary: 'Create a key (secret shown once)',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 201, description: 'The key with its one-time secret' },
-    errors: WRITE_ERRORS,
   })
   createKey(
     @Param('realtime_app_id') appId: string,
@@ -207,10 +182,7 @@ export class RealtimeAppsController {
     summary: 'Revoke a key (409 if already revoked, 422 if it is the only active key)',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 200, description: 'The key with revoked_at' },
-    errors: WRITE_ERRORS,
   })
   revokeKey(
     @Param('realtime_app_id') appId: string,

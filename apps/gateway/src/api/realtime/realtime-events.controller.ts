@@ -15,8 +15,6 @@ import {
 } from './realtime-events.dto';
 
 const events = { tag: 'Realtime events', auth: 'api' } as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const WRITE_ERRORS = [400, 401, 403, 404, 413, 422, 429, 500, 503] as const;
 
 /** `X-Realtime-Key` and `X-Realtime-Secret` (contract section 4); the service checks them. */
 function credentialsOf(request: FastifyRequest): RealtimeCredentials {
@@ -43,11 +41,8 @@ export class RealtimeEventsController {
     summary: 'Publish an event to one or more channels',
     role: 'write',
     rateLimit: 'realtime_publish',
-    idempotent: true,
-    paginated: false,
     body: PublishEventDto,
     response: { status: 200, description: 'Per-channel counts when `include` asked for them' },
-    errors: WRITE_ERRORS,
   })
   publish(
     @Param('realtime_app_id') appId: string,
@@ -68,11 +63,8 @@ export class RealtimeEventsController {
     summary: 'Publish up to 10 events, each to one channel; one bad event delivers none',
     role: 'write',
     rateLimit: 'realtime_publish',
-    idempotent: true,
-    paginated: false,
     body: PublishBatchDto,
     response: { status: 200, description: 'Per-event counts when `include` asked for them' },
-    errors: WRITE_ERRORS,
   })
   publishBatch(
     @Param('realtime_app_id') appId: string,
@@ -96,11 +88,8 @@ export class RealtimeEventsController {
     summary: 'List occupied channels (prefix filter, optional counts)',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     query: ChannelsQuery,
     response: { status: 200, description: '{data: channels}' },
-    errors: READ_ERRORS,
   })
   listChannels(
     @Param('realtime_app_id') appId: string,
@@ -120,11 +109,8 @@ export class RealtimeEventsController {
     summary: 'Get one channel: occupied, and counts on request (unknown channels are unoccupied)',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     query: ChannelQuery,
     response: { status: 200, description: '{occupied, counts}' },
-    errors: READ_ERRORS,
   })
   getChannel(
     @Param('realtime_app_id') appId: string,
@@ -150,10 +136,7 @@ export class RealtimeEventsController {
     summary: 'List the member ids of a presence channel',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: '{members: [{member_id}]}' },
-    errors: READ_ERRORS,
   })
   listMembers(
     @Param('realtime_app_id') appId: string,
@@ -174,11 +157,8 @@ export class RealtimeEventsController {
     summary: 'Send an event to every connection of a signed-in member (best effort, not queued)',
     role: 'write',
     rateLimit: 'realtime_publish',
-    idempotent: true,
-    paginated: false,
     body: MemberEventDto,
     response: { status: 204, description: 'Sent to the connections open now' },
-    errors: WRITE_ERRORS,
   })
   async sendMemberEvent(
     @Param('realtime_app_id') appId: string,
@@ -205,10 +185,7 @@ export class RealtimeEventsController {
     summary: 'Close every connection of a signed-in member (close code 4009)',
     role: 'write',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 204, description: 'Disconnected' },
-    errors: WRITE_ERRORS,
   })
   async disconnectMember(
     @Param('realtime_app_id') appId: string,

@@ -18,10 +18,8 @@ export class SessionsController {
     auth: 'session_login',
     rateLimit: 'auth',
     idempotent: false,
-    paginated: false,
     body: CreateSessionDto,
     response: { status: 201, description: 'The user, the CSRF token and when the session expires' },
-    errors: [400, 401, 422, 429, 500],
   })
   async create(
     @ValidBody() body: CreateSessionDto,
@@ -47,9 +45,7 @@ export class SessionsController {
     auth: 'none',
     rateLimit: 'auth',
     idempotent: false,
-    paginated: false,
     response: { status: 204, description: 'Signed out' },
-    errors: [400, 500],
   })
   async remove(
     @Req() request: FastifyRequest,

@@ -29,8 +29,6 @@ import {
 } from './webhooks.dto';
 
 const webhooks = { tag: 'Webhooks', auth: 'api' } as const;
-const READ_ERRORS = [400, 401, 403, 404, 422, 429, 500] as const;
-const WRITE_ERRORS = [400, 401, 403, 404, 409, 412, 422, 429, 500, 503] as const;
 /** A test waits up to 10 s for the receiver; the transport allows for that and the hop. */
 const TEST_TIMEOUT_MS = 12_000;
 
@@ -49,11 +47,9 @@ export class WebhooksController {
     summary: 'Create a webhook endpoint; the signing secret is in this response only',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: CreateWebhookDto,
     response: { status: 201, description: 'The endpoint, with its secret (whsec_...)' },
-    errors: WRITE_ERRORS,
+    errors: [412],
   })
   create(
     @ValidBody() body: CreateWebhookDto,
@@ -72,11 +68,9 @@ export class WebhooksController {
     summary: 'List webhook endpoints (sort, cursor pagination, total)',
     role: 'read',
     rateLimit: 'api_list',
-    idempotent: false,
     paginated: true,
     query: ListWebhooksQuery,
     response: { status: 200, description: 'A page of endpoints' },
-    errors: READ_ERRORS,
   })
   list(@ValidQuery() query: ListWebhooksQuery, @Req() request: FastifyRequest) {
     return this.services.send(
@@ -92,10 +86,7 @@ export class WebhooksController {
     summary: 'Get a webhook endpoint and its delivery status',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The endpoint' },
-    errors: READ_ERRORS,
   })
   get(@Param('webhook_id') id: string, @Req() request: FastifyRequest): Promise<WebhookEndpoint> {
     return this.services.send(
@@ -111,11 +102,9 @@ export class WebhooksController {
     summary: 'Update a webhook endpoint: url, description, events (replaced), pause or re-enable',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: UpdateWebhookDto,
     response: { status: 200, description: 'The endpoint' },
-    errors: WRITE_ERRORS,
+    errors: [412],
   })
   update(
     @Param('webhook_id') id: string,
@@ -136,10 +125,8 @@ export class WebhooksController {
     summary: 'Delete a webhook endpoint and stop every delivery to it, retries included',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 204, description: 'Deleted' },
-    errors: WRITE_ERRORS,
+    errors: [412],
   })
   async remove(@Param('webhook_id') id: string, @Req() request: FastifyRequest): Promise<void> {
     await this.services.send(
@@ -156,10 +143,8 @@ export class WebhooksController {
     summary: 'Rotate the signing secret; the previous one keeps signing for 24 hours',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     response: { status: 200, description: 'The new secret (whsec_...), shown only here' },
-    errors: WRITE_ERRORS,
+    errors: [412],
   })
   rotateSecret(
     @Param('webhook_id') id: string,
@@ -179,11 +164,9 @@ export class WebhooksController {
     summary: 'Send a signed test event now and report what the endpoint answered (10 s)',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: TestWebhookDto,
     response: { status: 200, description: 'delivered or failed, with the answer' },
-    errors: WRITE_ERRORS,
+    errors: [412],
   })
   test(
     @Param('webhook_id') id: string,
@@ -204,11 +187,8 @@ export class WebhooksController {
     summary: 'List delivery attempts, newest first, bounded by before / after',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     query: ListAttemptsQuery,
     response: { status: 200, description: '{data: attempts}' },
-    errors: READ_ERRORS,
   })
   attempts(
     @Param('webhook_id') id: string,
@@ -229,11 +209,9 @@ export class WebhooksController {
     summary: 'Re-deliver the events of a time range the endpoint did not receive (default 24 h)',
     role: 'admin',
     rateLimit: 'write',
-    idempotent: true,
-    paginated: false,
     body: ReplayWebhookDto,
     response: { status: 202, description: '{queued, since, until}' },
-    errors: WRITE_ERRORS,
+    errors: [412],
   })
   replay(
     @Param('webhook_id') id: string,

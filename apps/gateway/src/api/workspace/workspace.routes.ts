@@ -15,10 +15,8 @@ export const CURRENT_WORKSPACE = declareNativeRoute({
     auth: 'api',
     role: 'read',
     rateLimit: 'read',
-    idempotent: false,
-    paginated: false,
     response: { status: 200, description: 'The workspace', schema: WORKSPACE_SCHEMA },
-    errors: [401, 403, 404, 421, 422, 429, 500],
+    errors: [404],
   },
 });
 

@@ -1,6 +1,6 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { declaredNativeRoutes, declaredRoutes, ROUTE_POLICY } from './route-policy';
+import { completePolicy, declaredNativeRoutes, declaredRoutes, ROUTE_POLICY } from './route-policy';
 import type { RoutePolicy } from './route-policy';
 
 export interface ResolvedRoute {
@@ -26,7 +26,7 @@ export function resolveDeclaredRoutes(): ResolvedRoute[] {
     ({ method, path, area, action, policy }) => ({
       method,
       path,
-      policy,
+      policy: completePolicy(method, path, policy),
       controller: area,
       handler: action,
     }),
@@ -39,7 +39,13 @@ export function resolveDeclaredRoutes(): ResolvedRoute[] {
         Reflect.getMetadata(PATH_METADATA, controller) as string,
         Reflect.getMetadata(PATH_METADATA, fn) as string,
       );
-      return { method, path, policy, controller: controller.name, handler };
+      return {
+        method,
+        path,
+        policy: completePolicy(method, path, policy),
+        controller: controller.name,
+        handler,
+      };
     }),
   );
 }

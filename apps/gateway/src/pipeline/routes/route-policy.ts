@@ -38,10 +38,55 @@ export interface RoutePolicy {
   body?: Constructor;
   /** The success answer; `schema` (a JSON Schema) is published and, on native routes, serializes it. */
   response?: { status: number; description: string; schema?: JsonSchema };
-  /** Error statuses the operation declares, for the OpenAPI document. */
+  /** Error statuses the operation answers with, for the OpenAPI document (see routeErrors). */
   errors: readonly number[];
   /** Body limit in bytes when it differs from the default (email send and batch). */
   bodyLimit?: 'default' | 'large';
+}
+
+/**
+ * What a controller writes on a route. What follows from the rest is left out and completed once
+ * per route when the table is resolved (completePolicy): idempotency (every method but GET),
+ * pagination (off) and the error statuses the policy implies.
+ */
+export interface RouteDeclaration extends Omit<RoutePolicy, 'idempotent' | 'paginated' | 'errors'> {
+  idempotent?: boolean;
+  paginated?: boolean;
+  /** Statuses particular to this operation, beyond those its policy implies (402, 410, 425...). */
+  errors?: readonly number[];
+}
+
+/**
+ * The error statuses every route with this policy can answer: 400 (malformed input), 422 (an
+ * unknown query parameter is refused by name on every route), 500 and 503 (a dependency away)
+ * anywhere; 401 and 403 behind a credential, 421 for an API key of another region; 404 with a path
+ * parameter; 409 with an Idempotency-Key; 413 with a body; 429 when rate limited.
+ */
+export function routeErrors(path: string, policy: Omit<RoutePolicy, 'errors'>): number[] {
+  const statuses = new Set([400, 422, 500, 503]);
+  if (policy.auth !== 'none') statuses.add(401);
+  if (policy.role || policy.auth === 'operator') statuses.add(403);
+  if (policy.auth === 'api') statuses.add(421);
+  if (path.includes(':')) statuses.add(404);
+  if (policy.idempotent) statuses.add(409);
+  if (policy.body) statuses.add(413);
+  if (policy.rateLimit !== 'none') statuses.add(429);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** The full policy of a declared route served with `method` at `path`. */
+export function completePolicy(
+  method: string,
+  path: string,
+  declaration: RouteDeclaration,
+): RoutePolicy {
+  const base = {
+    ...declaration,
+    idempotent: declaration.idempotent ?? method !== 'GET',
+    paginated: declaration.paginated ?? false,
+  };
+  const errors = new Set([...routeErrors(path, base), ...(declaration.errors ?? [])]);
+  return { ...base, errors: [...errors].sort((a, b) => a - b) };
 }
 
 export const ROUTE_POLICY = 'switchboard:route-policy';
@@ -50,10 +95,10 @@ export const ROUTE_POLICY = 'switchboard:route-policy';
 export const declaredRoutes: Array<{
   controller: Constructor;
   handler: string;
-  policy: RoutePolicy;
+  policy: RouteDeclaration;
 }> = [];
 
-export function Route(policy: RoutePolicy): MethodDecorator {
+export function Route(policy: RouteDeclaration): MethodDecorator {
   return applyDecorators(
     SetMetadata(ROUTE_POLICY, policy),
     (target: object, handler: string | symbol) => {
@@ -76,7 +121,7 @@ export interface NativeRouteDeclaration {
   /** Names the operation as `<area>_<action>`, like controller routes. */
   area: string;
   action: string;
-  policy: RoutePolicy;
+  policy: RouteDeclaration;
 }
 
 export const declaredNativeRoutes: NativeRouteDeclaration[] = [];

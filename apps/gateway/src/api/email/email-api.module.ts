@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { DomainsController } from './domains.controller';
+import { MessagesController } from './messages.controller';
+import { OnboardingRecipients } from './onboarding-recipients';
+import { SuppressionsController } from './suppressions.controller';
+/** Email messages, sending domains and suppressions, answered by the email service. */
+@Module({
+  controllers: [SuppressionsController, DomainsController, MessagesController],
+  providers: [OnboardingRecipients],
+})
+export class EmailApiModule {}
