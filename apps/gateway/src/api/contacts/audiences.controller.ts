@@ -1,9 +1,8 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ContactSubjects } from '@switchboard/contracts';
-import type { Audience } from '@switchboard/contracts';
+import type { Audience, RequestContext } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
-import type { FastifyRequest } from 'fastify';
-import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import {
@@ -30,12 +29,8 @@ export class AudiencesController {
     query: ListAudiencesQuery,
     response: { status: 200, description: 'A page of audiences' },
   })
-  list(@ValidQuery() query: ListAudiencesQuery, @Req() request: FastifyRequest) {
-    return this.services.send(
-      ContactSubjects.ListAudiences,
-      { ...query },
-      requestContextFor(request),
-    );
+  list(@ValidQuery() query: ListAudiencesQuery, @CallContext() context: RequestContext) {
+    return this.services.send(ContactSubjects.ListAudiences, { ...query }, context);
   }
 
   @Post()
@@ -48,14 +43,17 @@ export class AudiencesController {
     body: CreateAudienceDto,
     response: { status: 201, description: 'The audience' },
   })
-  create(@ValidBody() body: CreateAudienceDto, @Req() request: FastifyRequest): Promise<Audience> {
+  create(
+    @ValidBody() body: CreateAudienceDto,
+    @CallContext() context: RequestContext,
+  ): Promise<Audience> {
     return this.services.send(
       ContactSubjects.CreateAudience,
       {
         name: body.name,
         ...(body.description === undefined ? {} : { description: body.description }),
       },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -67,12 +65,8 @@ export class AudiencesController {
     rateLimit: 'read',
     response: { status: 200, description: 'The audience' },
   })
-  get(@Param('audience_id') id: string, @Req() request: FastifyRequest): Promise<Audience> {
-    return this.services.send(
-      ContactSubjects.GetAudience,
-      { audience_id: id },
-      requestContextFor(request),
-    );
+  get(@Param('audience_id') id: string, @CallContext() context: RequestContext): Promise<Audience> {
+    return this.services.send(ContactSubjects.GetAudience, { audience_id: id }, context);
   }
 
   @Patch(':audience_id')
@@ -87,12 +81,12 @@ export class AudiencesController {
   update(
     @Param('audience_id') id: string,
     @ValidBody() body: UpdateAudienceDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<Audience> {
     return this.services.send(
       ContactSubjects.UpdateAudience,
       { audience_id: id, ...body },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -104,12 +98,11 @@ export class AudiencesController {
     role: 'write',
     rateLimit: 'write',
   })
-  async remove(@Param('audience_id') id: string, @Req() request: FastifyRequest): Promise<void> {
-    await this.services.send(
-      ContactSubjects.DeleteAudience,
-      { audience_id: id },
-      requestContextFor(request),
-    );
+  async remove(
+    @Param('audience_id') id: string,
+    @CallContext() context: RequestContext,
+  ): Promise<void> {
+    await this.services.send(ContactSubjects.DeleteAudience, { audience_id: id }, context);
   }
 
   @Get(':audience_id/contacts')
@@ -125,13 +118,9 @@ export class AudiencesController {
   members(
     @Param('audience_id') id: string,
     @ValidQuery() query: ListAudiencesQuery,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ) {
-    return this.services.send(
-      ContactSubjects.ListMembers,
-      { ...query, audience_id: id },
-      requestContextFor(request),
-    );
+    return this.services.send(ContactSubjects.ListMembers, { ...query, audience_id: id }, context);
   }
 
   @Post(':audience_id/contacts')
@@ -146,12 +135,12 @@ export class AudiencesController {
   async add(
     @Param('audience_id') id: string,
     @ValidBody() body: AudienceContactsDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<void> {
     await this.services.send(
       ContactSubjects.AddMembers,
       { audience_id: id, contact_ids: body.contact_ids },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -167,12 +156,12 @@ export class AudiencesController {
   async removeMany(
     @Param('audience_id') id: string,
     @ValidBody() body: AudienceContactsDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<void> {
     await this.services.send(
       ContactSubjects.RemoveMembers,
       { audience_id: id, contact_ids: body.contact_ids },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -187,12 +176,12 @@ export class AudiencesController {
   async removeOne(
     @Param('audience_id') id: string,
     @Param('contact_id') contactId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<void> {
     await this.services.send(
       ContactSubjects.RemoveMember,
       { audience_id: id, contact_id: contactId },
-      requestContextFor(request),
+      context,
     );
   }
 }

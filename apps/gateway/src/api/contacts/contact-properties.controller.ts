@@ -1,9 +1,8 @@
-import { Controller, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ContactSubjects } from '@switchboard/contracts';
-import type { ContactProperty, ContactPropertyType } from '@switchboard/contracts';
+import type { ContactProperty, ContactPropertyType, RequestContext } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
-import type { FastifyRequest } from 'fastify';
-import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
@@ -26,12 +25,8 @@ export class ContactPropertiesController {
     query: PageQuery,
     response: { status: 200, description: 'A page of contact properties' },
   })
-  list(@ValidQuery() query: PageQuery, @Req() request: FastifyRequest) {
-    return this.services.send(
-      ContactSubjects.ListProperties,
-      { ...query },
-      requestContextFor(request),
-    );
+  list(@ValidQuery() query: PageQuery, @CallContext() context: RequestContext) {
+    return this.services.send(ContactSubjects.ListProperties, { ...query }, context);
   }
 
   @Post()
@@ -46,7 +41,7 @@ export class ContactPropertiesController {
   })
   create(
     @ValidBody() body: CreateContactPropertyDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<ContactProperty> {
     return this.services.send(
       ContactSubjects.CreateProperty,
@@ -55,7 +50,7 @@ export class ContactPropertiesController {
         type: body.type as ContactPropertyType,
         ...(body.fallback_value === undefined ? {} : { fallback_value: body.fallback_value }),
       },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -67,12 +62,11 @@ export class ContactPropertiesController {
     rateLimit: 'read',
     response: { status: 200, description: 'The contact property' },
   })
-  get(@Param('property_id') id: string, @Req() request: FastifyRequest): Promise<ContactProperty> {
-    return this.services.send(
-      ContactSubjects.GetProperty,
-      { property_id: id },
-      requestContextFor(request),
-    );
+  get(
+    @Param('property_id') id: string,
+    @CallContext() context: RequestContext,
+  ): Promise<ContactProperty> {
+    return this.services.send(ContactSubjects.GetProperty, { property_id: id }, context);
   }
 
   @Patch(':property_id')
@@ -87,7 +81,7 @@ export class ContactPropertiesController {
   update(
     @Param('property_id') id: string,
     @ValidBody() body: UpdateContactPropertyDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<ContactProperty> {
     return this.services.send(
       ContactSubjects.UpdateProperty,
@@ -95,7 +89,7 @@ export class ContactPropertiesController {
         property_id: id,
         ...(body.fallback_value === undefined ? {} : { fallback_value: body.fallback_value }),
       },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -110,13 +104,9 @@ export class ContactPropertiesController {
   @HttpCode(200)
   archive(
     @Param('property_id') id: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<ContactProperty> {
-    return this.services.send(
-      ContactSubjects.ArchiveProperty,
-      { property_id: id },
-      requestContextFor(request),
-    );
+    return this.services.send(ContactSubjects.ArchiveProperty, { property_id: id }, context);
   }
 
   @Post(':property_id/unarchive')
@@ -130,12 +120,8 @@ export class ContactPropertiesController {
   @HttpCode(200)
   unarchive(
     @Param('property_id') id: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<ContactProperty> {
-    return this.services.send(
-      ContactSubjects.UnarchiveProperty,
-      { property_id: id },
-      requestContextFor(request),
-    );
+    return this.services.send(ContactSubjects.UnarchiveProperty, { property_id: id }, context);
   }
 }

@@ -1,9 +1,8 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ContactSubjects } from '@switchboard/contracts';
-import type { Contact, ContactUpsertResultItem } from '@switchboard/contracts';
+import type { Contact, ContactUpsertResultItem, RequestContext } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
-import type { FastifyRequest } from 'fastify';
-import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import {
@@ -31,12 +30,8 @@ export class ContactsController {
     query: ListContactsQuery,
     response: { status: 200, description: 'A page of contacts' },
   })
-  list(@ValidQuery() query: ListContactsQuery, @Req() request: FastifyRequest) {
-    return this.services.send(
-      ContactSubjects.ListContacts,
-      { ...query },
-      requestContextFor(request),
-    );
+  list(@ValidQuery() query: ListContactsQuery, @CallContext() context: RequestContext) {
+    return this.services.send(ContactSubjects.ListContacts, { ...query }, context);
   }
 
   @Post()
@@ -50,12 +45,11 @@ export class ContactsController {
     response: { status: 201, description: 'The contact' },
     errors: [404],
   })
-  create(@ValidBody() body: CreateContactDto, @Req() request: FastifyRequest): Promise<Contact> {
-    return this.services.send(
-      ContactSubjects.CreateContact,
-      { fields: { ...body } },
-      requestContextFor(request),
-    );
+  create(
+    @ValidBody() body: CreateContactDto,
+    @CallContext() context: RequestContext,
+  ): Promise<Contact> {
+    return this.services.send(ContactSubjects.CreateContact, { fields: { ...body } }, context);
   }
 
   @Post('batch')
@@ -73,13 +67,9 @@ export class ContactsController {
   })
   batch(
     @ValidBody() body: ContactBatchDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<{ data: ContactUpsertResultItem[] }> {
-    return this.services.send(
-      ContactSubjects.UpsertContacts,
-      { ...body },
-      requestContextFor(request),
-    );
+    return this.services.send(ContactSubjects.UpsertContacts, { ...body }, context);
   }
 
   @Get(':contact_id')
@@ -90,12 +80,8 @@ export class ContactsController {
     rateLimit: 'read',
     response: { status: 200, description: 'The contact' },
   })
-  get(@Param('contact_id') id: string, @Req() request: FastifyRequest): Promise<Contact> {
-    return this.services.send(
-      ContactSubjects.GetContact,
-      { contact_id: id },
-      requestContextFor(request),
-    );
+  get(@Param('contact_id') id: string, @CallContext() context: RequestContext): Promise<Contact> {
+    return this.services.send(ContactSubjects.GetContact, { contact_id: id }, context);
   }
 
   @Patch(':contact_id')
@@ -111,12 +97,12 @@ export class ContactsController {
   update(
     @Param('contact_id') id: string,
     @ValidBody() body: UpdateContactDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<Contact> {
     return this.services.send(
       ContactSubjects.UpdateContact,
       { contact_id: id, changes: { ...body } },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -128,11 +114,10 @@ export class ContactsController {
     role: 'write',
     rateLimit: 'write',
   })
-  async remove(@Param('contact_id') id: string, @Req() request: FastifyRequest): Promise<void> {
-    await this.services.send(
-      ContactSubjects.DeleteContact,
-      { contact_id: id },
-      requestContextFor(request),
-    );
+  async remove(
+    @Param('contact_id') id: string,
+    @CallContext() context: RequestContext,
+  ): Promise<void> {
+    await this.services.send(ContactSubjects.DeleteContact, { contact_id: id }, context);
   }
 }

@@ -1,9 +1,9 @@
-import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { DocsSubjects } from '@switchboard/contracts';
-import type { DocsPage, DocsSearchResponse } from '@switchboard/contracts';
+import type { DocsPage, DocsSearchResponse, RequestContext } from '@switchboard/contracts';
 import { AppError, ServiceClient } from '@switchboard/platform';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requestContextFor, ValidQuery } from '../../pipeline/auth/caller';
+import type { FastifyReply } from 'fastify';
+import { CallContext, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import { ReadDocsPageQuery, SearchDocsQuery } from './docs.dto';
@@ -28,14 +28,14 @@ export class DocsController {
   })
   search(
     @ValidQuery() query: SearchDocsQuery,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<DocsSearchResponse> {
     if (query.q.trim() === '')
       throw new AppError('E01009', { message: 'The search query q must not be blank.' });
     return this.services.send(
       DocsSubjects.Search,
       { q: query.q.trim(), locale: query.locale, limit: query.limit, contents: query.contents },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -52,13 +52,13 @@ export class DocsController {
   })
   async page(
     @ValidQuery() query: ReadDocsPageQuery,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DocsPage | string> {
     const page = await this.services.send(
       DocsSubjects.ReadPage,
       { slug: query.slug, locale: query.locale },
-      requestContextFor(request),
+      context,
     );
     if (query.format === 'markdown') {
       void reply.header('content-type', 'text/markdown; charset=utf-8');

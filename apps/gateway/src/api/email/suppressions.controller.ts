@@ -1,9 +1,9 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import { EmailSubjects } from '@switchboard/contracts';
-import type { EmailSuppression } from '@switchboard/contracts';
+import type { EmailSuppression, RequestContext } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import type { FastifyReply } from 'fastify';
+import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import { CreateSuppressionDto, ListSuppressionsQuery } from './suppressions.dto';
@@ -25,12 +25,8 @@ export class SuppressionsController {
     query: ListSuppressionsQuery,
     response: { status: 200, description: 'A page of suppressions' },
   })
-  list(@ValidQuery() query: ListSuppressionsQuery, @Req() request: FastifyRequest) {
-    return this.services.send(
-      EmailSubjects.ListSuppressions,
-      { ...query },
-      requestContextFor(request),
-    );
+  list(@ValidQuery() query: ListSuppressionsQuery, @CallContext() context: RequestContext) {
+    return this.services.send(EmailSubjects.ListSuppressions, { ...query }, context);
   }
 
   @Post()
@@ -49,13 +45,13 @@ export class SuppressionsController {
   })
   async create(
     @ValidBody() body: CreateSuppressionDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EmailSuppression> {
     const result = await this.services.send(
       EmailSubjects.CreateSuppression,
       { email: body.email },
-      requestContextFor(request),
+      context,
     );
     if (!result.created) void reply.status(200);
     return result.suppression;
@@ -71,12 +67,12 @@ export class SuppressionsController {
   })
   get(
     @Param('suppression_id') suppressionId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<EmailSuppression> {
     return this.services.send(
       EmailSubjects.GetSuppression,
       { suppression_id: suppressionId },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -91,12 +87,12 @@ export class SuppressionsController {
   })
   async remove(
     @Param('suppression_id') suppressionId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<void> {
     await this.services.send(
       EmailSubjects.DeleteSuppression,
       { suppression_id: suppressionId },
-      requestContextFor(request),
+      context,
     );
   }
 }

@@ -1,14 +1,14 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { RealtimeSubjects } from '@switchboard/contracts';
 import type {
   RealtimeApp,
   RealtimeAppKey,
   RealtimeAppKeyWithSecret,
   RealtimeRegion,
+  RequestContext,
 } from '@switchboard/contracts';
 import { AppError, ServiceClient } from '@switchboard/platform';
-import type { FastifyRequest } from 'fastify';
-import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import {
@@ -33,8 +33,8 @@ export class RealtimeAppsController {
     rateLimit: 'read',
     response: { status: 200, description: '{data: [{id, name}]}' },
   })
-  regions(@Req() request: FastifyRequest): Promise<{ data: RealtimeRegion[] }> {
-    return this.services.send(RealtimeSubjects.ListRegions, {}, requestContextFor(request));
+  regions(@CallContext() context: RequestContext): Promise<{ data: RealtimeRegion[] }> {
+    return this.services.send(RealtimeSubjects.ListRegions, {}, context);
   }
 
   @Post('apps')
@@ -49,9 +49,9 @@ export class RealtimeAppsController {
   })
   create(
     @ValidBody() body: CreateRealtimeAppDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<{ app: RealtimeApp; key: RealtimeAppKeyWithSecret }> {
-    return this.services.send(RealtimeSubjects.CreateApp, body, requestContextFor(request));
+    return this.services.send(RealtimeSubjects.CreateApp, body, context);
   }
 
   @Get('apps')
@@ -64,8 +64,8 @@ export class RealtimeAppsController {
     query: ListRealtimeAppsQuery,
     response: { status: 200, description: 'A page of apps' },
   })
-  list(@ValidQuery() query: ListRealtimeAppsQuery, @Req() request: FastifyRequest) {
-    return this.services.send(RealtimeSubjects.ListApps, { ...query }, requestContextFor(request));
+  list(@ValidQuery() query: ListRealtimeAppsQuery, @CallContext() context: RequestContext) {
+    return this.services.send(RealtimeSubjects.ListApps, { ...query }, context);
   }
 
   @Get('apps/:realtime_app_id')
@@ -78,13 +78,9 @@ export class RealtimeAppsController {
   })
   get(
     @Param('realtime_app_id') appId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<RealtimeApp> {
-    return this.services.send(
-      RealtimeSubjects.GetApp,
-      { app_id: appId },
-      requestContextFor(request),
-    );
+    return this.services.send(RealtimeSubjects.GetApp, { app_id: appId }, context);
   }
 
   @Patch('apps/:realtime_app_id')
@@ -99,7 +95,7 @@ export class RealtimeAppsController {
   update(
     @Param('realtime_app_id') appId: string,
     @ValidBody() body: UpdateRealtimeAppDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<RealtimeApp> {
     const immutable = [];
     if (body.region !== undefined)
@@ -110,7 +106,7 @@ export class RealtimeAppsController {
     return this.services.send(
       RealtimeSubjects.UpdateApp,
       { app_id: appId, name: body.name, connection_counting: body.connection_counting },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -125,13 +121,9 @@ export class RealtimeAppsController {
   })
   async remove(
     @Param('realtime_app_id') appId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<void> {
-    await this.services.send(
-      RealtimeSubjects.DeleteApp,
-      { app_id: appId },
-      requestContextFor(request),
-    );
+    await this.services.send(RealtimeSubjects.DeleteApp, { app_id: appId }, context);
   }
 
   @Get('apps/:realtime_app_id/keys')
@@ -146,12 +138,12 @@ export class RealtimeAppsController {
   listKeys(
     @Param('realtime_app_id') appId: string,
     @ValidQuery() query: ListRealtimeKeysQuery,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<{ data: RealtimeAppKey[] }> {
     return this.services.send(
       RealtimeSubjects.ListKeys,
       { app_id: appId, include_revoked: query.include_revoked },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -166,13 +158,9 @@ export class RealtimeAppsController {
   })
   createKey(
     @Param('realtime_app_id') appId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<RealtimeAppKeyWithSecret> {
-    return this.services.send(
-      RealtimeSubjects.CreateKey,
-      { app_id: appId },
-      requestContextFor(request),
-    );
+    return this.services.send(RealtimeSubjects.CreateKey, { app_id: appId }, context);
   }
 
   @Post('apps/:realtime_app_id/keys/:realtime_app_key_id/revoke')
@@ -187,12 +175,12 @@ export class RealtimeAppsController {
   revokeKey(
     @Param('realtime_app_id') appId: string,
     @Param('realtime_app_key_id') keyId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<RealtimeAppKey> {
     return this.services.send(
       RealtimeSubjects.RevokeKey,
       { app_id: appId, key_id: keyId },
-      requestContextFor(request),
+      context,
     );
   }
 }

@@ -35,6 +35,12 @@ export const ValidQuery = createParamDecorator((_: unknown, context: ExecutionCo
   return context.switchToHttp().getRequest<FastifyRequest>().validatedQuery;
 });
 
+/** The request's RequestContext, for controllers that forward to a service. */
+export const CallContext = createParamDecorator(
+  (_: unknown, context: ExecutionContext): RequestContext =>
+    requestContextFor(context.switchToHttp().getRequest<FastifyRequest>()),
+);
+
 /** The context a request carries to the services over the transport. */
 export function requestContextFor(request: FastifyRequest): RequestContext {
   const caller = request.caller ?? ANONYMOUS;
