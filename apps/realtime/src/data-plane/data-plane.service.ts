@@ -286,10 +286,11 @@ function checkIncludes(
   key: ActiveKey,
   param: string,
 ): void {
-  const details: ErrorDetail[] = [];
+  const problems: string[] = [];
   if (include?.includes('member_count') && channels.some((c) => !c.startsWith('presence-')))
-    details.push({ param, message: 'member_count is for presence- channels only' });
+    problems.push('member_count is for presence- channels only');
   if (include?.includes('connection_count') && !key.connectionCounting)
-    details.push({ param, message: "connection_count needs the app's connection_counting flag" });
-  if (details.length) throw new AppError('E01021', { details });
+    problems.push("connection_count needs the app's connection_counting flag");
+  if (problems.length)
+    throw new AppError('E01021', { message: `${param}: ${problems.join('; ')}.`, param });
 }
