@@ -31,7 +31,7 @@ describe('contacts, contact properties and audiences through the gateway', () =>
     await platform?.stop();
   });
 
-  it('normalizes identifiers: two spellings of one address are one contact (409 naming the field)', async () => {
+  it('normalizes identifiers: two spellings of one address are one contact (409 naming the field, without details)', async () => {
     const ada = await bird.contacts.create({
       email: '  Ada@Example.COM ',
       phone_number: '+44 (20) 7946-0958',
@@ -47,11 +47,33 @@ describe('contacts, contact properties and audiences through the gateway', () =>
     });
     const again = await api('POST', '/v1/contacts', { email: 'ADA@example.com' });
     expect(again.status).toBe(409);
+    // `details` are for validation errors only: a conflict says which contact in its message.
     expect(again.body).toMatchObject({
-      error: { code: 'E04056', type: 'conflict_error', param: 'email' },
+      error: {
+        code: 'E04056',
+        type: 'conflict_error',
+        param: 'email',
+        message: expect.stringContaining(ada.id),
+      },
     });
+    expect(again.body).not.toHaveProperty('error.details');
     const phone = await api('POST', '/v1/contacts', { phone_number: '+442079460958' });
     expect(phone.body).toMatchObject({ error: { code: 'E04055', param: 'phone_number' } });
+    expect(phone.body).not.toHaveProperty('error.details');
+    // A replay of the stored 409 is the same answer, param included.
+    for (let i = 0; i < 2; i++) {
+      const replay = await call(platform.base, 'POST', '/v1/contacts', {
+        token: acme.api_key.secret,
+        body: { email: 'ada@example.com' },
+        headers: { 'idempotency-key': 'taken-email' },
+      });
+      expect(replay.headers.get('idempotency-replay')).toBe(i === 0 ? null : 'true');
+      expect(replay.body).toMatchObject({ error: { code: 'E04056', param: 'email' } });
+      expect(replay.body).not.toHaveProperty('error.details');
+    }
+    const sdkError = await bird.contacts.create({ email: 'ada@example.com' }).catch((e) => e);
+    expect(sdkError).toBeInstanceOf(BirdConflictError);
+    expect(sdkError).toMatchObject({ code: 'E04056', param: 'email' });
     // "" is an omitted phone; then nothing identifies the contact.
     const empty = await api('POST', '/v1/contacts', { phone_number: '', first_name: 'x' });
     expect(empty.status).toBe(422);
@@ -112,7 +134,8 @@ describe('contacts, contact properties and audiences through the gateway', () =>
     expect(last.status).toBe(422);
     expect(last.body).toMatchObject({ error: { param: 'phone_number' } });
     const taken = await api('PATCH', `/v1/contacts/${grace.id}`, { email: 'ada@example.com' });
-    expect(taken.body).toMatchObject({ error: { code: 'E04056' } });
+    expect(taken.body).toMatchObject({ error: { code: 'E04056', param: 'email' } });
+    expect(taken.body).not.toHaveProperty('error.details');
     await expect(bird.contacts.get(grace.id)).resolves.toMatchObject({ email: null });
   });
 
@@ -213,7 +236,16 @@ describe('contacts, contact properties and audiences through the gateway', () =>
         422,
       );
     const duplicate = await api('POST', '/v1/contact-properties', { key: 'plan', type: 'string' });
-    expect(duplicate.body).toMatchObject({ error: { code: 'E06006', type: 'conflict_error' } });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({
+      error: {
+        code: 'E06006',
+        type: 'conflict_error',
+        param: 'key',
+        message: expect.stringContaining('plan'),
+      },
+    });
+    expect(duplicate.body).not.toHaveProperty('error.details');
     const badFallback = await api('POST', '/v1/contact-properties', {
       key: 'vip',
       type: 'boolean',

@@ -498,6 +498,7 @@ describe('realtime data plane through the gateway', () => {
       include: ['member_count'],
     });
     expect(members.status).toBe(400);
-    expect(members.body?.error?.code).toBe('E01021');
+    expect(members.body?.error).toMatchObject({ code: 'E01021', param: 'include' });
+    expect(members.body?.error).not.toHaveProperty('details');
   });
 });

@@ -1,8 +1,8 @@
 import { resolveDeclaredRoutes } from '@switchboard/app-gateway';
-import { call } from '@switchboard/testing';
+import { call, createWorkspace } from '@switchboard/testing';
 import type { ApiResponse } from '@switchboard/testing';
 import type { TestPlatform } from './test-platform';
-import { startTestPlatform } from './test-platform';
+import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
 
 /** Every method a client can send; HEAD and OPTIONS included (Fastify adds HEAD to every GET). */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -100,5 +100,219 @@ describe('the route table Fastify built, walked without credentials', () => {
       }
     }
     expect(checked).toBe(urls.length * METHODS.length);
+  });
+});
+
+/** The parameters of a Fastify path (`:name`). */
+const parametersOf = (url: string) =>
+  [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => name);
+
+/** The path with each parameter replaced by its fixture (undefined when one has none). */
+function fill(url: string, ids: Record<string, string>): string | undefined {
+  if (parametersOf(url).some((name) => !(name in ids))) return undefined;
+  return url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(ids[name]));
+}
+
+/** What a read answered, without what differs between two identical answers (ids, cursors). */
+function snapshot(response: ApiResponse): unknown {
+  const body = response.body as Record<string, unknown> | undefined;
+  if (!body || typeof body !== 'object') return { status: response.status, body };
+  const stable = Object.entries(body.error ? (body.error as Record<string, unknown>) : body).filter(
+    ([key]) => key !== 'request_id' && !key.endsWith('_cursor'),
+  );
+  return { status: response.status, [body.error ? 'error' : 'body']: Object.fromEntries(stable) };
+}
+
+/**
+ * Every API-key route with a path parameter, called by workspace A with the ids of workspace B's
+ * resources: the route list comes from the table Fastify built, so a new route (or a new path
+ * parameter, or a new body DTO) without a fixture here fails the walk instead of being skipped.
+ */
+describe("the route table walked with another workspace's ids", () => {
+  let platform: TestPlatform;
+  /** An admin API key of workspace A, the caller. */
+  let callerKey: string;
+  /** Workspace B's own admin key: it creates the fixtures and reads them back. */
+  let ownerKey: string;
+  /** B's realtime key and secret, sent on every call (the data plane needs them). */
+  let realtimeHeaders: Record<string, string>;
+  /** Path parameter name -> the id (or name) of one of workspace B's resources. */
+  let ids: Record<string, string>;
+
+  const asOwner = async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ) => {
+    const response = await call<T>(platform.base, method, path, {
+      token: ownerKey,
+      body,
+      headers: realtimeHeaders,
+    });
+    if (method !== 'GET' && response.status >= 300)
+      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response;
+  };
+
+  /**
+   * A valid body per body DTO, so shape validation passes and the request reaches the owning
+   * service. Each would change B's resource if the service let it through.
+   */
+  const bodies = (): Record<string, unknown> => ({
+    UpdateRealtimeAppDto: { name: 'taken over', connection_counting: true },
+    PublishEventDto: { event: 'takeover', channels: ['news'], data: { x: 1 } },
+    PublishBatchDto: { events: [{ event: 'takeover', channel: 'news' }] },
+    MemberEventDto: { event: 'takeover', data: { x: 1 } },
+    UpdateDomainDto: { return_path: { name: 'bounce' } },
+    UpdateWebhookDto: { description: 'taken over', status: 'paused' },
+    TestWebhookDto: { event_type: 'email_suppression.created' },
+    ReplayWebhookDto: {},
+    UpdateAudienceDto: { name: 'taken over' },
+    AudienceContactsDto: { contact_ids: [ids.contact_id] },
+    UpdateContactPropertyDto: { fallback_value: 'enterprise' },
+    UpdateContactDto: { first_name: 'Mallory', data: { plan: 'stolen' } },
+  });
+
+  beforeAll(async () => {
+    platform = await startTestPlatform({ RATE_LIMITS: 'off', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' });
+    const a = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Caller' });
+    const b = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Owner' });
+    const adminKey = async (workspaceId: string) => {
+      const created = await call<{ secret: string }>(
+        platform.base,
+        'POST',
+        `/admin/v1/workspaces/${workspaceId}/api-keys`,
+        { token: TEST_ADMIN_TOKEN, body: { role: 'admin' } },
+      );
+      expect(created.status).toBe(201);
+      return created.body.secret;
+    };
+    callerKey = await adminKey(a.workspace.id);
+    ownerKey = await adminKey(b.workspace.id);
+    realtimeHeaders = {};
+    // Workspace A has resources of the same kinds and names, so a lookup that forgot the
+    // workspace could find either.
+    await call(platform.base, 'POST', '/v1/contact-properties', {
+      token: callerKey,
+      body: { key: 'plan', type: 'string' },
+    });
+
+    const realtime = await asOwner<{ app: { id: string }; key: { id: string; secret: string } }>(
+      'POST',
+      '/v1/realtime/apps',
+      { name: 'Owner app', region: 'eu1' },
+    );
+    const second = await asOwner<{ id: string }>(
+      'POST',
+      `/v1/realtime/apps/${realtime.body.app.id}/keys`,
+    );
+    realtimeHeaders = {
+      'x-realtime-key': realtime.body.key.id,
+      'x-realtime-secret': realtime.body.key.secret,
+    };
+    const domain = await asOwner<{ id: string }>('POST', '/v1/email/domains', {
+      domain: 'mail.owner.example',
+    });
+    const suppression = await asOwner<{ id: string }>('POST', '/v1/email/suppressions', {
+      email: 'gone@owner.example',
+    });
+    const message = await asOwner<{ id: string }>('POST', '/v1/email/messages', {
+      from: 'hello@onboarding.localhost',
+      to: ['ada@owner.example'],
+      subject: 'Later',
+      text: 'Scheduled, so it stays put.',
+      scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const webhook = await asOwner<{ id: string }>('POST', '/v1/webhooks', {
+      url: 'http://127.0.0.1:9/owner',
+      events: ['email_suppression.created'],
+    });
+    const property = await asOwner<{ id: string }>('POST', '/v1/contact-properties', {
+      key: 'plan',
+      type: 'string',
+      fallback_value: 'free',
+    });
+    const contact = await asOwner<{ id: string }>('POST', '/v1/contacts', {
+      email: 'ada@owner.example',
+      first_name: 'Ada',
+      data: { plan: 'pro' },
+    });
+    const audience = await asOwner<{ id: string }>('POST', '/v1/audiences', { name: 'Owners' });
+    await asOwner('POST', `/v1/audiences/${audience.body.id}/contacts`, {
+      contact_ids: [contact.body.id],
+    });
+    ids = {
+      realtime_app_id: realtime.body.app.id,
+      realtime_app_key_id: second.body.id,
+      domain_id: domain.body.id,
+      suppression_id: suppression.body.id,
+      message_id: message.body.id,
+      webhook_id: webhook.body.id,
+      contact_id: contact.body.id,
+      audience_id: audience.body.id,
+      property_id: property.body.id,
+      channel_name: 'presence-lobby',
+      member_id: 'member-1',
+    };
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it("answers 404 on every API-key route with path parameters, and B's resources stay as they were", async () => {
+    const policies = new Map(resolveDeclaredRoutes().map((r) => [`${r.method} ${r.path}`, r]));
+    const apiRoute = ({ method, url }: { method: string; url: string }) =>
+      policies.get(`${method === 'HEAD' ? 'GET' : method} ${url}`)?.policy.auth === 'api';
+    // B's view of its own resources: every API-key read, with B's ids in its parameters.
+    const reads = platform.routes.filter((route) => route.method === 'GET' && apiRoute(route));
+    const readAll = async () => {
+      const seen: Record<string, unknown> = {};
+      for (const { url } of reads) {
+        const path = fill(url, ids);
+        if (path) seen[url] = snapshot(await asOwner('GET', path));
+      }
+      return seen;
+    };
+    const before = await readAll();
+    // Every read answers B (the stored content of a scheduled message is not there yet: 425).
+    const failedReads = Object.entries(before).filter(
+      ([, read]) => (read as { status: number }).status >= 300,
+    );
+    expect(failedReads).toEqual([
+      ['/v1/email/messages/:message_id/content', expect.objectContaining({ status: 425 })],
+    ]);
+
+    // Every method Fastify serves (HEAD included) on every API-key path with a parameter.
+    const walked = platform.routes.filter(
+      (route) => parametersOf(route.url).length > 0 && apiRoute(route),
+    );
+    expect(walked.length).toBeGreaterThan(40);
+    const wrong: string[] = [];
+    for (const route of walked) {
+      const { method } = route;
+      const context = `${method} ${route.url}`;
+      const missing = parametersOf(route.url).filter((name) => !(name in ids));
+      expect({ context, missing }).toEqual({ context, missing: [] });
+      const policy = policies.get(`${method === 'HEAD' ? 'GET' : method} ${route.url}`)!.policy;
+      const dto = policy.body?.name;
+      const body = dto ? bodies()[dto] : undefined;
+      expect({ context, dto, hasBody: body !== undefined }).toEqual({
+        context,
+        dto,
+        hasBody: dto !== undefined,
+      });
+      const response = await call(platform.base, method, fill(route.url, ids)!, {
+        token: callerKey,
+        body,
+        headers: realtimeHeaders,
+      });
+      const type = (response.body as { error?: { type?: string } } | undefined)?.error?.type;
+      if (response.status !== 404 || (method !== 'HEAD' && type !== 'not_found_error'))
+        wrong.push(`${context} -> ${response.status} ${JSON.stringify(response.body)}`);
+    }
+    const after = await readAll();
+    expect(wrong).toEqual([]);
+    expect(after).toEqual(before);
   });
 });

@@ -180,7 +180,7 @@ export const ErrorCatalog = {
     name: 'EmailMessageTooLarge',
     message: 'The generated message would exceed 20 MB.',
     description:
-      'A message may be at most 20 MB once generated: the HTML and text bodies and every attachment, measured after base64 and MIME encoding (about a third more than the raw bytes). `details[0].param` names the message (`messages[i]` in a batch). Send smaller attachments, or links to them.',
+      'A message may be at most 20 MB once generated: the HTML and text bodies and every attachment, measured after base64 and MIME encoding (about a third more than the raw bytes). `param` names the message (`body`, or `messages[i]` in a batch) and the message gives its estimated size. Send smaller attachments, or links to them.',
   },
 
   E01020: {

@@ -13,8 +13,9 @@ export interface ErrorBody {
   message: string;
   doc_url: string;
   request_id: string;
-  /** The first offending field of a validation error (the SDKs read it as `err.param`). */
+  /** The field the error is about, on a validation error the first offending one (SDK `err.param`). */
   param?: string;
+  /** Only on validation errors (`type` `validation_error`). */
   details?: ErrorDetail[];
   vendor_code?: string;
 }
@@ -28,6 +29,7 @@ export interface TransportError {
   code: string;
   message: string;
   details?: ErrorDetail[];
+  param?: string;
   vendor_code?: string;
   /** Response headers the error carries (`Retry-After` on 425 and 429 from a service). */
   headers?: Record<string, string>;

@@ -60,4 +60,15 @@ export class ClientKeys {
       secret: this.box.open(row.secret_sealed),
     };
   }
+
+  /** Whether the app (in any status) belongs to the workspace. */
+  async appInWorkspace(appId: string, workspaceId: string): Promise<boolean> {
+    const rows = rowsOf<{ id: string }>(
+      await this.reads.query('SELECT id FROM realtime.apps WHERE id = $1 AND workspace_id = $2', [
+        appId,
+        workspaceId,
+      ]),
+    );
+    return rows.length > 0;
+  }
 }

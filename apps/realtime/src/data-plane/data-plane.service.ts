@@ -206,7 +206,11 @@ export class DataPlaneService {
     return (await this.cluster.channels(key.appId, name)).find((channel) => channel.name === name);
   }
 
-  /** The key and secret of the headers, an active key of the app in the path, of this workspace. */
+  /**
+   * The key and secret of the headers, an active key of the app in the path, of this workspace.
+   * An app id that is not one of the workspace's is 404 (E04003) whatever the headers carry, as
+   * on every other route; a bad key for an app of the workspace is 401 (E02004).
+   */
   private async authorized(
     context: RequestContext,
     input: RealtimeDataPlaneRequest,
@@ -214,12 +218,16 @@ export class DataPlaneService {
     const key = input.credentials?.key
       ? await this.keys.active(input.credentials.key, input.realtime_app_id)
       : undefined;
+    const workspaceId = workspaceOf(context);
     if (
       !key ||
-      key.workspaceId !== workspaceOf(context) ||
+      key.workspaceId !== workspaceId ||
       !sameSecret(input.credentials.secret, key.secret)
     )
-      throw new AppError('E02004');
+      // An app id of another workspace (or of none) names nothing here, whatever the credentials.
+      throw new AppError(
+        (await this.keys.appInWorkspace(input.realtime_app_id, workspaceId)) ? 'E02004' : 'E04003',
+      );
     return key;
   }
 }
@@ -286,10 +294,11 @@ function checkIncludes(
   key: ActiveKey,
   param: string,
 ): void {
-  const details: ErrorDetail[] = [];
+  const problems: string[] = [];
   if (include?.includes('member_count') && channels.some((c) => !c.startsWith('presence-')))
-    details.push({ param, message: 'member_count is for presence- channels only' });
+    problems.push('member_count is for presence- channels only');
   if (include?.includes('connection_count') && !key.connectionCounting)
-    details.push({ param, message: "connection_count needs the app's connection_counting flag" });
-  if (details.length) throw new AppError('E01021', { details });
+    problems.push("connection_count needs the app's connection_counting flag");
+  if (problems.length)
+    throw new AppError('E01021', { message: `${param}: ${problems.join('; ')}.`, param });
 }

@@ -62,7 +62,8 @@ export class ContactPropertiesService {
       );
       if (row === 'key_taken')
         throw new AppError('E06006', {
-          details: [{ param: 'key', message: `${input.key} exists` }],
+          message: `A contact property with the key ${input.key} already exists.`,
+          param: 'key',
         });
       if (row === 'limit') throw new AppError('E06009');
       return toPropertyDto(row);

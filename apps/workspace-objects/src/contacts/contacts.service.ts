@@ -197,7 +197,8 @@ export class ContactsService {
       const holder = holders.find((row) => row.id !== self && row[key] === value);
       if (holder)
         throw new AppError(IDENTIFIER_TAKEN[key], {
-          details: [{ param: key, message: `${value} belongs to contact ${holder.id}` }],
+          message: `The ${key} ${value} belongs to another contact (${holder.id}).`,
+          param: key,
         });
     }
   }

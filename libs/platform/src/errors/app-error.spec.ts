@@ -16,6 +16,13 @@ describe('AppError over the transport', () => {
     });
   });
 
+  it('keeps the param a non-validation error names', () => {
+    const sent = new AppError('E04056', { message: 'taken', param: 'email' });
+    const received = AppError.fromTransport(JSON.parse(JSON.stringify(sent.toTransport())));
+    expect(received).toMatchObject({ code: 'E04056', message: 'taken', param: 'email' });
+    expect(received.details).toBeUndefined();
+  });
+
   it('drops headers a service has no business setting', () => {
     const wire = {
       code: 'E01018',

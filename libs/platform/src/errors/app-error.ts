@@ -4,7 +4,13 @@ import type { ErrorCode, ErrorDetail, TransportError } from '@switchboard/contra
 /** The one error Switchboard throws on purpose; the gateway turns it into the spec's envelope. */
 export class AppError extends Error {
   readonly code: ErrorCode;
+  /**
+   * Per-field problems. The envelope carries them on validation errors only (the spec's rule);
+   * any other error says what it is about in its message, and names the field in `param`.
+   */
   readonly details?: ErrorDetail[];
+  /** The field or identifier the error is about (the SDKs read it as `err.param`). */
+  readonly param?: string;
   readonly vendorCode?: string;
   /** Extra response headers (Allow, Retry-After) the gateway should send with it. */
   readonly headers?: Record<string, string>;
@@ -14,6 +20,7 @@ export class AppError extends Error {
     options: {
       message?: string;
       details?: ErrorDetail[];
+      param?: string;
       vendorCode?: string;
       headers?: Record<string, string>;
     } = {},
@@ -22,6 +29,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.details = options.details;
+    this.param = options.param;
     this.vendorCode = options.vendorCode;
     this.headers = options.headers;
   }
@@ -37,6 +45,7 @@ export class AppError extends Error {
   toTransport(): TransportError {
     const wire: TransportError = { code: this.code, message: this.message };
     if (this.details) wire.details = this.details;
+    if (this.param) wire.param = this.param;
     if (this.vendorCode) wire.vendor_code = this.vendorCode;
     if (this.headers) wire.headers = this.headers;
     return wire;
@@ -48,6 +57,7 @@ export class AppError extends Error {
       return new AppError(value.code, {
         message: value.message,
         details: value.details,
+        param: typeof value.param === 'string' ? value.param : undefined,
         vendorCode: value.vendor_code,
         headers: safeHeaders(value.headers),
       });

@@ -170,7 +170,8 @@ export function normaliseBatchRequest(
 /**
  * The error for a failed normalisation: 422 E01001 with every problem when any is plain
  * validation (a feature problem among them is listed too), else 422 E01017 for features this
- * deployment lacks, else 413 E01019 naming each message over the size limit.
+ * deployment lacks, else 413 E01019 naming each message over the size limit in its message (not
+ * a validation error, so no details; `param` is the first such message).
  */
 export function sendProblemsError(problems: SendProblem[]): AppError {
   const code: SendProblemCode = problems.some((p) => p.code === 'E01001')
@@ -186,6 +187,14 @@ export function sendProblemsError(problems: SendProblem[]): AppError {
     details.push({
       param: 'body',
       message: `and ${listed.length - SEND_LIMITS.reportedProblems} more problems`,
+    });
+  if (code === 'E01019')
+    return new AppError(code, {
+      message:
+        details.length === 1
+          ? details[0].message
+          : details.map(({ param, message }) => `${param}: ${message}`).join('; '),
+      param: details[0].param,
     });
   return new AppError(
     code,

@@ -38,9 +38,15 @@ export function toAppError(exception: unknown): AppError {
   return new AppError('E09001');
 }
 
-/** The spec's error envelope for an error answered to request `requestId`. */
+/**
+ * The spec's error envelope for an error answered to request `requestId`. `details` appear on
+ * validation errors only, whoever threw the error: any other error drops them here (its message
+ * says what it is about) and keeps the field they named as `param`, which the SDKs read.
+ */
 export function errorEnvelope(error: AppError, requestId: string, origin: string): ErrorEnvelope {
   const definition = ErrorCatalog[error.code];
+  const param = error.param ?? error.details?.[0]?.param;
+  const details = definition.type === 'validation_error' ? error.details : undefined;
   return {
     error: {
       type: definition.type,
@@ -49,8 +55,8 @@ export function errorEnvelope(error: AppError, requestId: string, origin: string
       message: error.message,
       doc_url: `${origin}/v1/docs/pages?slug=errors/${error.code}`,
       request_id: requestId,
-      ...(error.details?.length ? { param: error.details[0].param } : {}),
-      ...(error.details ? { details: error.details } : {}),
+      ...(param ? { param } : {}),
+      ...(details ? { details } : {}),
       ...(error.vendorCode ? { vendor_code: error.vendorCode } : {}),
     },
   };

@@ -84,10 +84,10 @@ export class IdempotencyGate {
       isEnvelope(body) &&
       body.error.code !== 'E01004'
     ) {
-      const { code, message, details } = body.error;
+      const { code, message, details, param } = body.error;
       await this.store.complete(claim.scope, claim.key, {
         status,
-        error: { code, message, details },
+        error: { code, message, details, param },
       });
     } else {
       await this.store.release(claim.scope, claim.key);
@@ -101,6 +101,7 @@ export class IdempotencyGate {
       throw new AppError(stored.code, {
         message: stored.message,
         details: stored.details,
+        param: stored.param,
         headers: { 'idempotency-replay': 'true' },
       });
     }
@@ -114,7 +115,12 @@ export class IdempotencyGate {
 }
 
 function isEnvelope(value: unknown): value is {
-  error: { code: string; message: string; details?: Array<{ param: string; message: string }> };
+  error: {
+    code: string;
+    message: string;
+    details?: Array<{ param: string; message: string }>;
+    param?: string;
+  };
 } {
   return (
     typeof value === 'object' &&

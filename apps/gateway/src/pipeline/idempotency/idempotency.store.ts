@@ -12,7 +12,12 @@ export const IDEMPOTENCY_LOCK_SECONDS = 30;
 export interface StoredOutcome {
   status: number;
   body?: unknown;
-  error?: { code: string; message: string; details?: Array<{ param: string; message: string }> };
+  error?: {
+    code: string;
+    message: string;
+    details?: Array<{ param: string; message: string }>;
+    param?: string;
+  };
 }
 
 export type Claim =
