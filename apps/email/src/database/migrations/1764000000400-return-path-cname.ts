@@ -8,14 +8,19 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * return paths, already safe to remove, are dropped. Domain statuses stay as they are: a verified
  * domain keeps sending until a check finds its CNAME missing.
  *
- * The target comes from the configuration, so the migration is built from it (read when it runs:
- * a configuration without one fails the migration with one line, not the process at import).
+ * The target comes from the configuration, so the migration is built from it. It is read only
+ * when there is a record to convert: a new database needs none, and a configuration without one
+ * fails the migration with one line rather than the process at import.
  */
 export function returnPathCnameMigration(target: () => string): new () => MigrationInterface {
   return class ReturnPathCname1764000000400 implements MigrationInterface {
     name = 'ReturnPathCname1764000000400';
 
     async up(queryRunner: QueryRunner): Promise<void> {
+      const legacy = (await queryRunner.query(
+        `SELECT 1 FROM email.domains WHERE records @> '[{"purpose": "return_path", "type": "TXT"}]' LIMIT 1`,
+      )) as unknown[];
+      if (legacy.length === 0) return;
       await queryRunner.query(
         `UPDATE email.domains d SET records = (
            SELECT coalesce(jsonb_agg(

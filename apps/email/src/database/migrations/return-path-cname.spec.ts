@@ -91,4 +91,20 @@ describe('migration ReturnPathCname1764000000400', () => {
       },
     ]);
   });
+  it('needs no target on a database without TXT return paths', async () => {
+    await db.query('CREATE DATABASE fresh');
+    const url = new URL(postgres.url);
+    url.pathname = '/fresh';
+    const applied = await runMigrations({
+      ...database([
+        CreateEmailSchema1763800000100,
+        CreateEmailDomains1764000000100,
+        returnPathCnameMigration(() => {
+          throw new Error('the target was read');
+        }),
+      ]),
+      url: url.toString(),
+    });
+    expect(applied).toContain('ReturnPathCname1764000000400');
+  });
 });
