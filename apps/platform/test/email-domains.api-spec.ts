@@ -5,13 +5,15 @@ import {
   BirdPermissionError,
   BirdValidationError,
 } from '@messagebird/sdk';
-import { call, createWorkspace, startDnsServer } from '@switchboard/testing';
+import { call, createWorkspace, publishedAs, startDnsServer } from '@switchboard/testing';
 import type { CreatedWorkspace, TestDnsServer } from '@switchboard/testing';
 import type { Client } from 'pg';
 import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
 import type { TestPlatform } from './test-platform';
 
 const HELO = 'mta.switchboard.test';
+/** EMAIL_RETURN_PATH_TARGET: where every return-path CNAME points. */
+const RETURN_PATH_TARGET = 'rp.switchboard.test';
 
 type Domain = Awaited<ReturnType<BirdClient['domains']['get']>>;
 type DnsRecord = Domain['dns_records'][number];
@@ -21,6 +23,242 @@ const recordOf = (domain: Domain, purpose: DnsRecord['purpose'], state = 'active
   if (!found) throw new Error(`no ${state} ${purpose} record on ${domain.domain}`);
   return found;
 };
+
+/*
+ * The values the SDK's types declare, typed by them: a value the SDK does not have fails to
+ * compile. Every field of a response is checked against these and against the type comments.
+ */
+const DOMAIN_FIELDS = {
+  required: ['id', 'workspace_id', 'domain', 'vendor', 'status', 'settings', 'dkim'],
+  alsoRequired: ['capabilities', 'dns_records', 'created_at', 'updated_at'],
+  optional: ['next', 'last_checked_at', 'verified_at'],
+} as const satisfies Record<string, ReadonlyArray<keyof Domain>>;
+const VENDORS = [
+  'other',
+  'cloudflare',
+  'route53',
+  'godaddy',
+  'namecheap',
+  'google',
+  'azure',
+  'digitalocean',
+  'squarespace',
+] as const satisfies ReadonlyArray<Domain['vendor']>;
+const DOMAIN_STATUSES = [
+  'pending',
+  'verified',
+  'failed',
+  'temporary_failure',
+  'rejected',
+] as const satisfies ReadonlyArray<Domain['status']>;
+type Capabilities = Domain['capabilities'];
+type Capability = Capabilities['sending'];
+const CAPABILITIES = [
+  'sending',
+  'return_path',
+  'dmarc',
+  'tracking',
+  'inbound',
+] as const satisfies ReadonlyArray<keyof Capabilities>;
+const CAPABILITY_FIELDS = [
+  'status',
+  'domain',
+  'pending',
+  'reason',
+] as const satisfies ReadonlyArray<keyof Capability>;
+const CAPABILITY_STATUSES = [
+  'pending',
+  'verified',
+  'warning',
+  'failed',
+  'temporary_failure',
+  'not_configured',
+] as const satisfies ReadonlyArray<Capability['status']>;
+const PENDING_STATUSES = [
+  'pending',
+  'failed',
+  'temporary_failure',
+] as const satisfies ReadonlyArray<NonNullable<Capability['pending']>['status']>;
+const RECORD_FIELDS = [
+  'type',
+  'name',
+  'host',
+  'value',
+  'purpose',
+  'state',
+  'optional',
+  'status',
+  'error',
+  'safe_to_remove',
+] as const satisfies ReadonlyArray<keyof DnsRecord>;
+/** "The DNS record type to publish, determined by purpose." */
+const TYPE_OF_PURPOSE = {
+  dkim: 'TXT',
+  dmarc: 'TXT',
+  return_path: 'CNAME',
+  tracking: 'CNAME',
+  inbound_mx: 'MX',
+} as const satisfies Record<DnsRecord['purpose'], DnsRecord['type']>;
+const RECORD_STATES = ['active', 'pending', 'deprecated'] as const satisfies ReadonlyArray<
+  DnsRecord['state']
+>;
+const RECORD_STATUSES = [
+  'pending',
+  'verified',
+  'warning',
+  'failed',
+] as const satisfies ReadonlyArray<DnsRecord['status']>;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** Fails, listing every difference, when `domain` is not what the SDK's `Domain` describes. */
+function expectSdkDomain(domain: Domain): void {
+  const problems: string[] = [];
+  const check = (ok: boolean, problem: string) => {
+    if (!ok) problems.push(problem);
+  };
+  const oneOf = (values: readonly unknown[], value: unknown, what: string) =>
+    check(
+      values.includes(value),
+      `${what} ${JSON.stringify(value)} is none of ${values.join('|')}`,
+    );
+  const keysWithin = (value: object, allowed: readonly string[], what: string) => {
+    for (const key of Object.keys(value))
+      check(allowed.includes(key), `${what} has ${key}, which the SDK does not declare`);
+  };
+
+  const declared = [
+    ...DOMAIN_FIELDS.required,
+    ...DOMAIN_FIELDS.alsoRequired,
+    ...DOMAIN_FIELDS.optional,
+  ];
+  keysWithin(domain, declared, 'Domain');
+  for (const key of [...DOMAIN_FIELDS.required, ...DOMAIN_FIELDS.alsoRequired])
+    check(key in domain, `Domain lacks ${key}`);
+  check(/^dom_/.test(domain.id), `id ${domain.id} is not a dom_ id`);
+  oneOf(VENDORS, domain.vendor, 'vendor');
+  oneOf(DOMAIN_STATUSES, domain.status, 'status');
+  check(
+    typeof domain.settings.click_tracking === 'boolean' &&
+      typeof domain.settings.open_tracking === 'boolean',
+    'settings are not booleans',
+  );
+  keysWithin(domain.settings, ['click_tracking', 'open_tracking'], 'settings');
+  keysWithin(domain.dkim, ['mode', 'selector', 'key_size'], 'dkim');
+  oneOf(['txt', 'delegated'], domain.dkim.mode, 'dkim.mode');
+  check(
+    domain.dns_records.some(
+      (r) => r.purpose === 'dkim' && r.host.startsWith(`${domain.dkim.selector}._domainkey.`),
+    ),
+    'no dkim record at the dkim selector',
+  );
+  for (const field of ['created_at', 'updated_at', 'last_checked_at', 'verified_at'] as const) {
+    const value = domain[field];
+    if (value !== null && value !== undefined)
+      check(ISO.test(value), `${field} ${value} is not ISO`);
+  }
+
+  // Capabilities: the statuses declared; `domain` "the return-path domain, the tracking domain,
+  // or the domain where the DMARC policy was found. null when not applicable or not configured";
+  // `reason` "only set when status is failed".
+  const capabilities = domain.capabilities as Record<string, Capability | undefined>;
+  keysWithin(capabilities, CAPABILITIES, 'capabilities');
+  for (const name of ['sending', 'return_path', 'dmarc', 'tracking'])
+    check(capabilities[name] !== undefined, `capabilities lacks ${name}`);
+  for (const [name, capability] of Object.entries(capabilities)) {
+    if (!capability) continue;
+    keysWithin(capability, CAPABILITY_FIELDS, `capabilities.${name}`);
+    oneOf(CAPABILITY_STATUSES, capability.status, `capabilities.${name}.status`);
+    if (capability.reason !== undefined && capability.reason !== null)
+      check(capability.status === 'failed', `capabilities.${name}.reason set while not failed`);
+    if (capability.pending) {
+      keysWithin(capability.pending, ['domain', 'status'], `capabilities.${name}.pending`);
+      oneOf(PENDING_STATUSES, capability.pending.status, `capabilities.${name}.pending.status`);
+      check(
+        domain.dns_records.some(
+          (r) => r.state === 'pending' && r.host === capability.pending?.domain,
+        ),
+        `capabilities.${name}.pending.domain has no pending record`,
+      );
+    }
+    if (capability.status === 'not_configured')
+      check(!capability.domain, `capabilities.${name} is not_configured with a domain`);
+  }
+  const activeReturnPath = domain.dns_records.find(
+    (r) => r.purpose === 'return_path' && r.state === 'active',
+  );
+  check(
+    domain.capabilities.return_path.domain === activeReturnPath?.host,
+    'capabilities.return_path.domain is not the return-path host',
+  );
+  check(
+    domain.capabilities.sending.domain === null || domain.capabilities.sending.domain === undefined,
+    'capabilities.sending.domain is set: the SDK names no hostname for sending',
+  );
+  if (domain.capabilities.dmarc.status === 'verified')
+    check(
+      !!domain.capabilities.dmarc.domain &&
+        `.${domain.domain}`.endsWith(`.${domain.capabilities.dmarc.domain}`),
+      'capabilities.dmarc.domain is not where a policy covering the domain was found',
+    );
+  else check(!domain.capabilities.dmarc.domain, 'capabilities.dmarc.domain set while not found');
+  check(
+    domain.capabilities.tracking.status === 'not_configured',
+    'tracking is configured on a deployment without tracking domains',
+  );
+
+  // DNS records.
+  check(domain.dns_records.length > 0, 'no dns_records');
+  for (const record of domain.dns_records) {
+    const what = `${record.purpose} record ${record.host}`;
+    keysWithin(record, RECORD_FIELDS, what);
+    for (const key of ['type', 'name', 'host', 'value', 'purpose', 'state', 'optional', 'status'])
+      check(key in record, `${what} lacks ${key}`);
+    check(record.purpose in TYPE_OF_PURPOSE, `${what}: unknown purpose`);
+    check(
+      record.type === TYPE_OF_PURPOSE[record.purpose],
+      `${what} is ${record.type}; the SDK publishes ${record.purpose} as ${TYPE_OF_PURPOSE[record.purpose]}`,
+    );
+    oneOf(RECORD_STATES, record.state, `${what} state`);
+    oneOf(RECORD_STATUSES, record.status, `${what} status`);
+    check(
+      record.host === domain.domain || record.host.endsWith(`.${domain.domain}`),
+      `${what}: host is not within the domain`,
+    );
+    check(
+      record.name === '@'
+        ? record.host.split('.').length <= 3
+        : record.host.startsWith(`${record.name}.`),
+      `${what}: name ${record.name} is not the host relative to its zone`,
+    );
+    if (record.type === 'CNAME')
+      check(
+        /^[a-z0-9.-]+$/.test(record.value) && !record.value.endsWith('.'),
+        `${what}: a CNAME value must be the target host name, got ${record.value}`,
+      );
+    check(
+      record.optional === !['dkim', 'return_path', 'dmarc'].includes(record.purpose),
+      `${what}: optional is ${record.optional}`,
+    );
+    if (record.status === 'verified')
+      check(record.error === null, `${what}: verified with an error`);
+    if (record.state === 'deprecated')
+      check(
+        typeof record.safe_to_remove === 'boolean',
+        `${what}: deprecated without safe_to_remove`,
+      );
+    else
+      check(
+        record.safe_to_remove === null,
+        `${what}: safe_to_remove set on a ${record.state} record`,
+      );
+  }
+  for (const purpose of ['dkim', 'return_path', 'dmarc'] as const)
+    check(
+      domain.dns_records.filter((r) => r.purpose === purpose && r.state === 'active').length === 1,
+      `not exactly one active ${purpose} record`,
+    );
+  expect(problems).toEqual([]);
+}
 
 describe('sending domains through the gateway', () => {
   let platform: TestPlatform;
@@ -44,9 +282,9 @@ describe('sending domains through the gateway', () => {
       )
     ).rows.map((row) => row.payload);
 
-  /** Publishes the domain's records (or the ones given) in the test DNS server. */
+  /** Publishes the domain's records (or the ones given) in the test DNS server, each as its type. */
   const publish = (domain: Domain, records = domain.dns_records) => {
-    for (const record of records) dns.set(record.host, [{ type: 'TXT', data: record.value }]);
+    for (const record of records) dns.set(record.host, [publishedAs(record)]);
   };
 
   beforeAll(async () => {
@@ -55,6 +293,7 @@ describe('sending domains through the gateway', () => {
       DNS_SERVERS: dns.address,
       DNS_TIMEOUT_MS: '300',
       EMAIL_HELO_NAME: HELO,
+      EMAIL_RETURN_PATH_TARGET: RETURN_PATH_TARGET,
       RATE_LIMITS: 'api_list=100000,read=100000,write=100000',
     });
     base = platform.base;
@@ -78,7 +317,7 @@ describe('sending domains through the gateway', () => {
   });
 
   describe('create', () => {
-    it('registers a domain with a 2048-bit DKIM key and the DKIM, return-path and DMARC records to publish', async () => {
+    it('registers a domain with a 2048-bit DKIM key and the DKIM, return-path CNAME and DMARC records to publish', async () => {
       const name = fresh('mail');
       const { data: domain, response } = await bird.domains
         .create({ domain: `  ${name.toUpperCase()}. ` })
@@ -93,7 +332,7 @@ describe('sending domains through the gateway', () => {
         settings: { click_tracking: false, open_tracking: false },
         dkim: { mode: 'txt', selector: expect.stringMatching(/^sb[0-9a-z]{6}$/), key_size: 2048 },
         capabilities: {
-          sending: { status: 'pending', domain: name },
+          sending: { status: 'pending', domain: null },
           return_path: { status: 'pending', domain: `send.${name}` },
           dmarc: { status: 'pending', domain: null },
           tracking: { status: 'not_configured' },
@@ -118,10 +357,10 @@ describe('sending domains through the gateway', () => {
           safe_to_remove: null,
         },
         {
-          type: 'TXT',
+          type: 'CNAME',
           name: 'send.mail',
           host: `send.${name}`,
-          value: `v=spf1 a:${HELO} ~all`,
+          value: RETURN_PATH_TARGET,
           purpose: 'return_path',
           state: 'active',
           optional: false,
@@ -402,13 +641,12 @@ describe('sending domains through the gateway', () => {
       ]);
     });
 
-    it('accepts extra SPF mechanisms and a DMARC policy on the parent domain', async () => {
+    it('accepts the CNAME target in any case with a trailing dot, and a DMARC policy on the parent domain', async () => {
       const domain = await bird.domains.create({ domain: fresh('mail') });
       const parent = domain.domain.split('.').slice(1).join('.');
       publish(domain, [recordOf(domain, 'dkim')]);
       dns.set(recordOf(domain, 'return_path').host, [
-        { type: 'TXT', data: 'unrelated=1' },
-        { type: 'TXT', data: `v=spf1 include:relay.example.org a:${HELO} -all` },
+        { type: 'CNAME', domain: `${RETURN_PATH_TARGET.toUpperCase()}.` },
       ]);
       dns.set(`_dmarc.${parent}`, [{ type: 'TXT', data: 'v=DMARC1; p=reject; adkim=s' }]);
       const checked = await bird.domains.verify(domain.id);
@@ -435,13 +673,46 @@ describe('sending domains through the gateway', () => {
       expect(recordOf(checked, 'return_path').status).toBe('verified');
     });
 
-    it('fails an SPF record that does not authorise this platform', async () => {
+    it('verifies the return path only when its host is a CNAME to EMAIL_RETURN_PATH_TARGET', async () => {
       const domain = await bird.domains.create({ domain: fresh('mail') });
-      publish(domain);
-      dns.set(recordOf(domain, 'return_path').host, [{ type: 'TXT', data: 'v=spf1 mx -all' }]);
-      const checked = await bird.domains.verify(domain.id);
-      expect(checked.status).toBe('failed');
-      expect(recordOf(checked, 'return_path').error).toContain(`lacks a:${HELO}`);
+      const returnPath = recordOf(domain, 'return_path');
+      expect(returnPath).toMatchObject({
+        type: 'CNAME',
+        host: `send.${domain.domain}`,
+        value: RETURN_PATH_TARGET,
+      });
+      publish(
+        domain,
+        domain.dns_records.filter((r) => r.purpose !== 'return_path'),
+      );
+
+      // The SPF TXT the return path used to be, even one authorising the platform: not a CNAME.
+      dns.set(returnPath.host, [{ type: 'TXT', data: `v=spf1 a:${HELO} ~all` }]);
+      const txtOnly = await bird.domains.verify(domain.id);
+      expect(txtOnly.status).toBe('failed');
+      expect(txtOnly.capabilities.return_path.status).toBe('failed');
+      expect(recordOf(txtOnly, 'return_path')).toMatchObject({
+        status: 'failed',
+        error: expect.stringContaining(`no CNAME record found at ${returnPath.host}`),
+      });
+
+      // A CNAME to another host.
+      dns.set(returnPath.host, [{ type: 'CNAME', domain: HELO }]);
+      const elsewhere = await bird.domains.verify(domain.id);
+      expect(elsewhere.status).toBe('failed');
+      expect(recordOf(elsewhere, 'return_path').error).toContain(
+        `points to "${HELO}", not ${RETURN_PATH_TARGET}`,
+      );
+
+      // The CNAME to the target.
+      dns.set(returnPath.host, [publishedAs(returnPath)]);
+      const verified = await bird.domains.verify(domain.id);
+      expect(verified.status).toBe('verified');
+      expect(recordOf(verified, 'return_path')).toMatchObject({ status: 'verified', error: null });
+      expect(verified.capabilities.return_path).toEqual({
+        status: 'verified',
+        domain: returnPath.host,
+      });
     });
 
     it.each([
@@ -564,6 +835,43 @@ describe('sending domains through the gateway', () => {
         [`send.${domain.domain}`, 'deprecated', true],
         [`bounce.${domain.domain}`, 'active', null],
       ]);
+    });
+  });
+
+  describe("the SDK's Domain type", () => {
+    it('describes every answer of create, get, list, verify and update as the SDK documents it', async () => {
+      const created = await bird.domains.create({ domain: fresh('sdk') });
+      expectSdkDomain(created);
+      expect(recordOf(created, 'return_path')).toMatchObject({
+        type: 'CNAME',
+        value: RETURN_PATH_TARGET,
+      });
+      expectSdkDomain(await bird.domains.get(created.id));
+
+      // Checked with nothing published, then with each record published as its type.
+      expectSdkDomain(await bird.domains.verify(created.id));
+      publish(created);
+      const verified = await bird.domains.verify(created.id);
+      expect(verified.status).toBe('verified');
+      expectSdkDomain(verified);
+
+      // A staged return path (a pending record and capability), then promoted (a deprecated one).
+      const staged = await bird.domains.update(created.id, { return_path: { name: 'bounce' } });
+      expectSdkDomain(staged);
+      expect(recordOf(staged, 'return_path', 'pending')).toMatchObject({
+        type: 'CNAME',
+        value: RETURN_PATH_TARGET,
+        safe_to_remove: null,
+      });
+      publish(staged, [recordOf(staged, 'return_path', 'pending')]);
+      const promoted = await bird.domains.verify(created.id);
+      expectSdkDomain(promoted);
+      expect(recordOf(promoted, 'return_path', 'deprecated')).toMatchObject({
+        type: 'CNAME',
+        safe_to_remove: true,
+      });
+      for (const domain of (await bird.domains.list({ name: created.domain })).data)
+        expectSdkDomain(domain);
     });
   });
 });

@@ -1,5 +1,11 @@
 import { BirdClient } from '@messagebird/sdk';
-import { call, createWorkspace, startDnsServer, startSmtpSink } from '@switchboard/testing';
+import {
+  call,
+  createWorkspace,
+  publishedAs,
+  startDnsServer,
+  startSmtpSink,
+} from '@switchboard/testing';
 import type { CreatedWorkspace, SmtpSink, TestDnsServer } from '@switchboard/testing';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { simpleParser } from 'mailparser';
@@ -90,8 +96,7 @@ describe('email messages through the gateway', () => {
     expect(created.status).toBe(201);
     // A verified sending domain: register it, publish what it asks for, verify.
     const registered = await bird.domains.create({ domain });
-    for (const record of registered.dns_records)
-      dns.set(record.host, [{ type: 'TXT', data: record.value }]);
+    for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
     const verified = await bird.domains.verify(registered.id);
     expect(verified.status).toBe('verified');
   }, 60_000);

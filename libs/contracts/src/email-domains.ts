@@ -1,6 +1,6 @@
 /**
  * Sending domains (reference section 5, contract section 6): the records a workspace publishes
- * (DKIM, return path, DMARC) and their verification by DNS. Shapes follow the SDK's `Domain`,
+ * (a DKIM TXT, the return-path CNAME, a DMARC TXT) and their verification by DNS. Shapes follow the SDK's `Domain`,
  * `DnsRecord`, `DomainCapabilities`, `DomainCreate` and `DomainUpdate`. Subjects are in
  * `EmailSubjects` (email.ts).
  */
@@ -14,7 +14,10 @@ export type EmailDomainCapabilityStatus =
 
 export interface EmailDomainCapability {
   status: EmailDomainCapabilityStatus;
-  /** The return-path host, or where the DMARC policy was found; null when not applicable. */
+  /**
+   * The return-path host, or where the DMARC policy was found; null when not applicable (sending)
+   * or not configured.
+   */
   domain: string | null;
   /** A staged change (a new return path) waiting for its record to verify. */
   pending?: { domain: string; status: 'pending' | 'failed' | 'temporary_failure' };
@@ -32,11 +35,13 @@ export interface EmailDomainCapabilities {
 export type EmailDnsRecordPurpose = 'dkim' | 'return_path' | 'tracking' | 'inbound_mx' | 'dmarc';
 
 export interface EmailDnsRecord {
+  /** Set by `purpose`: TXT for `dkim` and `dmarc`, CNAME for `return_path` and `tracking`, MX for `inbound_mx`. */
   type: 'TXT' | 'CNAME' | 'MX';
   /** Relative to the zone the record belongs in (`sb1._domainkey.mail` for `mail.acme.com`). */
   name: string;
   /** Fully qualified. */
   host: string;
+  /** As entered in a DNS provider: the full TXT content, a CNAME's target host name. */
   value: string;
   purpose: EmailDnsRecordPurpose;
   state: 'active' | 'pending' | 'deprecated';

@@ -7,6 +7,23 @@ export type DnsRecord =
   | { type: 'TXT'; data: string }
   | { type: 'CNAME'; domain: string };
 
+/**
+ * The answer that publishes one record of a sending domain's `dns_records` as a DNS provider
+ * would: a TXT's content, a CNAME's target, an MX's `<priority> <host>`.
+ */
+export function publishedAs(record: { type: 'TXT' | 'CNAME' | 'MX'; value: string }): DnsRecord {
+  switch (record.type) {
+    case 'TXT':
+      return { type: 'TXT', data: record.value };
+    case 'CNAME':
+      return { type: 'CNAME', domain: record.value };
+    case 'MX': {
+      const [priority, exchange] = record.value.trim().split(/\s+/);
+      return { type: 'MX', priority: Number(priority), exchange };
+    }
+  }
+}
+
 /** How the server answers one name: its records, or a failure mode. */
 export type DnsAnswer = DnsRecord[] | 'servfail' | 'nxdomain' | 'silent';
 

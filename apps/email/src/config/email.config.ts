@@ -1,6 +1,23 @@
-import { env, serviceEnv } from '@switchboard/platform';
-import type { ConfigOf } from '@switchboard/platform';
+import { ConfigError, env, serviceEnv } from '@switchboard/platform';
+import type { ConfigOf, EnvVar } from '@switchboard/platform';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A host name (not an IP address), lowercased, without a trailing dot. */
+function hostName(raw: string): string {
+  const name = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (isIP(name.replace(/^\[|\]$/g, '')) || name.startsWith('['))
+    throw new Error('must be a host name, not an IP address');
+  if (name.length > 253 || !name.split('.').every((label) => HOST_LABEL.test(label)))
+    throw new Error('must be a host name (letters, digits, inner hyphens and dots)');
+  return name;
+}
+
+function optionalHostName(options: { description: string }): EnvVar<string | undefined> {
+  return { ...env.optionalString(options), parse: hostName };
+}
 
 export const emailEnv = {
   ...serviceEnv,
@@ -49,6 +66,10 @@ export const emailEnv = {
   EMAIL_HELO_NAME: env.string({
     default: 'localhost',
     description: 'name this host gives in SMTP EHLO when delivering directly to MX hosts',
+  }),
+  EMAIL_RETURN_PATH_TARGET: optionalHostName({
+    description:
+      "host every sending domain's return-path CNAME points at; it publishes the SPF record authorising this platform's sending addresses and receives bounces; unset: EMAIL_HELO_NAME",
   }),
   EMAIL_MX_PORT: env.int({
     default: 25,
@@ -106,4 +127,22 @@ export const emailEnv = {
   }),
 };
 export type EmailConfig = ConfigOf<typeof emailEnv>;
+
+/**
+ * The host each domain's return-path CNAME must point at: EMAIL_RETURN_PATH_TARGET, or the EHLO
+ * name. A CNAME cannot point at an address, so an IP literal EHLO name needs the variable set.
+ */
+export function returnPathTarget(
+  config: Pick<EmailConfig, 'EMAIL_RETURN_PATH_TARGET' | 'EMAIL_HELO_NAME'>,
+): string {
+  if (config.EMAIL_RETURN_PATH_TARGET) return config.EMAIL_RETURN_PATH_TARGET;
+  try {
+    return hostName(config.EMAIL_HELO_NAME);
+  } catch {
+    throw new ConfigError(
+      'EMAIL_RETURN_PATH_TARGET',
+      `is required when EMAIL_HELO_NAME (${JSON.stringify(config.EMAIL_HELO_NAME)}) is not a host name: the return-path CNAME must point at one`,
+    );
+  }
+}
 export const EMAIL_CONFIG = Symbol('EMAIL_CONFIG');

@@ -1,10 +1,12 @@
 import type { ServiceDatabase } from '@switchboard/persistence';
+import { returnPathTarget } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { CreateEmailSchema1763800000100 } from './migrations/1763800000100-create-email-schema';
 import { CreateEmailQueueAndOutbox1764000000050 } from './migrations/1764000000050-create-email-queue-and-outbox';
 import { CreateEmailDomains1764000000100 } from './migrations/1764000000100-create-email-domains';
 import { CreateEmailSuppressions1764000000200 } from './migrations/1764000000200-create-email-suppressions';
 import { CreateEmailMessages1764000000300 } from './migrations/1764000000300-create-email-messages';
+import { returnPathCnameMigration } from './migrations/1764000000400-return-path-cname';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -18,6 +20,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailDomains1764000000100,
       CreateEmailSuppressions1764000000200,
       CreateEmailMessages1764000000300,
+      returnPathCnameMigration(() => returnPathTarget(config)),
     ],
   };
 }

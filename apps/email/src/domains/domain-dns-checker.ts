@@ -1,24 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { dnsResolver, isDnsNoData } from '@switchboard/platform';
+import { NOTFOUND } from 'node:dns';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { dmarcCandidates } from './domain-name';
-import { matchDkim, matchDmarc, matchSpf } from './domain-records';
-import type { RecordOutcome, StoredDnsRecord, TxtAnswer } from './domain-records';
+import { matchDkim, matchDmarc, matchReturnPath } from './domain-records';
+import type { CnameAnswer, RecordOutcome, StoredDnsRecord, TxtAnswer } from './domain-records';
 
 /** The part of `dns.promises.Resolver` the checker uses. */
-export interface TxtResolver {
+export interface RecordResolver {
   resolveTxt(host: string): Promise<string[][]>;
+  resolveCname(host: string): Promise<string[]>;
 }
 
 /**
  * Looks a domain's records up in DNS (through `DNS_SERVERS`) and says, per record, whether what
- * is published matches. TXT answers arrive as 255-character strings and are joined per record; a
- * time-out, SERVFAIL or refused query is a temporary outcome, never "missing".
+ * is published matches: TXT for DKIM and DMARC, the CNAME of the return-path host. TXT answers
+ * arrive as 255-character strings and are joined per record; a time-out, SERVFAIL or refused
+ * query is a temporary outcome, never "missing".
  */
 @Injectable()
 export class DomainDnsChecker {
-  private readonly resolver: TxtResolver;
+  private readonly resolver: RecordResolver;
   /**
    * How long one verification may wait for DNS in all: within the caller's transport time-out,
    * so a server that does not answer gives `temporary_failure` rather than a gateway time-out.
@@ -40,18 +43,19 @@ export class DomainDnsChecker {
     const txt = (host: string) => {
       let answer = lookups.get(host);
       if (!answer) {
-        answer = this.lookupTxt(host, deadline);
+        answer = this.withinBudget(this.answerTxt(host), deadline);
         lookups.set(host, answer);
       }
       return answer;
     };
+    const cname = (host: string) => this.withinBudget(this.answerCname(host), deadline);
     const outcomes = await Promise.all(
       records.map(async (record): Promise<[StoredDnsRecord, RecordOutcome] | undefined> => {
         switch (record.purpose) {
           case 'dkim':
             return [record, matchDkim(record.host, await txt(record.host), record.value)];
           case 'return_path':
-            return [record, matchSpf(record.host, await txt(record.host), record.value)];
+            return [record, matchReturnPath(record.host, await cname(record.host), record.value)];
           case 'dmarc':
             return [record, await this.checkDmarc(domain, txt)];
           case 'tracking':
@@ -80,28 +84,47 @@ export class DomainDnsChecker {
     return matchDmarc(candidates, answers);
   }
 
-  private async lookupTxt(host: string, deadline: number): Promise<TxtAnswer> {
+  /** The answer, or a time-out once the run's budget is spent. */
+  private async withinBudget<T extends TxtAnswer | CnameAnswer>(
+    answer: Promise<T>,
+    deadline: number,
+  ): Promise<T | { kind: 'error'; code: string }> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<TxtAnswer>((resolve) => {
+    const late = new Promise<{ kind: 'error'; code: string }>((resolve) => {
       timer = setTimeout(
         () => resolve({ kind: 'error', code: 'ETIMEOUT' }),
         Math.max(0, deadline - Date.now()),
       );
     });
     try {
-      return await Promise.race([this.answer(host), late]);
+      return await Promise.race([answer, late]);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private async answer(host: string): Promise<TxtAnswer> {
+  private async answerTxt(host: string): Promise<TxtAnswer> {
     try {
       const records = await this.resolver.resolveTxt(host);
       if (records.length === 0) return { kind: 'none' };
       return { kind: 'records', records: records.map((chunks) => chunks.join('')) };
     } catch (err) {
       if (isDnsNoData(err)) return { kind: 'none' };
+      return { kind: 'error', code: (err as { code?: string }).code ?? 'EUNKNOWN' };
+    }
+  }
+
+  private async answerCname(host: string): Promise<CnameAnswer> {
+    try {
+      const targets = await this.resolver.resolveCname(host);
+      if (targets.length === 0) return { kind: 'none', reason: 'nodata' };
+      return { kind: 'records', targets };
+    } catch (err) {
+      if (isDnsNoData(err))
+        return {
+          kind: 'none',
+          reason: (err as { code?: string }).code === NOTFOUND ? 'nxdomain' : 'nodata',
+        };
       return { kind: 'error', code: (err as { code?: string }).code ?? 'EUNKNOWN' };
     }
   }

@@ -9,11 +9,11 @@ import {
   buildRecords,
   matchDkim,
   matchDmarc,
-  matchSpf,
+  matchReturnPath,
+  RECORD_TYPES,
   returnPathRecord,
-  spfMechanism,
 } from './domain-records';
-import type { RecordOutcome, StoredDnsRecord, TxtAnswer } from './domain-records';
+import type { CnameAnswer, RecordOutcome, StoredDnsRecord, TxtAnswer } from './domain-records';
 
 const KEY = 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA' + 'x'.repeat(340) + 'IDAQAB';
 const records = (...texts: string[]): TxtAnswer => ({ kind: 'records', records: texts });
@@ -73,10 +73,10 @@ describe('buildRecords', () => {
     selector: 'sb1abcde',
     publicKey: KEY,
     returnPathName: 'send',
-    spfMechanism: spfMechanism('mta.example.net'),
+    returnPathTarget: 'rp.switchboard.example',
   });
 
-  it('lists the DKIM key, the return path SPF and a DMARC policy, all required and pending', () => {
+  it('lists the DKIM key, the return-path CNAME and a DMARC policy, all required and pending', () => {
     expect(
       built.map(({ purpose, type, host, name, value }) => ({ purpose, type, host, name, value })),
     ).toEqual([
@@ -89,10 +89,10 @@ describe('buildRecords', () => {
       },
       {
         purpose: 'return_path',
-        type: 'TXT',
+        type: 'CNAME',
         host: 'send.mail.acme.com',
         name: 'send.mail',
-        value: 'v=spf1 a:mta.example.net ~all',
+        value: 'rp.switchboard.example',
       },
       {
         purpose: 'dmarc',
@@ -118,9 +118,15 @@ describe('buildRecords', () => {
     expect(relativeName('acme.com', 'acme.com')).toBe('@');
   });
 
-  it('authorises an IP literal EHLO name by address', () => {
-    expect(spfMechanism('203.0.113.5')).toBe('ip4:203.0.113.5');
-    expect(spfMechanism('[2001:db8::5]')).toBe('ip6:2001:db8::5');
+  it('gives each purpose the record type the SDK documents', () => {
+    expect(RECORD_TYPES).toEqual({
+      dkim: 'TXT',
+      dmarc: 'TXT',
+      return_path: 'CNAME',
+      tracking: 'CNAME',
+      inbound_mx: 'MX',
+    });
+    for (const record of built) expect(record.type).toBe(RECORD_TYPES[record.purpose]);
   });
 });
 
@@ -164,33 +170,41 @@ describe('matchDkim', () => {
   });
 });
 
-describe('matchSpf', () => {
+describe('matchReturnPath', () => {
   const host = 'send.mail.acme.com';
-  const expected = 'v=spf1 a:mta.example.net ~all';
+  const target = 'rp.switchboard.example';
+  const cname = (...targets: string[]): CnameAnswer => ({ kind: 'records', targets });
 
-  it('accepts the record with other mechanisms beside ours', () => {
-    expect(
-      matchSpf(host, records('v=spf1 include:relay.example.org A:mta.example.net -all'), expected)
-        .check,
-    ).toBe('match');
+  it('matches a CNAME to the target, whatever its case and trailing dot', () => {
+    expect(matchReturnPath(host, cname('RP.Switchboard.example.'), target)).toEqual({
+      check: 'match',
+      detail: null,
+    });
   });
 
-  it('refuses a record without our mechanism, two SPF records and +all', () => {
-    expect(matchSpf(host, records('v=spf1 mx ~all'), expected).detail).toContain(
-      'lacks a:mta.example.net',
-    );
-    expect(matchSpf(host, records(expected, 'v=spf1 mx -all'), expected).detail).toContain(
-      '2 SPF records',
-    );
-    expect(matchSpf(host, records('v=spf1 a:mta.example.net +all'), expected).detail).toContain(
-      '+all',
-    );
+  it('fails a CNAME to another host, naming it', () => {
+    const outcome = matchReturnPath(host, cname('bounces.elsewhere.example'), target);
+    expect(outcome).toEqual({
+      check: 'mismatch',
+      detail: `the CNAME at ${host} points to "bounces.elsewhere.example", not ${target}`,
+    });
   });
 
-  it('treats TXT records without v=spf1 as missing SPF', () => {
-    const outcome = matchSpf(host, records('hello'), expected);
-    expect(outcome.check).toBe('missing');
-    expect(outcome.detail).toContain('found only "hello"');
+  it('is missing at a name without a CNAME, saying when other records (an SPF TXT) hold it', () => {
+    expect(matchReturnPath(host, { kind: 'none', reason: 'nxdomain' }, target)).toEqual({
+      check: 'missing',
+      detail: `no CNAME record found at ${host}`,
+    });
+    const txtOnly = matchReturnPath(host, { kind: 'none', reason: 'nodata' }, target);
+    expect(txtOnly.check).toBe('missing');
+    expect(txtOnly.detail).toContain('the name has other records');
+    expect(txtOnly.detail).toContain(`replace them with a CNAME to ${target}`);
+  });
+
+  it('is temporary when DNS did not answer', () => {
+    const outcome = matchReturnPath(host, { kind: 'error', code: 'ETIMEOUT' }, target);
+    expect(outcome.check).toBe('temporary');
+    expect(outcome.detail).toContain('ETIMEOUT');
   });
 });
 
@@ -232,7 +246,7 @@ describe('applyVerification', () => {
     selector: 'sb1',
     publicKey: KEY,
     returnPathName: 'send',
-    spfMechanism: 'a:mta.example.net',
+    returnPathTarget: 'rp.switchboard.example',
   });
   const outcomesOf = (list: StoredDnsRecord[], checks: Array<RecordOutcome['check']>) =>
     new Map(
@@ -303,7 +317,7 @@ describe('applyVerification', () => {
     ).records;
     const staged = [
       ...verified,
-      returnPathRecord('mail.acme.com', 'bounce', 'a:mta.example.net', 'pending'),
+      returnPathRecord('mail.acme.com', 'bounce', 'rp.switchboard.example', 'pending'),
     ];
     const result = applyVerification(
       staged,

@@ -1,4 +1,3 @@
-import { isIPv4, isIPv6 } from 'node:net';
 import type { EmailDnsRecord, EmailDomainStatus } from '@switchboard/contracts';
 import { relativeName } from './domain-name';
 
@@ -24,11 +23,29 @@ export interface RecordOutcome {
 export type TxtAnswer =
   { kind: 'records'; records: string[] } | { kind: 'none' } | { kind: 'error'; code: string };
 
+/**
+ * The answer to one CNAME query: the targets, no CNAME at a name that has other records
+ * (`nodata`), no such name (`nxdomain`), or no answer.
+ */
+export type CnameAnswer =
+  | { kind: 'records'; targets: string[] }
+  | { kind: 'none'; reason: 'nodata' | 'nxdomain' }
+  | { kind: 'error'; code: string };
+
 export const DMARC_VALUE = 'v=DMARC1; p=none;';
 export const DEFAULT_RETURN_PATH_NAME = 'send';
 
 /** Records every domain needs before it can send; anything else is optional. */
 const REQUIRED_PURPOSES = ['dkim', 'return_path', 'dmarc'] as const;
+
+/** The record type each purpose is published as (SDK `DnsRecord.type`). */
+export const RECORD_TYPES = {
+  dkim: 'TXT',
+  dmarc: 'TXT',
+  return_path: 'CNAME',
+  tracking: 'CNAME',
+  inbound_mx: 'MX',
+} as const satisfies Record<EmailDnsRecord['purpose'], EmailDnsRecord['type']>;
 
 export function dkimHost(selector: string, domain: string): string {
   return `${selector}._domainkey.${domain}`;
@@ -38,28 +55,13 @@ export function dkimValue(publicKeyBase64: string): string {
   return `v=DKIM1; k=rsa; p=${publicKeyBase64}`;
 }
 
-/**
- * The SPF mechanism that authorises the host this platform delivers from: its EHLO name's
- * addresses (`a:`), or the address itself when the EHLO name is an IP literal.
- */
-export function spfMechanism(heloName: string): string {
-  const bare = heloName.replace(/^\[|\]$/g, '').replace(/^ipv6:/i, '');
-  if (isIPv4(bare)) return `ip4:${bare}`;
-  if (isIPv6(bare)) return `ip6:${bare}`;
-  return `a:${heloName.toLowerCase()}`;
-}
-
-export function returnPathValue(mechanism: string): string {
-  return `v=spf1 ${mechanism} ~all`;
-}
-
 function record(
   domain: string,
   fields: Pick<EmailDnsRecord, 'host' | 'value' | 'purpose'>,
   state: EmailDnsRecord['state'] = 'active',
 ): StoredDnsRecord {
   return {
-    type: 'TXT',
+    type: RECORD_TYPES[fields.purpose],
     name: relativeName(fields.host, domain),
     host: fields.host,
     value: fields.value,
@@ -73,26 +75,27 @@ function record(
   };
 }
 
+/** The return path: a CNAME from `<name>.<domain>` to the platform's return-path host. */
 export function returnPathRecord(
   domain: string,
   name: string,
-  mechanism: string,
+  target: string,
   state: EmailDnsRecord['state'] = 'active',
 ): StoredDnsRecord {
   return record(
     domain,
-    { host: `${name}.${domain}`, value: returnPathValue(mechanism), purpose: 'return_path' },
+    { host: `${name}.${domain}`, value: target, purpose: 'return_path' },
     state,
   );
 }
 
-/** The records a new domain publishes: its DKIM key, the return path's SPF, a DMARC policy. */
+/** The records a new domain publishes: its DKIM key, the return-path CNAME, a DMARC policy. */
 export function buildRecords(input: {
   domain: string;
   selector: string;
   publicKey: string;
   returnPathName: string;
-  spfMechanism: string;
+  returnPathTarget: string;
 }): StoredDnsRecord[] {
   const { domain } = input;
   return [
@@ -101,7 +104,7 @@ export function buildRecords(input: {
       value: dkimValue(input.publicKey),
       purpose: 'dkim',
     }),
-    returnPathRecord(domain, input.returnPathName, input.spfMechanism),
+    returnPathRecord(domain, input.returnPathName, input.returnPathTarget),
     record(domain, { host: `_dmarc.${domain}`, value: DMARC_VALUE, purpose: 'dmarc' }),
   ];
 }
@@ -163,45 +166,37 @@ export function matchDkim(host: string, answer: TxtAnswer, expectedValue: string
   };
 }
 
+/** A host name as DNS answers compare: lowercased, without the trailing dot. */
+function canonicalHost(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
+}
+
 /**
- * The return path's SPF record: exactly one `v=spf1` record at the host (RFC 7208 4.5), holding
- * every mechanism of the expected value; the owner may add others (a relay's `include:`), but
- * `+all` (anyone may send) is refused.
+ * The return path: the host must be a CNAME to the platform's return-path host (the CNAME itself,
+ * not where a chain of them ends). Its SPF and bounce handling live at the target, so the owner
+ * publishes nothing else there; a name with other records (an SPF TXT) and no CNAME is missing.
  */
-export function matchSpf(host: string, answer: TxtAnswer, expectedValue: string): RecordOutcome {
+export function matchReturnPath(
+  host: string,
+  answer: CnameAnswer,
+  expectedTarget: string,
+): RecordOutcome {
   if (answer.kind === 'error') return temporary(host, answer.code);
-  if (answer.kind === 'none') return missing(host, 'SPF');
-  const spf = answer.records.filter((text) => /^v=spf1(\s|$)/i.test(text.trim()));
-  if (spf.length === 0)
+  if (answer.kind === 'none')
     return {
       check: 'missing',
-      detail: `no SPF (v=spf1) record at ${host}; found only ${shown(answer.records[0] ?? '')}`,
+      detail:
+        answer.reason === 'nodata'
+          ? `no CNAME record found at ${host}: the name has other records (a TXT record, for instance) but no CNAME; replace them with a CNAME to ${expectedTarget}, since a CNAME cannot share its name`
+          : `no CNAME record found at ${host}`,
     };
-  if (spf.length > 1)
-    return {
-      check: 'mismatch',
-      detail: `${spf.length} SPF records found at ${host}; SPF allows one, merge them`,
-    };
-  const terms = spf[0]
-    .trim()
-    .toLowerCase()
-    .split(/\s+/)
-    .slice(1)
-    .map((term) => term.replace(/^\+/, ''));
-  if (terms.includes('all'))
-    return { check: 'mismatch', detail: `the SPF record at ${host} ends in +all: anyone may send` };
-  const required = expectedValue
-    .toLowerCase()
-    .split(/\s+/)
-    .slice(1)
-    .filter((term) => !/^[~?+-]?all$/.test(term));
-  const absent = required.filter((term) => !terms.includes(term));
-  if (absent.length)
-    return {
-      check: 'mismatch',
-      detail: `the SPF record at ${host} lacks ${absent.join(' ')}: found ${shown(spf[0].trim())}`,
-    };
-  return { check: 'match', detail: null };
+  const expected = canonicalHost(expectedTarget);
+  const targets = answer.targets.map(canonicalHost);
+  if (targets.includes(expected)) return { check: 'match', detail: null };
+  return {
+    check: 'mismatch',
+    detail: `the CNAME at ${host} points to ${shown(targets[0] ?? '')}, not ${expected}`,
+  };
 }
 
 const DMARC_POLICIES = new Set(['none', 'quarantine', 'reject']);

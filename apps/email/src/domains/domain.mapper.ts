@@ -79,10 +79,11 @@ export function toDomainDto(row: DomainRow): EmailDomain {
       status: status === 'failed' || status === 'temporary_failure' ? status : 'pending',
     };
   }
-  // Sending needs all three records, which is exactly what `status` reports.
+  // Sending needs all three records, which is exactly what `status` reports. The SDK gives a
+  // capability a `domain` only for the return path, tracking and DMARC: none for sending.
   const sending: EmailDomainCapability = {
     status: row.status === 'rejected' ? 'failed' : row.status,
-    domain: row.domain,
+    domain: null,
   };
   return {
     id: row.id,

@@ -23,7 +23,7 @@ import {
 import type { Page } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
-import { EMAIL_CONFIG } from '../config/email.config';
+import { EMAIL_CONFIG, returnPathTarget } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { DomainDnsChecker } from './domain-dns-checker';
 import { isWithin, normalizeDomainName, normalizeReturnPathName } from './domain-name';
@@ -32,7 +32,6 @@ import {
   buildRecords,
   DEFAULT_RETURN_PATH_NAME,
   returnPathRecord,
-  spfMechanism,
 } from './domain-records';
 import type { StoredDnsRecord } from './domain-records';
 import { toDomainDto } from './domain.mapper';
@@ -56,7 +55,8 @@ export function newSelector(): string {
 export class DomainsService {
   private readonly box: SealedBox;
   private readonly cursors: CursorCodec;
-  private readonly spf: string;
+  /** Where every return-path CNAME points (EMAIL_RETURN_PATH_TARGET or the EHLO name). */
+  private readonly returnPathTarget: string;
 
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
@@ -68,7 +68,7 @@ export class DomainsService {
       `cursor:${config.ENCRYPTION_KEY}`,
       config.CURSOR_TTL_HOURS * 3_600_000,
     );
-    this.spf = spfMechanism(config.EMAIL_HELO_NAME);
+    this.returnPathTarget = returnPathTarget(config);
   }
 
   async create(context: RequestContext, input: CreateEmailDomainRequest): Promise<EmailDomain> {
@@ -108,7 +108,7 @@ export class DomainsService {
       selector,
       publicKey: keys.publicKey.toString('base64'),
       returnPathName,
-      spfMechanism: this.spf,
+      returnPathTarget: this.returnPathTarget,
     });
     return this.once(context, async (manager) => {
       const row = await this.repository.insert(manager, {
@@ -184,11 +184,11 @@ export class DomainsService {
           if (active?.status === 'verified') {
             records = [
               ...withoutStaged,
-              returnPathRecord(row.domain, name.value, this.spf, 'pending'),
+              returnPathRecord(row.domain, name.value, this.returnPathTarget, 'pending'),
             ];
           } else {
             records = withoutStaged.map((r) =>
-              r === active ? returnPathRecord(row.domain, name.value, this.spf) : r,
+              r === active ? returnPathRecord(row.domain, name.value, this.returnPathTarget) : r,
             );
             returnPathName = name.value;
           }
