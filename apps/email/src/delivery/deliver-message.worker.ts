@@ -14,7 +14,8 @@ import { deliveryRepository as repository } from './delivery.repository';
 import type { RecipientUpdate, StoredContent } from './delivery.repository';
 import { groupBy } from './group-by';
 import { nextAttemptDelaySeconds, retryWindowOver } from './retry-policy';
-import { MailTransport } from './transport';
+import { MAIL_TRANSPORT } from './transport';
+import type { MailTransport } from './transport';
 import type { OutboundMail, RecipientResult } from './transport';
 
 /** A message ready to send: the row, the recipients of this attempt and its generated content. */
@@ -58,7 +59,7 @@ export class DeliverMessageWorker {
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     private readonly domains: SendingDomainsService,
     private readonly suppressions: SuppressionsService,
-    private readonly transport: MailTransport,
+    @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
   ) {}
 
   /** Sends a prepared mail; the results are recorded by `record`. */

@@ -4,11 +4,11 @@ import { SuppressionsModule } from '../suppressions';
 import { DeliverMessageWorker } from './deliver-message.worker';
 import { DeliveryRunner } from './delivery.runner';
 import { ProcessMessageWorker } from './process-message.worker';
-import { MailTransport } from './transport';
+import { mailTransportProvider } from './transport';
 
 /** Processing and delivery of accepted messages: the queues, the workers and the SMTP transport. */
 @Module({
   imports: [DomainsModule, SuppressionsModule],
-  providers: [MailTransport, ProcessMessageWorker, DeliverMessageWorker, DeliveryRunner],
+  providers: [mailTransportProvider, ProcessMessageWorker, DeliverMessageWorker, DeliveryRunner],
 })
 export class DeliveryModule {}

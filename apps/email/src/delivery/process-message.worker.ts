@@ -13,7 +13,8 @@ import { deliveryRepository as repository } from './delivery.repository';
 import type { RecipientUpdate } from './delivery.repository';
 import type { PreparedMail } from './deliver-message.worker';
 import type { MessageRow, RecipientRow } from '../messages/message.mapper';
-import { MailTransport } from './transport';
+import { MAIL_TRANSPORT } from './transport';
+import type { MailTransport } from './transport';
 import { groupBy } from './group-by';
 import { renderContent } from './render';
 
@@ -40,7 +41,7 @@ export class ProcessMessageWorker {
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     private readonly domains: SendingDomainsService,
     private readonly suppressions: SuppressionsService,
-    private readonly transport: MailTransport,
+    @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
   ) {}
 
   /**
