@@ -58,7 +58,7 @@ if (process.argv.includes('--sink')) {
 
 async function main() {
   const dist = join(root, 'dist');
-  const { MailTransport } = require(join(dist, 'apps/email/src/delivery/transport/index.js'));
+  const { createMailTransport } = require(join(dist, 'apps/email/src/delivery/transport/index.js'));
   const { emailEnv } = require(join(dist, 'apps/email/src/config/email.config.js'));
   const { loadConfig } = require(join(dist, 'libs/platform/src/index.js'));
 
@@ -98,7 +98,7 @@ async function main() {
 
   const results = [];
   for (const signed of [false, true]) {
-    const transport = new MailTransport(
+    const transport = createMailTransport(
       loadConfig(emailEnv, {
         ENCRYPTION_KEY: 'bench-encryption-key-0123456789',
         SMTP_RELAY_URL: `smtp://127.0.0.1:${port}`,

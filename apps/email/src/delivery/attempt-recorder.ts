@@ -8,7 +8,7 @@ import {
 } from '@switchboard/persistence';
 import type { Job } from '@switchboard/persistence';
 import type { Pool } from 'pg';
-import type { DeliverMessageWorker, DeliveryAttempt } from './deliver-message.worker';
+import type { DeliveryAttempt, DeliveryService } from './delivery.service';
 
 interface Finished {
   job: Job<unknown>;
@@ -27,7 +27,7 @@ export class AttemptRecorder {
 
   constructor(
     private readonly pool: Pool,
-    private readonly delivery: DeliverMessageWorker,
+    private readonly delivery: DeliveryService,
     private readonly logger: Pick<Logger, 'debug'>,
   ) {}
 

@@ -1,14 +1,25 @@
 import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains';
+import { MessagesModule } from '../messages';
 import { SuppressionsModule } from '../suppressions';
-import { DeliverMessageWorker } from './deliver-message.worker';
+import { DeliveryRepository } from './delivery.repository';
 import { DeliveryRunner } from './delivery.runner';
-import { ProcessMessageWorker } from './process-message.worker';
-import { MailTransport } from './transport';
+import { DeliveryService } from './delivery.service';
+import { ProcessingService } from './processing.service';
+import { mailTransportProvider } from './transport';
 
-/** Processing and delivery of accepted messages: the queues, the workers and the SMTP transport. */
+/**
+ * Processing and delivery of accepted messages: the queues (`DeliveryRunner`), the rules of
+ * processing and of delivery outcomes, and the mail transport the configuration picks.
+ */
 @Module({
-  imports: [DomainsModule, SuppressionsModule],
-  providers: [MailTransport, ProcessMessageWorker, DeliverMessageWorker, DeliveryRunner],
+  imports: [DomainsModule, SuppressionsModule, MessagesModule],
+  providers: [
+    mailTransportProvider,
+    DeliveryRepository,
+    ProcessingService,
+    DeliveryService,
+    DeliveryRunner,
+  ],
 })
 export class DeliveryModule {}

@@ -1,7 +1,7 @@
+import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '@switchboard/persistence';
-import { MESSAGE_COLUMNS, RECIPIENT_COLUMNS } from '../messages/message.mapper';
-import type { MessageRow, RecipientRow } from '../messages/message.mapper';
-import { aggregateStatus } from '../messages/message-status';
+import { aggregateStatus, MESSAGE_COLUMNS, RECIPIENT_COLUMNS } from '../messages';
+import type { MessageRow, RecipientRow } from '../messages';
 
 export interface StoredContent {
   message_id?: string;
@@ -32,15 +32,17 @@ export interface RecipientUpdate {
 }
 
 /**
- * SQL of the delivery workers, each statement for a whole batch of messages (a worker claims
- * several jobs at once). Jobs carry ids the service wrote itself, so no workspace input.
+ * SQL of processing and delivery, each statement for a whole batch of messages (a worker claims
+ * several jobs at once), in the caller's transaction or on the pool (`runner`). Jobs carry ids
+ * the service wrote itself, so no workspace input.
  */
-export const deliveryRepository = {
+@Injectable()
+export class DeliveryRepository {
   async messages(runner: SqlRunner, ids: string[]): Promise<MessageRow[]> {
     return (await runner.query(`SELECT ${MESSAGE_COLUMNS} FROM email.messages WHERE id = ANY($1)`, [
       ids,
     ])) as MessageRow[];
-  },
+  }
 
   /** Locks the messages in id order: every batch takes them so, so none waits in a cycle. */
   async lockMessages(runner: SqlRunner, ids: string[]): Promise<MessageRow[]> {
@@ -48,7 +50,7 @@ export const deliveryRepository = {
       `SELECT ${MESSAGE_COLUMNS} FROM email.messages WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
       [ids],
     )) as MessageRow[];
-  },
+  }
 
   /** The messages' recipients in these statuses (and among `ids` when given), in order. */
   async recipients(
@@ -63,7 +65,7 @@ export const deliveryRepository = {
        ORDER BY message_id, position`,
       ids ? [messageIds, statuses, ids] : [messageIds, statuses],
     )) as RecipientRow[];
-  },
+  }
 
   async contents(runner: SqlRunner, messageIds: string[]): Promise<Map<string, StoredContent>> {
     const rows = (await runner.query(
@@ -72,7 +74,7 @@ export const deliveryRepository = {
       [messageIds],
     )) as Array<StoredContent & { message_id: string }>;
     return new Map(rows.map((row) => [row.message_id, row]));
-  },
+  }
 
   /**
    * The contents as generated (parameters substituted), kept until the retention ends, and the
@@ -104,20 +106,18 @@ export const deliveryRepository = {
        FROM g WHERE m.id = g.message_id`,
       [JSON.stringify(generated), retentionDays, keepForMinutes],
     );
-  },
+  }
 
-  /** Messages with no recipient left to send to: processed, and their bodies dropped. */
-  async markUnsent(runner: SqlRunner, messageIds: string[]): Promise<void> {
+  /**
+   * Messages processed without generating anything (nobody left to send to; their contents are
+   * dropped by `ContentsRepository.purge`).
+   */
+  async markProcessed(runner: SqlRunner, messageIds: string[]): Promise<void> {
     if (messageIds.length === 0) return;
-    await runner.query(
-      `WITH c AS (
-         UPDATE email.contents SET html = NULL, text = NULL, attachments = '[]', purged = true
-         WHERE message_id = ANY($1)
-       )
-       UPDATE email.messages SET processed_at = now() WHERE id = ANY($1)`,
-      [messageIds],
-    );
-  },
+    await runner.query(`UPDATE email.messages SET processed_at = now() WHERE id = ANY($1)`, [
+      messageIds,
+    ]);
+  }
 
   /**
    * Every recipient's new state in one statement. The message ids keep the plan on the
@@ -144,7 +144,7 @@ export const deliveryRepository = {
        WHERE r.message_id = ANY($2) AND r.id = u.id AND r.message_id = u.message_id`,
       [JSON.stringify(updates), [...new Set(updates.map((update) => update.message_id))]],
     );
-  },
+  }
 
   /**
    * Recounts the messages' recipients into their rows: counts, aggregate status, the fastest
@@ -186,8 +186,8 @@ export const deliveryRepository = {
        WHERE m.id = ANY($2) AND m.id = c.id`,
       [JSON.stringify(rows), messages.map((message) => message.id)],
     );
-  },
-};
+  }
+}
 
 /** A message's row values from its recipients' counts (`recount`'s first statement). */
 function countsRow(message: MessageRow, c: Record<string, number | string | null>) {

@@ -18,11 +18,14 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
-import { PROCESS_QUEUE } from '../messages/accept/accept.repository';
+import { PROCESS_QUEUE } from '../messages';
 import { AttemptRecorder } from './attempt-recorder';
-import { DeliverMessageWorker } from './deliver-message.worker';
-import type { PreparedMail } from './deliver-message.worker';
-import { DELIVER_QUEUE, ProcessMessageWorker } from './process-message.worker';
+import { DeliveryService } from './delivery.service';
+import type { PreparedMail } from './delivery.service';
+import { ProcessingService } from './processing.service';
+
+/** The queue of delivery attempts (fanned-out destinations and retries). */
+export const DELIVER_QUEUE = 'email.deliver';
 
 /** A processing job names the message; a delivery job (or a retry) also its recipients. */
 export interface SendPayload {
@@ -55,8 +58,8 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     @InjectDataSource('email') dataSource: DataSource,
-    private readonly processing: ProcessMessageWorker,
-    private readonly delivery: DeliverMessageWorker,
+    private readonly processing: ProcessingService,
+    private readonly delivery: DeliveryService,
   ) {
     this.pool = pgPoolOf(dataSource);
     this.reads = poolRunner(dataSource);

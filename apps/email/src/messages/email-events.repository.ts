@@ -1,30 +1,36 @@
+import { Injectable } from '@nestjs/common';
 import { outboxChannel } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { EmailEventRecord } from './email-events';
 
-/**
- * Writes events to the messages' timelines and, in the same statement (so the same
- * transaction), to the outbox the relay publishes from, with the NOTIFY that wakes the relay:
- * one round trip whatever the number of events. The outbox rows are those `writeOutboxEvents`
- * (libs/persistence) writes.
- */
-export async function recordEvents(executor: SqlRunner, events: EmailEventRecord[]): Promise<void> {
-  if (events.length === 0) return;
-  await executor.query(
-    `WITH ${eventInserts('$1', '$2')}
-     SELECT pg_notify($3, '')`,
-    [
-      JSON.stringify(events.map(timelineRow)),
-      JSON.stringify(events.map(outboxRow)),
-      outboxChannel('email'),
-    ],
-  );
+/** Events of messages: their timelines (email.events) and the outbox, written together. */
+@Injectable()
+export class EmailEventsRepository {
+  /**
+   * Writes events to the messages' timelines and, in the same statement (so the same
+   * transaction), to the outbox the relay publishes from, with the NOTIFY that wakes the relay:
+   * one round trip whatever the number of events. The outbox rows are those
+   * `writeOutboxEvents` (libs/persistence) writes.
+   */
+  async record(runner: SqlRunner, events: EmailEventRecord[]): Promise<void> {
+    if (events.length === 0) return;
+    await runner.query(
+      `WITH ${eventInserts('$1', '$2')}
+       SELECT pg_notify($3, '')`,
+      [
+        JSON.stringify(events.map(timelineRow)),
+        JSON.stringify(events.map(outboxRow)),
+        outboxChannel('email'),
+      ],
+    );
+  }
 }
 
 /**
  * The two CTE parts that write events, for any statement that records them: timeline rows from
  * the JSON array in parameter `timeline` (see `timelineRow`), outbox rows from `outbox` (see
  * `outboxRow`). The outbox rows are those `writeOutboxEvents` (libs/persistence) writes.
+ * `EmailEventsRepository.record` and the accept statement (`insertDrafts`) compose it.
  */
 export function eventInserts(timeline: string, outbox: string): string {
   return `e AS (

@@ -1,16 +1,30 @@
 import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains';
 import { SendService } from './accept/send.service';
+import { ContentsRepository } from './contents.repository';
+import { EmailEventsRepository } from './email-events.repository';
 import { EmailEventsRelay } from './events-relay';
 import { ContentExpiry } from './housekeeping';
 import { MessagesHandler } from './messages.handler';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 
-/** Email messages: send and batch (accept), reads, recipients, events, content, cancel. */
+/**
+ * Email messages: send and batch (accept), reads, recipients, events, content, cancel. Delivery
+ * records events and drops contents through the repositories it exports.
+ */
 @Module({
   imports: [DomainsModule],
   controllers: [MessagesHandler],
-  providers: [SendService, MessagesService, MessagesRepository, ContentExpiry, EmailEventsRelay],
+  providers: [
+    SendService,
+    MessagesService,
+    MessagesRepository,
+    ContentsRepository,
+    EmailEventsRepository,
+    ContentExpiry,
+    EmailEventsRelay,
+  ],
+  exports: [ContentsRepository, EmailEventsRepository],
 })
 export class MessagesModule {}

@@ -18,8 +18,9 @@ import type { Page, PageRequest } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
+import { ContentsRepository } from './contents.repository';
 import { messageEvent } from './email-events';
-import { recordEvents } from './email-events.repository';
+import { EmailEventsRepository } from './email-events.repository';
 import { toEventDto, toMessageDto, toRecipientDto } from './message.mapper';
 import { MessagesRepository } from './messages.repository';
 
@@ -32,6 +33,8 @@ export class MessagesService {
   constructor(
     @Inject(EMAIL_CONFIG) config: EmailConfig,
     private readonly repository: MessagesRepository,
+    private readonly contents: ContentsRepository,
+    private readonly emailEvents: EmailEventsRepository,
   ) {
     this.box = new SealedBox(config.ENCRYPTION_KEY);
     this.cursors = new CursorCodec(
@@ -133,12 +136,8 @@ export class MessagesService {
           throw new AppError('E06003', {
             message: `The message is ${message.status}; only a scheduled message can be canceled.`,
           });
-        await manager.query(
-          `UPDATE email.contents SET html = NULL, text = NULL, attachments = '[]', purged = true
-           WHERE message_id = $1`,
-          [messageId],
-        );
-        await recordEvents(manager, [
+        await this.contents.purge([messageId], manager);
+        await this.emailEvents.record(manager, [
           messageEvent(
             'email.canceled',
             {

@@ -154,6 +154,15 @@ export function describeFailure(error: SmtpError, context: string): string {
   return `${status} ${error.command === 'CONN' || !error.command ? 'connection' : error.command}${where} failed: ${reason} (${error.message})`;
 }
 
+/**
+ * The server gave its verdict on this transaction (MAIL FROM, RCPT TO or DATA refused): the next
+ * MX host would not be asked. Anything else (no connection, time-out, TLS, a 421 or a broken
+ * greeting) is the host's failure, not the message's.
+ */
+export function answeredTransaction(error: SmtpError): boolean {
+  return (error.code === 'EENVELOPE' || error.code === 'EMESSAGE') && error.responseCode !== 421;
+}
+
 function rejectionsByAddress(errors: SmtpError[] | undefined): Map<string, SmtpError> {
   const map = new Map<string, SmtpError>();
   for (const error of errors ?? []) {

@@ -5,17 +5,15 @@ import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { SendingDomainsService } from '../domains';
 import type { SenderDomain } from '../domains';
-import { recipientEvent } from '../messages/email-events';
-import type { EmailEventRecord } from '../messages/email-events';
-import { recordEvents } from '../messages/email-events.repository';
-import type { MessageRow, RecipientRow } from '../messages/message.mapper';
+import { EmailEventsRepository, recipientEvent } from '../messages';
+import type { EmailEventRecord, MessageRow, RecipientRow } from '../messages';
 import { suppressionCreatedEvent, SuppressionsService } from '../suppressions';
-import { deliveryRepository as repository } from './delivery.repository';
+import { DeliveryRepository } from './delivery.repository';
 import type { RecipientUpdate, StoredContent } from './delivery.repository';
 import { groupBy } from './group-by';
 import { nextAttemptDelaySeconds, retryWindowOver } from './retry-policy';
-import { MailTransport } from './transport';
-import type { OutboundMail, RecipientResult } from './transport';
+import { MAIL_TRANSPORT } from './transport';
+import type { MailTransport, OutboundMail, RecipientResult } from './transport';
 
 /** A message ready to send: the row, the recipients of this attempt and its generated content. */
 export interface PreparedMail {
@@ -47,18 +45,21 @@ export type AttemptOutcome =
   { done: true } | { done: false; retryAt: Date; recipientIds: string[] };
 
 /**
- * Delivery attempts of messages, each to one destination (a domain's MX, or the relay): the SMTP
- * transaction outside any database transaction, then, for the attempts that finished together,
- * every recipient's outcome, events, hard-bounce suppressions and the messages' counts in one
- * transaction.
+ * Delivery attempts of messages, each to one destination (a domain's MX, or the relay), and the
+ * rules of their outcomes (retries, giving up, hard-bounce suppressions): the attempt through
+ * the mail transport outside any database transaction, then, for the attempts that finished
+ * together, every recipient's outcome, events, suppressions and the messages' counts in the
+ * caller's transaction. The queue worker that calls it is `DeliveryRunner`.
  */
 @Injectable()
-export class DeliverMessageWorker {
+export class DeliveryService {
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     private readonly domains: SendingDomainsService,
     private readonly suppressions: SuppressionsService,
-    private readonly transport: MailTransport,
+    @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
+    private readonly repository: DeliveryRepository,
+    private readonly emailEvents: EmailEventsRepository,
   ) {}
 
   /** Sends a prepared mail; the results are recorded by `record`. */
@@ -102,13 +103,13 @@ export class DeliverMessageWorker {
     if (requests.length === 0) return [];
     const ids = [...new Set(requests.map((request) => request.messageId))];
     const messages = new Map(
-      (await repository.messages(runner, ids)).map((message) => [message.id, message]),
+      (await this.repository.messages(runner, ids)).map((message) => [message.id, message]),
     );
     const recipientsOf = groupBy(
-      await repository.recipients(runner, ids, ['processed', 'deferred']),
+      await this.repository.recipients(runner, ids, ['processed', 'deferred']),
       (recipient) => recipient.message_id,
     );
-    const contents = await repository.contents(runner, ids);
+    const contents = await this.repository.contents(runner, ids);
     return requests.map(({ messageId, recipientIds }) => {
       const message = messages.get(messageId);
       const wanted = recipientIds && new Set(recipientIds);
@@ -132,7 +133,7 @@ export class DeliverMessageWorker {
    */
   async record(runner: SqlRunner, attempts: DeliveryAttempt[]): Promise<AttemptOutcome[]> {
     if (attempts.length === 0) return [];
-    const locked = await repository.lockMessages(runner, [
+    const locked = await this.repository.lockMessages(runner, [
       ...new Set(attempts.map((attempt) => attempt.message.id)),
     ]);
     const now = new Date();
@@ -142,13 +143,13 @@ export class DeliverMessageWorker {
     const outcomes = attempts.map((attempt) =>
       this.outcomeOf(attempt, now, { updates, events, hardBounces }),
     );
-    await repository.updateRecipients(runner, updates);
-    await recordEvents(runner, events);
+    await this.repository.updateRecipients(runner, updates);
+    await this.emailEvents.record(runner, events);
     for (const [workspaceId, entries] of groupBy(hardBounces, (entry) => entry.workspaceId)) {
       const created = await this.suppressions.recordBounces(runner, workspaceId, entries);
       await writeOutboxEvents(runner, 'email', created.map(suppressionCreatedEvent));
     }
-    await repository.recount(runner, locked);
+    await this.repository.recount(runner, locked);
     return outcomes;
   }
 

@@ -5,19 +5,16 @@ import type { EmailRejectionReason } from '@switchboard/contracts';
 import type { SqlRunner } from '@switchboard/persistence';
 import { SendingDomainsService } from '../domains';
 import type { SenderDomain } from '../domains';
-import { recipientEvent } from '../messages/email-events';
-import type { EmailEventRecord } from '../messages/email-events';
-import { recordEvents } from '../messages/email-events.repository';
+import { ContentsRepository, EmailEventsRepository, recipientEvent } from '../messages';
+import type { EmailEventRecord, MessageRow, RecipientRow } from '../messages';
 import { SuppressionsService } from '../suppressions';
-import { deliveryRepository as repository } from './delivery.repository';
+import { DeliveryRepository } from './delivery.repository';
 import type { RecipientUpdate } from './delivery.repository';
-import type { PreparedMail } from './deliver-message.worker';
-import type { MessageRow, RecipientRow } from '../messages/message.mapper';
-import { MailTransport } from './transport';
+import type { PreparedMail } from './delivery.service';
+import { MAIL_TRANSPORT } from './transport';
+import type { MailTransport } from './transport';
 import { groupBy } from './group-by';
 import { renderContent } from './render';
-
-export const DELIVER_QUEUE = 'email.deliver';
 
 /** What processing decided, and what it already holds for an immediate delivery attempt. */
 export interface ProcessedMessage {
@@ -32,15 +29,19 @@ export interface ProcessedMessage {
  * rules applied after acceptance (sender domain still verified, onboarding recipients,
  * suppressions) and the content generated, in the jobs' transaction, with a fixed number of
  * statements whatever the batch size. It answers which recipients of each message go to which
- * destination; the runner delivers a single destination at once and fans several out.
+ * destination; `DeliveryRunner`, the queue worker calling it, delivers a single destination at
+ * once and fans several out.
  */
 @Injectable()
-export class ProcessMessageWorker {
+export class ProcessingService {
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     private readonly domains: SendingDomainsService,
     private readonly suppressions: SuppressionsService,
-    private readonly transport: MailTransport,
+    @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
+    private readonly repository: DeliveryRepository,
+    private readonly contents: ContentsRepository,
+    private readonly emailEvents: EmailEventsRepository,
   ) {}
 
   /**
@@ -49,19 +50,19 @@ export class ProcessMessageWorker {
    * that crashed after this step), gone or canceled is absent.
    */
   async process(runner: SqlRunner, messageIds: string[]): Promise<Map<string, ProcessedMessage>> {
-    const messages = (await repository.lockMessages(runner, messageIds)).filter(
+    const messages = (await this.repository.lockMessages(runner, messageIds)).filter(
       (message) => !message.canceled_at && !message.processed_at,
     );
     const processed = new Map<string, ProcessedMessage>();
     if (messages.length === 0) return processed;
     const ids = messages.map((message) => message.id);
     const recipientsOf = groupBy(
-      await repository.recipients(runner, ids, ['accepted']),
+      await this.repository.recipients(runner, ids, ['accepted']),
       (recipient) => recipient.message_id,
     );
     const senders = await this.sendersOf(runner, messages);
     const suppressed = await this.suppressedOf(runner, messages, recipientsOf);
-    const contents = await repository.contents(runner, ids);
+    const contents = await this.repository.contents(runner, ids);
     const now = new Date();
     const updates: RecipientUpdate[] = [];
     const events: EmailEventRecord[] = [];
@@ -146,16 +147,18 @@ export class ProcessMessageWorker {
         },
       });
     }
-    await repository.updateRecipients(runner, updates);
-    await recordEvents(runner, events);
-    await repository.markGenerated(
+    await this.repository.updateRecipients(runner, updates);
+    await this.emailEvents.record(runner, events);
+    await this.repository.markGenerated(
       runner,
       generated,
       this.config.EMAIL_CONTENT_RETENTION_DAYS,
       this.config.EMAIL_RETRY_FOR_MINUTES,
     );
-    await repository.markUnsent(runner, unsent);
-    await repository.recount(runner, recount);
+    // Nothing is generated for them, and nothing needs their bodies any more.
+    await this.contents.purge(unsent, runner);
+    await this.repository.markProcessed(runner, unsent);
+    await this.repository.recount(runner, recount);
     return processed;
   }
 
