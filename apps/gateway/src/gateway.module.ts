@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { serviceTypeOrmOptions } from '@switchboard/persistence';
+import { ServiceDataModule } from '@switchboard/persistence';
 import type { ServiceClient } from '@switchboard/platform';
 import { AdminController } from './api/admin/admin.controller';
 import { AdminService } from './identity/admin.service';
@@ -34,7 +33,7 @@ import { OnboardingRecipients } from './api/email/onboarding-recipients';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { rateLimitProviders } from './pipeline/rate-limits/rate-limit.providers';
-import { IdempotencyPurger } from './pipeline/idempotency/idempotency-purger';
+import { IdempotencyKeysRepository } from './pipeline/idempotency/idempotency-keys.repository';
 import { IdempotencyStore } from './pipeline/idempotency/idempotency.store';
 import { WorkspaceService } from './identity/workspace.service';
 import { CURRENT_WORKSPACE } from './api/workspace/workspace.routes';
@@ -69,7 +68,15 @@ export class GatewayModule {
   ): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [TypeOrmModule.forRoot(serviceTypeOrmOptions(gatewayDatabase(config)))],
+      imports: [
+        // Its probes are its own (HealthController); expired idempotency keys are purged with
+        // the idempotency records of the operator API's writes.
+        ServiceDataModule.forService({
+          database: gatewayDatabase(config),
+          storage: config,
+          purgeAlso: [IdempotencyKeysRepository],
+        }),
+      ],
       controllers: GATEWAY_CONTROLLERS,
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -78,13 +85,13 @@ export class GatewayModule {
         { provide: RoutePolicies, useValue: edges.policies },
         { provide: ErrorResponder, useValue: edges.errors },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        IdempotencyKeysRepository,
         IdempotencyStore,
         IdempotencyGate,
         PolicyPipeline,
         ...rateLimitProviders(config.RATE_LIMITS, {
           overridesTtlMs: config.RATE_LIMIT_OVERRIDES_TTL_MS,
         }),
-        IdempotencyPurger,
         IdentityRepository,
         CredentialCache,
         Authenticator,

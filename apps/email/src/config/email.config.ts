@@ -1,26 +1,11 @@
+import { storageEnv } from '@switchboard/persistence';
 import { env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 import { availableParallelism } from 'node:os';
 
 export const emailEnv = {
   ...serviceEnv,
-  ENCRYPTION_KEY: env.string({
-    minLength: 16,
-    description: 'key that seals DKIM private keys and stored replies at rest, and signs cursors',
-    secret: true,
-  }),
-  IDEMPOTENCY_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long idempotency keys are kept',
-  }),
-  CURSOR_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long a pagination cursor stays valid',
-  }),
+  ...storageEnv,
   EMAIL_ONBOARDING_DOMAIN: env.string({
     default: 'onboarding.localhost',
     description:
