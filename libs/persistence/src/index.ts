@@ -3,6 +3,7 @@ export * from './data-source';
 export * from './migrate';
 export * from './readiness';
 export * from './pg-errors';
+export * from './like-pattern';
 export * from './embedded-postgres';
 export * from './idempotency/idempotent-write';
 export * from './idempotency/idempotency-purger';

@@ -17,8 +17,8 @@ import { REALTIME_REGIONS } from '../regions/regions';
 import { toAppDto, toAppDtos, toKeyDto } from './realtime-app.mapper';
 import { RealtimeCluster } from '../data-plane/realtime-cluster';
 import { CloseCodes } from '../data-plane/protocol';
-import type { AppRow } from './realtime-app.mapper';
 import { RealtimeAppsRepository } from './realtime-apps.repository';
+import type { AppRow } from './realtime-apps.repository';
 
 /** The realtime control plane: apps and their keys, with the key state machine of the spec. */
 @Injectable()

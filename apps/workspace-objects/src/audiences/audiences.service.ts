@@ -16,8 +16,8 @@ import { AppError, workspaceOf } from '@switchboard/platform';
 import { toContactDto } from '../contacts/contact.mapper';
 import { ContactsRepository } from '../contacts/contacts.repository';
 import { toAudienceDto } from './audience.mapper';
-import type { AudienceRow } from './audience.mapper';
 import { AudiencesRepository } from './audiences.repository';
+import type { AudienceRow } from './audiences.repository';
 
 /** Static audiences and their members: the rules of the SDK's `audiences` resource. */
 @Injectable()

@@ -10,8 +10,8 @@ import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import type { Page, PageRequest } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { toPropertyDto } from './contact-property.mapper';
-import type { PropertyRow } from './contact-property.mapper';
 import { ContactPropertiesRepository } from './contact-properties.repository';
+import type { PropertyRow } from './contact-properties.repository';
 import { propertyValue } from './property-values';
 
 const KEY = /^[a-z][a-z0-9_]*$/;

@@ -13,8 +13,7 @@ import type { Page, SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { AudiencesRepository } from '../audiences/audiences.repository';
 import { ContactPropertiesRepository } from '../contact-properties/contact-properties.repository';
-import { toContactDto } from './contact.mapper';
-import type { ContactRow } from './contact.mapper';
+import { contactWrite, toContactDto } from './contact.mapper';
 import {
   dataProblem,
   IDENTIFIER_TAKEN,
@@ -25,8 +24,8 @@ import {
   readContact,
 } from './contact-input';
 import type { ContactInput, Identifier } from './contact-input';
-import { contactWrite, ContactsRepository } from './contacts.repository';
-import type { ContactWrite } from './contacts.repository';
+import { ContactsRepository } from './contacts.repository';
+import type { ContactRow, ContactWrite } from './contacts.repository';
 import { planUpsert } from './upsert-plan';
 
 /** Contacts: the rules of the SDK's `contacts` resource, bulk upsert included. */
