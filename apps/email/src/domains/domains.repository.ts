@@ -48,7 +48,7 @@ export class DomainsRepository {
   /** Reads outside a transaction go to the driver's pg Pool directly (as the realtime apps do). */
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('email') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('email') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 

@@ -38,7 +38,7 @@ export class RealtimeAppsRepository {
    */
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('realtime') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('realtime') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 

@@ -26,7 +26,7 @@ export type MemberRow = ContactRow & { joined_at: Date };
 export class AudiencesRepository {
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('workspace_objects') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('workspace_objects') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 

@@ -36,7 +36,7 @@ const RECORDSET = `x(id text, workspace_id text, email text, phone_number text, 
 export class ContactsRepository {
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('workspace_objects') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('workspace_objects') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 
