@@ -1,8 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
-import { ServiceHealthModule } from '@switchboard/platform';
+import { ServiceDataModule } from '@switchboard/persistence';
 import type { ConversationsConnectorsConfig } from './config/conversations-connectors.config';
 import { conversationsConnectorsDatabase } from './database/conversations-connectors.database';
 
@@ -13,11 +11,10 @@ export class ConversationsConnectorsModule {
     return {
       module: ConversationsConnectorsModule,
       imports: [
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(conversationsConnectorsDatabase(config))),
-        ServiceHealthModule.forService(
-          'conversations_connectors',
-          databaseReadiness('conversations_connectors'),
-        ),
+        ServiceDataModule.forService({
+          database: conversationsConnectorsDatabase(config),
+          health: 'conversations_connectors',
+        }),
       ],
     };
   }

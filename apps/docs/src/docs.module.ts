@@ -1,8 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
-import { ServiceHealthModule } from '@switchboard/platform';
+import { ServiceDataModule } from '@switchboard/persistence';
 import type { DocsConfig } from './config/docs.config';
 import { docsDatabase } from './database/docs.database';
 import { SearchModule } from './search/search.module';
@@ -14,8 +12,7 @@ export class DocsModule {
     return {
       module: DocsModule,
       imports: [
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(docsDatabase(config))),
-        ServiceHealthModule.forService('docs', databaseReadiness('docs')),
+        ServiceDataModule.forService({ database: docsDatabase(config), health: 'docs' }),
         SearchModule.register(config.DOCS_DIR),
       ],
     };

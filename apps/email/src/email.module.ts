@@ -1,12 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import {
-  databaseReadiness,
-  idempotencyPurgerProvider,
-  serviceTypeOrmOptions,
-} from '@switchboard/persistence';
-import { ServiceHealthModule } from '@switchboard/platform';
+import { ServiceDataModule } from '@switchboard/persistence';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
 import { emailDatabase } from './database/email.database';
@@ -33,14 +27,17 @@ export class EmailModule {
       module: EmailModule,
       imports: [
         EmailConfigModule.register(config),
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(emailDatabase(config))),
-        ServiceHealthModule.forService('email', databaseReadiness('email')),
+        ServiceDataModule.forService({
+          database: emailDatabase(config),
+          health: 'email',
+          storage: config,
+          wakeRelayAfterWrites: true,
+        }),
         SuppressionsModule,
         DomainsModule,
         MessagesModule,
         DeliveryModule,
       ],
-      providers: [idempotencyPurgerProvider('email', config.IDEMPOTENCY_TTL_HOURS)],
     };
   }
 }

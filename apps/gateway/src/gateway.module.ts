@@ -2,8 +2,7 @@ import { Module } from '@nestjs/common';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { MODULE_METADATA } from '@nestjs/common/constants';
 import { APP_FILTER } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { serviceTypeOrmOptions } from '@switchboard/persistence';
+import { ServiceDataModule } from '@switchboard/persistence';
 import type { ServiceClient } from '@switchboard/platform';
 import { AdminService } from './identity/admin.service';
 import { Authenticator } from './pipeline/auth/authenticator';
@@ -20,7 +19,7 @@ import { SERVICE_CLIENT } from './pipeline/service-client.provider';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { rateLimitProviders } from './pipeline/rate-limits/rate-limit.providers';
-import { IdempotencyPurger } from './pipeline/idempotency/idempotency-purger';
+import { IdempotencyKeysRepository } from './pipeline/idempotency/idempotency-keys.repository';
 import { IdempotencyStore } from './pipeline/idempotency/idempotency.store';
 import { WorkspaceService } from './identity/workspace.service';
 import { CURRENT_WORKSPACE } from './api/workspace/workspace.routes';
@@ -66,7 +65,13 @@ export class GatewayModule {
       // The pipeline and identity below are what every area's controllers use.
       global: true,
       imports: [
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(gatewayDatabase(config))),
+        // Its probes are its own (HealthController); expired idempotency keys are purged with
+        // the idempotency records of the operator API's writes.
+        ServiceDataModule.forService({
+          database: gatewayDatabase(config),
+          storage: config,
+          purgeAlso: [IdempotencyKeysRepository],
+        }),
         ...GATEWAY_API_MODULES,
       ],
       exports: [SERVICE_CLIENT, GATEWAY_CONFIG, IdentityRepository, AdminService, SessionsService],
@@ -77,13 +82,13 @@ export class GatewayModule {
         { provide: RoutePolicies, useValue: edges.policies },
         { provide: ErrorResponder, useValue: edges.errors },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        IdempotencyKeysRepository,
         IdempotencyStore,
         IdempotencyGate,
         PolicyPipeline,
         ...rateLimitProviders(config.RATE_LIMITS, {
           overridesTtlMs: config.RATE_LIMIT_OVERRIDES_TTL_MS,
         }),
-        IdempotencyPurger,
         IdentityRepository,
         CredentialCache,
         Authenticator,

@@ -1,8 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
-import { ServiceHealthModule } from '@switchboard/platform';
+import { ServiceDataModule } from '@switchboard/persistence';
 import type { RealtimeConfig } from './config/realtime.config';
 import { realtimeDatabase } from './database/realtime.database';
 import { RealtimeAppsModule } from './apps/realtime-apps.module';
@@ -15,10 +13,13 @@ export class RealtimeModule {
     return {
       module: RealtimeModule,
       imports: [
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(realtimeDatabase(config))),
-        ServiceHealthModule.forService('realtime', databaseReadiness('realtime')),
+        ServiceDataModule.forService({
+          database: realtimeDatabase(config),
+          health: 'realtime',
+          storage: config,
+        }),
         DataPlaneModule.register(config),
-        RealtimeAppsModule.register(config),
+        RealtimeAppsModule,
       ],
     };
   }

@@ -1,8 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
-import { ServiceHealthModule } from '@switchboard/platform';
+import { ServiceDataModule } from '@switchboard/persistence';
 import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
 
@@ -13,8 +11,10 @@ export class SmsWhatsappModule {
     return {
       module: SmsWhatsappModule,
       imports: [
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(smsWhatsappDatabase(config))),
-        ServiceHealthModule.forService('sms_whatsapp', databaseReadiness('sms_whatsapp')),
+        ServiceDataModule.forService({
+          database: smsWhatsappDatabase(config),
+          health: 'sms_whatsapp',
+        }),
       ],
     };
   }

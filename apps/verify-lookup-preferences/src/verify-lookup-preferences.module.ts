@@ -1,8 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseReadiness, serviceTypeOrmOptions } from '@switchboard/persistence';
-import { ServiceHealthModule } from '@switchboard/platform';
+import { ServiceDataModule } from '@switchboard/persistence';
 import type { VerifyLookupPreferencesConfig } from './config/verify-lookup-preferences.config';
 import { verifyLookupPreferencesDatabase } from './database/verify-lookup-preferences.database';
 
@@ -13,11 +11,10 @@ export class VerifyLookupPreferencesModule {
     return {
       module: VerifyLookupPreferencesModule,
       imports: [
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(verifyLookupPreferencesDatabase(config))),
-        ServiceHealthModule.forService(
-          'verify_lookup_preferences',
-          databaseReadiness('verify_lookup_preferences'),
-        ),
+        ServiceDataModule.forService({
+          database: verifyLookupPreferencesDatabase(config),
+          health: 'verify_lookup_preferences',
+        }),
       ],
     };
   }

@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { poolRunner } from '@switchboard/persistence';
 import { PeriodicJob } from '@switchboard/platform';
-import { DataSource } from 'typeorm';
 import { WEBHOOKS_CONFIG } from './config/webhooks.config';
 import type { WebhooksConfig } from './config/webhooks.config';
-import { deliveriesRepository } from './delivery/deliveries.repository';
+import { DeliveriesRepository } from './delivery/deliveries.repository';
 
 /**
  * Deletes events received before WEBHOOKS_EVENT_RETENTION_DAYS, with their deliveries and
@@ -17,15 +14,12 @@ export class EventRetention extends PeriodicJob {
 
   constructor(
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
-    @InjectDataSource('webhooks') private readonly dataSource: DataSource,
+    private readonly repository: DeliveriesRepository,
   ) {
     super();
   }
 
   protected work(): Promise<number> {
-    return deliveriesRepository.purgeEvents(
-      poolRunner(this.dataSource),
-      this.config.WEBHOOKS_EVENT_RETENTION_DAYS,
-    );
+    return this.repository.purgeEvents(this.config.WEBHOOKS_EVENT_RETENTION_DAYS);
   }
 }

@@ -1,15 +1,10 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import {
-  databaseReadiness,
-  idempotencyPurgerProvider,
-  serviceTypeOrmOptions,
-} from '@switchboard/persistence';
-import { ServiceHealthModule } from '@switchboard/platform';
+import { ServiceDataModule } from '@switchboard/persistence';
 import { WEBHOOKS_CONFIG } from './config/webhooks.config';
 import type { WebhooksConfig } from './config/webhooks.config';
 import { webhooksDatabase } from './database/webhooks.database';
+import { DeliveriesRepository } from './delivery/deliveries.repository';
 import { DeliveryRunner } from './delivery/delivery.runner';
 import { EventIntake } from './delivery/event-intake';
 import { EndpointsHandler } from './endpoints/endpoints.handler';
@@ -37,16 +32,19 @@ export class WebhooksModule {
       module: WebhooksModule,
       imports: [
         WebhooksConfigModule.register(config),
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(webhooksDatabase(config))),
-        ServiceHealthModule.forService('webhooks', databaseReadiness('webhooks')),
+        ServiceDataModule.forService({
+          database: webhooksDatabase(config),
+          health: 'webhooks',
+          storage: config,
+        }),
       ],
       controllers: [EndpointsHandler],
       providers: [
         EndpointsRepository,
+        DeliveriesRepository,
         EndpointsService,
         EventIntake,
         DeliveryRunner,
-        idempotencyPurgerProvider('webhooks', config.IDEMPOTENCY_TTL_HOURS),
         EventRetention,
       ],
     };

@@ -1,12 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import {
-  databaseReadiness,
-  idempotencyPurgerProvider,
-  serviceTypeOrmOptions,
-} from '@switchboard/persistence';
-import { ServiceHealthModule } from '@switchboard/platform';
+import { ServiceDataModule } from '@switchboard/persistence';
 import { AudiencesHandler } from './audiences/audiences.handler';
 import { AudiencesRepository } from './audiences/audiences.repository';
 import { AudiencesService } from './audiences/audiences.service';
@@ -19,7 +13,6 @@ import { ContactsHandler } from './contacts/contacts.handler';
 import { ContactsRepository } from './contacts/contacts.repository';
 import { ContactsService } from './contacts/contacts.service';
 import { workspaceObjectsDatabase } from './database/workspace-objects.database';
-import { Writes } from './shared/writes';
 
 /**
  * The workspace-objects service: the workspace's records. Contacts, contact properties and
@@ -31,20 +24,21 @@ export class WorkspaceObjectsModule {
     return {
       module: WorkspaceObjectsModule,
       imports: [
-        TypeOrmModule.forRoot(serviceTypeOrmOptions(workspaceObjectsDatabase(config))),
-        ServiceHealthModule.forService('workspace_objects', databaseReadiness('workspace_objects')),
+        ServiceDataModule.forService({
+          database: workspaceObjectsDatabase(config),
+          health: 'workspace_objects',
+          storage: config,
+        }),
       ],
       controllers: [ContactsHandler, ContactPropertiesHandler, AudiencesHandler],
       providers: [
         { provide: WORKSPACE_OBJECTS_CONFIG, useValue: config },
-        Writes,
         ContactsRepository,
         ContactPropertiesRepository,
         AudiencesRepository,
         ContactsService,
         ContactPropertiesService,
         AudiencesService,
-        idempotencyPurgerProvider('workspace_objects', config.IDEMPOTENCY_TTL_HOURS),
       ],
     };
   }

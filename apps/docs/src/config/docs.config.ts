@@ -1,8 +1,10 @@
+import { databaseEnv } from '@switchboard/persistence';
 import { env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 
 export const docsEnv = {
   ...serviceEnv,
+  ...databaseEnv,
   DOCS_DIR: env.string({
     default: 'docs',
     description:

@@ -1,3 +1,4 @@
+import { storageEnv } from '@switchboard/persistence';
 import { ConfigError, env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf, EnvVar } from '@switchboard/platform';
 import { isIP } from 'node:net';
@@ -21,23 +22,7 @@ function optionalHostName(options: { description: string }): EnvVar<string | und
 
 export const emailEnv = {
   ...serviceEnv,
-  ENCRYPTION_KEY: env.string({
-    minLength: 16,
-    description: 'key that seals DKIM private keys and stored replies at rest, and signs cursors',
-    secret: true,
-  }),
-  IDEMPOTENCY_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long idempotency keys are kept',
-  }),
-  CURSOR_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long a pagination cursor stays valid',
-  }),
+  ...storageEnv,
   EMAIL_ONBOARDING_DOMAIN: env.string({
     default: 'onboarding.localhost',
     description:

@@ -3,28 +3,9 @@ import type {
   EmailDomain,
   EmailDomainCapability,
   EmailDomainCapabilityStatus,
-  EmailDomainStatus,
-  EmailDomainVendor,
 } from '@switchboard/contracts';
 import type { RecordCheck, StoredDnsRecord } from './domain-records';
-
-export interface DomainRow {
-  id: string;
-  workspace_id: string;
-  domain: string;
-  status: EmailDomainStatus;
-  vendor: EmailDomainVendor;
-  click_tracking: boolean;
-  open_tracking: boolean;
-  dkim_selector: string;
-  dkim_key_size: number;
-  return_path_name: string;
-  records: StoredDnsRecord[];
-  last_checked_at: Date | string | null;
-  verified_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+import type { DomainRow } from './domains.repository';
 
 const iso = (value: Date | string): string =>
   (value instanceof Date ? value : new Date(value)).toISOString();

@@ -1,12 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { EmailDomainStatus, ListEmailDomainsRequest } from '@switchboard/contracts';
+import type {
+  EmailDomainStatus,
+  EmailDomainVendor,
+  ListEmailDomainsRequest,
+} from '@switchboard/contracts';
 import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
-import type { DomainRow } from './domain.mapper';
 import type { StoredDnsRecord } from './domain-records';
+
+export interface DomainRow {
+  id: string;
+  workspace_id: string;
+  domain: string;
+  status: EmailDomainStatus;
+  vendor: EmailDomainVendor;
+  click_tracking: boolean;
+  open_tracking: boolean;
+  dkim_selector: string;
+  dkim_key_size: number;
+  return_path_name: string;
+  records: StoredDnsRecord[];
+  last_checked_at: Date | string | null;
+  verified_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
 
 const COLUMNS =
   'id, workspace_id, domain, status, vendor, click_tracking, open_tracking, dkim_selector, dkim_key_size, return_path_name, records, last_checked_at, verified_at, created_at, updated_at';
@@ -27,7 +48,7 @@ export class DomainsRepository {
   /** Reads outside a transaction go to the driver's pg Pool directly (as the realtime apps do). */
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('email') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('email') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 

@@ -11,15 +11,7 @@ import type {
   RequestContext,
   UpdateEmailDomainRequest,
 } from '@switchboard/contracts';
-import {
-  CursorCodec,
-  idempotencyScope,
-  idempotentWrite,
-  newId,
-  pgPoolOf,
-  wakeRelay,
-  writeOutboxEvents,
-} from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId, writeOutboxEvents } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
@@ -53,21 +45,18 @@ export function newSelector(): string {
 /** Sending domains: registration with a DKIM key, the records to publish, DNS verification. */
 @Injectable()
 export class DomainsService {
-  private readonly box: SealedBox;
-  private readonly cursors: CursorCodec;
   /** Where every return-path CNAME points (EMAIL_RETURN_PATH_TARGET or the EHLO name). */
   private readonly returnPathTarget: string;
 
+  /** Its writes wake the outbox relay (the email service's `IdempotentWrites` do after each). */
   constructor(
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     private readonly repository: DomainsRepository,
     private readonly dns: DomainDnsChecker,
+    private readonly writes: IdempotentWrites,
+    private readonly box: SealedBox,
+    private readonly cursors: CursorCodec,
   ) {
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-    this.cursors = new CursorCodec(
-      `cursor:${config.ENCRYPTION_KEY}`,
-      config.CURSOR_TTL_HOURS * 3_600_000,
-    );
     this.returnPathTarget = returnPathTarget(config);
   }
 
@@ -110,7 +99,7 @@ export class DomainsService {
       returnPathName,
       returnPathTarget: this.returnPathTarget,
     });
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const row = await this.repository.insert(manager, {
         id: newId('dom'),
         workspaceId,
@@ -160,7 +149,7 @@ export class DomainsService {
           ]
         : []),
     ]);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const row = await this.repository.find(workspaceId, input.domain_id, manager, true);
       if (!row) throw new AppError('E04005');
       let records = row.records;
@@ -213,7 +202,7 @@ export class DomainsService {
 
   async remove(context: RequestContext, domainId: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       if (!(await this.repository.delete(manager, workspaceId, domainId)))
         throw new AppError('E04005');
       return null;
@@ -234,7 +223,7 @@ export class DomainsService {
       before.records.filter((r) => r.state !== 'deprecated'),
     );
     const checkedAt = new Date();
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const row = await this.repository.find(workspaceId, domainId, manager, true);
       if (!row) throw new AppError('E04005');
       // The records may have changed meanwhile (a new return path): outcomes apply to the
@@ -297,23 +286,6 @@ export class DomainsService {
         data: event.data,
       },
     ]);
-  }
-
-  /** Writes once per Idempotency-Key; the relay is woken for any event the write recorded. */
-  private async once<T>(
-    context: RequestContext,
-    write: (manager: EntityManager) => Promise<T>,
-  ): Promise<T> {
-    const { dataSource } = this.repository;
-    const answer = await idempotentWrite(
-      dataSource,
-      'email',
-      idempotencyScope(context),
-      this.box,
-      write,
-    );
-    wakeRelay(pgPoolOf(dataSource), 'email');
-    return answer;
   }
 }
 

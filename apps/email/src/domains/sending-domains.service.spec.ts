@@ -1,8 +1,13 @@
 import { createPublicKey, createSign, createVerify } from 'node:crypto';
 import type { RequestContext } from '@switchboard/contracts';
-import { runMigrations, serviceTypeOrmOptions } from '@switchboard/persistence';
+import {
+  CursorCodec,
+  IdempotentWrites,
+  runMigrations,
+  serviceTypeOrmOptions,
+} from '@switchboard/persistence';
 import type { RunningPostgres, ServiceDatabase } from '@switchboard/persistence';
-import { loadConfig } from '@switchboard/platform';
+import { loadConfig, SealedBox } from '@switchboard/platform';
 import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';
 import { emailEnv } from '../config/email.config';
@@ -42,8 +47,16 @@ describe(SendingDomainsService.name, () => {
     dataSource = new DataSource(serviceTypeOrmOptions(database));
     await dataSource.initialize();
     const repository = new DomainsRepository(dataSource);
-    domains = new DomainsService(config, repository, new DomainDnsChecker(config));
-    senders = new SendingDomainsService(config, repository);
+    const box = new SealedBox(config.ENCRYPTION_KEY);
+    domains = new DomainsService(
+      config,
+      repository,
+      new DomainDnsChecker(config),
+      new IdempotentWrites(dataSource, 'email', box),
+      box,
+      new CursorCodec('cursor-secret', 3_600_000),
+    );
+    senders = new SendingDomainsService(repository, box);
   });
 
   afterAll(async () => {

@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '@switchboard/persistence';
 import { SealedBox } from '@switchboard/platform';
-import { EMAIL_CONFIG } from '../config/email.config';
-import type { EmailConfig } from '../config/email.config';
 import { DomainsRepository } from './domains.repository';
 
 /** A workspace's sending domain as the message pipeline needs it. */
@@ -26,14 +24,10 @@ export interface SenderDomain {
  */
 @Injectable()
 export class SendingDomainsService {
-  private readonly box: SealedBox;
-
   constructor(
-    @Inject(EMAIL_CONFIG) config: EmailConfig,
     private readonly repository: DomainsRepository,
-  ) {
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-  }
+    private readonly box: SealedBox,
+  ) {}
 
   /** The workspace's domains among `domains` (any case), by lowercase name, in one query. */
   async sendersFor(

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type {
   EmailContent,
   EmailEvent,
@@ -16,8 +16,6 @@ import {
 } from '@switchboard/persistence';
 import type { Page, PageRequest } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
-import { EMAIL_CONFIG } from '../config/email.config';
-import type { EmailConfig } from '../config/email.config';
 import { ContentsRepository } from './contents.repository';
 import { messageEvent } from './email-events';
 import { EmailEventsRepository } from './email-events.repository';
@@ -27,21 +25,13 @@ import { MessagesRepository } from './messages.repository';
 /** Reads of messages, their recipients, events and stored content; and cancel. */
 @Injectable()
 export class MessagesService {
-  private readonly cursors: CursorCodec;
-  private readonly box: SealedBox;
-
   constructor(
-    @Inject(EMAIL_CONFIG) config: EmailConfig,
     private readonly repository: MessagesRepository,
     private readonly contents: ContentsRepository,
     private readonly emailEvents: EmailEventsRepository,
-  ) {
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-    this.cursors = new CursorCodec(
-      `cursor:${config.ENCRYPTION_KEY}`,
-      config.CURSOR_TTL_HOURS * 3_600_000,
-    );
-  }
+    private readonly box: SealedBox,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   async get(context: RequestContext, messageId: string): Promise<EmailMessage> {
     const row = await this.repository.findMessage(workspaceOf(context), messageId);

@@ -1,26 +1,5 @@
-import type {
-  EmailSuppression,
-  EmailSuppressionCoverage,
-  EmailSuppressionOrigin,
-  EmailSuppressionReason,
-  EmailSuppressionScopeType,
-} from '@switchboard/contracts';
-
-export interface SuppressionRow {
-  id: string;
-  workspace_id: string;
-  email: string;
-  scope_type: EmailSuppressionScopeType;
-  reason: EmailSuppressionReason;
-  origin: EmailSuppressionOrigin;
-  applies_to: EmailSuppressionCoverage;
-  source_email_id: string | null;
-  source_recipient_id: string | null;
-  created_at: Date | string;
-}
-
-export const SUPPRESSION_COLUMNS =
-  'id, workspace_id, email, scope_type, reason, origin, applies_to, source_email_id, source_recipient_id, created_at';
+import type { EmailSuppression } from '@switchboard/contracts';
+import type { SuppressionRow } from './suppressions.repository';
 
 const iso = (value: Date | string): string =>
   (value instanceof Date ? value : new Date(value)).toISOString();

@@ -2,16 +2,32 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type {
   EmailCategory,
+  EmailSuppressionCoverage,
   EmailSuppressionOrigin,
   EmailSuppressionReason,
+  EmailSuppressionScopeType,
   ListEmailSuppressionsRequest,
 } from '@switchboard/contracts';
 import { EMAIL_SUPPRESSION_COVERAGE } from '@switchboard/contracts';
-import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
+import { escapeLike, paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
-import { SUPPRESSION_COLUMNS } from './suppression.mapper';
-import type { SuppressionRow } from './suppression.mapper';
+
+export interface SuppressionRow {
+  id: string;
+  workspace_id: string;
+  email: string;
+  scope_type: EmailSuppressionScopeType;
+  reason: EmailSuppressionReason;
+  origin: EmailSuppressionOrigin;
+  applies_to: EmailSuppressionCoverage;
+  source_email_id: string | null;
+  source_recipient_id: string | null;
+  created_at: Date | string;
+}
+
+const SUPPRESSION_COLUMNS =
+  'id, workspace_id, email, scope_type, reason, origin, applies_to, source_email_id, source_recipient_id, created_at';
 
 /** One suppression to add from an event of a sent message (a bounce, a complaint). */
 export interface SuppressionFromEvent {
@@ -21,18 +37,13 @@ export interface SuppressionFromEvent {
   sourceRecipientId: string | null;
 }
 
-/** `LIKE` pattern of the rows whose address starts with `prefix` (already lowercased). */
-export function prefixPattern(prefix: string): string {
-  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Named queries over email.suppressions; every one is scoped by workspace. */
 @Injectable()
 export class SuppressionsRepository {
   /** Reads outside a transaction go to the driver's pg Pool directly (as the realtime apps do). */
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('email') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('email') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 
@@ -46,7 +57,8 @@ export class SuppressionsRepository {
     let where = 'workspace_id = $1';
     const email = request.email?.toLowerCase();
     if (email) {
-      params.push(prefixPattern(email));
+      // The addresses that start with it.
+      params.push(`${escapeLike(email)}%`);
       where += ` AND email LIKE $${params.length}`;
     }
     if (request.reason) {

@@ -4,8 +4,15 @@ import type {
   EmailSuppressionReason,
   RequestContext,
 } from '@switchboard/contracts';
-import { newId, runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
+import {
+  CursorCodec,
+  IdempotentWrites,
+  newId,
+  runMigrations,
+  serviceDataSourceOptions,
+} from '@switchboard/persistence';
 import type { RunningPostgres } from '@switchboard/persistence';
+import { SealedBox } from '@switchboard/platform';
 import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';
 import type { EmailConfig } from '../config/email.config';
@@ -57,13 +64,16 @@ describe(SuppressionsService.name, () => {
     const config = {
       DATABASE_URL: postgres.url,
       DATABASE_POOL_SIZE: 2,
-      ENCRYPTION_KEY: 'an encryption key for the suppression tests',
-      CURSOR_TTL_HOURS: 1,
     } as EmailConfig;
     await runMigrations(emailDatabase(config));
     dataSource = await new DataSource(serviceDataSourceOptions(emailDatabase(config))).initialize();
     repository = new SuppressionsRepository(dataSource);
-    service = new SuppressionsService(config, repository);
+    const box = new SealedBox('an encryption key for the suppression tests');
+    service = new SuppressionsService(
+      repository,
+      new IdempotentWrites(dataSource, 'email', box),
+      new CursorCodec('cursor:an encryption key for the suppression tests', 3_600_000),
+    );
   });
 
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type {
   CreateEmailSuppressionReply,
   CreateEmailSuppressionRequest,
@@ -7,20 +7,9 @@ import type {
   ListEmailSuppressionsRequest,
   RequestContext,
 } from '@switchboard/contracts';
-import {
-  CursorCodec,
-  idempotencyScope,
-  idempotentWrite,
-  newId,
-  pgPoolOf,
-  wakeRelay,
-  writeOutboxEvents,
-} from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId, writeOutboxEvents } from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
-import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
-import type { EntityManager } from 'typeorm';
-import { EMAIL_CONFIG } from '../config/email.config';
-import type { EmailConfig } from '../config/email.config';
+import { AppError, workspaceOf } from '@switchboard/platform';
 import { suppressionCreatedEvent } from './suppression-events';
 import { toSuppressionDto } from './suppression.mapper';
 import { SuppressionsRepository } from './suppressions.repository';
@@ -39,19 +28,12 @@ export interface BouncedRecipient {
  */
 @Injectable()
 export class SuppressionsService {
-  private readonly box: SealedBox;
-  private readonly cursors: CursorCodec;
-
+  /** Its writes wake the outbox relay (the email service's `IdempotentWrites` do after each). */
   constructor(
-    @Inject(EMAIL_CONFIG) config: EmailConfig,
     private readonly repository: SuppressionsRepository,
-  ) {
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-    this.cursors = new CursorCodec(
-      `cursor:${config.ENCRYPTION_KEY}`,
-      config.CURSOR_TTL_HOURS * 3_600_000,
-    );
-  }
+    private readonly writes: IdempotentWrites,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   /**
    * The addresses among `emails` that may not receive mail of `category`, in one query inside
@@ -113,7 +95,7 @@ export class SuppressionsService {
     const email = input.email.trim().toLowerCase();
     if (!email)
       throw AppError.validation([{ param: 'email', message: 'must be an email address' }]);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const { created, row } = await this.repository.insertOrFind(manager, {
         id: newId('sup'),
         workspaceId,
@@ -144,27 +126,10 @@ export class SuppressionsService {
 
   async remove(context: RequestContext, suppressionId: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       if (!(await this.repository.delete(manager, workspaceId, suppressionId)))
         throw new AppError('E04006');
       return null;
     });
-  }
-
-  /** Writes once per Idempotency-Key; the relay is woken for any event the write recorded. */
-  private async once<T>(
-    context: RequestContext,
-    write: (manager: EntityManager) => Promise<T>,
-  ): Promise<T> {
-    const { dataSource } = this.repository;
-    const answer = await idempotentWrite(
-      dataSource,
-      'email',
-      idempotencyScope(context),
-      this.box,
-      write,
-    );
-    wakeRelay(pgPoolOf(dataSource), 'email');
-    return answer;
   }
 }

@@ -1,3 +1,4 @@
+import { storageEnv } from '@switchboard/persistence';
 import { commonEnv, env, metricsEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 import { rateLimitEnv } from '../pipeline/rate-limits/rate-limit.config';
@@ -12,18 +13,7 @@ export const gatewayEnv = {
   }),
   HOST: env.string({ default: '0.0.0.0', description: 'interface the gateway listens on' }),
   ...metricsEnv,
-  DATABASE_URL: env.url({
-    default: 'postgres://postgres:postgres@127.0.0.1:5432/switchboard',
-    protocols: ['postgres', 'postgresql'],
-    description: 'PostgreSQL URL; the gateway keeps identity in schema gateway',
-    secret: true,
-  }),
-  DATABASE_POOL_SIZE: env.int({
-    default: 10,
-    min: 1,
-    max: 200,
-    description: 'connections in the gateway pool',
-  }),
+  ...storageEnv,
   REGIONS: env.list({
     default: ['us1', 'eu1'],
     pattern: /^[a-z]{2}[0-9]+$/,
@@ -62,18 +52,6 @@ export const gatewayEnv = {
     min: 0,
     max: 3_600_000,
     description: 'how long a verified credential is cached in memory',
-  }),
-  ENCRYPTION_KEY: env.string({
-    minLength: 16,
-    description:
-      'key that encrypts stored idempotent replies at rest (generated in the embedded default)',
-    secret: true,
-  }),
-  IDEMPOTENCY_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long an idempotency key and its outcome are kept',
   }),
   EMAIL_ONBOARDING_DOMAIN: env.string({
     default: 'onboarding.localhost',

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Role } from '@switchboard/contracts';
-import { CursorCodec, idempotentWrite, isUniqueViolation, newId } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, isUniqueViolation, newId } from '@switchboard/persistence';
 import type { IdempotencyScope, Page } from '@switchboard/persistence';
-import type { EntityManager } from 'typeorm';
-import { AppError, SealedBox } from '@switchboard/platform';
+import { AppError } from '@switchboard/platform';
 import { GATEWAY_CONFIG } from '../config/gateway.config';
 import type { GatewayConfig } from '../config/gateway.config';
 import { ACCESS_KEY_PREFIX } from '../pipeline/auth/authenticator';
@@ -23,16 +22,16 @@ export interface IssuedApiKey {
 /** Account administration for operators: workspaces, their credentials and dashboard users. */
 @Injectable()
 export class AdminService {
-  private readonly cursors: CursorCodec;
-  private readonly box: SealedBox;
-
+  /**
+   * The operator API's writes are the gateway's own: `writes` claims their idempotency keys in
+   * the same transaction.
+   */
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly identity: IdentityRepository,
-  ) {
-    this.cursors = new CursorCodec(`cursor:${config.ENCRYPTION_KEY}`, 24 * 3_600_000);
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-  }
+    private readonly writes: IdempotentWrites,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   async listWorkspaces(query: ListWorkspacesQuery): Promise<Page<OperatorWorkspaceDto>> {
     const page = await this.identity.listWorkspaces(query, this.cursors);
@@ -73,7 +72,7 @@ export class AdminService {
       secretHash: access.hash,
       revokedAt: null,
     });
-    return this.once(scope, async (manager) => {
+    return this.writes.runScoped(scope, async (manager) => {
       await this.identity.insertWorkspaceWithKeys(manager, {
         organization,
         workspace,
@@ -101,7 +100,7 @@ export class AdminService {
   ): Promise<IssuedApiKey> {
     const workspace = await this.workspace(workspaceId);
     const { record, issued } = this.newApiKey(workspace, role);
-    return this.once(scope, async (manager) => {
+    return this.writes.runScoped(scope, async (manager) => {
       await this.identity.insertApiKey(manager, record);
       return issued;
     });
@@ -114,7 +113,7 @@ export class AdminService {
     await this.workspace(workspaceId);
     const access = issueSecret(ACCESS_KEY_PREFIX);
     const id = newId('ak');
-    return this.once(scope, async (manager) => {
+    return this.writes.runScoped(scope, async (manager) => {
       await this.identity.insertAccessKey(
         manager,
         Object.assign(new AccessKey(), {
@@ -140,7 +139,7 @@ export class AdminService {
       role: input.role,
       createdAt: new Date(),
     });
-    return this.once(scope, async (manager) => {
+    return this.writes.runScoped(scope, async (manager) => {
       try {
         await this.identity.insertUser(manager, user);
       } catch (err) {
@@ -152,14 +151,6 @@ export class AdminService {
       }
       return toUserDto(user);
     });
-  }
-
-  /** The operator API's writes are the gateway's own: it claims their idempotency keys in the same transaction. */
-  private once<T>(
-    scope: IdempotencyScope,
-    write: (manager: EntityManager) => Promise<T>,
-  ): Promise<T> {
-    return idempotentWrite(this.identity.runner, 'gateway', scope, this.box, write);
   }
 
   private async workspace(id: string): Promise<Workspace> {

@@ -40,11 +40,6 @@ export interface WorkspaceRow {
 export class IdentityRepository {
   constructor(@InjectDataSource('gateway') private readonly dataSource: DataSource) {}
 
-  /** Raw query access for shared helpers such as the keyset paginator. */
-  get runner(): DataSource {
-    return this.dataSource;
-  }
-
   /** Every workspace, for operators: keyset pages by creation time or name. */
   listWorkspaces(query: PageRequest, cursors: CursorCodec): Promise<Page<WorkspaceRow>> {
     return paginate<WorkspaceRow>(

@@ -1,23 +1,5 @@
 import type { RealtimeApp, RealtimeAppKey } from '@switchboard/contracts';
-
-export interface AppRow {
-  id: string;
-  workspace_id: string;
-  app_id: string;
-  name: string;
-  region: string;
-  status: 'active';
-  connection_counting: boolean;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-export interface KeyRow {
-  id: string;
-  app_id: string;
-  created_at: Date | string;
-  revoked_at: Date | string | null;
-}
+import type { AppRow, KeyRow } from './realtime-apps.repository';
 
 const iso = (value: Date | string): string =>
   (value instanceof Date ? value : new Date(value)).toISOString();

@@ -1,11 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ListRealtimeAppsRequest } from '@switchboard/contracts';
-import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
+import { escapeLike, paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
-import type { AppRow, KeyRow } from './realtime-app.mapper';
+
+export interface AppRow {
+  id: string;
+  workspace_id: string;
+  app_id: string;
+  name: string;
+  region: string;
+  status: 'active';
+  connection_counting: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export interface KeyRow {
+  id: string;
+  app_id: string;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
+}
 
 const APP_COLUMNS =
   'id, workspace_id, app_id, name, region, status, connection_counting, created_at, updated_at';
@@ -20,7 +38,7 @@ export class RealtimeAppsRepository {
    */
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('realtime') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('realtime') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 
@@ -33,7 +51,7 @@ export class RealtimeAppsRepository {
     const params: unknown[] = [workspaceId];
     let where = 'workspace_id = $1';
     if (request.name) {
-      params.push(`%${request.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(`%${escapeLike(request.name)}%`);
       where += ' AND name ILIKE $2';
     }
     return paginate<AppRow>(

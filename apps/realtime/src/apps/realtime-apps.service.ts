@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type {
   CreateRealtimeAppRequest,
   ListRealtimeAppsRequest,
@@ -9,36 +9,27 @@ import type {
   RequestContext,
   UpdateRealtimeAppRequest,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotencyScope, idempotentWrite, newId } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';
-import { REALTIME_CONFIG } from '../config/realtime.config';
-import type { RealtimeConfig } from '../config/realtime.config';
 import { REALTIME_REGIONS } from '../regions/regions';
 import { toAppDto, toAppDtos, toKeyDto } from './realtime-app.mapper';
 import { RealtimeCluster } from '../data-plane/realtime-cluster';
 import { CloseCodes } from '../data-plane/protocol';
-import type { AppRow } from './realtime-app.mapper';
 import { RealtimeAppsRepository } from './realtime-apps.repository';
+import type { AppRow } from './realtime-apps.repository';
 
 /** The realtime control plane: apps and their keys, with the key state machine of the spec. */
 @Injectable()
 export class RealtimeAppsService {
-  private readonly box: SealedBox;
-  private readonly cursors: CursorCodec;
-
   constructor(
-    @Inject(REALTIME_CONFIG) config: RealtimeConfig,
     private readonly repository: RealtimeAppsRepository,
     private readonly cluster: RealtimeCluster,
-  ) {
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-    this.cursors = new CursorCodec(
-      `cursor:${config.ENCRYPTION_KEY}`,
-      config.CURSOR_TTL_HOURS * 3_600_000,
-    );
-  }
+    private readonly writes: IdempotentWrites,
+    private readonly box: SealedBox,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   async create(
     context: RequestContext,
@@ -53,7 +44,7 @@ export class RealtimeAppsService {
         },
       ]);
     }
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const app = await this.repository.insertApp(manager, {
         id: newId('rap'),
         workspaceId,
@@ -79,7 +70,7 @@ export class RealtimeAppsService {
 
   async update(context: RequestContext, input: UpdateRealtimeAppRequest): Promise<RealtimeApp> {
     const workspaceId = workspaceOf(context);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const app = await this.repository.updateApp(manager, workspaceId, input.app_id, {
         name: input.name,
         connectionCounting: input.connection_counting,
@@ -92,7 +83,7 @@ export class RealtimeAppsService {
   /** Deleting an app closes its connections once the delete committed. */
   async remove(context: RequestContext, appId: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    const answer = await this.once(context, async (manager) => {
+    const answer = await this.writes.run(context, async (manager) => {
       if (!(await this.repository.deleteApp(manager, workspaceId, appId)))
         throw new AppError('E04003');
       return null;
@@ -103,7 +94,7 @@ export class RealtimeAppsService {
 
   async createKey(context: RequestContext, appId: string): Promise<RealtimeAppKeyWithSecret> {
     const workspaceId = workspaceOf(context);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const app = await this.repository.findApp(workspaceId, appId, manager);
       if (!app) throw new AppError('E04003');
       return this.issueKey(manager, app);
@@ -139,7 +130,7 @@ export class RealtimeAppsService {
 
   private revoke(context: RequestContext, appId: string, keyId: string): Promise<RealtimeAppKey> {
     const workspaceId = workspaceOf(context);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const app = await this.repository.findApp(workspaceId, appId, manager, true);
       if (!app) throw new AppError('E04003');
       const key = await this.repository.findKey(manager, workspaceId, appId, keyId);
@@ -160,18 +151,5 @@ export class RealtimeAppsService {
       secretSealed: this.box.seal(secret),
     });
     return { ...toKeyDto(key), secret };
-  }
-
-  private once<T>(
-    context: RequestContext,
-    write: (manager: EntityManager) => Promise<T>,
-  ): Promise<T> {
-    return idempotentWrite(
-      this.repository.dataSource,
-      'realtime',
-      idempotencyScope(context),
-      this.box,
-      write,
-    );
   }
 }

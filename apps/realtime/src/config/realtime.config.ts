@@ -1,20 +1,10 @@
+import { storageEnv } from '@switchboard/persistence';
 import { env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 
 export const realtimeEnv = {
   ...serviceEnv,
-  ENCRYPTION_KEY: env.string({
-    minLength: 16,
-    description:
-      'key that encrypts realtime key secrets and stored replies at rest, and signs cursors',
-    secret: true,
-  }),
-  IDEMPOTENCY_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long idempotency keys are kept',
-  }),
+  ...storageEnv,
   REALTIME_CLIENT_PORT: env.int({
     default: 8090,
     min: 0,
@@ -28,12 +18,6 @@ export const realtimeEnv = {
     max: 120,
     description:
       'distributed mode: a realtime process not heard from for this long is taken as gone, and its presence members leave (heartbeats every third of it)',
-  }),
-  CURSOR_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long a pagination cursor stays valid',
   }),
 };
 export type RealtimeConfig = ConfigOf<typeof realtimeEnv>;

@@ -1,11 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { poolRunner, rowsOf } from '@switchboard/persistence';
-import type { SqlRunner } from '@switchboard/persistence';
+import { Injectable } from '@nestjs/common';
 import { SealedBox } from '@switchboard/platform';
-import { DataSource } from 'typeorm';
-import { REALTIME_CONFIG } from '../config/realtime.config';
-import type { RealtimeConfig } from '../config/realtime.config';
+import { ClientKeysRepository } from './client-keys.repository';
 
 /** An active app key, as a connection or a REST data-plane call uses it. */
 export interface ActiveKey {
@@ -22,35 +17,15 @@ export interface ActiveKey {
  */
 @Injectable()
 export class ClientKeys {
-  private readonly reads: SqlRunner;
-  private readonly box: SealedBox;
-
   constructor(
-    @Inject(REALTIME_CONFIG) config: RealtimeConfig,
-    @InjectDataSource('realtime') dataSource: DataSource,
-  ) {
-    this.reads = poolRunner(dataSource);
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-  }
+    private readonly repository: ClientKeysRepository,
+    private readonly box: SealedBox,
+  ) {}
 
   /** The key if it exists, is not revoked and its app is active; `appId` narrows it to one app. */
   async active(keyId: string, appId?: string): Promise<ActiveKey | undefined> {
     if (!/^rak_[0-9a-z]{26}$/.test(keyId)) return undefined;
-    const [row] = rowsOf<{
-      id: string;
-      app_id: string;
-      workspace_id: string;
-      secret_sealed: string;
-      connection_counting: boolean;
-    }>(
-      await this.reads.query(
-        `SELECT k.id, k.app_id, k.workspace_id, k.secret_sealed, a.connection_counting
-         FROM realtime.app_keys k JOIN realtime.apps a ON a.id = k.app_id
-         WHERE k.id = $1 AND k.revoked_at IS NULL AND a.status = 'active'
-           AND ($2::text IS NULL OR k.app_id = $2)`,
-        [keyId, appId ?? null],
-      ),
-    );
+    const row = await this.repository.findActive(keyId, appId);
     if (!row) return undefined;
     return {
       keyId: row.id,
@@ -62,13 +37,7 @@ export class ClientKeys {
   }
 
   /** Whether the app (in any status) belongs to the workspace. */
-  async appInWorkspace(appId: string, workspaceId: string): Promise<boolean> {
-    const rows = rowsOf<{ id: string }>(
-      await this.reads.query('SELECT id FROM realtime.apps WHERE id = $1 AND workspace_id = $2', [
-        appId,
-        workspaceId,
-      ]),
-    );
-    return rows.length > 0;
+  appInWorkspace(appId: string, workspaceId: string): Promise<boolean> {
+    return this.repository.appInWorkspace(appId, workspaceId);
   }
 }

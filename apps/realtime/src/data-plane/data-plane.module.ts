@@ -4,6 +4,7 @@ import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
 import { ClientEndpoint } from './client-endpoint';
 import { ClientKeys } from './client-keys';
+import { ClientKeysRepository } from './client-keys.repository';
 import { DataPlaneHandler } from './data-plane.handler';
 import { DataPlaneService } from './data-plane.service';
 import { RealtimeEngine } from './engine';
@@ -28,6 +29,7 @@ export class DataPlaneModule {
         DataPlaneService,
         { provide: REALTIME_CONFIG, useValue: config },
         { provide: RealtimeEngine, useValue: new RealtimeEngine() },
+        ClientKeysRepository,
         ClientKeys,
         FrameHandler,
         ClientEndpoint,

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Injectable } from '@nestjs/common';
 import type {
   ErrorDetail,
   GetRealtimeChannelRequest,
@@ -15,11 +14,8 @@ import type {
   RequestContext,
   SendRealtimeMemberEventRequest,
 } from '@switchboard/contracts';
-import { idempotencyScope, idempotentWrite } from '@switchboard/persistence';
-import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
-import { DataSource } from 'typeorm';
-import { REALTIME_CONFIG } from '../config/realtime.config';
-import type { RealtimeConfig } from '../config/realtime.config';
+import { IdempotentWrites } from '@switchboard/persistence';
+import { AppError, workspaceOf } from '@switchboard/platform';
 import { ClientKeys } from './client-keys';
 import type { ActiveKey } from './client-keys';
 import { RealtimeEngine } from './engine';
@@ -34,29 +30,17 @@ import { CloseCodes, LIMITS } from './protocol';
  */
 @Injectable()
 export class DataPlaneService {
-  private readonly box: SealedBox;
-
+  /**
+   * A write delivers once per Idempotency-Key (`writes.runEffect`): with a key, the key is
+   * claimed and the answer stored in one transaction around the delivery (a retry gets the
+   * stored answer and delivers nothing); without one, nothing touches the database.
+   */
   constructor(
-    @Inject(REALTIME_CONFIG) config: RealtimeConfig,
-    @InjectDataSource('realtime') private readonly dataSource: DataSource,
+    private readonly writes: IdempotentWrites,
     private readonly keys: ClientKeys,
     private readonly engine: RealtimeEngine,
     private readonly cluster: RealtimeCluster,
-  ) {
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-  }
-
-  /**
-   * A write delivers once per Idempotency-Key: with a key, the key is claimed and the answer
-   * stored in one transaction around the delivery (a retry gets the stored answer and delivers
-   * nothing); without one, nothing touches the database.
-   */
-  private once<T>(context: RequestContext, deliver: () => Promise<T>): Promise<T> {
-    if (!context.idempotencyKey) return deliver();
-    return idempotentWrite(this.dataSource, 'realtime', idempotencyScope(context), this.box, () =>
-      deliver(),
-    );
-  }
+  ) {}
 
   async publish(context: RequestContext, input: PublishRealtimeEventRequest) {
     const key = await this.authorized(context, input);
@@ -74,7 +58,7 @@ export class DataPlaneService {
     checkData(input.data, 'data', details);
     if (details.length) throw AppError.validation(details);
     checkIncludes(input.include, channels, key, 'include');
-    return this.once(context, async () => {
+    return this.writes.runEffect(context, async () => {
       await this.cluster.send({
         kind: 'publish',
         appId: key.appId,
@@ -102,7 +86,7 @@ export class DataPlaneService {
     input.events.forEach((item, index) =>
       checkIncludes(item.include, [item.channel], key, `events[${index}].include`),
     );
-    return this.once(context, async () => {
+    return this.writes.runEffect(context, async () => {
       for (const item of input.events)
         await this.cluster.send({
           kind: 'publish',

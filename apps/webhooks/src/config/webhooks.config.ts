@@ -1,27 +1,11 @@
+import { storageEnv } from '@switchboard/persistence';
 import { env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 import { delayMs } from '../delivery/retry-schedule';
 
 export const webhooksEnv = {
   ...serviceEnv,
-  ENCRYPTION_KEY: env.string({
-    minLength: 16,
-    description:
-      'key that seals webhook signing secrets and stored replies at rest, and signs cursors',
-    secret: true,
-  }),
-  IDEMPOTENCY_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long a stored reply answers a retried Idempotency-Key',
-  }),
-  CURSOR_TTL_HOURS: env.int({
-    default: 24,
-    min: 1,
-    max: 720,
-    description: 'how long a list cursor stays valid',
-  }),
+  ...storageEnv,
   DNS_SERVERS: env.optionalString({
     description:
       'comma-separated DNS servers (host or host:port) that resolve endpoint hosts; unset: the system resolver',

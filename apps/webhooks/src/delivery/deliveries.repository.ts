@@ -1,6 +1,9 @@
-import type { OutboxEvent, SqlRunner } from '@switchboard/persistence';
-import { rowsOf } from '@switchboard/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { WebhookEndpointStatus } from '@switchboard/contracts';
+import { poolRunner, rowsOf } from '@switchboard/persistence';
+import type { OutboxEvent, SqlRunner } from '@switchboard/persistence';
+import { DataSource } from 'typeorm';
 import { DELIVER_QUEUE } from './delivery.queue';
 
 /** What one delivery job sends: the delivery, its endpoint now, the event and the secrets. */
@@ -56,8 +59,18 @@ export interface StatusChange {
   status_reason: string | null;
 }
 
-/** SQL of intake and delivery, each statement for a whole batch. */
-export const deliveriesRepository = {
+/**
+ * Named queries of intake and delivery, each statement for a whole batch. Those without a
+ * runner commit on their own on the pool; the others run in the caller's transaction.
+ */
+@Injectable()
+export class DeliveriesRepository {
+  private readonly autocommit: SqlRunner;
+
+  constructor(@InjectDataSource('webhooks') dataSource: DataSource) {
+    this.autocommit = poolRunner(dataSource);
+  }
+
   /**
    * Stores a batch of bus events (an event seen before is skipped: the bus delivers at least
    * once) and, for each new one, a delivery and its job per endpoint of the workspace that
@@ -65,13 +78,10 @@ export const deliveriesRepository = {
    * not kept: no delivery or replay could ever use them (replays start at an endpoint's
    * creation). One statement; answers how many new events and deliveries.
    */
-  async intake(
-    runner: SqlRunner,
-    events: readonly OutboxEvent[],
-  ): Promise<{ events: number; deliveries: number }> {
+  async intake(events: readonly OutboxEvent[]): Promise<{ events: number; deliveries: number }> {
     if (events.length === 0) return { events: 0, deliveries: 0 };
     const [counts] = rowsOf<{ events: number; deliveries: number }>(
-      await runner.query(
+      await this.autocommit.query(
         `WITH incoming AS (
            SELECT * FROM jsonb_to_recordset($1::jsonb)
              AS x(id text, workspace_id text, type text, body jsonb, occurred_at timestamptz, n int)
@@ -112,11 +122,11 @@ export const deliveriesRepository = {
       ),
     );
     return counts;
-  },
+  }
 
-  async pending(runner: SqlRunner, deliveryIds: string[]): Promise<PendingDelivery[]> {
+  async pending(deliveryIds: string[]): Promise<PendingDelivery[]> {
     return rowsOf<PendingDelivery>(
-      await runner.query(
+      await this.autocommit.query(
         `SELECT d.id, d.status, d.attempts, d.endpoint_id, d.workspace_id, e.url,
            e.status AS endpoint_status, d.event_id, ev.type AS event_type, ev.body,
            ARRAY(SELECT s.secret_sealed FROM webhooks.secrets s
@@ -129,7 +139,7 @@ export const deliveriesRepository = {
         [deliveryIds],
       ),
     );
-  },
+  }
 
   /** Deliveries that will not be attempted (their endpoint is paused): final, not delivered. */
   async skip(runner: SqlRunner, deliveryIds: string[]): Promise<void> {
@@ -139,7 +149,7 @@ export const deliveriesRepository = {
        WHERE id = ANY($1) AND status = 'pending'`,
       [deliveryIds],
     );
-  },
+  }
 
   /** Every attempt of the batch and its delivery's new state, in one statement. */
   async recordAttempts(runner: SqlRunner, attempts: AttemptRecord[]): Promise<void> {
@@ -163,7 +173,7 @@ export const deliveriesRepository = {
        FROM a WHERE d.id = ANY($2) AND d.id = a.delivery_id`,
       [JSON.stringify(attempts), attempts.map((attempt) => attempt.delivery_id)],
     );
-  },
+  }
 
   /**
    * Endpoints' health after a batch: the failure streak, `degraded` after `degradeAfter`
@@ -215,14 +225,14 @@ export const deliveriesRepository = {
         [JSON.stringify(health), health.map((entry) => entry.id), degradeAfter, pauseAfterMinutes],
       ),
     ).filter((change) => change.was !== change.status);
-  },
+  }
 
   /** Events (their deliveries and attempts with them) received before the retention. */
-  async purgeEvents(runner: SqlRunner, retentionDays: number): Promise<number> {
+  async purgeEvents(retentionDays: number): Promise<number> {
     let purged = 0;
     for (;;) {
       const rows = rowsOf(
-        await runner.query(
+        await this.autocommit.query(
           `DELETE FROM webhooks.events WHERE id IN (
              SELECT id FROM webhooks.events
              WHERE received_at < now() - make_interval(days => $1) LIMIT 1000
@@ -233,5 +243,5 @@ export const deliveriesRepository = {
       purged += rows.length;
       if (rows.length < 1000) return purged;
     }
-  },
-};
+  }
+}

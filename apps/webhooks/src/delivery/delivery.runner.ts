@@ -9,16 +9,15 @@ import {
   inPgTransaction,
   newId,
   pgPoolOf,
-  poolRunner,
   WorkQueue,
 } from '@switchboard/persistence';
-import type { Job, SqlRunner, WorkQueueWorker } from '@switchboard/persistence';
+import type { Job, WorkQueueWorker } from '@switchboard/persistence';
 import { dnsResolver, KeyedSemaphore, SealedBox } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { retryDelaysOf, WEBHOOKS_CONFIG } from '../config/webhooks.config';
 import type { WebhooksConfig } from '../config/webhooks.config';
-import { deliveriesRepository as repository } from './deliveries.repository';
+import { DeliveriesRepository } from './deliveries.repository';
 import type { AttemptRecord, EndpointHealth, PendingDelivery } from './deliveries.repository';
 import { DELIVER_QUEUE } from './delivery.queue';
 import type { DeliverPayload } from './delivery.queue';
@@ -50,8 +49,6 @@ interface Finished {
 export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly pool: Pool;
-  private readonly reads: SqlRunner;
-  private readonly box: SealedBox;
   private readonly perEndpoint: KeyedSemaphore;
   private readonly schedule: number[];
   private readonly resolver: HostResolver;
@@ -61,10 +58,10 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   constructor(
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
     @InjectDataSource('webhooks') dataSource: DataSource,
+    private readonly repository: DeliveriesRepository,
+    private readonly box: SealedBox,
   ) {
     this.pool = pgPoolOf(dataSource);
-    this.reads = poolRunner(dataSource);
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
     this.perEndpoint = new KeyedSemaphore(config.WEBHOOKS_ENDPOINT_CONCURRENCY);
     this.schedule = retryDelaysOf(config);
     this.resolver = dnsResolver(config.DNS_SERVERS, config.DNS_TIMEOUT_MS);
@@ -87,11 +84,9 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
 
   private async deliver(jobs: Job<DeliverPayload>[]): Promise<void> {
     const found = new Map(
-      (
-        await repository.pending(this.reads, [
-          ...new Set(jobs.map((job) => job.payload.delivery_id)),
-        ])
-      ).map((delivery) => [delivery.id, delivery]),
+      (await this.repository.pending([...new Set(jobs.map((job) => job.payload.delivery_id))])).map(
+        (delivery) => [delivery.id, delivery],
+      ),
     );
     const settled: Job<DeliverPayload>[] = [];
     const skipped: string[] = [];
@@ -108,7 +103,7 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     if (settled.length > 0)
       await inPgTransaction(this.pool, async (manager) => {
         const held = await holdJobs(manager, settled);
-        await repository.skip(
+        await this.repository.skip(
           manager,
           skipped.filter((id) => held.some((job) => job.payload.delivery_id === id)),
         );
@@ -202,8 +197,8 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
         entry.gone ||= gone;
         health.set(delivery.endpoint_id, entry);
       }
-      await repository.recordAttempts(manager, attempts);
-      const statusChanges = await repository.updateHealth(
+      await this.repository.recordAttempts(manager, attempts);
+      const statusChanges = await this.repository.updateHealth(
         manager,
         [...health.values()],
         this.config.WEBHOOKS_DEGRADE_AFTER_FAILURES,

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { eventBusFor, pgPoolOf, poolRunner, wakeQueue } from '@switchboard/persistence';
-import type { OutboxEvent, SqlRunner } from '@switchboard/persistence';
+import { eventBusFor, pgPoolOf, wakeQueue } from '@switchboard/persistence';
+import type { OutboxEvent } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { WEBHOOKS_CONFIG } from '../config/webhooks.config';
 import type { WebhooksConfig } from '../config/webhooks.config';
-import { deliveriesRepository as repository } from './deliveries.repository';
+import { DeliveriesRepository } from './deliveries.repository';
 import { DELIVER_QUEUE } from './delivery.queue';
 import { webhookEventsReceived } from './webhook-metrics';
 
@@ -24,15 +24,14 @@ export const WEBHOOKS_CONSUMER = 'webhooks';
 export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WebhookIntake');
   private readonly pool: Pool;
-  private readonly autocommit: SqlRunner;
   private unsubscribe?: () => void;
 
   constructor(
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
     @InjectDataSource('webhooks') dataSource: DataSource,
+    private readonly repository: DeliveriesRepository,
   ) {
     this.pool = pgPoolOf(dataSource);
-    this.autocommit = poolRunner(dataSource);
   }
 
   onApplicationBootstrap(): void {
@@ -49,7 +48,7 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async take(events: OutboxEvent[]): Promise<void> {
     // One statement, so its own transaction: events, deliveries and jobs commit together.
-    const stored = await repository.intake(this.autocommit, events);
+    const stored = await this.repository.intake(events);
     if (stored.deliveries > 0) wakeQueue(this.pool, 'webhooks', DELIVER_QUEUE);
     webhookEventsReceived.inc(stored.events);
     this.logger.debug(`${stored.events} new event(s), ${stored.deliveries} delivery(ies) queued`);

@@ -1,25 +1,5 @@
-import type {
-  WebhookAttempt,
-  WebhookEndpoint,
-  WebhookEndpointStatus,
-} from '@switchboard/contracts';
-
-export interface EndpointRow {
-  id: string;
-  workspace_id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  status: WebhookEndpointStatus;
-  status_reason: string | null;
-  consecutive_failures: number;
-  failing_since: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const ENDPOINT_COLUMNS =
-  'id, workspace_id, url, description, events, status, status_reason, consecutive_failures, failing_since, created_at, updated_at';
+import type { WebhookAttempt, WebhookEndpoint } from '@switchboard/contracts';
+import type { AttemptRow, EndpointRow } from './endpoints.repository';
 
 export function toEndpointDto(row: EndpointRow): WebhookEndpoint {
   return {
@@ -31,18 +11,6 @@ export function toEndpointDto(row: EndpointRow): WebhookEndpoint {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
-}
-
-export interface AttemptRow {
-  id: string;
-  event_id: string | null;
-  event_type: string;
-  status: WebhookAttempt['status'];
-  url: string;
-  response_status_code: number | null;
-  response_body: string | null;
-  response_duration_ms: number;
-  attempted_at: Date;
 }
 
 export function toAttemptDto(row: AttemptRow): WebhookAttempt {

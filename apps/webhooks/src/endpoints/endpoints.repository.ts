@@ -1,12 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { ListWebhookEndpointsRequest } from '@switchboard/contracts';
+import type {
+  ListWebhookEndpointsRequest,
+  WebhookAttempt,
+  WebhookEndpointStatus,
+} from '@switchboard/contracts';
 import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import { DELIVER_QUEUE } from '../delivery/delivery.queue';
-import { ENDPOINT_COLUMNS } from './endpoint.mapper';
-import type { AttemptRow, EndpointRow } from './endpoint.mapper';
+
+export interface EndpointRow {
+  id: string;
+  workspace_id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  status: WebhookEndpointStatus;
+  status_reason: string | null;
+  consecutive_failures: number;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const ENDPOINT_COLUMNS =
+  'id, workspace_id, url, description, events, status, status_reason, consecutive_failures, failing_since, created_at, updated_at';
+
+export interface AttemptRow {
+  id: string;
+  event_id: string | null;
+  event_type: string;
+  status: WebhookAttempt['status'];
+  url: string;
+  response_status_code: number | null;
+  response_body: string | null;
+  response_duration_ms: number;
+  attempted_at: Date;
+}
 
 /** Named queries over the webhooks schema's endpoints; every one is scoped by workspace. */
 @Injectable()

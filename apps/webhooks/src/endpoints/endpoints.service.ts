@@ -17,13 +17,12 @@ import type {
 } from '@switchboard/contracts';
 import {
   CursorCodec,
-  idempotencyScope,
-  idempotentWrite,
+  IdempotentWrites,
   newId,
   pgPoolOf,
   wakeQueue,
 } from '@switchboard/persistence';
-import type { Page, SqlRunner } from '@switchboard/persistence';
+import type { Page } from '@switchboard/persistence';
 import { AppError, dnsResolver, SealedBox, workspaceOf } from '@switchboard/platform';
 import { WEBHOOKS_CONFIG } from '../config/webhooks.config';
 import type { WebhooksConfig } from '../config/webhooks.config';
@@ -31,8 +30,8 @@ import { DELIVER_QUEUE } from '../delivery/delivery.queue';
 import { sendWebhook } from '../delivery/http-sender';
 import { signedHeaders } from '../delivery/signing';
 import { toAttemptDto, toEndpointDto } from './endpoint.mapper';
-import type { EndpointRow } from './endpoint.mapper';
 import { EndpointsRepository } from './endpoints.repository';
+import type { EndpointRow } from './endpoints.repository';
 import { newSigningSecret } from './signing-secret';
 import { urlProblem } from './url-policy';
 import type { HostResolver } from './url-policy';
@@ -44,19 +43,15 @@ const DAY_MS = 86_400_000;
 /** Webhook endpoints: the rules of the SDK's `webhooks` resource. */
 @Injectable()
 export class EndpointsService {
-  private readonly box: SealedBox;
-  private readonly cursors: CursorCodec;
   private readonly resolver: HostResolver;
 
   constructor(
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
     private readonly repository: EndpointsRepository,
+    private readonly writes: IdempotentWrites,
+    private readonly box: SealedBox,
+    private readonly cursors: CursorCodec,
   ) {
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
-    this.cursors = new CursorCodec(
-      `cursor:${config.ENCRYPTION_KEY}`,
-      config.CURSOR_TTL_HOURS * 3_600_000,
-    );
     this.resolver = dnsResolver(config.DNS_SERVERS, config.DNS_TIMEOUT_MS);
   }
 
@@ -66,7 +61,7 @@ export class EndpointsService {
   ): Promise<WebhookEndpointCreated> {
     const workspaceId = workspaceOf(context);
     await this.checkUrl(input.url);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const secret = newSigningSecret();
       const row = await this.repository.insert(
         manager,
@@ -102,7 +97,7 @@ export class EndpointsService {
     const workspaceId = workspaceOf(context);
     await this.found(workspaceId, input.webhook_id);
     if (input.url !== undefined) await this.checkUrl(input.url);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const row = await this.repository.update(manager, workspaceId, input.webhook_id, {
         url: input.url,
         description: input.description,
@@ -117,7 +112,7 @@ export class EndpointsService {
   /** Deleting cascades to its deliveries: pending retries find nothing to send and end. */
   async remove(context: RequestContext, id: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       if (!(await this.repository.delete(manager, workspaceId, id))) throw new AppError('E04010');
       return null;
     });
@@ -125,7 +120,7 @@ export class EndpointsService {
 
   async rotateSecret(context: RequestContext, id: string): Promise<RotateWebhookSecretReply> {
     const workspaceId = workspaceOf(context);
-    return this.once(context, async (manager) => {
+    return this.writes.run(context, async (manager) => {
       const row = await this.repository.find(workspaceId, id, manager, true);
       if (!row) throw new AppError('E04010');
       const valid = await this.repository.validSecrets(row.id, manager);
@@ -196,7 +191,7 @@ export class EndpointsService {
     const since = input.since ? new Date(input.since) : new Date(until.getTime() - DAY_MS);
     if (!(since < until))
       throw AppError.validation([{ param: 'since', message: 'must be before until' }]);
-    const result = await this.once(context, async (manager) => {
+    const result = await this.writes.run(context, async (manager) => {
       const row = await this.repository.find(workspaceId, input.webhook_id, manager, true);
       if (!row) throw new AppError('E04010');
       if (row.status === 'paused') throw new AppError('E06005');
@@ -217,15 +212,5 @@ export class EndpointsService {
   private async checkUrl(url: string): Promise<void> {
     const problem = await urlProblem(url, this.config.WEBHOOKS_ALLOW_PRIVATE_URLS, this.resolver);
     if (problem) throw AppError.validation([{ param: 'url', message: problem }]);
-  }
-
-  private once<T>(context: RequestContext, write: (manager: SqlRunner) => Promise<T>): Promise<T> {
-    return idempotentWrite(
-      this.repository.dataSource,
-      'webhooks',
-      idempotencyScope(context),
-      this.box,
-      write,
-    );
   }
 }

@@ -1,16 +1,5 @@
 import type { Audience } from '@switchboard/contracts';
-
-export const AUDIENCE_COLUMNS = 'id, workspace_id, name, description, type, created_at, updated_at';
-
-export interface AudienceRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  type: 'static';
-  created_at: Date;
-  updated_at: Date;
-}
+import type { AudienceRow } from './audiences.repository';
 
 export function toAudienceDto(row: AudienceRow): Audience {
   return {

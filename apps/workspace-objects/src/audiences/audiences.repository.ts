@@ -1,14 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ListAudiencesRequest } from '@switchboard/contracts';
-import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
+import { escapeLike, paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
-import { CONTACT_COLUMNS } from '../contacts/contact.mapper';
-import type { ContactRow } from '../contacts/contact.mapper';
-import { escapeLike } from '../contacts/contacts.repository';
-import { AUDIENCE_COLUMNS } from './audience.mapper';
-import type { AudienceRow } from './audience.mapper';
+import { CONTACT_COLUMNS } from '../contacts/contacts.repository';
+import type { ContactRow } from '../contacts/contacts.repository';
+
+const AUDIENCE_COLUMNS = 'id, workspace_id, name, description, type, created_at, updated_at';
+
+export interface AudienceRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  type: 'static';
+  created_at: Date;
+  updated_at: Date;
+}
 
 export type MemberRow = ContactRow & { joined_at: Date };
 
@@ -17,7 +26,7 @@ export type MemberRow = ContactRow & { joined_at: Date };
 export class AudiencesRepository {
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('workspace_objects') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('workspace_objects') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 

@@ -10,15 +10,14 @@ import type {
   RequestContext,
   UpdateAudienceRequest,
 } from '@switchboard/contracts';
-import { newId } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { toContactDto } from '../contacts/contact.mapper';
 import { ContactsRepository } from '../contacts/contacts.repository';
-import { Writes } from '../shared/writes';
 import { toAudienceDto } from './audience.mapper';
-import type { AudienceRow } from './audience.mapper';
 import { AudiencesRepository } from './audiences.repository';
+import type { AudienceRow } from './audiences.repository';
 
 /** Static audiences and their members: the rules of the SDK's `audiences` resource. */
 @Injectable()
@@ -26,11 +25,12 @@ export class AudiencesService {
   constructor(
     private readonly repository: AudiencesRepository,
     private readonly contacts: ContactsRepository,
-    private readonly writes: Writes,
+    private readonly writes: IdempotentWrites,
+    private readonly cursors: CursorCodec,
   ) {}
 
   async list(context: RequestContext, request: ListAudiencesRequest): Promise<Page<Audience>> {
-    const page = await this.repository.list(workspaceOf(context), request, this.writes.cursors);
+    const page = await this.repository.list(workspaceOf(context), request, this.cursors);
     return { ...page, data: page.data.map(toAudienceDto) };
   }
 
@@ -41,7 +41,7 @@ export class AudiencesService {
   create(context: RequestContext, input: CreateAudienceRequest): Promise<Audience> {
     const workspaceId = workspaceOf(context);
     const name = checkedName(input.name);
-    return this.writes.once(context, async (runner) =>
+    return this.writes.run(context, async (runner) =>
       toAudienceDto(
         await this.repository.insert(runner, {
           id: newId('adn'),
@@ -58,7 +58,7 @@ export class AudiencesService {
     const changes: { name?: string; description?: string | null } = {};
     if (input.name !== undefined) changes.name = checkedName(input.name);
     if (input.description !== undefined) changes.description = input.description;
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       const row = await this.repository.update(runner, workspaceId, input.audience_id, changes);
       if (!row) throw new AppError('E04014');
       return toAudienceDto(row);
@@ -71,7 +71,7 @@ export class AudiencesService {
    */
   remove(context: RequestContext, id: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       if (!(await this.repository.delete(runner, workspaceId, id))) throw new AppError('E04014');
       return null;
     });
@@ -87,7 +87,7 @@ export class AudiencesService {
       workspaceId,
       request.audience_id,
       request,
-      this.writes.cursors,
+      this.cursors,
     );
     const audiences = await this.contacts.audiencesOf(page.data.map((row) => row.id));
     return {
@@ -112,7 +112,7 @@ export class AudiencesService {
       throw AppError.validation([
         { param: 'contact_ids', message: `1 to ${CONTACT_LIMITS.membersPerCall} contact ids` },
       ]);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       await this.found(workspaceId, request.audience_id, runner);
       const missing = await this.repository.missing(runner, workspaceId, ids, 'contacts');
       if (missing.length)
@@ -132,7 +132,7 @@ export class AudiencesService {
   /** One membership ends; 204 also when the contact was not a member. */
   removeMember(context: RequestContext, audienceId: string, contactId: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       await this.found(workspaceId, audienceId, runner);
       await this.repository.removeMembers(runner, workspaceId, audienceId, [contactId]);
       return null;

@@ -1,18 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { ContactPropertyType } from '@switchboard/contracts';
 import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, PageRequest, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import type { PropertyCatalog } from '../contacts/contact-input';
-import { PROPERTY_COLUMNS } from './contact-property.mapper';
-import type { PropertyRow } from './contact-property.mapper';
+
+const PROPERTY_COLUMNS =
+  'id, workspace_id, key, type, fallback_value, archived, created_at, updated_at';
+
+export interface PropertyRow {
+  id: string;
+  workspace_id: string;
+  key: string;
+  type: ContactPropertyType;
+  fallback_value: unknown;
+  archived: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
 
 /** Named queries over contact properties; every one is scoped by workspace. */
 @Injectable()
 export class ContactPropertiesRepository {
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('workspace_objects') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('workspace_objects') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 

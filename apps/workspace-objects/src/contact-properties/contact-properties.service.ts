@@ -6,13 +6,12 @@ import type {
   RequestContext,
   UpdateContactPropertyRequest,
 } from '@switchboard/contracts';
-import { newId } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import type { Page, PageRequest } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
-import { Writes } from '../shared/writes';
 import { toPropertyDto } from './contact-property.mapper';
-import type { PropertyRow } from './contact-property.mapper';
 import { ContactPropertiesRepository } from './contact-properties.repository';
+import type { PropertyRow } from './contact-properties.repository';
 import { propertyValue } from './property-values';
 
 const KEY = /^[a-z][a-z0-9_]*$/;
@@ -22,11 +21,12 @@ const KEY = /^[a-z][a-z0-9_]*$/;
 export class ContactPropertiesService {
   constructor(
     private readonly repository: ContactPropertiesRepository,
-    private readonly writes: Writes,
+    private readonly writes: IdempotentWrites,
+    private readonly cursors: CursorCodec,
   ) {}
 
   async list(context: RequestContext, request: PageRequest): Promise<Page<ContactProperty>> {
-    const page = await this.repository.list(workspaceOf(context), request, this.writes.cursors);
+    const page = await this.repository.list(workspaceOf(context), request, this.cursors);
     return { ...page, data: page.data.map(toPropertyDto) };
   }
 
@@ -48,7 +48,7 @@ export class ContactPropertiesService {
         { param: 'type', message: `must be one of ${CONTACT_PROPERTY_TYPES.join(', ')}` },
       ]);
     const fallback = fallbackOf(input.type, input.fallback_value);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       const row = await this.repository.insert(
         runner,
         {
@@ -72,7 +72,7 @@ export class ContactPropertiesService {
 
   update(context: RequestContext, input: UpdateContactPropertyRequest): Promise<ContactProperty> {
     const workspaceId = workspaceOf(context);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       const row = await this.found(workspaceId, input.property_id, runner);
       const changes =
         'fallback_value' in input
@@ -86,7 +86,7 @@ export class ContactPropertiesService {
   /** Archived: refused in new writes, stored values kept; 409 when already in that state. */
   setArchived(context: RequestContext, id: string, archived: boolean): Promise<ContactProperty> {
     const workspaceId = workspaceOf(context);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       const row = await this.found(workspaceId, id, runner);
       if (row.archived === archived) throw new AppError(archived ? 'E06007' : 'E06008');
       const updated = await this.repository.update(runner, workspaceId, row.id, { archived });

@@ -1,18 +1,5 @@
-import type { ContactProperty, ContactPropertyType } from '@switchboard/contracts';
-
-export const PROPERTY_COLUMNS =
-  'id, workspace_id, key, type, fallback_value, archived, created_at, updated_at';
-
-export interface PropertyRow {
-  id: string;
-  workspace_id: string;
-  key: string;
-  type: ContactPropertyType;
-  fallback_value: unknown;
-  archived: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+import type { ContactProperty } from '@switchboard/contracts';
+import type { PropertyRow } from './contact-properties.repository';
 
 export function toPropertyDto(row: PropertyRow): ContactProperty {
   return {

@@ -1,20 +1,5 @@
 import type { AudienceRef, Contact } from '@switchboard/contracts';
-
-export const CONTACT_COLUMNS =
-  'id, workspace_id, email, phone_number, external_id, first_name, last_name, data, created_at, updated_at';
-
-export interface ContactRow {
-  id: string;
-  workspace_id: string;
-  email: string | null;
-  phone_number: string | null;
-  external_id: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  data: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
+import type { ContactRow, ContactWrite } from './contacts.repository';
 
 export function toContactDto(row: ContactRow, audiences?: AudienceRef[]): Contact {
   return {
@@ -28,5 +13,19 @@ export function toContactDto(row: ContactRow, audiences?: AudienceRef[]): Contac
     ...(audiences ? { audiences } : {}),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** A stored contact as the row a write takes (every column but the timestamps). */
+export function contactWrite(row: ContactRow): ContactWrite {
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    email: row.email,
+    phone_number: row.phone_number,
+    external_id: row.external_id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    data: row.data,
   };
 }

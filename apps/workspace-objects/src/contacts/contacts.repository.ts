@@ -1,28 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AudienceRef, ListContactsRequest } from '@switchboard/contracts';
-import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
+import { escapeLike, paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
-import { CONTACT_COLUMNS } from './contact.mapper';
-import type { ContactRow } from './contact.mapper';
 import type { Identifier } from './contact-input';
+
+export const CONTACT_COLUMNS =
+  'id, workspace_id, email, phone_number, external_id, first_name, last_name, data, created_at, updated_at';
+
+export interface ContactRow {
+  id: string;
+  workspace_id: string;
+  email: string | null;
+  phone_number: string | null;
+  external_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
 
 /** A contact as written: every column but the timestamps. */
 export type ContactWrite = Omit<ContactRow, 'created_at' | 'updated_at'>;
-
-export function contactWrite(row: ContactRow): ContactWrite {
-  return {
-    id: row.id,
-    workspace_id: row.workspace_id,
-    email: row.email,
-    phone_number: row.phone_number,
-    external_id: row.external_id,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    data: row.data,
-  };
-}
 
 /** Advisory locks per workspace that identifiers hash into (see `lockIdentifiers`). */
 const IDENTIFIER_LOCK_BUCKETS = 256;
@@ -35,7 +36,7 @@ const RECORDSET = `x(id text, workspace_id text, email text, phone_number text, 
 export class ContactsRepository {
   private readonly reads: SqlRunner;
 
-  constructor(@InjectDataSource('workspace_objects') readonly dataSource: DataSource) {
+  constructor(@InjectDataSource('workspace_objects') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
   }
 
@@ -206,9 +207,4 @@ export class ContactsRepository {
     for (const row of rows) found.get(row.contact_id)?.push({ id: row.id, name: row.name });
     return found;
   }
-}
-
-/** `%` and `_` in a search term match themselves. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -8,14 +8,12 @@ import type {
   UpdateContactRequest,
   UpsertContactsRequest,
 } from '@switchboard/contracts';
-import { newId } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { AudiencesRepository } from '../audiences/audiences.repository';
 import { ContactPropertiesRepository } from '../contact-properties/contact-properties.repository';
-import { Writes } from '../shared/writes';
-import { toContactDto } from './contact.mapper';
-import type { ContactRow } from './contact.mapper';
+import { contactWrite, toContactDto } from './contact.mapper';
 import {
   dataProblem,
   IDENTIFIER_TAKEN,
@@ -26,8 +24,8 @@ import {
   readContact,
 } from './contact-input';
 import type { ContactInput, Identifier } from './contact-input';
-import { contactWrite, ContactsRepository } from './contacts.repository';
-import type { ContactWrite } from './contacts.repository';
+import { ContactsRepository } from './contacts.repository';
+import type { ContactRow, ContactWrite } from './contacts.repository';
 import { planUpsert } from './upsert-plan';
 
 /** Contacts: the rules of the SDK's `contacts` resource, bulk upsert included. */
@@ -37,7 +35,8 @@ export class ContactsService {
     private readonly repository: ContactsRepository,
     private readonly properties: ContactPropertiesRepository,
     private readonly audiences: AudiencesRepository,
-    private readonly writes: Writes,
+    private readonly writes: IdempotentWrites,
+    private readonly cursors: CursorCodec,
   ) {}
 
   /** Newest first; each item carries its audiences (one query for the page). */
@@ -53,7 +52,7 @@ export class ContactsService {
         return phone ?? '';
       });
     if (problems.length) throw AppError.validation(problems);
-    const page = await this.repository.list(workspaceOf(context), filter, this.writes.cursors);
+    const page = await this.repository.list(workspaceOf(context), filter, this.cursors);
     const audiences = await this.repository.audiencesOf(page.data.map((row) => row.id));
     return { ...page, data: page.data.map((row) => toContactDto(row, audiences.get(row.id))) };
   }
@@ -77,7 +76,7 @@ export class ContactsService {
     const tooBig = dataProblem(data);
     if (tooBig) problems.push(tooBig);
     if (problems.length) throw AppError.validation(problems);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       await this.claimIdentifiers(runner, workspaceId, input);
       const [row] = await this.repository.insert(runner, [
         {
@@ -104,7 +103,7 @@ export class ContactsService {
       await this.properties.catalog(workspaceId),
     );
     if (problems.length) throw AppError.validation(problems);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       const stored = await this.repository.find(workspaceId, request.contact_id, runner, true);
       if (!stored) throw new AppError('E04013');
       const next: ContactWrite = contactWrite(stored);
@@ -132,7 +131,7 @@ export class ContactsService {
   /** Deleting removes its memberships too (cascade). */
   remove(context: RequestContext, id: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       if (!(await this.repository.delete(runner, workspaceId, id))) throw new AppError('E04013');
       return null;
     });
@@ -154,7 +153,7 @@ export class ContactsService {
       readContact(fields, 'entry', catalog, `contacts[${index}].`),
     );
     const audienceIds = [...new Set(request.audience_ids ?? [])];
-    return this.writes.once(context, async (runner) => {
+    return this.writes.run(context, async (runner) => {
       const missing = await this.audiences.missing(runner, workspaceId, audienceIds);
       if (missing.length)
         throw AppError.validation(

@@ -1,6 +1,6 @@
-import type { ContactRow } from './contact.mapper';
 import { readContact } from './contact-input';
 import type { PropertyCatalog } from './contact-input';
+import type { ContactRow } from './contacts.repository';
 import { planUpsert } from './upsert-plan';
 
 const properties: PropertyCatalog = new Map([['plan', { type: 'string', archived: false }]]);

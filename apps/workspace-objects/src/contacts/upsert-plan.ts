@@ -1,10 +1,9 @@
 import { ErrorCatalog } from '@switchboard/contracts';
 import type { ContactMatchKey, ContactUpsertResultItem, ErrorCode } from '@switchboard/contracts';
-import type { ContactRow } from './contact.mapper';
+import { contactWrite } from './contact.mapper';
 import { dataProblem, IDENTIFIER_TAKEN, IDENTIFIERS, mergedData } from './contact-input';
 import type { Identifier, ReadContact } from './contact-input';
-import { contactWrite } from './contacts.repository';
-import type { ContactWrite } from './contacts.repository';
+import type { ContactRow, ContactWrite } from './contacts.repository';
 
 export interface UpsertPlan {
   /** One per entry, in submission order. */

@@ -7,21 +7,12 @@ import { enableDefaultMetrics } from '../observability/metrics';
 import { metricsEnv, startMetricsServer } from '../observability/metrics-server';
 import { startService } from '../service/start-service';
 
-/** The variables every product service reads on top of `commonEnv`. */
+/**
+ * The variables every product service reads on top of `commonEnv`; its database settings are
+ * `databaseEnv` or `storageEnv` of `@switchboard/persistence`, which its config spreads too.
+ */
 export const serviceEnv = {
   ...commonEnv,
-  DATABASE_URL: env.url({
-    default: 'postgres://postgres:postgres@127.0.0.1:5432/switchboard',
-    protocols: ['postgres', 'postgresql'],
-    description: 'PostgreSQL URL; the service uses its own schema',
-    secret: true,
-  }),
-  DATABASE_POOL_SIZE: env.int({
-    default: 10,
-    min: 1,
-    max: 200,
-    description: "connections in the service's pool",
-  }),
   HTTP_PORT: env.int({
     default: 8081,
     min: 0,

@@ -1,4 +1,5 @@
 import type { EmailSendRequest, RequestContext } from '@switchboard/contracts';
+import { SealedBox } from '@switchboard/platform';
 import type { DataSource } from 'typeorm';
 import type { EmailConfig } from '../../config/email.config';
 import type { SenderDomain, SendingDomainsService } from '../../domains';
@@ -31,11 +32,9 @@ describe('SendService sender lookups', () => {
         return answer();
       },
     } as unknown as SendingDomainsService;
-    const config = {
-      ENCRYPTION_KEY: 'an encryption key for tests',
-      EMAIL_ONBOARDING_DOMAIN: 'onboarding.localhost',
-    } as EmailConfig;
-    return { service: new SendService(config, {} as DataSource, domains), lookups };
+    const config = { EMAIL_ONBOARDING_DOMAIN: 'onboarding.localhost' } as EmailConfig;
+    const box = new SealedBox('an encryption key for tests');
+    return { service: new SendService(config, {} as DataSource, domains, box), lookups };
   }
 
   it('shares one lookup among the sends that miss the sender cache while it runs', async () => {

@@ -37,7 +37,6 @@ import type { MessageDraft } from './message-draft';
  */
 @Injectable()
 export class SendService {
-  private readonly box: SealedBox;
   private readonly autocommit: SqlRunner;
   /**
    * Verified senders seen in the last seconds, per workspace and domain: most sends repeat the
@@ -60,8 +59,8 @@ export class SendService {
     @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     @InjectDataSource('email') private readonly dataSource: DataSource,
     private readonly domains: SendingDomainsService,
+    private readonly box: SealedBox,
   ) {
-    this.box = new SealedBox(config.ENCRYPTION_KEY);
     this.autocommit = poolRunner(dataSource);
   }
 

@@ -1,6 +1,12 @@
 import type { EmailSendRequest } from '@switchboard/contracts';
 import type { RunningPostgres } from '@switchboard/persistence';
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
+import {
+  CursorCodec,
+  IdempotentWrites,
+  runMigrations,
+  serviceDataSourceOptions,
+} from '@switchboard/persistence';
+import { SealedBox } from '@switchboard/platform';
 import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../../config/gateway.config';
@@ -49,7 +55,12 @@ describe(OnboardingRecipients.name, () => {
       serviceDataSourceOptions(gatewayDatabase(config)),
     ).initialize();
     identity = new IdentityRepository(dataSource);
-    admin = new AdminService(config, identity);
+    admin = new AdminService(
+      config,
+      identity,
+      new IdempotentWrites(dataSource, 'gateway', new SealedBox(config.ENCRYPTION_KEY)),
+      new CursorCodec('cursor-secret', 3_600_000),
+    );
   });
 
   afterAll(async () => {

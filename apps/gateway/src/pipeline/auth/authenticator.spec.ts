@@ -1,6 +1,11 @@
 import type { RunningPostgres } from '@switchboard/persistence';
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import { AppError } from '@switchboard/platform';
+import {
+  CursorCodec,
+  IdempotentWrites,
+  runMigrations,
+  serviceDataSourceOptions,
+} from '@switchboard/persistence';
+import { AppError, SealedBox } from '@switchboard/platform';
 import { startTestPostgres } from '@switchboard/testing';
 import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
@@ -36,7 +41,12 @@ describe(Authenticator.name, () => {
     ).initialize();
     const identity = new IdentityRepository(dataSource);
     authenticator = new Authenticator(config, identity, new CredentialCache(config));
-    admin = new AdminService(config, identity);
+    admin = new AdminService(
+      config,
+      identity,
+      new IdempotentWrites(dataSource, 'gateway', new SealedBox(config.ENCRYPTION_KEY)),
+      new CursorCodec('cursor-secret', 3_600_000),
+    );
   });
 
   afterAll(async () => {

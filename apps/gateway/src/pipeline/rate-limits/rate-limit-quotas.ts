@@ -1,5 +1,5 @@
 import type { LimitedGroup, RateLimitConfig } from './rate-limit.config';
-import type { RateLimitQueryRunner } from './rate-limiter';
+import type { RateLimitsRepository } from './rate-limits.repository';
 
 export interface RateLimitQuotasOptions {
   /** How long an organization's overrides are used before they are read again. */
@@ -20,9 +20,6 @@ interface Entry {
   refreshing?: Promise<ReadonlyMap<string, number>>;
 }
 
-const OVERRIDES_SQL =
-  'SELECT policy, quota FROM gateway.rate_limit_overrides WHERE organization_id = $1';
-
 /**
  * The quota of a group for an organization: the deployment's default unless
  * `gateway.rate_limit_overrides` has a row for the pair. Overrides are cached per organization
@@ -38,7 +35,7 @@ export class RateLimitQuotas {
   private readonly maxEntries: number;
 
   constructor(
-    private readonly db: RateLimitQueryRunner,
+    private readonly repository: Pick<RateLimitsRepository, 'overridesOf'>,
     private readonly config: Pick<RateLimitConfig, 'defaults'>,
     options: RateLimitQuotasOptions = {},
   ) {
@@ -81,11 +78,10 @@ export class RateLimitQuotas {
   private load(organizationId: string): Promise<ReadonlyMap<string, number>> {
     const existing = this.entries.get(organizationId);
     if (existing?.refreshing) return existing.refreshing;
-    const refreshing = this.db.query(OVERRIDES_SQL, [organizationId]).then(
+    const refreshing = this.repository.overridesOf(organizationId).then(
       (rows) => {
         const overrides = new Map<string, number>();
-        for (const row of rows as Array<{ policy: string; quota: number | string }>)
-          overrides.set(row.policy, Number(row.quota));
+        for (const row of rows) overrides.set(row.policy, Number(row.quota));
         this.store(organizationId, { loaded: true, overrides, expiresAt: this.now() + this.ttlMs });
         return overrides;
       },

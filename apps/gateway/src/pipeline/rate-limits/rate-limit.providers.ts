@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Provider } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { RateLimitGroup } from '../routes/route-policy';
 import { serializeInteger } from 'structured-headers';
 import { policyHeader, remainingTemplate } from './rate-limit-headers';
@@ -9,6 +7,7 @@ import { RateLimitQuotas, rateLimitKey } from './rate-limit-quotas';
 import type { LimitedGroup, RateLimitConfig } from './rate-limit.config';
 import { RateLimiter } from './rate-limiter';
 import type { RateLimitResult } from './rate-limiter';
+import { RateLimitsRepository } from './rate-limits.repository';
 
 export const RATE_LIMIT_CONFIG = Symbol('RATE_LIMIT_CONFIG');
 
@@ -120,7 +119,8 @@ function decision(lane: Lane, result: RateLimitResult): RateLimitDecision {
 
 /**
  * The providers of rate limiting, on the gateway's TypeORM data source (named `gateway`):
- * `RATE_LIMIT_CONFIG`, `RateLimiter`, `RateLimitQuotas` and `RateLimitEnforcer`.
+ * `RATE_LIMIT_CONFIG`, `RateLimitsRepository`, `RateLimiter`, `RateLimitQuotas` and
+ * `RateLimitEnforcer`.
  */
 export function rateLimitProviders(
   config: RateLimitConfig,
@@ -131,17 +131,18 @@ export function rateLimitProviders(
     logger.warn({ err: error }, 'rate limiting is failing open');
   return [
     { provide: RATE_LIMIT_CONFIG, useValue: config },
+    RateLimitsRepository,
     {
       provide: RateLimiter,
-      inject: [getDataSourceToken('gateway')],
-      useFactory: (dataSource: DataSource) =>
-        new RateLimiter(dataSource, { windowSeconds: config.windowSeconds, onError }),
+      inject: [RateLimitsRepository],
+      useFactory: (repository: RateLimitsRepository) =>
+        new RateLimiter(repository, { windowSeconds: config.windowSeconds, onError }),
     },
     {
       provide: RateLimitQuotas,
-      inject: [getDataSourceToken('gateway')],
-      useFactory: (dataSource: DataSource) =>
-        new RateLimitQuotas(dataSource, config, { ttlMs: options.overridesTtlMs, onError }),
+      inject: [RateLimitsRepository],
+      useFactory: (repository: RateLimitsRepository) =>
+        new RateLimitQuotas(repository, config, { ttlMs: options.overridesTtlMs, onError }),
     },
     RateLimitEnforcer,
   ];

@@ -9,7 +9,9 @@ import { RateLimitQuotas, rateLimitKey } from './rate-limit-quotas';
 import { DEFAULT_RATE_LIMITS, parseRateLimits } from './rate-limit.config';
 import { RateLimitEnforcer, rateLimitProviders } from './rate-limit.providers';
 import { RateLimiter } from './rate-limiter';
-import type { RateLimitQueryRunner, RateLimitResult } from './rate-limiter';
+import type { RateLimitResult } from './rate-limiter';
+import { RateLimitsRepository } from './rate-limits.repository';
+import type { RateLimitQueryRunner } from './rate-limits.repository';
 
 const WINDOW_MS = 60_000;
 
@@ -61,7 +63,7 @@ describe('RateLimiter against PostgreSQL', () => {
   const dataSource = (url: string): DataSource =>
     new DataSource({ type: 'postgres', url, extra: { max: 4 } });
   const limiter = (db: RateLimitQueryRunner, now: () => number): RateLimiter => {
-    const created = new RateLimiter(db, { now, purgeIntervalMs: 0 });
+    const created = new RateLimiter(new RateLimitsRepository(db), { now, purgeIntervalMs: 0 });
     limiters.push(created);
     return created;
   };
@@ -260,10 +262,14 @@ describe('RateLimiter against PostgreSQL', () => {
   it('applies a per-organization override, re-read after the cache expires', async () => {
     const clock = manualClock();
     const one = limiter(replicaA, clock.now);
-    const quotas = new RateLimitQuotas(replicaA, parseRateLimits(undefined), {
-      ttlMs: 10_000,
-      now: clock.now,
-    });
+    const quotas = new RateLimitQuotas(
+      new RateLimitsRepository(replicaA),
+      parseRateLimits(undefined),
+      {
+        ttlMs: 10_000,
+        now: clock.now,
+      },
+    );
     await replicaA.query(
       `INSERT INTO gateway.rate_limit_overrides (organization_id, policy, quota) VALUES ('org_a', 'write', 3)`,
     );
@@ -312,7 +318,9 @@ describe('RateLimiter against PostgreSQL', () => {
   it('enforces through RateLimitEnforcer with the headers to send', async () => {
     const clock = manualClock();
     const config = parseRateLimits('email_send=2');
-    const quotas = new RateLimitQuotas(replicaA, config, { now: clock.now });
+    const quotas = new RateLimitQuotas(new RateLimitsRepository(replicaA), config, {
+      now: clock.now,
+    });
     const enforcer = new RateLimitEnforcer(config, limiter(replicaA, clock.now), quotas);
     const subject = { organizationId: 'org_b', clientIp: '192.0.2.1' };
 
@@ -372,7 +380,7 @@ describe('RateLimiter against PostgreSQL', () => {
     const broken: RateLimitQueryRunner = {
       query: () => Promise.reject(new Error('connection refused')),
     };
-    const one = new RateLimiter(broken, {
+    const one = new RateLimiter(new RateLimitsRepository(broken), {
       now: clock.now,
       purgeIntervalMs: 0,
       onError: (error) => errors.push(error),
@@ -390,7 +398,7 @@ describe('RateLimiter against PostgreSQL', () => {
 
     // A runner that resolves to something other than the rows (a bare pg Pool) is reported, not read as "exhausted".
     const wrong = { query: () => Promise.resolve({ rows: [] }) } as unknown as RateLimitQueryRunner;
-    const misuse = new RateLimiter(wrong, {
+    const misuse = new RateLimiter(new RateLimitsRepository(wrong), {
       now: clock.now,
       purgeIntervalMs: 0,
       onError: (error) => errors.push(error),

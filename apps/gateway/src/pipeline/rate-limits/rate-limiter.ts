@@ -1,10 +1,4 @@
-/**
- * The one thing the limiter needs from the database: `query` resolving to the result rows, as a
- * TypeORM DataSource's does (wrap a pg Pool as `{ query: (s, p) => pool.query(s, p).then((r) => r.rows) }`).
- */
-export interface RateLimitQueryRunner {
-  query(sql: string, params?: unknown[]): Promise<unknown[]>;
-}
+import type { RateLimitsRepository } from './rate-limits.repository';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -65,16 +59,6 @@ interface KeyState {
   pending?: Promise<void>;
 }
 
-const LEASE_SQL = `
-  INSERT INTO gateway.rate_limit_windows AS w (key, window_start, used, last_grant)
-  VALUES ($1, $2, LEAST($3::int, $4::int), LEAST($3::int, $4::int))
-  ON CONFLICT (key, window_start) DO UPDATE
-    SET used = GREATEST(w.used, LEAST($3::int, w.used + $4::int)),
-        last_grant = GREATEST(0, LEAST($4::int, $3::int - w.used))
-  RETURNING used, last_grant`;
-
-const PURGE_SQL = 'DELETE FROM gateway.rate_limit_windows WHERE window_start < $1';
-
 /**
  * Fixed-window rate limiter shared by gateway replicas through one PostgreSQL counter per key
  * and window (`gateway.rate_limit_windows`), without a database round trip per request.
@@ -112,7 +96,7 @@ export class RateLimiter {
   leaseRoundTrips = 0;
 
   constructor(
-    private readonly db: RateLimitQueryRunner,
+    private readonly windows: Pick<RateLimitsRepository, 'lease' | 'deleteWindowsBefore'>,
     options: RateLimiterOptions = {},
   ) {
     this.windowSeconds = options.windowSeconds ?? 60;
@@ -179,7 +163,7 @@ export class RateLimiter {
     for (const [key, state] of this.states) {
       if (state.window < current - 1 && !state.pending) this.states.delete(key);
     }
-    await this.db.query(PURGE_SQL, [(current - 2) * this.windowSeconds]);
+    await this.windows.deleteWindowsBefore((current - 2) * this.windowSeconds);
   }
 
   /** Stops the purge timer. Unspent leases are simply left to expire with their window. */
@@ -242,21 +226,12 @@ export class RateLimiter {
     this.leaseRoundTrips += 1;
     const roundTrip = (async () => {
       try {
-        const rows = await this.db.query(LEASE_SQL, [
+        const { used, granted } = await this.windows.lease(
           key,
           state.window * this.windowSeconds,
           quota,
           block,
-        ]);
-        const row = (Array.isArray(rows) ? rows[0] : undefined) as
-          { used?: unknown; last_grant?: unknown } | undefined;
-        const used = Number(row?.used);
-        const granted = Number(row?.last_grant);
-        if (!Number.isInteger(used) || !Number.isInteger(granted) || granted < 0) {
-          throw new Error(
-            'the lease query returned no row (the query runner must resolve to the rows)',
-          );
-        }
+        );
         state.sharedUsed = Math.max(state.sharedUsed, used);
         state.available += granted;
         state.lastGrant = granted;

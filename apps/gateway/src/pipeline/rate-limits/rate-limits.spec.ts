@@ -5,6 +5,7 @@ import { clientNetwork, RateLimitQuotas, rateLimitKey } from './rate-limit-quota
 import { DEFAULT_RATE_LIMITS, parseRateLimits, rateLimitEnv } from './rate-limit.config';
 import { RateLimitEnforcer } from './rate-limit.providers';
 import { RateLimiter } from './rate-limiter';
+import { RateLimitsRepository } from './rate-limits.repository';
 
 describe('rate-limit headers', () => {
   it('serialises RateLimit-Policy and RateLimit as structured-field lists', () => {
@@ -173,8 +174,9 @@ describe('RateLimitEnforcer', () => {
       },
     };
     const config = parseRateLimits(rateLimits);
-    const limiter = new RateLimiter(db, { now, purgeIntervalMs: 0 });
-    return new RateLimitEnforcer(config, limiter, new RateLimitQuotas(db, config, { now }));
+    const repository = new RateLimitsRepository(db);
+    const limiter = new RateLimiter(repository, { now, purgeIntervalMs: 0 });
+    return new RateLimitEnforcer(config, limiter, new RateLimitQuotas(repository, config, { now }));
   }
 
   it('sends the headers the header functions build, for every request of a key', async () => {

@@ -1,0 +1,45 @@
+import type { RequestContext } from '@switchboard/contracts';
+import type { SealedBox } from '@switchboard/platform';
+import type { DataSource, EntityManager } from 'typeorm';
+import { idempotencyScope, idempotentWrite } from './idempotent-write';
+import type { IdempotencyScope } from './idempotent-write';
+
+/**
+ * A service's idempotent writes (provided by `ServiceDataModule`): each write is one transaction
+ * on the service's data source that claims the request's Idempotency-Key, so a retry replays the
+ * first reply (sealed at rest). Without a key the write is simply one transaction.
+ */
+export class IdempotentWrites {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schema: string,
+    private readonly box: SealedBox,
+    /** Called after each committed write (the email service wakes its outbox relay). */
+    private readonly afterWrite?: () => void,
+  ) {}
+
+  /** `write` once per Idempotency-Key of the request, in one transaction with the key's claim. */
+  run<T>(context: RequestContext, write: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.runScoped(idempotencyScope(context), write);
+  }
+
+  /** `run` for a caller that builds the scope itself (the gateway's operator API). */
+  async runScoped<T>(
+    scope: IdempotencyScope,
+    write: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    const reply = await idempotentWrite(this.dataSource, this.schema, scope, this.box, write);
+    this.afterWrite?.();
+    return reply;
+  }
+
+  /**
+   * An effect outside the database (a realtime publish) once per Idempotency-Key: with a key, the
+   * key is claimed and the reply stored in one transaction around the effect; without one, the
+   * effect runs at once and nothing touches the database.
+   */
+  runEffect<T>(context: RequestContext, effect: () => Promise<T>): Promise<T> {
+    if (!context.idempotencyKey) return effect();
+    return this.run(context, () => effect());
+  }
+}
