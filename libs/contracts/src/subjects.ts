@@ -6,9 +6,4 @@ export function healthSubject<S extends ServiceName>(service: S): `${S}.health.c
   return `${service}.health.check`;
 }
 
-export const DocsSubjects = {
-  Search: 'docs.search.query',
-  ReadPage: 'docs.page.read',
-} as const;
-
 export type { HealthSubject };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DocsErrors } from '@switchboard/contracts';
 import type {
   DocsPage,
   DocsPageRequest,
@@ -34,12 +35,12 @@ export class DocsService {
   async readPage(request: DocsPageRequest): Promise<DocsPage> {
     this.assertIndexed();
     const page = await this.repository.findPage(request.locale.toLowerCase(), request.slug);
-    if (!page) throw new AppError('E04002');
+    if (!page) throw new AppError(DocsErrors.DocsPageNotFound);
     return { ...page, markdown_url: markdownUrl(page.slug) };
   }
 
   private assertIndexed(): void {
-    if (!this.indexer.ready) throw new AppError('E05004');
+    if (!this.indexer.ready) throw new AppError(DocsErrors.DocsIndexUnavailable);
   }
 }
 

@@ -1,6 +1,7 @@
 import { generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
+import { CommonErrors, EmailErrors } from '@switchboard/contracts';
 import type {
   CreateEmailDomainRequest,
   EmailDomain,
@@ -111,7 +112,7 @@ export class DomainsService {
         records,
       });
       if (!row)
-        throw new AppError('E06002', {
+        throw new AppError(EmailErrors.DomainAlreadyExists, {
           message: `The workspace already has the sending domain ${domain}.`,
         });
       return toDomainDto(row);
@@ -125,7 +126,7 @@ export class DomainsService {
 
   async get(context: RequestContext, domainId: string): Promise<EmailDomain> {
     const row = await this.repository.find(workspaceOf(context), domainId);
-    if (!row) throw new AppError('E04005');
+    if (!row) throw new AppError(EmailErrors.DomainNotFound);
     return toDomainDto(row);
   }
 
@@ -151,7 +152,7 @@ export class DomainsService {
     ]);
     return this.writes.run(context, async (manager) => {
       const row = await this.repository.find(workspaceId, input.domain_id, manager, true);
-      if (!row) throw new AppError('E04005');
+      if (!row) throw new AppError(EmailErrors.DomainNotFound);
       let records = row.records;
       let returnPathName = row.return_path_name;
       let changed = false;
@@ -204,7 +205,7 @@ export class DomainsService {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (manager) => {
       if (!(await this.repository.delete(manager, workspaceId, domainId)))
-        throw new AppError('E04005');
+        throw new AppError(EmailErrors.DomainNotFound);
       return null;
     });
   }
@@ -217,7 +218,7 @@ export class DomainsService {
   async verify(context: RequestContext, domainId: string): Promise<EmailDomain> {
     const workspaceId = workspaceOf(context);
     const before = await this.repository.find(workspaceId, domainId);
-    if (!before) throw new AppError('E04005');
+    if (!before) throw new AppError(EmailErrors.DomainNotFound);
     const outcomes = await this.dns.check(
       before.domain,
       before.records.filter((r) => r.state !== 'deprecated'),
@@ -225,7 +226,7 @@ export class DomainsService {
     const checkedAt = new Date();
     return this.writes.run(context, async (manager) => {
       const row = await this.repository.find(workspaceId, domainId, manager, true);
-      if (!row) throw new AppError('E04005');
+      if (!row) throw new AppError(EmailErrors.DomainNotFound);
       // The records may have changed meanwhile (a new return path): outcomes apply to the
       // records that are still the same, the others stay unchecked until the next run.
       const byIdentity = new Map(
@@ -295,7 +296,7 @@ function identity(record: StoredDnsRecord): string {
 
 function rejectUnsupported(details: ErrorDetail[]): void {
   if (details.length)
-    throw new AppError('E01017', {
+    throw new AppError(CommonErrors.UnsupportedFeature, {
       message: `This deployment does not offer ${details.map((d) => d.param).join(', ')}.`,
       details,
     });

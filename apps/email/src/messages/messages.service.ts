@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EmailErrors } from '@switchboard/contracts';
 import type {
   EmailContent,
   EmailEvent,
@@ -35,7 +36,7 @@ export class MessagesService {
 
   async get(context: RequestContext, messageId: string): Promise<EmailMessage> {
     const row = await this.repository.findMessage(workspaceOf(context), messageId);
-    if (!row) throw new AppError('E04007');
+    if (!row) throw new AppError(EmailErrors.EmailMessageNotFound);
     return toMessageDto(row);
   }
 
@@ -54,7 +55,7 @@ export class MessagesService {
   ): Promise<Page<EmailRecipient>> {
     const workspaceId = workspaceOf(context);
     const message = await this.repository.findMessage(workspaceId, messageId);
-    if (!message) throw new AppError('E04007');
+    if (!message) throw new AppError(EmailErrors.EmailMessageNotFound);
     const page = await this.repository.listRecipients(
       workspaceId,
       messageId,
@@ -74,7 +75,8 @@ export class MessagesService {
     request: PageRequest,
   ): Promise<Page<EmailEvent>> {
     const workspaceId = workspaceOf(context);
-    if (!(await this.repository.findMessage(workspaceId, messageId))) throw new AppError('E04007');
+    if (!(await this.repository.findMessage(workspaceId, messageId)))
+      throw new AppError(EmailErrors.EmailMessageNotFound);
     const page = await this.repository.listEvents(
       workspaceId,
       messageId,
@@ -92,16 +94,18 @@ export class MessagesService {
   async content(context: RequestContext, messageId: string): Promise<EmailContent> {
     const workspaceId = workspaceOf(context);
     const message = await this.repository.findMessage(workspaceId, messageId);
-    if (!message) throw new AppError('E04007');
+    if (!message) throw new AppError(EmailErrors.EmailMessageNotFound);
     const content = await this.repository.findContent(workspaceId, messageId);
-    if (!content || message.status === 'canceled') throw new AppError('E04008');
+    if (!content || message.status === 'canceled') throw new AppError(EmailErrors.ContentNotStored);
     if (content.purged || (content.expires_at && content.expires_at <= new Date()))
-      throw new AppError(content.generated_at ? 'E04009' : 'E04008');
+      throw new AppError(
+        content.generated_at ? EmailErrors.ContentExpired : EmailErrors.ContentNotStored,
+      );
     if (!content.generated_at) {
       const wait = message.scheduled_at
         ? Math.ceil((message.scheduled_at.getTime() - Date.now()) / 1000)
         : 1;
-      throw new AppError('E01018', {
+      throw new AppError(EmailErrors.ContentNotReady, {
         headers: { 'retry-after': String(Math.min(3600, Math.max(1, wait))) },
       });
     }
@@ -121,9 +125,9 @@ export class MessagesService {
       this.box,
       async (manager) => {
         const message = await this.repository.findMessage(workspaceId, messageId, manager, true);
-        if (!message) throw new AppError('E04007');
+        if (!message) throw new AppError(EmailErrors.EmailMessageNotFound);
         if (!(await this.repository.cancelScheduled(manager, workspaceId, messageId)))
-          throw new AppError('E06003', {
+          throw new AppError(EmailErrors.EmailMessageNotCancelable, {
             message: `The message is ${message.status}; only a scheduled message can be canceled.`,
           });
         await this.contents.purge([messageId], manager);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EmailErrors } from '@switchboard/contracts';
 import type {
   CreateEmailSuppressionReply,
   CreateEmailSuppressionRequest,
@@ -120,7 +121,7 @@ export class SuppressionsService {
 
   async get(context: RequestContext, suppressionId: string): Promise<EmailSuppression> {
     const row = await this.repository.find(workspaceOf(context), suppressionId);
-    if (!row) throw new AppError('E04006');
+    if (!row) throw new AppError(EmailErrors.SuppressionNotFound);
     return toSuppressionDto(row);
   }
 
@@ -128,7 +129,7 @@ export class SuppressionsService {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (manager) => {
       if (!(await this.repository.delete(manager, workspaceId, suppressionId)))
-        throw new AppError('E04006');
+        throw new AppError(EmailErrors.SuppressionNotFound);
       return null;
     });
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CommonErrors } from '@switchboard/contracts';
 import type { Role } from '@switchboard/contracts';
 import { CursorCodec, IdempotentWrites, isUniqueViolation, newId } from '@switchboard/persistence';
 import type { IdempotencyScope, Page } from '@switchboard/persistence';
@@ -155,7 +156,7 @@ export class AdminService {
 
   private async workspace(id: string): Promise<Workspace> {
     const workspace = await this.identity.findWorkspace(id);
-    if (!workspace) throw new AppError('E04001');
+    if (!workspace) throw new AppError(CommonErrors.WorkspaceNotFound);
     return workspace;
   }
 

@@ -8,6 +8,7 @@ import type { GatewayConfig } from '../config/gateway.config';
 import { hashSecret, issueSecret, parseSecret, passwordMatches } from '../pipeline/auth/secrets';
 import { Session } from './identity.entities';
 import { IdentityRepository } from './identity.repository';
+import { CommonErrors } from '@switchboard/contracts';
 
 /** Dashboard sign-in: a session cookie plus a CSRF token for mutating requests. */
 @Injectable()
@@ -26,7 +27,7 @@ export class SessionsService {
       user?.passwordHash ??
         'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
     );
-    if (!user || !valid) throw new AppError('E02003');
+    if (!user || !valid) throw new AppError(CommonErrors.InvalidLogin);
     const token = issueSecret(SESSION_PREFIX);
     const csrfToken = issueSecret('csrf_').secret;
     const expiresAt = new Date(Date.now() + this.config.SESSION_TTL_HOURS * 3_600_000);

@@ -3,6 +3,7 @@ import { AppError } from '@switchboard/platform';
 import type { Workspace } from './identity.entities';
 import { IdentityRepository } from './identity.repository';
 import type { WorkspaceDto } from '../api/workspace/workspace.dto';
+import { CommonErrors } from '@switchboard/contracts';
 
 const CACHE_TTL_MS = 5_000;
 
@@ -15,7 +16,7 @@ export class WorkspaceService {
 
   /** The cached workspace at once, or the promise of reading it. */
   current(workspaceId: string | undefined): WorkspaceDto | Promise<WorkspaceDto> {
-    if (!workspaceId) throw new AppError('E04001');
+    if (!workspaceId) throw new AppError(CommonErrors.WorkspaceNotFound);
     const hit = this.cache.get(workspaceId);
     if (hit && hit.expiresAt > Date.now()) return hit.dto;
     return this.load(workspaceId);
@@ -23,7 +24,7 @@ export class WorkspaceService {
 
   private async load(workspaceId: string): Promise<WorkspaceDto> {
     const workspace = await this.identity.findWorkspace(workspaceId);
-    if (!workspace) throw new AppError('E04001');
+    if (!workspace) throw new AppError(CommonErrors.WorkspaceNotFound);
     const dto = toWorkspaceDto(workspace);
     this.cache.set(workspaceId, { dto, expiresAt: Date.now() + CACHE_TTL_MS });
     return dto;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { RealtimeErrors } from '@switchboard/contracts';
 import type {
   CreateRealtimeAppRequest,
   ListRealtimeAppsRequest,
@@ -64,7 +65,7 @@ export class RealtimeAppsService {
 
   async get(context: RequestContext, appId: string): Promise<RealtimeApp> {
     const app = await this.repository.findApp(workspaceOf(context), appId);
-    if (!app) throw new AppError('E04003');
+    if (!app) throw new AppError(RealtimeErrors.RealtimeAppNotFound);
     return toAppDto(app, context.publicOrigin);
   }
 
@@ -75,7 +76,7 @@ export class RealtimeAppsService {
         name: input.name,
         connectionCounting: input.connection_counting,
       });
-      if (!app) throw new AppError('E04003');
+      if (!app) throw new AppError(RealtimeErrors.RealtimeAppNotFound);
       return toAppDto(app, context.publicOrigin);
     });
   }
@@ -85,7 +86,7 @@ export class RealtimeAppsService {
     const workspaceId = workspaceOf(context);
     const answer = await this.writes.run(context, async (manager) => {
       if (!(await this.repository.deleteApp(manager, workspaceId, appId)))
-        throw new AppError('E04003');
+        throw new AppError(RealtimeErrors.RealtimeAppNotFound);
       return null;
     });
     await this.cluster.send({ kind: 'close-app', appId });
@@ -96,7 +97,7 @@ export class RealtimeAppsService {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (manager) => {
       const app = await this.repository.findApp(workspaceId, appId, manager);
-      if (!app) throw new AppError('E04003');
+      if (!app) throw new AppError(RealtimeErrors.RealtimeAppNotFound);
       return this.issueKey(manager, app);
     });
   }
@@ -107,7 +108,8 @@ export class RealtimeAppsService {
     includeRevoked: boolean,
   ): Promise<{ data: RealtimeAppKey[] }> {
     const workspaceId = workspaceOf(context);
-    if (!(await this.repository.findApp(workspaceId, appId))) throw new AppError('E04003');
+    if (!(await this.repository.findApp(workspaceId, appId)))
+      throw new AppError(RealtimeErrors.RealtimeAppNotFound);
     const keys = await this.repository.listKeys(workspaceId, appId, includeRevoked);
     return { data: keys.map(toKeyDto) };
   }
@@ -132,12 +134,12 @@ export class RealtimeAppsService {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (manager) => {
       const app = await this.repository.findApp(workspaceId, appId, manager, true);
-      if (!app) throw new AppError('E04003');
+      if (!app) throw new AppError(RealtimeErrors.RealtimeAppNotFound);
       const key = await this.repository.findKey(manager, workspaceId, appId, keyId);
-      if (!key) throw new AppError('E04004');
-      if (key.revoked_at) throw new AppError('E06001');
+      if (!key) throw new AppError(RealtimeErrors.RealtimeKeyNotFound);
+      if (key.revoked_at) throw new AppError(RealtimeErrors.KeyAlreadyRevoked);
       if ((await this.repository.countActiveKeys(manager, appId)) <= 1)
-        throw new AppError('E01013');
+        throw new AppError(RealtimeErrors.LastActiveKey);
       return toKeyDto(await this.repository.revokeKey(manager, keyId));
     });
   }

@@ -6,6 +6,7 @@ import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
 import { ClientEndpoint } from './client-endpoint';
 import { SocketIoEndpoint } from './socket-io-endpoint';
+import { CommonErrors } from '@switchboard/contracts';
 
 /**
  * Distributed mode: the realtime process's own client port (REALTIME_CLIENT_PORT, 8090 by
@@ -30,7 +31,7 @@ export class ClientListener implements OnApplicationBootstrap, OnApplicationShut
         JSON.stringify({
           error: {
             type: 'not_found_error',
-            code: 'E01006',
+            code: CommonErrors.RouteNotFound,
             name: 'RouteNotFound',
             message: 'Realtime clients connect to /app/{key} or /realtime/socket.io here.',
           },

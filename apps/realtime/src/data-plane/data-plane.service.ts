@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { RealtimeErrors } from '@switchboard/contracts';
 import type {
   ErrorDetail,
   GetRealtimeChannelRequest,
@@ -210,7 +211,9 @@ export class DataPlaneService {
     )
       // An app id of another workspace (or of none) names nothing here, whatever the credentials.
       throw new AppError(
-        (await this.keys.appInWorkspace(input.realtime_app_id, workspaceId)) ? 'E02004' : 'E04003',
+        (await this.keys.appInWorkspace(input.realtime_app_id, workspaceId))
+          ? RealtimeErrors.RealtimeCredentialsInvalid
+          : RealtimeErrors.RealtimeAppNotFound,
       );
     return key;
   }
@@ -284,5 +287,8 @@ function checkIncludes(
   if (include?.includes('connection_count') && !key.connectionCounting)
     problems.push("connection_count needs the app's connection_counting flag");
   if (problems.length)
-    throw new AppError('E01021', { message: `${param}: ${problems.join('; ')}.`, param });
+    throw new AppError(RealtimeErrors.RealtimeCountNotAvailable, {
+      message: `${param}: ${problems.join('; ')}.`,
+      param,
+    });
 }

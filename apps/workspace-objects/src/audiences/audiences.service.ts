@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CONTACT_LIMITS } from '@switchboard/contracts';
+import { CONTACT_LIMITS, ContactErrors } from '@switchboard/contracts';
 import type {
   Audience,
   AudienceMember,
@@ -60,7 +60,7 @@ export class AudiencesService {
     if (input.description !== undefined) changes.description = input.description;
     return this.writes.run(context, async (runner) => {
       const row = await this.repository.update(runner, workspaceId, input.audience_id, changes);
-      if (!row) throw new AppError('E04014');
+      if (!row) throw new AppError(ContactErrors.AudienceNotFound);
       return toAudienceDto(row);
     });
   }
@@ -72,7 +72,8 @@ export class AudiencesService {
   remove(context: RequestContext, id: string): Promise<null> {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (runner) => {
-      if (!(await this.repository.delete(runner, workspaceId, id))) throw new AppError('E04014');
+      if (!(await this.repository.delete(runner, workspaceId, id)))
+        throw new AppError(ContactErrors.AudienceNotFound);
       return null;
     });
   }
@@ -141,7 +142,7 @@ export class AudiencesService {
 
   private async found(workspaceId: string, id: string, runner?: SqlRunner): Promise<AudienceRow> {
     const row = await this.repository.find(workspaceId, id, runner, runner !== undefined);
-    if (!row) throw new AppError('E04014');
+    if (!row) throw new AppError(ContactErrors.AudienceNotFound);
     return row;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CONTACT_LIMITS, CONTACT_PROPERTY_TYPES } from '@switchboard/contracts';
+import { CONTACT_LIMITS, CONTACT_PROPERTY_TYPES, ContactErrors } from '@switchboard/contracts';
 import type {
   ContactProperty,
   CreateContactPropertyRequest,
@@ -61,11 +61,11 @@ export class ContactPropertiesService {
         CONTACT_LIMITS.propertiesPerWorkspace,
       );
       if (row === 'key_taken')
-        throw new AppError('E06006', {
+        throw new AppError(ContactErrors.ContactPropertyExists, {
           message: `A contact property with the key ${input.key} already exists.`,
           param: 'key',
         });
-      if (row === 'limit') throw new AppError('E06009');
+      if (row === 'limit') throw new AppError(ContactErrors.ContactPropertyLimit);
       return toPropertyDto(row);
     });
   }
@@ -88,7 +88,12 @@ export class ContactPropertiesService {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (runner) => {
       const row = await this.found(workspaceId, id, runner);
-      if (row.archived === archived) throw new AppError(archived ? 'E06007' : 'E06008');
+      if (row.archived === archived)
+        throw new AppError(
+          archived
+            ? ContactErrors.ContactPropertyArchived
+            : ContactErrors.ContactPropertyNotArchived,
+        );
       const updated = await this.repository.update(runner, workspaceId, row.id, { archived });
       return toPropertyDto(updated ?? row);
     });
@@ -100,7 +105,7 @@ export class ContactPropertiesService {
     runner?: Parameters<ContactPropertiesRepository['find']>[2],
   ): Promise<PropertyRow> {
     const row = await this.repository.find(workspaceId, id, runner, runner !== undefined);
-    if (!row) throw new AppError('E04015');
+    if (!row) throw new AppError(ContactErrors.ContactPropertyNotFound);
     return row;
   }
 }

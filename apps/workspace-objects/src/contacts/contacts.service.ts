@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ContactErrors } from '@switchboard/contracts';
 import type {
   Contact,
   ContactFields,
@@ -59,7 +60,7 @@ export class ContactsService {
 
   async get(context: RequestContext, id: string): Promise<Contact> {
     const row = await this.repository.find(workspaceOf(context), id);
-    if (!row) throw new AppError('E04013');
+    if (!row) throw new AppError(ContactErrors.ContactNotFound);
     return toContactDto(row);
   }
 
@@ -105,7 +106,7 @@ export class ContactsService {
     if (problems.length) throw AppError.validation(problems);
     return this.writes.run(context, async (runner) => {
       const stored = await this.repository.find(workspaceId, request.contact_id, runner, true);
-      if (!stored) throw new AppError('E04013');
+      if (!stored) throw new AppError(ContactErrors.ContactNotFound);
       const next: ContactWrite = contactWrite(stored);
       for (const key of [...IDENTIFIERS, 'first_name', 'last_name'] as const)
         if (input[key] !== undefined) next[key] = input[key];
@@ -132,7 +133,8 @@ export class ContactsService {
   remove(context: RequestContext, id: string): Promise<null> {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (runner) => {
-      if (!(await this.repository.delete(runner, workspaceId, id))) throw new AppError('E04013');
+      if (!(await this.repository.delete(runner, workspaceId, id)))
+        throw new AppError(ContactErrors.ContactNotFound);
       return null;
     });
   }

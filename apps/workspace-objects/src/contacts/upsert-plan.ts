@@ -1,4 +1,4 @@
-import { ErrorCatalog } from '@switchboard/contracts';
+import { CommonErrors, ContactErrors, ErrorCatalog } from '@switchboard/contracts';
 import type { ContactMatchKey, ContactUpsertResultItem, ErrorCode } from '@switchboard/contracts';
 import { contactWrite } from './contact.mapper';
 import { dataProblem, IDENTIFIER_TAKEN, IDENTIFIERS, mergedData } from './contact-input';
@@ -54,7 +54,7 @@ export function planUpsert(
     });
     if (entry.problems.length > 0)
       return failed(
-        'E01001',
+        CommonErrors.ValidationError,
         entry.problems
           .map((p) => `${p.param.replace(/^contacts\[\d+\]\./, '')} ${p.message}`)
           .join('; '),
@@ -62,7 +62,10 @@ export function planUpsert(
     const { input } = entry;
     const given = IDENTIFIERS.filter((key) => typeof input[key] === 'string');
     if (options.matchOn && !given.includes(options.matchOn))
-      return failed('E01001', `match_on is ${options.matchOn}: every entry needs one`);
+      return failed(
+        CommonErrors.ValidationError,
+        `match_on is ${options.matchOn}: every entry needs one`,
+      );
     const keys = options.matchOn ? [options.matchOn] : given;
     const matches = new Map<string, Identifier>();
     for (const key of keys) {
@@ -71,7 +74,7 @@ export function planUpsert(
     }
     if (matches.size > 1)
       return failed(
-        'E04058',
+        ContactErrors.ContactAmbiguousMatch,
         `the entry matches ${[...matches].map(([id, key]) => `${id} (by ${key})`).join(' and ')}`,
       );
     const [target] = [...matches.keys()];
@@ -82,11 +85,11 @@ export function planUpsert(
     }
     const current = target ? contacts.get(target) : undefined;
     if (!current && input.email == null && input.phone_number == null)
-      return failed('E01001', 'a new contact needs an email or a phone_number');
+      return failed(CommonErrors.ValidationError, 'a new contact needs an email or a phone_number');
     const stored = current?.row;
     const data = mergedData(stored?.data ?? {}, input.data, options.replaceData && !!stored);
     const tooBig = dataProblem(data);
-    if (tooBig) return failed('E01001', `data ${tooBig.message}`);
+    if (tooBig) return failed(CommonErrors.ValidationError, `data ${tooBig.message}`);
     const row: ContactWrite = {
       id: stored?.id ?? options.newId(),
       workspace_id: workspaceId,

@@ -1,6 +1,6 @@
 import type { Page, PageRequest } from '../pagination';
 import type { IdRequest, NoContent, Rpc } from '../rpc';
-import type { ContactSubjects } from '../contacts';
+import type { ContactSubjects } from './contacts';
 import type {
   Audience,
   AudienceMember,
@@ -18,7 +18,7 @@ import type {
   UpdateContactPropertyRequest,
   UpdateContactRequest,
   UpsertContactsRequest,
-} from '../contacts';
+} from './contacts';
 
 export type ContactIdRequest = IdRequest<'contact_id'>;
 export type ContactPropertyIdRequest = IdRequest<'property_id'>;

@@ -1,6 +1,6 @@
 import type { Rpc } from '../rpc';
-import type { DocsSubjects } from '../subjects';
-import type { DocsPage, DocsPageRequest, DocsSearchRequest, DocsSearchResponse } from '../docs';
+import type { DocsSubjects } from './docs';
+import type { DocsPage, DocsPageRequest, DocsSearchRequest, DocsSearchResponse } from './docs';
 
 /** The docs service's operations, by subject. */
 export interface DocsRpc {

@@ -16,14 +16,14 @@ import type {
   EmailDomain,
   ListEmailDomainsRequest,
   UpdateEmailDomainRequest,
-} from '../email-domains';
+} from './domains';
 import type {
   CreateEmailSuppressionReply,
   CreateEmailSuppressionRequest,
   EmailSuppression,
   EmailSuppressionIdRequest,
   ListEmailSuppressionsRequest,
-} from '../email-suppressions';
+} from './suppressions';
 
 export type EmailMessageIdRequest = IdRequest<'message_id'>;
 export type ListEmailRecipientsRequest = EmailMessageIdRequest & PageRequest;

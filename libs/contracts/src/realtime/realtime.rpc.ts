@@ -1,6 +1,6 @@
 import type { Page } from '../pagination';
 import type { IdRequest, NoContent, Rpc } from '../rpc';
-import type { RealtimeSubjects } from '../realtime';
+import type { RealtimeSubjects } from './realtime';
 import type {
   CreateRealtimeAppRequest,
   GetRealtimeChannelRequest,
@@ -17,7 +17,7 @@ import type {
   RealtimeRegion,
   SendRealtimeMemberEventRequest,
   UpdateRealtimeAppRequest,
-} from '../realtime';
+} from './realtime';
 
 export type RealtimeAppIdRequest = IdRequest<'app_id'>;
 export type ListRealtimeKeysRequest = RealtimeAppIdRequest & { include_revoked: boolean };

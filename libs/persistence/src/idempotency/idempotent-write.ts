@@ -1,3 +1,4 @@
+import { CommonErrors } from '@switchboard/contracts';
 import type { RequestContext } from '@switchboard/contracts';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import type { SealedBox } from '@switchboard/platform';
@@ -49,9 +50,9 @@ export async function idempotentWrite<T>(
         [scope.workspaceId, key],
       );
       if (earlier && fingerprint && earlier.fingerprint !== fingerprint)
-        throw new AppError('E01005');
+        throw new AppError(CommonErrors.IdempotencyKeyReuse);
       if (earlier?.reply) return JSON.parse(box.open(earlier.reply)) as T;
-      throw new AppError('E01004', { headers: { 'retry-after': '1' } });
+      throw new AppError(CommonErrors.RequestInProgress, { headers: { 'retry-after': '1' } });
     }
     const reply = await write(manager);
     await manager.query(
@@ -83,7 +84,8 @@ export async function storedReply<T>(
     ),
   );
   if (!earlier) return undefined;
-  if (scope.fingerprint && earlier.fingerprint !== scope.fingerprint) throw new AppError('E01005');
+  if (scope.fingerprint && earlier.fingerprint !== scope.fingerprint)
+    throw new AppError(CommonErrors.IdempotencyKeyReuse);
   return earlier.reply ? (JSON.parse(box.open(earlier.reply)) as T) : undefined;
 }
 

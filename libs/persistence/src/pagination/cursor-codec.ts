@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@switchboard/platform';
 import type { SortOrder } from './page';
+import { CommonErrors } from '@switchboard/contracts';
 
 /**
  * A point in a list: the row whose sort value (rendered as text, exact to the microsecond for
@@ -141,7 +142,7 @@ export class CursorCodec {
 }
 
 function invalidCursor(message: string): AppError {
-  return new AppError('E01012', { message });
+  return new AppError(CommonErrors.InvalidCursor, { message });
 }
 
 /** The same JSON for the same values whatever the key order; undefined members dropped. */

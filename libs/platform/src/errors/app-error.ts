@@ -1,4 +1,4 @@
-import { ErrorCatalog, isErrorCode, isTransportError } from '@switchboard/contracts';
+import { CommonErrors, ErrorCatalog, isErrorCode, isTransportError } from '@switchboard/contracts';
 import type { ErrorCode, ErrorDetail, TransportError } from '@switchboard/contracts';
 
 /** The one error Switchboard throws on purpose; the gateway turns it into the spec's envelope. */
@@ -39,7 +39,7 @@ export class AppError extends Error {
   }
 
   static validation(details: ErrorDetail[]): AppError {
-    return new AppError('E01001', { details });
+    return new AppError(CommonErrors.ValidationError, { details });
   }
 
   toTransport(): TransportError {
@@ -62,7 +62,7 @@ export class AppError extends Error {
         headers: safeHeaders(value.headers),
       });
     }
-    return new AppError('E09001');
+    return new AppError(CommonErrors.InternalError);
   }
 }
 

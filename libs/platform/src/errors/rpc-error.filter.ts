@@ -5,6 +5,7 @@ import type { Observable } from 'rxjs';
 import { AppError } from './app-error';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { requestContextOf, subjectOf } from '../service/rpc-context';
+import { CommonErrors } from '@switchboard/contracts';
 
 /** Sends every handler failure across the transport as the envelope's code, message and details. */
 @Catch()
@@ -19,7 +20,7 @@ export class RpcErrorFilter implements ExceptionFilter<unknown> {
       { err: exception, subject: subjectOf(rpc), request_id: requestContextOf(rpc).requestId },
       'unhandled error in message handler',
     );
-    return throwError(() => new AppError('E09001').toTransport());
+    return throwError(() => new AppError(CommonErrors.InternalError).toTransport());
   }
 
   /**
@@ -31,9 +32,9 @@ export class RpcErrorFilter implements ExceptionFilter<unknown> {
       exception instanceof AppError
         ? exception
         : exception instanceof NotFoundException
-          ? new AppError('E01006')
-          : new AppError('E09001');
-    if (error.code === 'E09001' && !(exception instanceof AppError))
+          ? new AppError(CommonErrors.RouteNotFound)
+          : new AppError(CommonErrors.InternalError);
+    if (error.code === CommonErrors.InternalError && !(exception instanceof AppError))
       this.logger.error({ err: exception }, 'unhandled error in HTTP route');
     const reply = host
       .switchToHttp()

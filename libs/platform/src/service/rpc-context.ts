@@ -1,6 +1,6 @@
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { NatsContext } from '@nestjs/microservices';
-import { contextFromHeaders } from '@switchboard/contracts';
+import { CommonErrors, contextFromHeaders } from '@switchboard/contracts';
 import type { RequestContext } from '@switchboard/contracts';
 import { InProcessContext } from '../transport/in-process.context';
 import { AppError } from '../errors/app-error';
@@ -26,6 +26,6 @@ export function subjectOf(context: BaseRpcContext): string {
 
 /** The workspace a request acts in; a request that reached a service without one is E04001. */
 export function workspaceOf(context: RequestContext): string {
-  if (!context.workspaceId) throw new AppError('E04001');
+  if (!context.workspaceId) throw new AppError(CommonErrors.WorkspaceNotFound);
   return context.workspaceId;
 }

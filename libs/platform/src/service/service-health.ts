@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { DynamicModule, FactoryProvider } from '@nestjs/common';
 import { Handles } from './handles';
-import { healthSubject } from '@switchboard/contracts';
+import { CommonErrors, healthSubject } from '@switchboard/contracts';
 import type { ServiceName } from '@switchboard/contracts';
 import { AppError } from '../errors/app-error';
 
@@ -65,7 +65,7 @@ export class ServiceHealthModule {
       async check(): Promise<{ service: string; status: string }> {
         const checks = await runReadinessChecks(this.checks.filter((c) => c.name !== 'transport'));
         if (Object.values(checks).some((state) => state === 'failing')) {
-          throw new AppError('E05002', {
+          throw new AppError(CommonErrors.ServiceUnavailable, {
             message: `The ${service} service cannot reach its database.`,
           });
         }

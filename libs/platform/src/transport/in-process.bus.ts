@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error';
 import { wireCopy } from './wire-copy';
+import { CommonErrors } from '@switchboard/contracts';
 
 export type BusHandler = (data: unknown, headers: Record<string, string>) => Promise<unknown>;
 
@@ -24,7 +25,9 @@ export class InProcessBus {
   async request(subject: string, data: unknown, headers: Record<string, string>): Promise<unknown> {
     const handler = this.handlers.get(subject);
     if (!handler)
-      throw new AppError('E05002', { message: `No service answers ${subject}.` }).toTransport();
+      throw new AppError(CommonErrors.ServiceUnavailable, {
+        message: `No service answers ${subject}.`,
+      }).toTransport();
     const reply = await handler(wireCopy(data), { ...headers });
     return wireCopy(reply);
   }

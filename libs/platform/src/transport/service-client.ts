@@ -1,5 +1,5 @@
 import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
-import { contextToHeaders, isTransportError } from '@switchboard/contracts';
+import { CommonErrors, contextToHeaders, isTransportError } from '@switchboard/contracts';
 import type { ReplyOf, RequestContext, RequestOf, Subject } from '@switchboard/contracts';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
@@ -119,11 +119,15 @@ export class ServiceClient {
     if (isTransportError(err)) return AppError.fromTransport(err);
     if (err instanceof TimeoutError) {
       return this.connected
-        ? new AppError('E05001', {
+        ? new AppError(CommonErrors.ServiceTimeout, {
             message: `The service answering ${subject} did not reply in time.`,
           })
-        : new AppError('E05002', { message: 'The message transport is unreachable.' });
+        : new AppError(CommonErrors.ServiceUnavailable, {
+            message: 'The message transport is unreachable.',
+          });
     }
-    return new AppError('E05002', { message: `The service answering ${subject} is unreachable.` });
+    return new AppError(CommonErrors.ServiceUnavailable, {
+      message: `The service answering ${subject} is unreachable.`,
+    });
   }
 }

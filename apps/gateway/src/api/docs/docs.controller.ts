@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { DocsSubjects } from '@switchboard/contracts';
+import { CommonErrors, DocsSubjects } from '@switchboard/contracts';
 import type { DocsPage, DocsSearchResponse, RequestContext } from '@switchboard/contracts';
 import { AppError, ServiceClient } from '@switchboard/platform';
 import type { FastifyReply } from 'fastify';
@@ -31,7 +31,9 @@ export class DocsController {
     @CallContext() context: RequestContext,
   ): Promise<DocsSearchResponse> {
     if (query.q.trim() === '')
-      throw new AppError('E01009', { message: 'The search query q must not be blank.' });
+      throw new AppError(CommonErrors.BadRequest, {
+        message: 'The search query q must not be blank.',
+      });
     return this.services.send(
       DocsSubjects.Search,
       { q: query.q.trim(), locale: query.locale, limit: query.limit, contents: query.contents },

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
-import { RealtimeSubjects } from '@switchboard/contracts';
+import { CommonErrors, RealtimeSubjects } from '@switchboard/contracts';
 import type {
   RealtimeApp,
   RealtimeAppKey,
@@ -102,7 +102,7 @@ export class RealtimeAppsController {
       immutable.push({ param: 'region', message: 'region is fixed when the app is created' });
     if (body.tls_enforced === false)
       immutable.push({ param: 'tls_enforced', message: 'TLS is always enforced' });
-    if (immutable.length) throw new AppError('E01014', { details: immutable });
+    if (immutable.length) throw new AppError(CommonErrors.ImmutableField, { details: immutable });
     return this.services.send(
       RealtimeSubjects.UpdateApp,
       { app_id: appId, name: body.name, connection_counting: body.connection_counting },

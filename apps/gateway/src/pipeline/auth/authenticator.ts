@@ -8,6 +8,7 @@ import { hashSecret, parseSecret, regionOfApiKey, secretMatches } from './secret
 import { IdentityRepository } from '../../identity/identity.repository';
 import type { Caller } from './caller';
 import { CredentialCache } from './credential-cache';
+import { CommonErrors } from '@switchboard/contracts';
 
 export const SESSION_COOKIE = 'session';
 export const SESSION_PREFIX = 'sess_';
@@ -32,9 +33,10 @@ export class Authenticator {
 
   operator(request: FastifyRequest): Caller {
     const token = bearerToken(request);
-    if (!token) throw new AppError('E02001');
+    if (!token) throw new AppError(CommonErrors.MissingCredentials);
     const presented = hashSecret(token);
-    if (!timingSafeEqual(presented, this.operatorTokenHash)) throw new AppError('E02002');
+    if (!timingSafeEqual(presented, this.operatorTokenHash))
+      throw new AppError(CommonErrors.InvalidCredentials);
     return { kind: 'operator' };
   }
 
@@ -45,18 +47,26 @@ export class Authenticator {
     const session = cookieValue(request.headers.cookie, SESSION_COOKIE);
     if (session) return this.session(session);
     if (request.headers.authorization)
-      throw new AppError('E02002', { message: 'Use Authorization: Bearer <API key>.' });
-    throw new AppError('E02001');
+      throw new AppError(CommonErrors.InvalidCredentials, {
+        message: 'Use Authorization: Bearer <API key>.',
+      });
+    throw new AppError(CommonErrors.MissingCredentials);
   }
 
   accessKey(request: FastifyRequest): Caller | Promise<Caller> {
     const match = /^AccessKey\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (!match) throw new AppError(request.headers.authorization ? 'E02002' : 'E02001');
+    if (!match)
+      throw new AppError(
+        request.headers.authorization
+          ? CommonErrors.InvalidCredentials
+          : CommonErrors.MissingCredentials,
+      );
     const secret = match[1];
     return this.cache.remember(`access:${secret}`, async () => {
       const parsed = parseSecret(ACCESS_KEY_PREFIX, secret);
       const record = parsed && (await this.identity.findActiveAccessKey(parsed.lookup));
-      if (!record || !secretMatches(secret, record.secretHash)) throw new AppError('E02002');
+      if (!record || !secretMatches(secret, record.secretHash))
+        throw new AppError(CommonErrors.InvalidCredentials);
       return {
         kind: 'access_key',
         id: record.id,
@@ -70,9 +80,9 @@ export class Authenticator {
 
   private apiKey(secret: string): Caller | Promise<Caller> {
     const region = regionOfApiKey(secret);
-    if (!region) throw new AppError('E02002');
+    if (!region) throw new AppError(CommonErrors.InvalidCredentials);
     if (!this.config.REGIONS.includes(region)) {
-      throw new AppError('E01010', {
+      throw new AppError(CommonErrors.MisdirectedRequest, {
         message: `This API key belongs to region ${region}, which this deployment does not serve (it serves ${this.config.REGIONS.join(', ')}). Send the request to the ${region} host.`,
       });
     }
@@ -80,7 +90,7 @@ export class Authenticator {
       const parsed = parseSecret(`bk_${region}_`, secret);
       const record = parsed && (await this.identity.findActiveApiKey(parsed.lookup));
       if (!record || record.region !== region || !secretMatches(secret, record.secretHash))
-        throw new AppError('E02002');
+        throw new AppError(CommonErrors.InvalidCredentials);
       return {
         kind: 'api_key',
         id: record.id,
@@ -97,7 +107,9 @@ export class Authenticator {
       const parsed = parseSecret(SESSION_PREFIX, secret);
       const record = parsed && (await this.identity.findLiveSession(parsed.lookup));
       if (!record || !secretMatches(secret, record.secretHash))
-        throw new AppError('E02002', { message: 'The session is invalid or has ended.' });
+        throw new AppError(CommonErrors.InvalidCredentials, {
+          message: 'The session is invalid or has ended.',
+        });
       return {
         kind: 'session',
         id: record.userId,

@@ -8,6 +8,7 @@ import type { RouteTable } from '../routes/route-table';
 import { errorEnvelope, toAppError } from './error-envelope';
 import type { ErrorResponder } from './error-envelope.filter';
 import { newRequestId } from './request-id';
+import { CommonErrors } from '@switchboard/contracts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,7 +73,7 @@ export function configureFastify(
     const length = request.headers['content-length'];
     if (length !== undefined && Number(length) > limitFor(request)) {
       done(
-        new AppError('E01003', {
+        new AppError(CommonErrors.PayloadTooLarge, {
           message: `The request body is larger than ${limitFor(request)} bytes.`,
         }),
       );
@@ -89,7 +90,7 @@ export function configureFastify(
     (request, body: Buffer, done) => {
       if (body.length > limitFor(request)) {
         done(
-          new AppError('E01003', {
+          new AppError(CommonErrors.PayloadTooLarge, {
             message: `The request body is larger than ${limitFor(request)} bytes.`,
           }),
           undefined,
@@ -105,7 +106,7 @@ export function configureFastify(
       try {
         done(null, JSON.parse(text));
       } catch {
-        done(new AppError('E01002'), undefined);
+        done(new AppError(CommonErrors.MalformedJson), undefined);
       }
     },
   );

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../config/gateway.config';
 import type { RouteTable } from '../routes/route-table';
 import { errorEnvelope, toAppError } from './error-envelope';
+import { CommonErrors } from '@switchboard/contracts';
 
 /**
  * Answers a failed request with the spec's envelope: the catalog's status, type and code, the
@@ -25,7 +26,7 @@ export class ErrorResponder {
       exception instanceof NotFoundException && !request.routeOptions?.url
         ? this.unknownRoute(request)
         : toAppError(exception);
-    if (error.code === 'E09001') {
+    if (error.code === CommonErrors.InternalError) {
       this.logger.error(
         {
           err: exception,
@@ -60,12 +61,14 @@ export class ErrorResponder {
     const path = request.url.split('?')[0];
     const allowed = this.routes.methodsFor(path);
     if (allowed.length > 0) {
-      return new AppError('E01007', {
+      return new AppError(CommonErrors.MethodNotAllowed, {
         message: `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
         headers: { allow: allowed.join(', ') },
       });
     }
-    return new AppError('E01006', { message: `No operation exists at ${request.method} ${path}.` });
+    return new AppError(CommonErrors.RouteNotFound, {
+      message: `No operation exists at ${request.method} ${path}.`,
+    });
   }
 }
 

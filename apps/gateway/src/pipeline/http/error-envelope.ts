@@ -1,26 +1,29 @@
 import { HttpException, NotFoundException } from '@nestjs/common';
-import { ErrorCatalog } from '@switchboard/contracts';
+import { CommonErrors, ErrorCatalog } from '@switchboard/contracts';
 import type { ErrorEnvelope } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 
 /** Fastify's own failures, by code, and the catalog code each becomes. */
 const FASTIFY_CODES: Record<string, { code: AppError['code']; message?: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'E01002' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'E01002' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'E01003' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'E01009' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'E01008' },
-  FST_ERR_CTP_INVALID_TYPE: { code: 'E01008' },
-  FST_ERR_REQ_TIMEOUT: { code: 'E01011' },
-  FST_ERR_BAD_URL: { code: 'E01009', message: 'The path is not valid percent-encoded UTF-8.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: CommonErrors.MalformedJson },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: CommonErrors.MalformedJson },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: CommonErrors.PayloadTooLarge },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: CommonErrors.BadRequest },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: CommonErrors.UnsupportedMediaType },
+  FST_ERR_CTP_INVALID_TYPE: { code: CommonErrors.UnsupportedMediaType },
+  FST_ERR_REQ_TIMEOUT: { code: CommonErrors.RequestTimeout },
+  FST_ERR_BAD_URL: {
+    code: CommonErrors.BadRequest,
+    message: 'The path is not valid percent-encoded UTF-8.',
+  },
   FST_ERR_MAX_PARAM_LENGTH: {
-    code: 'E01006',
+    code: CommonErrors.RouteNotFound,
     message: 'A path segment is longer than any identifier of this API.',
   },
-  FST_ERR_ASYNC_CONSTRAINT: { code: 'E01009' },
+  FST_ERR_ASYNC_CONSTRAINT: { code: CommonErrors.BadRequest },
   // Node's HTTP parser, before Fastify has a request (clientError).
-  HPE_HEADER_OVERFLOW: { code: 'E01015' },
-  ERR_HTTP_REQUEST_TIMEOUT: { code: 'E01011' },
+  HPE_HEADER_OVERFLOW: { code: CommonErrors.HeadersTooLarge },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: CommonErrors.RequestTimeout },
 };
 
 /**
@@ -33,9 +36,9 @@ export function toAppError(exception: unknown): AppError {
     FASTIFY_CODES[codeOf(exception instanceof HttpException ? exception.cause : exception) ?? ''];
   if (known) return new AppError(known.code, known.message ? { message: known.message } : {});
   if (exception instanceof HttpException && exception.getStatus() === 400)
-    return new AppError('E01009');
-  if (exception instanceof NotFoundException) return new AppError('E01006');
-  return new AppError('E09001');
+    return new AppError(CommonErrors.BadRequest);
+  if (exception instanceof NotFoundException) return new AppError(CommonErrors.RouteNotFound);
+  return new AppError(CommonErrors.InternalError);
 }
 
 /**

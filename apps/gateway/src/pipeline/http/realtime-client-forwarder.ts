@@ -6,6 +6,7 @@ import { AppError } from '@switchboard/platform';
 import type { Logger } from 'pino';
 import { errorEnvelope } from './error-envelope';
 import { newRequestId } from './request-id';
+import { CommonErrors } from '@switchboard/contracts';
 
 const WEBSOCKET_PATH = /^\/app\/[^/?]+(\?.*)?$/;
 const SOCKET_IO_PATH = /^\/realtime\/socket\.io\//;
@@ -75,7 +76,7 @@ export function forwardRealtimeClients(
       logger.warn({ err: err.message }, 'realtime client request not forwarded');
       if (response.headersSent) return void response.destroy();
       const requestId = newRequestId();
-      const error = new AppError('E05002', {
+      const error = new AppError(CommonErrors.ServiceUnavailable, {
         message: 'The realtime service cannot be reached right now; retry shortly.',
       });
       response

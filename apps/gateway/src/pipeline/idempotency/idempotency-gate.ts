@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isValidIdempotencyKey, requestFingerprint } from './fingerprint';
 import { IdempotencyStore } from './idempotency.store';
 import type { StoredOutcome } from './idempotency.store';
+import { CommonErrors } from '@switchboard/contracts';
 
 const MUTATING = new Set(['POST', 'PATCH', 'DELETE']);
 
@@ -51,9 +52,9 @@ export class IdempotencyGate {
     const claim = await this.store.claim(scope, header, fingerprint);
     switch (claim.kind) {
       case 'mismatch':
-        throw new AppError('E01005');
+        throw new AppError(CommonErrors.IdempotencyKeyReuse);
       case 'in_progress':
-        throw new AppError('E01004', {
+        throw new AppError(CommonErrors.RequestInProgress, {
           headers: { 'retry-after': String(claim.retryAfterSeconds) },
         });
       case 'replay':
@@ -82,7 +83,7 @@ export class IdempotencyGate {
       status < 500 &&
       status !== 429 &&
       isEnvelope(body) &&
-      body.error.code !== 'E01004'
+      body.error.code !== CommonErrors.RequestInProgress
     ) {
       const { code, message, details, param } = body.error;
       await this.store.complete(claim.scope, claim.key, {

@@ -1,3 +1,10 @@
+import {
+  CommonErrors,
+  ContactErrors,
+  EmailErrors,
+  RealtimeErrors,
+  WebhookErrors,
+} from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
 /** Identifiers the API issues: `<prefix>_` and 26 lowercase base32 characters (see newId). */
@@ -10,20 +17,26 @@ const ID = /^[a-z]{1,12}_[0-9a-z]{26}$/;
  * route with a parameter missing here refuses to boot.
  */
 export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorCode }> = {
-  workspace_id: { pattern: ID, notFound: 'E04001' },
-  realtime_app_id: { pattern: ID, notFound: 'E04003' },
-  realtime_app_key_id: { pattern: ID, notFound: 'E04004' },
-  domain_id: { pattern: ID, notFound: 'E04005' },
-  suppression_id: { pattern: ID, notFound: 'E04006' },
-  message_id: { pattern: ID, notFound: 'E04007' },
-  webhook_id: { pattern: ID, notFound: 'E04010' },
-  contact_id: { pattern: ID, notFound: 'E04013' },
-  audience_id: { pattern: ID, notFound: 'E04014' },
-  property_id: { pattern: ID, notFound: 'E04015' },
+  workspace_id: { pattern: ID, notFound: CommonErrors.WorkspaceNotFound },
+  realtime_app_id: { pattern: ID, notFound: RealtimeErrors.RealtimeAppNotFound },
+  realtime_app_key_id: { pattern: ID, notFound: RealtimeErrors.RealtimeKeyNotFound },
+  domain_id: { pattern: ID, notFound: EmailErrors.DomainNotFound },
+  suppression_id: { pattern: ID, notFound: EmailErrors.SuppressionNotFound },
+  message_id: { pattern: ID, notFound: EmailErrors.EmailMessageNotFound },
+  webhook_id: { pattern: ID, notFound: WebhookErrors.WebhookEndpointNotFound },
+  contact_id: { pattern: ID, notFound: ContactErrors.ContactNotFound },
+  audience_id: { pattern: ID, notFound: ContactErrors.AudienceNotFound },
+  property_id: { pattern: ID, notFound: ContactErrors.ContactPropertyNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and
   // malformed names with 422; only what no name can be (control characters, 200+) stops here.
-  channel_name: { pattern: /^[^\u0000-\u001f\u007f]{1,200}$/, notFound: 'E04011' },
-  member_id: { pattern: /^[^\u0000-\u001f\u007f]{1,200}$/, notFound: 'E04012' },
+  channel_name: {
+    pattern: /^[^\u0000-\u001f\u007f]{1,200}$/,
+    notFound: RealtimeErrors.RealtimeChannelNotFound,
+  },
+  member_id: {
+    pattern: /^[^\u0000-\u001f\u007f]{1,200}$/,
+    notFound: RealtimeErrors.RealtimeMemberNotFound,
+  },
 };
 
 /** The `:name` parameters of a Fastify path. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CommonErrors } from '@switchboard/contracts';
 import type { Role } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -47,7 +48,7 @@ export class PolicyPipeline {
     if (request.is404) return false;
     const policy = this.policyOf(request);
     // Boot refuses undeclared routes; should one slip through, it is refused, never served.
-    if (!policy) throw new AppError('E01006');
+    if (!policy) throw new AppError(CommonErrors.RouteNotFound);
     const authenticated = this.authenticate(policy, request);
     if (authenticated instanceof Promise)
       return authenticated.then((caller) =>
@@ -82,7 +83,7 @@ export class PolicyPipeline {
   ): boolean | Promise<boolean> {
     if (limit) {
       void reply.headers(limit.headers);
-      if (!limit.allowed) throw new AppError('E07001', { headers: limit.headers });
+      if (!limit.allowed) throw new AppError(CommonErrors.RateLimited, { headers: limit.headers });
     }
     this.authorise(policy, request, request.caller ?? ANONYMOUS);
     checkPathParameters(request.params as Record<string, string> | undefined);
@@ -123,23 +124,23 @@ export class PolicyPipeline {
     if (caller.kind === 'anonymous' || caller.kind === 'operator') return;
     const role = caller.role ?? 'read';
     if (role === 'read' && !SAFE_METHODS.has(request.method)) {
-      throw new AppError('E03001', {
+      throw new AppError(CommonErrors.InsufficientRole, {
         message: 'Read-only credentials may call GET operations only.',
       });
     }
     if (policy.role && ROLE_RANK[role] < ROLE_RANK[policy.role]) {
-      throw new AppError('E03001', {
+      throw new AppError(CommonErrors.InsufficientRole, {
         message: `This operation needs a credential with the ${policy.role} role.`,
       });
     }
     const selected = request.headers['x-workspace-id'];
     if (typeof selected === 'string' && selected !== '' && selected !== caller.workspaceId) {
-      throw new AppError('E03002');
+      throw new AppError(CommonErrors.WorkspaceMismatch);
     }
     if (caller.kind === 'session' && !SAFE_METHODS.has(request.method)) {
       const token = request.headers['x-csrf-token'];
       if (typeof token !== 'string' || !caller.csrfHash || !secretMatches(token, caller.csrfHash))
-        throw new AppError('E03003');
+        throw new AppError(CommonErrors.CsrfTokenInvalid);
     }
   }
 }

@@ -1,3 +1,9 @@
+/** Documentation search and pages, answered by the docs service. */
+export const DocsSubjects = {
+  Search: 'docs.search.query',
+  ReadPage: 'docs.page.read',
+} as const;
+
 /** `snippet` (default): a short plain-text excerpt; `highlights`: also the matching passages. */
 export type DocsContents = 'snippet' | 'highlights';
 

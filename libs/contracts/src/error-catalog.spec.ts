@@ -1,0 +1,37 @@
+import { CommonErrorCatalog } from './errors/common.errors';
+import { ContactErrorCatalog, ContactErrors } from './contacts/contacts.errors';
+import { DocsErrorCatalog } from './docs/docs.errors';
+import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
+import { ErrorCatalog } from './error-catalog';
+import { RealtimeErrorCatalog } from './realtime/realtime.errors';
+import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
+
+const areas = [
+  CommonErrorCatalog,
+  DocsErrorCatalog,
+  RealtimeErrorCatalog,
+  EmailErrorCatalog,
+  WebhookErrorCatalog,
+  ContactErrorCatalog,
+];
+
+describe('ErrorCatalog', () => {
+  it('joins the areas without one code claimed twice', () => {
+    const codes = areas.flatMap((area) => Object.keys(area));
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(Object.keys(ErrorCatalog)).toHaveLength(codes.length);
+  });
+
+  it('lists the codes in order and gives every code a unique name', () => {
+    const codes = Object.keys(ErrorCatalog);
+    expect(codes).toEqual([...codes].sort());
+    const names = Object.values(ErrorCatalog).map((definition) => definition.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('names each code for throw sites', () => {
+    expect(EmailErrors.DomainNotFound).toBe('E04005');
+    expect(ContactErrors.ContactEmailTaken).toBe('E04056');
+    expect(ErrorCatalog[EmailErrors.DomainNotFound].status).toBe(404);
+  });
+});
