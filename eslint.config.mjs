@@ -5,7 +5,7 @@
 //   2. typescript-eslint `recommendedTypeChecked` for every .ts file, plus the three rules the
 //      style guide asks for by name;
 //   3. @nx/enforce-module-boundaries: which project may import which, by tags in project.json;
-//   4. relaxations for specs and the test harness, and for the composition root (apps/platform).
+//   4. relaxations for specs and the test harness, and for the composition root (apps/standalone).
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import { defineConfig } from 'eslint/config';
@@ -26,17 +26,28 @@ const layers = {
   contracts: ['type:contracts'],
   platform: ['type:contracts'],
   persistence: ['type:contracts', 'type:platform'],
-  testing: ['type:contracts', 'type:platform', 'type:persistence'],
-  app: ['type:contracts', 'type:platform', 'type:persistence'],
+  background: ['type:contracts', 'type:platform', 'type:persistence'],
+  // Started by the composition root, the test harness and the tools; never by a service.
+  embeddedPostgres: ['type:contracts', 'type:platform'],
+  testing: [
+    'type:contracts',
+    'type:platform',
+    'type:persistence',
+    'type:background',
+    'type:embedded-postgres',
+  ],
+  app: ['type:contracts', 'type:platform', 'type:persistence', 'type:background'],
 };
 
 const depConstraints = (appMayUse) => [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: layers.contracts },
   { sourceTag: 'type:platform', onlyDependOnLibsWithTags: layers.platform },
   { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: layers.persistence },
+  { sourceTag: 'type:background', onlyDependOnLibsWithTags: layers.background },
+  { sourceTag: 'type:embedded-postgres', onlyDependOnLibsWithTags: layers.embeddedPostgres },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: layers.testing },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: appMayUse },
-  // apps/platform runs every service in one process: the one project allowed to import apps.
+  // apps/standalone runs every service in one process: the one project allowed to import apps.
   { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['*'] },
   // apps/e2e drives the built services as separate processes; it is test code throughout.
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...layers.testing, 'type:testing'] },
@@ -175,19 +186,34 @@ export default defineConfig(
     rules: { '@nx/enforce-module-boundaries': boundaries([...layers.app, 'type:testing']) },
   },
   {
-    // Persistence's own specs run against a real PostgreSQL from the shared harness. The harness
-    // builds on persistence, so this is a cycle in the graph, but one made of spec files only
-    // (both ends name it: nx reports a cycle from whichever file closes it).
-    files: ['libs/persistence/**/*.spec.ts', 'libs/testing/**/*.ts'],
+    // The shared libs' own specs run against a real PostgreSQL or NATS from the shared harness.
+    // The harness builds on those libs, so these are cycles in the graph, but made of spec files
+    // only (both ends name them: nx reports a cycle from whichever file closes it).
+    files: [
+      'libs/persistence/**/*.spec.ts',
+      'libs/background/**/*.spec.ts',
+      'libs/platform/**/*.spec.ts',
+      'libs/testing/**/*.ts',
+    ],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
         {
           allow: [],
-          ignoredCircularDependencies: [['persistence', 'testing']],
+          ignoredCircularDependencies: [
+            ['persistence', 'testing'],
+            ['background', 'testing'],
+            ['platform', 'testing'],
+          ],
           depConstraints: depConstraints(layers.app).map((constraint) =>
-            constraint.sourceTag === 'type:persistence'
-              ? { ...constraint, onlyDependOnLibsWithTags: [...layers.persistence, 'type:testing'] }
+            ['type:persistence', 'type:background', 'type:platform'].includes(constraint.sourceTag)
+              ? {
+                  ...constraint,
+                  onlyDependOnLibsWithTags: [
+                    ...constraint.onlyDependOnLibsWithTags,
+                    'type:testing',
+                  ],
+                }
               : constraint,
           ),
         },
@@ -198,7 +224,7 @@ export default defineConfig(
     // The composition root imports each service's root module by its alias. nx forbids importing
     // an application outright, before tags are consulted, so exactly those aliases (entry point
     // only, no deep imports; `allow` entries are regular expressions) are allowed here.
-    files: ['apps/platform/**/*.ts'],
+    files: ['apps/standalone/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(layers.app, ['^@switchboard/app-[a-z-]+$']),
     },

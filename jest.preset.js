@@ -25,9 +25,7 @@ module.exports = {
       },
     ],
   },
-  transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|cookie|@messagebird)/)',
-  ],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie|@messagebird)/)'],
   moduleNameMapper,
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };

@@ -181,7 +181,7 @@ async function report(times, cpu) {
     '### How it was measured',
     '',
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
-    '- Switchboard: the embedded default (`node dist/apps/platform/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`), one embedded PostgreSQL (fsync on); a batch of 1,000 entries (email, first and last name, one `data` key of a declared string property) sent with the API key, timed from the request to the parsed 200 with its 1,000 results; every entry checked to be `created` or `updated`',
+    '- Switchboard: the embedded default (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`), one embedded PostgreSQL (fsync on); a batch of 1,000 entries (email, first and last name, one `data` key of a declared string property) sent with the API key, timed from the request to the parsed 200 with its 1,000 results; every entry checked to be `created` or `updated`',
     '- Bare: the same rows as one multi-row `INSERT ... ON CONFLICT (workspace_id, email) DO UPDATE` (6,000 parameters) through a `pg` Pool of one connection in the bench process: no HTTP, no authentication, no validation, no per-entry results',
     `- ${WARMUP_ROUNDS} warm-up rounds, then ${ROUNDS} measured rounds; in each round each side (in alternating order) upserts 1,000 new contacts, then the same 1,000 again (existing); p50 and p99 over the rounds (with ${ROUNDS} samples the p99 is the slowest)`,
     cpu

@@ -430,7 +430,7 @@ async function main() {
   await chmod(tmp, 0o755);
   const adminToken = `sbadm_bench_${Date.now().toString(36)}`;
   const encryptionKey = `sbenc_bench_${Date.now().toString(36)}_0123456789`;
-  const platformMain = join(root, 'dist/apps/platform/src/main.js');
+  const platformMain = join(root, 'dist/apps/standalone/src/main.js');
   try {
     await readFile(platformMain);
   } catch {
@@ -1307,7 +1307,7 @@ ${markdown.join('\n')}
 - Machine: ${m.cpu}, ${m.cores} logical CPUs, ${m.memory} RAM, ${m.os}${busyNote ? `; ${busyNote}` : ''}
 - Code: commit ${m.commit}
 - Node ${m.node}; autocannon ${m.autocannon}; fastify ${m.fastify}; pg ${m.pg}; nodemailer ${m.nodemailer}; smtp-server ${m.smtpServer}
-- Embedded default: \`node dist/apps/platform/src/main.js\` in its own process, \`LOG_LEVEL=${options.logLevel}\`, pools of ${POOL_SIZE},
+- Embedded default: \`node dist/apps/standalone/src/main.js\` in its own process, \`LOG_LEVEL=${options.logLevel}\`, pools of ${POOL_SIZE},
   \`RATE_LIMITS=${RATE_LIMITS}\` (the limiter runs, no run can spend its quota), \`SMTP_RELAY_URL\` the sink, delivery
   settings at their defaults; mail from the verified domain is DKIM-signed (RSA-2048);
   one workspace created through \`POST /admin/v1/workspaces\`, its sending domain \`${SENDING_DOMAIN}\` registered and verified

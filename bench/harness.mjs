@@ -183,7 +183,7 @@ export async function startPlatformOnPostgres(children, root, tmp, name, env = {
     children,
     root,
     'platform',
-    [join(root, 'dist/apps/platform/src/main.js')],
+    [join(root, 'dist/apps/standalone/src/main.js')],
     {
       DATABASE_URL: databaseUrl,
       PORT: '0',

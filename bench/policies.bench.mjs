@@ -145,7 +145,7 @@ async function startPostgres() {
 async function startPlatform(databaseUrl, rateLimits) {
   const child = start(
     `platform:${rateLimits}`,
-    join(root, 'dist/apps/platform/src/main.js'),
+    join(root, 'dist/apps/standalone/src/main.js'),
     [],
     {
       PORT: '0',

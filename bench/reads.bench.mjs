@@ -349,10 +349,10 @@ async function main() {
   const rateLimits = options.rateLimits ?? RATE_LIMITS;
   const dist = (app) => join(root, 'dist/apps', app, 'src/main.js');
   try {
-    await readFile(dist('platform'));
+    await readFile(dist('standalone'));
   } catch {
     throw new Error(
-      `${dist('platform')} is missing: run \`node tools/build.mjs\` first (npm run bench does)`,
+      `${dist('standalone')} is missing: run \`node tools/build.mjs\` first (npm run bench does)`,
     );
   }
 
@@ -379,7 +379,7 @@ async function main() {
   };
   const platform = startChild(
     'embedded platform',
-    [...(options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), dist('platform')],
+    [...(options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), dist('standalone')],
     {
       env: { ...common, PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(tmp, 'platform') },
       ready: /Switchboard is running at (http:\/\/127\.0\.0\.1:\d+)/,
@@ -824,7 +824,7 @@ ${markdown.join('\n')}
 - Bare Fastify: \`bench/bare-fastify.mjs\` in its own process, no logger: \`GET /\` -> \`{"hello":"world"}\`;
   \`GET /apps/{id}\` and \`GET /apps?limit=${LIST_LIMIT}\` run the realtime service's SELECTs through a \`pg\` Pool
   of ${POOL_SIZE} connections and answer the same JSON (the list with an HMAC-signed cursor); no authentication
-- Embedded default: \`node dist/apps/platform/src/main.js\` in its own process (every service on the
+- Embedded default: \`node dist/apps/standalone/src/main.js\` in its own process (every service on the
   in-process bus, gateway in front; pools of ${POOL_SIZE}), \`LOG_LEVEL=${options.logLevel}\`; one workspace created through
   \`POST /admin/v1/workspaces\` and ${SEEDED_APPS} apps through \`POST /v1/realtime/apps\`, requests authenticated
   with its API key; \`RATE_LIMITS=${RATE_LIMITS}\`: the limiter runs and its cost counts, with quotas no run can spend

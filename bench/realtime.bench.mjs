@@ -247,7 +247,7 @@ async function report(runs, ourMemory, bareMemory) {
     '### How it was measured',
     '',
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
-    '- Switchboard: the embedded default (`node dist/apps/platform/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`); publishes go through the gateway (`POST /v1/realtime/apps/{id}/events` with the API key and `X-Realtime-Key`/`X-Realtime-Secret`), subscribers are socket.io clients at `/realtime/socket.io`',
+    '- Switchboard: the embedded default (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`); publishes go through the gateway (`POST /v1/realtime/apps/{id}/events` with the API key and `X-Realtime-Key`/`X-Realtime-Secret`), subscribers are socket.io clients at `/realtime/socket.io`',
     '- Bare: `bench/bare-socketio.mjs`, a socket.io server whose clients join one room, emitting the body of `POST /publish` to it (no auth, no engine)',
     `- Load: ${SUBSCRIBERS} socket.io clients (websocket transport) per server in the bench process; each rate runs ${SECONDS} s open-loop (publishes are sent on schedule, not after the previous answer), events of about 100 bytes carrying their send time; latency is taken by the subscriber on the same clock`,
     `- Memory: RSS of the server process (/proc) before and 2 s after ${IDLE_CLIENTS.toLocaleString('en-US')} idle clients connected: for Switchboard the official client's protocol (a WebSocket at \`/app/{key}\`, handshake received), for bare socket.io its own clients; the figure is the growth divided by the clients`,

@@ -28,7 +28,7 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
-const persistence = require(join(root, 'dist/libs/persistence/src/index.js'));
+const background = require(join(root, 'dist/libs/background/src/index.js'));
 const RESULTS_FILE = join(root, 'bench', 'RESULTS.md');
 const HEADING = '## Webhooks (`npm run bench:webhooks`)';
 const write = process.argv.includes('--write');
@@ -74,7 +74,7 @@ async function emit(pool, workspaceId, count) {
         emitted_at: emittedAt,
       },
     }));
-    await persistence.writeOutboxEvents(
+    await background.writeOutboxEvents(
       { query: async (sql, params) => (await client.query(sql, params)).rows },
       'email',
       events,
@@ -83,7 +83,7 @@ async function emit(pool, workspaceId, count) {
   } finally {
     client.release();
   }
-  persistence.wakeRelay(pool, 'email');
+  background.wakeRelay(pool, 'email');
 }
 
 async function waitReceived(receiver, count, timeoutMs) {
@@ -279,7 +279,7 @@ async function report({ burst, paced, bareRate }) {
     '### How it was measured',
     '',
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
-    '- Embedded default (`node dist/apps/platform/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`, `WEBHOOKS_ALLOW_PRIVATE_URLS=true`), one embedded PostgreSQL (fsync on), one endpoint subscribed to `email_suppression.created`; the receiver (`bench/webhook-receiver.mjs`) is its own process and answers 200 at once',
+    '- Embedded default (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`, `WEBHOOKS_ALLOW_PRIVATE_URLS=true`), one embedded PostgreSQL (fsync on), one endpoint subscribed to `email_suppression.created`; the receiver (`bench/webhook-receiver.mjs`) is its own process and answers 200 at once',
     `- Events are written by the bench with \`writeOutboxEvents\` into the email service's outbox, ${PACED_PER_TRANSACTION} (paced) or ${BURST_PER_TRANSACTION} (burst) per transaction, then \`wakeRelay\`, exactly as a product emits them; each carries its transaction's time in \`data.emitted_at\`, and the receiver takes the latency on arrival (same clock)`,
     `- Bare ceiling: the same receiver, ${int(BARE_REQUESTS)} POSTs of a signed body of the same shape from a keep-alive Node HTTP client, ${BARE_CONCURRENCY} in flight`,
     `- Order: warm-up (${WARMUP_EVENTS} events), burst, paced, bare`,

@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 const {
   EmbeddedPostgresError,
   startEmbeddedPostgres,
-} = require('../dist/libs/persistence/src/index.js');
+} = require('../dist/libs/embedded-postgres/src/index.js');
 const [dataDir] = process.argv.slice(2);
 if (!dataDir) {
   process.stderr.write('usage: node tools/embedded-postgres.mjs <data-dir> [--persistent]\n');

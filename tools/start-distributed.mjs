@@ -356,9 +356,9 @@ class Platform {
 // ---- the embedded PostgreSQL helper ---------------------------------------------------------------
 
 async function runEmbeddedPostgres() {
-  const persistence = join(root, 'dist', 'libs', 'persistence', 'src', 'index.js');
+  const embeddedPostgres = join(root, 'dist', 'libs', 'embedded-postgres', 'src', 'index.js');
   // dist/ is CommonJS; require reads its exports reliably, where import() would have to guess them.
-  const { startEmbeddedPostgres } = createRequire(import.meta.url)(persistence);
+  const { startEmbeddedPostgres } = createRequire(import.meta.url)(embeddedPostgres);
   const running = await startEmbeddedPostgres({
     dataDir: join(dataDir, 'postgres'),
     persistent: true,

@@ -7,7 +7,7 @@ import type {
   DocsSearchResponse,
   RequestContext,
 } from '@switchboard/contracts';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
 import {
   createLogger,
   InProcessBus,

@@ -8,7 +8,7 @@ import {
   waitForOk,
 } from '@switchboard/testing';
 import type { RunningNats, ServiceProcessHandle } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/embedded-postgres';
 import { DeployedApps, ProductServiceApps } from '@switchboard/contracts';
 
 const ROOT = resolve(__dirname, '../../..');

@@ -10,7 +10,7 @@ import {
   waitForOk,
 } from '@switchboard/testing';
 import type { ServiceProcessHandle, SmtpSink } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/embedded-postgres';
 
 const ROOT = resolve(__dirname, '../../..');
 const ADMIN_TOKEN = 'sbadm_crash_test_operator_token';
@@ -48,7 +48,7 @@ describe('email delivery survives a crash', () => {
   });
   const start = async () => {
     const port = await freePort();
-    platform = spawnNode('platform', join(ROOT, 'dist/apps/platform/src/main.js'), [], env(port));
+    platform = spawnNode('platform', join(ROOT, 'dist/apps/standalone/src/main.js'), [], env(port));
     base = `http://127.0.0.1:${port}`;
     await waitForOk(`${base}/readyz`, 60_000).catch((err: Error) => {
       throw new Error(`${err.message}\n${platform?.output()}`);

@@ -13,7 +13,7 @@ import {
   waitForOk,
 } from '@switchboard/testing';
 import type { ServiceProcessHandle } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/embedded-postgres';
 
 const ROOT = resolve(__dirname, '../../..');
 const ADMIN_TOKEN = 'sbadm_webhooks_crash_operator_token';
@@ -38,7 +38,7 @@ describe('webhook delivery survives a crash', () => {
 
   const start = async () => {
     const port = await freePort();
-    platform = spawnNode('platform', join(ROOT, 'dist/apps/platform/src/main.js'), [], {
+    platform = spawnNode('platform', join(ROOT, 'dist/apps/standalone/src/main.js'), [], {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',

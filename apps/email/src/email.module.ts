@@ -1,5 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
+import { wakeRelay } from '@switchboard/background';
 import { ServiceDataModule } from '@switchboard/persistence';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
@@ -31,7 +32,7 @@ export class EmailModule {
           database: emailDatabase(config),
           health: 'email',
           storage: config,
-          wakeRelayAfterWrites: true,
+          afterWrites: (pool) => wakeRelay(pool, 'email'),
         }),
         SuppressionsModule,
         DomainsModule,

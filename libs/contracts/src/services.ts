@@ -1,12 +1,12 @@
 /**
  * The one list of Switchboard's services. Everything that enumerates them derives from it: the
- * transport and schema names below, the embedded platform (apps/platform/src/services.ts), the
+ * transport and schema names below, the embedded platform (apps/standalone/src/services.ts), the
  * migrations and `start:distributed` (tools/*.mjs read the compiled copy in dist/), the e2e
  * topology, and the checks on docker-compose.yml and deploy/ (deploy/deploy.spec.ts).
  * services.spec.ts fails when an app folder under apps/ and this list disagree.
  *
  * Adding a service: its folder under apps/ (`src/main.ts`, `src/index.ts`, tag `type:app`), its
- * entry here, then what the tests name: apps/platform/src/services.ts, deploy/, docker-compose.yml.
+ * entry here, then what the tests name: apps/standalone/src/services.ts, deploy/, docker-compose.yml.
  */
 
 /**

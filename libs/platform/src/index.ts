@@ -21,3 +21,4 @@ export * from './net/free-port';
 export * from './net/dns-resolver';
 export * from './concurrency/semaphore';
 export * from './concurrency/foreground-priority';
+export * from './events';

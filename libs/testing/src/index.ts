@@ -5,3 +5,4 @@ export * from './api';
 export { freePort } from '@switchboard/platform';
 export * from './smtp-sink';
 export * from './dns-server';
+export type { RunningPostgres } from '@switchboard/embedded-postgres';

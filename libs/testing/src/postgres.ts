@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/embedded-postgres';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 

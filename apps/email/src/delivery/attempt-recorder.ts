@@ -1,12 +1,7 @@
 import type { Logger } from '@nestjs/common';
-import {
-  CommitBatcher,
-  completeJobs,
-  holdJobs,
-  inPgTransaction,
-  wakeRelay,
-} from '@switchboard/persistence';
-import type { Job } from '@switchboard/persistence';
+import { inPgTransaction } from '@switchboard/persistence';
+import { CommitBatcher, completeJobs, holdJobs, wakeRelay } from '@switchboard/background';
+import type { Job } from '@switchboard/background';
 import type { Pool } from 'pg';
 import type { DeliveryAttempt, DeliveryService } from './delivery.service';
 

@@ -2,18 +2,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { foregroundPriority } from '@switchboard/platform';
+import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
 import {
   completeJobs,
   enqueueJobs,
   holdJobs,
-  inPgTransaction,
-  pgPoolOf,
-  poolRunner,
   wakeQueue,
   wakeRelay,
   WorkQueue,
-} from '@switchboard/persistence';
-import type { Job, SqlRunner, WorkQueueWorker } from '@switchboard/persistence';
+} from '@switchboard/background';
+import type { SqlRunner } from '@switchboard/persistence';
+import type { Job, WorkQueueWorker } from '@switchboard/background';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';

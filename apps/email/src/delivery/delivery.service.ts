@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { writeOutboxEvents } from '@switchboard/persistence';
+import { writeOutboxEvents } from '@switchboard/background';
 import type { SqlRunner } from '@switchboard/persistence';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';

@@ -12,7 +12,8 @@ import type {
   RequestContext,
   UpdateEmailDomainRequest,
 } from '@switchboard/contracts';
-import { CursorCodec, IdempotentWrites, newId, writeOutboxEvents } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
+import { writeOutboxEvents } from '@switchboard/background';
 import type { Page } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import type { EntityManager } from 'typeorm';

@@ -6,7 +6,8 @@ import {
   runMigrations,
   serviceTypeOrmOptions,
 } from '@switchboard/persistence';
-import type { RunningPostgres, ServiceDatabase } from '@switchboard/persistence';
+import type { ServiceDatabase } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
 import { loadConfig, SealedBox } from '@switchboard/platform';
 import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';

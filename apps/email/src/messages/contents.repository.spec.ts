@@ -1,5 +1,5 @@
 import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
 import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';
 import type { EmailConfig } from '../config/email.config';

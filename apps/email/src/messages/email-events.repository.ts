@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { outboxChannel } from '@switchboard/persistence';
+import { outboxChannel } from '@switchboard/background';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { EmailEventRecord } from './email-events';
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { eventBusFor, OutboxRelay, pgPoolOf } from '@switchboard/persistence';
+import { pgPoolOf } from '@switchboard/persistence';
+import { eventBusFor } from '@switchboard/platform';
+import { OutboxRelay } from '@switchboard/background';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';

@@ -8,13 +8,8 @@ import type {
   ListEmailMessagesRequest,
   RequestContext,
 } from '@switchboard/contracts';
-import {
-  CursorCodec,
-  idempotencyScope,
-  idempotentWrite,
-  pgPoolOf,
-  wakeRelay,
-} from '@switchboard/persistence';
+import { CursorCodec, idempotencyScope, idempotentWrite, pgPoolOf } from '@switchboard/persistence';
+import { wakeRelay } from '@switchboard/background';
 import type { Page, PageRequest } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { ContentsRepository } from './contents.repository';

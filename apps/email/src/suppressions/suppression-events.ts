@@ -1,6 +1,6 @@
 import type { EmailSuppression } from '@switchboard/contracts';
 import { newId } from '@switchboard/persistence';
-import type { OutboxEvent } from '@switchboard/persistence';
+import type { OutboxEvent } from '@switchboard/platform';
 
 /** `email_suppression.created` (the SDK's EventEmailSuppressionCreated), for the outbox. */
 export function suppressionCreatedEvent(suppression: EmailSuppression): OutboxEvent {

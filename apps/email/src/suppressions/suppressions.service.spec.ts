@@ -11,7 +11,7 @@ import {
   runMigrations,
   serviceDataSourceOptions,
 } from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
 import { SealedBox } from '@switchboard/platform';
 import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';

@@ -8,7 +8,8 @@ import type {
   ListEmailSuppressionsRequest,
   RequestContext,
 } from '@switchboard/contracts';
-import { CursorCodec, IdempotentWrites, newId, writeOutboxEvents } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
+import { writeOutboxEvents } from '@switchboard/background';
 import type { Page, SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { suppressionCreatedEvent } from './suppression-events';

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { WebhookEndpointStatus } from '@switchboard/contracts';
 import { poolRunner, rowsOf } from '@switchboard/persistence';
-import type { OutboxEvent, SqlRunner } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import type { OutboxEvent } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { DELIVER_QUEUE } from './delivery.queue';
 

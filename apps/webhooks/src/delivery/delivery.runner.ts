@@ -2,16 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WEBHOOK_LIMITS } from '@switchboard/contracts';
-import {
-  CommitBatcher,
-  completeJobs,
-  holdJobs,
-  inPgTransaction,
-  newId,
-  pgPoolOf,
-  WorkQueue,
-} from '@switchboard/persistence';
-import type { Job, WorkQueueWorker } from '@switchboard/persistence';
+import { inPgTransaction, newId, pgPoolOf } from '@switchboard/persistence';
+import { CommitBatcher, completeJobs, holdJobs, WorkQueue } from '@switchboard/background';
+import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { dnsResolver, KeyedSemaphore, SealedBox } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';

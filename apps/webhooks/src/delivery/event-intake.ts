@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { eventBusFor, pgPoolOf, wakeQueue } from '@switchboard/persistence';
-import type { OutboxEvent } from '@switchboard/persistence';
+import { pgPoolOf } from '@switchboard/persistence';
+import { eventBusFor } from '@switchboard/platform';
+import { wakeQueue } from '@switchboard/background';
+import type { OutboxEvent } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { WEBHOOKS_CONFIG } from '../config/webhooks.config';

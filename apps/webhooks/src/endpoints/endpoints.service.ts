@@ -15,13 +15,8 @@ import type {
   WebhookReplayResult,
   WebhookTestResult,
 } from '@switchboard/contracts';
-import {
-  CursorCodec,
-  IdempotentWrites,
-  newId,
-  pgPoolOf,
-  wakeQueue,
-} from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId, pgPoolOf } from '@switchboard/persistence';
+import { wakeQueue } from '@switchboard/background';
 import type { Page } from '@switchboard/persistence';
 import { AppError, dnsResolver, SealedBox, workspaceOf } from '@switchboard/platform';
 import { WEBHOOKS_CONFIG } from '../config/webhooks.config';

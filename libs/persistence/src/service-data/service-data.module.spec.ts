@@ -6,6 +6,7 @@ import { READINESS_CHECKS, SealedBox } from '@switchboard/platform';
 import type { ReadinessCheck } from '@switchboard/platform';
 import { startTestPostgres } from '@switchboard/testing';
 import { Client } from 'pg';
+import type { Pool } from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import type { ServiceDatabase } from '../data-source';
 import { IdempotencyRecordsPurger } from '../idempotency/idempotency-purger';
@@ -13,11 +14,11 @@ import type { ExpiringRecords } from '../idempotency/idempotency-purger';
 import { idempotencyRecordsTable } from '../idempotency/idempotent-write';
 import { IdempotentWrites } from '../idempotency/idempotent-writes';
 import { runMigrations } from '../migrate';
-import { outboxChannel } from '../outbox';
 import { CursorCodec } from '../pagination/cursor-codec';
-import type { RunningPostgres } from '../embedded-postgres';
 import { ServiceDataModule } from './service-data.module';
 import type { ServiceDataOptions } from './service-data.module';
+
+type RunningPostgres = Awaited<ReturnType<typeof startTestPostgres>>;
 
 class CreateRecords1700000000000 implements MigrationInterface {
   name = 'CreateRecords1700000000000';
@@ -122,17 +123,18 @@ describe(ServiceDataModule.name, () => {
     expect(await writes.runEffect(context('k-effect'), effect)).toBe(3);
   });
 
-  it("wakes the schema's outbox relay after each write when asked to", async () => {
+  it('calls afterWrites with the service pool after each committed write', async () => {
     const listener = new Client({ connectionString: postgres.url });
     await listener.connect();
     try {
-      await listener.query(`LISTEN "${outboxChannel('docs')}"`);
+      await listener.query('LISTEN "docs_written"');
       const woken = new Promise<string>((resolve) =>
         listener.on('notification', (message) => resolve(message.channel)),
       );
-      const writes = (await start({ storage, wakeRelayAfterWrites: true })).get(IdempotentWrites);
+      const afterWrites = (pool: Pool) => void pool.query('NOTIFY "docs_written"');
+      const writes = (await start({ storage, afterWrites })).get(IdempotentWrites);
       await writes.run(context(), () => Promise.resolve(null));
-      expect(await woken).toBe(outboxChannel('docs'));
+      expect(await woken).toBe('docs_written');
     } finally {
       await listener.end();
     }

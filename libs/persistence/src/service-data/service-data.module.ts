@@ -3,13 +3,13 @@ import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { ServiceName } from '@switchboard/contracts';
 import { SealedBox, ServiceHealthModule } from '@switchboard/platform';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { serviceTypeOrmOptions } from '../data-source';
 import type { ServiceDatabase } from '../data-source';
 import { idempotencyPurgerProvider } from '../idempotency/idempotency-purger';
 import type { ExpiringRecords } from '../idempotency/idempotency-purger';
 import { IdempotentWrites } from '../idempotency/idempotent-writes';
-import { wakeRelay } from '../notify/wakeups';
 import { CursorCodec } from '../pagination/cursor-codec';
 import { pgPoolOf } from '../pg-pool';
 import { databaseReadiness } from '../readiness';
@@ -29,8 +29,11 @@ export interface ServiceDataOptions {
    * and the idempotency records purger.
    */
   storage?: Pick<StorageConfig, 'ENCRYPTION_KEY' | 'IDEMPOTENCY_TTL_HOURS' | 'CURSOR_TTL_HOURS'>;
-  /** Wake the service's outbox relay after each idempotent write (its writes record events). */
-  wakeRelayAfterWrites?: boolean;
+  /**
+   * Called after each committed idempotent write, with the service's pool: the email service
+   * wakes its outbox relay (`wakeRelay` of @switchboard/background), since its writes record events.
+   */
+  afterWrites?: (pool: Pool) => void;
   /** Providers of the service whose expired records the idempotency purger deletes too. */
   purgeAlso?: ReadonlyArray<Type<ExpiringRecords>>;
 }
@@ -69,9 +72,7 @@ export class ServiceDataModule {
             dataSource,
             schema,
             box,
-            options.wakeRelayAfterWrites
-              ? () => wakeRelay(pgPoolOf(dataSource), schema)
-              : undefined,
+            options.afterWrites ? () => options.afterWrites?.(pgPoolOf(dataSource)) : undefined,
           ),
       },
       idempotencyPurgerProvider(schema, storage.IDEMPOTENCY_TTL_HOURS, options.purgeAlso),

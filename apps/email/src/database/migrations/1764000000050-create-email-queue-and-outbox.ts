@@ -1,4 +1,5 @@
-import { idempotencyRecordsTable, outboxTable, workQueueTable } from '@switchboard/persistence';
+import { idempotencyRecordsTable } from '@switchboard/persistence';
+import { outboxTable, workQueueTable } from '@switchboard/background';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**

@@ -1,5 +1,6 @@
 import { runMigrations } from '@switchboard/persistence';
-import type { RunningPostgres, ServiceDatabase } from '@switchboard/persistence';
+import type { ServiceDatabase } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
 import { startTestPostgres } from '@switchboard/testing';
 import { Client } from 'pg';
 import { CreateEmailSchema1763800000100 } from './1763800000100-create-email-schema';

@@ -1,4 +1,4 @@
-import { wakeQueue, wakeRelay } from '@switchboard/persistence';
+import { wakeQueue, wakeRelay } from '@switchboard/background';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { eventInserts, outboxRow, timelineRow } from '../email-events.repository';

@@ -9,13 +9,13 @@ import type {
   RequestContext,
 } from '@switchboard/contracts';
 import {
-  CommitBatcher,
   idempotencyScope,
   idempotentWrite,
   pgPoolOf,
   poolRunner,
   storedReply,
 } from '@switchboard/persistence';
+import { CommitBatcher } from '@switchboard/background';
 import type { SqlRunner } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';

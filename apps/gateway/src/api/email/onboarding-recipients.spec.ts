@@ -1,5 +1,5 @@
 import type { EmailSendRequest } from '@switchboard/contracts';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
 import {
   CursorCodec,
   IdempotentWrites,

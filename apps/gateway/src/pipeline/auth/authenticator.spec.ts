@@ -1,4 +1,4 @@
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
 import {
   CursorCodec,
   IdempotentWrites,

@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
 import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';
 import { CreateIdentity1763800000000 } from '../../database/migrations/1763800000000-create-identity';

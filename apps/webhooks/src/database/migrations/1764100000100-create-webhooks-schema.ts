@@ -1,4 +1,5 @@
-import { idempotencyRecordsTable, workQueueTable } from '@switchboard/persistence';
+import { idempotencyRecordsTable } from '@switchboard/persistence';
+import { workQueueTable } from '@switchboard/background';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**

@@ -1,5 +1,5 @@
-import { rowsOf } from '../pg-errors';
-import type { SqlRunner } from '../pagination';
+import { rowsOf } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
 
 /** A claimed job as its handler sees it. */
 export interface Job<P = unknown> {

@@ -1,8 +1,8 @@
 import { startTestPostgres } from '@switchboard/testing';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { InProcessEventBus } from './in-process-event-bus';
-import type { EventPublisher, OutboxEvent } from './outbox-event';
+import { InProcessEventBus } from '@switchboard/platform';
+import type { EventPublisher, OutboxEvent } from '@switchboard/platform';
 import { OutboxRelay } from './outbox-relay';
 import type { OutboxRelayOptions } from './outbox-relay';
 import { outboxTable } from './outbox.table';

@@ -1,5 +1,5 @@
-import type { SqlRunner } from '../pagination';
-import type { OutboxEvent } from './outbox-event';
+import type { SqlRunner } from '@switchboard/persistence';
+import type { OutboxEvent } from '@switchboard/platform';
 
 /**
  * Writes events in the caller's transaction (one statement whatever their number), so they

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { backoffMs } from '../work-queue/backoff';
 import { PgListener } from '../work-queue/pg-listener';
 import type { QueueLogger } from '../work-queue/queue-runner';
-import type { EventPublisher, OutboxEvent } from './outbox-event';
+import type { EventPublisher, OutboxEvent } from '@switchboard/platform';
 import { outboxChannel } from './outbox.table';
 
 export interface OutboxRelayOptions {

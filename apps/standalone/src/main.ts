@@ -8,7 +8,7 @@ import {
   metricsEnv,
   startMetricsServer,
 } from '@switchboard/platform';
-import { EmbeddedPostgresError } from '@switchboard/persistence';
+import { EmbeddedPostgresError } from '@switchboard/embedded-postgres';
 import { startEmbeddedPlatform } from './embedded-platform';
 
 const embeddedEnv = {

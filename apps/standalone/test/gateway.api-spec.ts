@@ -69,7 +69,7 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
     });
 
     it('exposes request counts and latency histograms by route and status in Prometheus text on the metrics port', async () => {
-      // What `npm start` (apps/platform/src/main.ts) runs beside the platform, on METRICS_PORT=0.
+      // What `npm start` (apps/standalone/src/main.ts) runs beside the platform, on METRICS_PORT=0.
       const metricsServer = await startMetricsServer({ port: 0, host: '127.0.0.1' });
       try {
         await call(base, 'GET', '/v1/workspace', { token: acme.api_key.secret });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@switchboard/platform';
-import type { RunningPostgres } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/embedded-postgres';
 import { startTestPostgres } from '@switchboard/testing';
 import { Client } from 'pg';
 import { startEmbeddedPlatform } from '../src/embedded-platform';

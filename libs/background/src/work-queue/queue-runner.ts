@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { ForegroundPriority } from '@switchboard/platform';
-import type { SqlRunner } from '../pagination';
+import type { SqlRunner } from '@switchboard/persistence';
 import { backoffMs } from './backoff';
 import { ClaimedJob, completeJobs, JobLeaseLostError } from './job';
 import type { ClaimedRow, Job } from './job';

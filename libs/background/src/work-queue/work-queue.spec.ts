@@ -2,7 +2,7 @@ import { startTestPostgres } from '@switchboard/testing';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { wakeQueue } from '../notify/wakeups';
-import type { SqlRunner } from '../pagination';
+import type { SqlRunner } from '@switchboard/persistence';
 import { enqueueJobs } from './enqueue-jobs';
 import type { NewJob } from './enqueue-jobs';
 import { ClaimedJob, completeJobs, holdJobs, JobLeaseLostError } from './job';

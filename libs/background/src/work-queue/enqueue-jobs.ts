@@ -1,4 +1,4 @@
-import type { SqlRunner } from '../pagination';
+import type { SqlRunner } from '@switchboard/persistence';
 
 export interface NewJob {
   queue: string;
