@@ -54,8 +54,22 @@ export interface EmailAttachmentRef {
 }
 
 /**
- * One send, as the gateway forwards it after validation: every address is an object with its
- * email trimmed and lowercased, the category defaulted, `scheduled_at` an ISO timestamp.
+ * `POST /v1/email/messages` and `/v1/email/batches` as the gateway forwards them: the JSON body,
+ * which passed the route's shape DTO (unknown fields refused) but none of the product's rules, and
+ * what only the gateway knows. The email service applies every rule (send-request.normaliser).
+ */
+export interface EmailSendInput {
+  body: unknown;
+  /**
+   * Lowercased emails of the workspace's users, who onboarding-domain mail may reach; attached
+   * when a sender may be on the onboarding domain.
+   */
+  workspace_user_emails?: string[];
+}
+
+/**
+ * One send after the email service's rules: every address is an object with its email trimmed
+ * and lowercased, the category defaulted, `scheduled_at` an ISO timestamp.
  */
 export interface EmailSendRequest {
   from: EmailAddress;

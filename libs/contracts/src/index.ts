@@ -26,3 +26,4 @@ export * from './webhooks/webhooks.errors';
 export * from './contacts/contacts';
 export * from './contacts/contacts.rpc';
 export * from './contacts/contacts.errors';
+export * from './validation';

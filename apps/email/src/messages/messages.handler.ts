@@ -2,11 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { BaseRpcContext } from '@nestjs/microservices';
 import { EmailSubjects } from '@switchboard/contracts';
-import type {
-  EmailBatchRequest,
-  EmailSendRequest,
-  ListEmailMessagesRequest,
-} from '@switchboard/contracts';
+import type { EmailSendInput, ListEmailMessagesRequest } from '@switchboard/contracts';
 import type { PageRequest } from '@switchboard/persistence';
 import { Handles, requestContextOf } from '@switchboard/platform';
 import { SendService } from './accept/send.service';
@@ -14,7 +10,7 @@ import { MessagesService } from './messages.service';
 
 type MessageScoped<T = object> = T & { message_id: string };
 
-/** Transport handlers of email messages; the gateway has validated and normalised every payload. */
+/** Transport handlers of email messages; the services apply every rule of a send. */
 @Controller()
 export class MessagesHandler {
   constructor(
@@ -23,12 +19,12 @@ export class MessagesHandler {
   ) {}
 
   @Handles(EmailSubjects.SendMessage)
-  send(@Payload() input: EmailSendRequest, @Ctx() context: BaseRpcContext) {
+  send(@Payload() input: EmailSendInput, @Ctx() context: BaseRpcContext) {
     return this.sends.send(requestContextOf(context), input);
   }
 
   @Handles(EmailSubjects.SendBatch)
-  sendBatch(@Payload() input: EmailBatchRequest, @Ctx() context: BaseRpcContext) {
+  sendBatch(@Payload() input: EmailSendInput, @Ctx() context: BaseRpcContext) {
     return this.sends.sendBatch(requestContextOf(context), input);
   }
 

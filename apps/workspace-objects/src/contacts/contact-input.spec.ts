@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { mergedData, phoneNumber, readContact } from './contact-input';
+import { mergedData, readContact } from './contact-input';
 import type { PropertyCatalog } from './contact-input';
 
 const properties: PropertyCatalog = new Map([
@@ -77,14 +77,5 @@ describe(readContact.name, () => {
       ),
       { seed: 20261124, numRuns: 500 },
     );
-  });
-});
-
-describe(phoneNumber.name, () => {
-  it('takes international numbers with punctuation and refuses what is not a number', () => {
-    expect(phoneNumber('+31 6 1234 5678')).toBe('+31612345678');
-    expect(phoneNumber('0031612345678')).toBeUndefined();
-    expect(phoneNumber('call me')).toBeUndefined();
-    expect(phoneNumber('+1')).toBeUndefined();
   });
 });

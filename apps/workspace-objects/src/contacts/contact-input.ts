@@ -1,6 +1,5 @@
-import { CONTACT_LIMITS } from '@switchboard/contracts';
+import { CONTACT_LIMITS, isEmail, phoneNumber } from '@switchboard/contracts';
 import type { ContactPropertyType, ErrorCode, ErrorDetail } from '@switchboard/contracts';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { propertyValue } from '../contact-properties/property-values';
 
 export interface PropertyDefinition {
@@ -44,10 +43,6 @@ export interface ReadContact {
 export type ReadMode = 'create' | 'entry' | 'update';
 
 const FIELDS = new Set(['email', 'phone_number', 'first_name', 'last_name', 'external_id', 'data']);
-const EMAIL =
-  /^[^\s@"(),:;<>[\]\\]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
-/** What people put in phone numbers that is not a digit: stripped before parsing. */
-const PHONE_PUNCTUATION = /[\s().\-/]/g;
 
 /**
  * Reads a contact's fields from an unchecked object: every rule of a field, normalization
@@ -85,7 +80,7 @@ export function readContact(
       echo.email = email;
       if (email.length > CONTACT_LIMITS.emailLength)
         problem('email', `must have at most ${CONTACT_LIMITS.emailLength} characters`);
-      else if (!EMAIL.test(email)) problem('email', 'must be an email address');
+      else if (!isEmail(email)) problem('email', 'must be an email address');
       else input.email = email;
     }
   }
@@ -131,15 +126,6 @@ export function identifiersOf(input: ContactInput): Array<[Identifier, string]> 
     const value = input[key];
     return typeof value === 'string' ? [[key, value]] : [];
   });
-}
-
-/** A phone number in E.164 (`+` and 4 to 15 digits), or undefined when it cannot be one. */
-export function phoneNumber(value: string): string | undefined {
-  const stripped = value.trim().replace(PHONE_PUNCTUATION, '');
-  if (!/^\+?\d+$/.test(stripped)) return undefined;
-  const parsed = parsePhoneNumberFromString(stripped.startsWith('+') ? stripped : `+${stripped}`);
-  const e164 = parsed?.number;
-  return e164 && /^\+\d{4,15}$/.test(e164) ? e164 : undefined;
 }
 
 function readData(

@@ -15,13 +15,13 @@ import { AppError, workspaceOf } from '@switchboard/platform';
 import { AudiencesRepository } from '../audiences/audiences.repository';
 import { ContactPropertiesRepository } from '../contact-properties/contact-properties.repository';
 import { contactWrite, toContactDto } from './contact.mapper';
+import { phoneNumber } from '@switchboard/contracts';
 import {
   dataProblem,
   IDENTIFIER_TAKEN,
   identifiersOf,
   IDENTIFIERS,
   mergedData,
-  phoneNumber,
   readContact,
 } from './contact-input';
 import type { ContactInput, Identifier } from './contact-input';

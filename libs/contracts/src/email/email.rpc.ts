@@ -3,12 +3,11 @@ import type { IdRequest, NoContent, Rpc } from '../rpc';
 import type { EmailSubjects } from '../email';
 import type {
   EmailBatchItem,
-  EmailBatchRequest,
   EmailContent,
   EmailEvent,
   EmailMessage,
   EmailRecipient,
-  EmailSendRequest,
+  EmailSendInput,
   ListEmailMessagesRequest,
 } from '../email';
 import type {
@@ -32,8 +31,8 @@ export type EmailDomainIdRequest = IdRequest<'domain_id'>;
 
 /** The email service's operations, by subject. */
 export interface EmailRpc {
-  [EmailSubjects.SendMessage]: Rpc<EmailSendRequest, EmailMessage>;
-  [EmailSubjects.SendBatch]: Rpc<EmailBatchRequest, { data: EmailBatchItem[] }>;
+  [EmailSubjects.SendMessage]: Rpc<EmailSendInput, EmailMessage>;
+  [EmailSubjects.SendBatch]: Rpc<EmailSendInput, { data: EmailBatchItem[] }>;
   [EmailSubjects.GetMessage]: Rpc<EmailMessageIdRequest, EmailMessage>;
   [EmailSubjects.ListMessages]: Rpc<ListEmailMessagesRequest, Page<EmailMessage>>;
   [EmailSubjects.CancelMessage]: Rpc<EmailMessageIdRequest, NoContent>;

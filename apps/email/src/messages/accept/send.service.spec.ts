@@ -1,4 +1,4 @@
-import type { EmailSendRequest, RequestContext } from '@switchboard/contracts';
+import type { EmailSendInput, RequestContext } from '@switchboard/contracts';
 import { SealedBox } from '@switchboard/platform';
 import type { DataSource } from 'typeorm';
 import type { EmailConfig } from '../../config/email.config';
@@ -11,13 +11,9 @@ const context: RequestContext = {
   caller: { kind: 'api_key', id: 'key_1', role: 'admin' },
 };
 
-const sendFrom = (from: string): EmailSendRequest =>
-  ({
-    from: { email: from },
-    to: [{ email: 'someone@example.com' }],
-    subject: 's',
-    text: 't',
-  }) as EmailSendRequest;
+const sendFrom = (from: string): EmailSendInput => ({
+  body: { from, to: ['someone@example.com'], subject: 's', text: 't' },
+});
 
 /**
  * The sender rules run before anything is written, so a refused send never reaches PostgreSQL:

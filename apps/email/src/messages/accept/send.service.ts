@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type {
   EmailBatchItem,
-  EmailBatchRequest,
+  EmailSendInput,
   EmailMessage,
   EmailSendRequest,
   ErrorDetail,
@@ -27,6 +27,11 @@ import { toBatchItem, toMessageDto } from '../message.mapper';
 import type { MessageRow } from '../message.mapper';
 import { countOnboardingSends, insertDrafts, wakeAccepted } from './accept.repository';
 import { draftMessage, senderDomainOf } from './message-draft';
+import {
+  normaliseBatchRequest,
+  normaliseSendRequest,
+  sendProblemsError,
+} from './send-request.normaliser';
 import type { MessageDraft } from './message-draft';
 
 /**
@@ -64,7 +69,11 @@ export class SendService {
     this.autocommit = poolRunner(dataSource);
   }
 
-  async send(context: RequestContext, request: EmailSendRequest): Promise<EmailMessage> {
+  /** A send as the gateway forwards it: every rule of its values first, then the sender's. */
+  async send(context: RequestContext, input: EmailSendInput): Promise<EmailMessage> {
+    const result = normaliseSendRequest(input.body, { now: new Date() });
+    if (!result.ok) throw sendProblemsError(result.problems);
+    const request = withWorkspaceUsers(result.value, input);
     return this.accept(
       context,
       [request],
@@ -73,13 +82,16 @@ export class SendService {
     );
   }
 
+  /** A batch: every item is checked before any answer, and one problem rejects the batch. */
   async sendBatch(
     context: RequestContext,
-    request: EmailBatchRequest,
+    input: EmailSendInput,
   ): Promise<{ data: EmailBatchItem[] }> {
+    const result = normaliseBatchRequest(input.body, { now: new Date() });
+    if (!result.ok) throw sendProblemsError(result.problems);
     return this.accept(
       context,
-      request.messages,
+      result.value.messages.map((request) => withWorkspaceUsers(request, input)),
       (index) => `messages[${index}].`,
       (drafts) => ({ data: drafts.map((draft) => toBatchItem(acceptedView(draft))) }),
     );
@@ -252,4 +264,11 @@ function onboardingLimit(now: Date): AppError {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   const seconds = Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
   return new AppError('E07002', { headers: { 'retry-after': String(seconds) } });
+}
+
+/** Who onboarding-domain mail may reach, as the gateway attached it to the send. */
+function withWorkspaceUsers(request: EmailSendRequest, input: EmailSendInput): EmailSendRequest {
+  return input.workspace_user_emails
+    ? { ...request, workspace_user_emails: input.workspace_user_emails }
+    : request;
 }

@@ -2,7 +2,6 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/com
 import { EmailSubjects } from '@switchboard/contracts';
 import type {
   EmailBatchItem,
-  EmailBatchRequest,
   EmailContent,
   EmailMessage,
   ListEmailMessagesRequest,
@@ -20,18 +19,13 @@ import {
   SendEmailMessageDto,
 } from './messages.dto';
 import { OnboardingRecipients } from './onboarding-recipients';
-import {
-  normaliseBatchRequest,
-  normaliseSendRequest,
-  sendProblemsError,
-} from './send-request.normaliser';
 
 const messages = { tag: 'Email messages', auth: 'api' } as const;
 
 /**
- * Email messages (spec: Email messages), answered by the email service. Sends are checked and
- * normalised here in full (every problem of a request, or of every item of a batch, in one 422)
- * before anything is forwarded; the service then applies the sender and recipient rules.
+ * Email messages (spec: Email messages), answered by the email service. A send's shape is
+ * checked here (the DTO refuses unknown fields); every rule of its values, and the sender and
+ * recipient rules, are the email service's, which answers every problem in one 422.
  */
 @Controller('v1/email')
 export class MessagesController {
@@ -54,10 +48,7 @@ export class MessagesController {
     errors: [402],
   })
   async send(@Req() request: FastifyRequest): Promise<EmailMessage> {
-    // The DTO has refused unknown fields; the normaliser checks the parsed JSON's values.
-    const result = normaliseSendRequest(request.body ?? {}, { now: new Date() });
-    if (!result.ok) throw sendProblemsError(result.problems);
-    const [input] = await this.onboarding.attach(request.caller?.workspaceId, [result.value]);
+    const input = await this.onboarding.attach(request.caller?.workspaceId, request.body ?? {});
     return this.services.send(EmailSubjects.SendMessage, input, requestContextFor(request));
   }
 
@@ -78,11 +69,7 @@ export class MessagesController {
     errors: [402],
   })
   async sendBatch(@Req() request: FastifyRequest): Promise<{ data: EmailBatchItem[] }> {
-    const result = normaliseBatchRequest(request.body ?? {}, { now: new Date() });
-    if (!result.ok) throw sendProblemsError(result.problems);
-    const input: EmailBatchRequest = {
-      messages: await this.onboarding.attach(request.caller?.workspaceId, result.value.messages),
-    };
+    const input = await this.onboarding.attach(request.caller?.workspaceId, request.body ?? {});
     return this.services.send(EmailSubjects.SendBatch, input, requestContextFor(request));
   }
 

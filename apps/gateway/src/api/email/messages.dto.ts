@@ -1,4 +1,5 @@
 import type { EmailCategory, EmailMessageStatus } from '@switchboard/contracts';
+import { isEmail, parseTimestamp } from '@switchboard/contracts';
 import { Transform } from 'class-transformer';
 import {
   Allow,
@@ -12,8 +13,6 @@ import {
 } from 'class-validator';
 import type { ValidationOptions } from 'class-validator';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
-import { isEmail } from './email-address';
-import { parseTimestamp } from './timestamp';
 
 export const EMAIL_MESSAGE_STATUSES = [
   'scheduled',

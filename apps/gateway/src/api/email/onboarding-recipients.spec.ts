@@ -1,4 +1,3 @@
-import type { EmailSendRequest } from '@switchboard/contracts';
 import type { RunningPostgres } from '@switchboard/testing';
 import {
   CursorCodec,
@@ -15,21 +14,8 @@ import { AdminService } from '../../identity/admin.service';
 import { IdentityRepository } from '../../identity/identity.repository';
 import { OnboardingRecipients, USER_EMAILS_TTL_MS } from './onboarding-recipients';
 
-const send = (from: string): EmailSendRequest => ({
-  from: { email: from },
-  to: [{ email: 'someone@example.com' }],
-  cc: [],
-  bcc: [],
-  reply_to: [],
-  subject: 'Hi',
-  text: 'Hi',
-  category: 'transactional',
-  tags: [],
-  headers: {},
-  attachments: [],
-  track_opens: false,
-  track_clicks: false,
-});
+/** A send body as the API takes it (the email service applies its rules later). */
+const send = (from: unknown) => ({ from, to: ['someone@example.com'], subject: 'Hi', text: 'Hi' });
 
 describe(OnboardingRecipients.name, () => {
   let postgres: RunningPostgres;
@@ -89,17 +75,29 @@ describe(OnboardingRecipients.name, () => {
     expect(await identity.listWorkspaceUserEmails('ws_00000000000000000000000000')).toEqual([]);
   });
 
-  it('attaches the emails to sends from the onboarding domain only', async () => {
+  it('attaches the emails to a send or batch whose sender may be on the onboarding domain', async () => {
     const workspaceId = await workspaceWithUsers('cy@example.com');
     const recipients = new OnboardingRecipients(config, identity);
-    const [onboarding, own] = await recipients.attach(workspaceId, [
-      send('hello@onboarding.localhost'),
-      send('hello@acme.com'),
+    for (const from of [
+      'hello@onboarding.localhost',
+      'Acme <Hello@Onboarding.Localhost>',
+      { email: ' hello@ONBOARDING.localhost', name: 'Acme' },
+    ])
+      expect(await recipients.attach(workspaceId, send(from))).toEqual({
+        body: send(from),
+        workspace_user_emails: ['cy@example.com'],
+      });
+    const batch = { messages: [send('hello@acme.com'), send('hi@onboarding.localhost')] };
+    expect((await recipients.attach(workspaceId, batch)).workspace_user_emails).toEqual([
+      'cy@example.com',
     ]);
-    expect(onboarding.workspace_user_emails).toEqual(['cy@example.com']);
-    expect(own).not.toHaveProperty('workspace_user_emails');
-    const untouched = [send('hello@acme.com'), send('x@sub.onboarding.localhost')];
-    expect(await recipients.attach(workspaceId, untouched)).toBe(untouched);
+    for (const body of [
+      send('hello@acme.com'),
+      send('x@sub.onboarding.localhost'),
+      { messages: [send('hello@acme.com')] },
+      'not an object',
+    ])
+      expect(await recipients.attach(workspaceId, body)).toEqual({ body });
   });
 
   it('reuses one lookup per workspace for a few seconds, then reads again', async () => {
@@ -107,7 +105,7 @@ describe(OnboardingRecipients.name, () => {
     const recipients = new OnboardingRecipients(config, identity);
     const lookups = jest.spyOn(identity, 'listWorkspaceUserEmails');
     const sends = Array.from({ length: 5 }, () =>
-      recipients.attach(workspaceId, [send('a@onboarding.localhost')]),
+      recipients.attach(workspaceId, send('a@onboarding.localhost')),
     );
     await Promise.all(sends);
     expect(lookups).toHaveBeenCalledTimes(1);
@@ -116,10 +114,10 @@ describe(OnboardingRecipients.name, () => {
       { email: 'new@example.com', password: 'a long password', role: 'read' },
       operator(),
     );
-    const [cached] = await recipients.attach(workspaceId, [send('a@onboarding.localhost')]);
+    const cached = await recipients.attach(workspaceId, send('a@onboarding.localhost'));
     expect(cached.workspace_user_emails).toEqual(['dan@example.com']);
     await new Promise((resolve) => setTimeout(resolve, USER_EMAILS_TTL_MS + 50));
-    const [fresh] = await recipients.attach(workspaceId, [send('a@onboarding.localhost')]);
+    const fresh = await recipients.attach(workspaceId, send('a@onboarding.localhost'));
     expect(fresh.workspace_user_emails?.sort()).toEqual(['dan@example.com', 'new@example.com']);
     expect(lookups).toHaveBeenCalledTimes(2);
     lookups.mockRestore();
@@ -131,10 +129,10 @@ describe(OnboardingRecipients.name, () => {
     const lookups = jest
       .spyOn(identity, 'listWorkspaceUserEmails')
       .mockRejectedValueOnce(new Error('connection lost'));
-    await expect(recipients.attach(workspaceId, [send('a@onboarding.localhost')])).rejects.toThrow(
+    await expect(recipients.attach(workspaceId, send('a@onboarding.localhost'))).rejects.toThrow(
       'connection lost',
     );
-    const [retried] = await recipients.attach(workspaceId, [send('a@onboarding.localhost')]);
+    const retried = await recipients.attach(workspaceId, send('a@onboarding.localhost'));
     expect(retried.workspace_user_emails).toEqual(['fay@example.com']);
     expect(lookups).toHaveBeenCalledTimes(2);
     lookups.mockRestore();

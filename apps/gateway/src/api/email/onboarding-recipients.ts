@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EmailSendRequest } from '@switchboard/contracts';
+import type { EmailSendInput } from '@switchboard/contracts';
 import { GATEWAY_CONFIG } from '../../config/gateway.config';
 import type { GatewayConfig } from '../../config/gateway.config';
 import { IdentityRepository } from '../../identity/identity.repository';
@@ -27,22 +27,24 @@ export class OnboardingRecipients {
     this.domain = config.EMAIL_ONBOARDING_DOMAIN.trim().toLowerCase();
   }
 
-  isOnboardingSender(request: EmailSendRequest): boolean {
-    const email = request.from.email;
-    return email.slice(email.lastIndexOf('@') + 1) === this.domain;
+  /**
+   * Whether a sender as sent (`"Name <a@b>"`, `{email}` or anything else) may be on the onboarding
+   * domain. Deciding what the sender is belongs to the email service; this only has to never
+   * miss one, and a false yes costs a cached lookup.
+   */
+  mayBeOnboardingSender(from: unknown): boolean {
+    const text = typeof from === 'string' ? from : JSON.stringify(from ?? null);
+    return text.toLowerCase().includes(`@${this.domain}`);
   }
 
-  /** The requests, each from the onboarding domain with `workspace_user_emails` attached. */
-  async attach(
-    workspaceId: string | undefined,
-    requests: EmailSendRequest[],
-  ): Promise<EmailSendRequest[]> {
-    if (!workspaceId || !requests.some((request) => this.isOnboardingSender(request)))
-      return requests;
-    const emails = await this.userEmails(workspaceId);
-    return requests.map((request) =>
-      this.isOnboardingSender(request) ? { ...request, workspace_user_emails: emails } : request,
-    );
+  /**
+   * The body as the email service takes it, with the workspace users' emails when a sender of
+   * it (`from`, or each message's `from` in a batch) may be on the onboarding domain.
+   */
+  async attach(workspaceId: string | undefined, body: unknown): Promise<EmailSendInput> {
+    if (!workspaceId || !sendersOf(body).some((from) => this.mayBeOnboardingSender(from)))
+      return { body };
+    return { body, workspace_user_emails: await this.userEmails(workspaceId) };
   }
 
   private userEmails(workspaceId: string): Promise<string[]> {
@@ -69,4 +71,17 @@ export class OnboardingRecipients {
       if (!oldest.done) this.cache.delete(oldest.value);
     }
   }
+}
+
+/** The `from` of a send body, or of every message of a batch body. */
+function sendersOf(body: unknown): unknown[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const { from, messages } = body as { from?: unknown; messages?: unknown };
+  if (Array.isArray(messages))
+    return messages.map((message: unknown) =>
+      typeof message === 'object' && message !== null
+        ? (message as { from?: unknown }).from
+        : undefined,
+    );
+  return [from];
 }

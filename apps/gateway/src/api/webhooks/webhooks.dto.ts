@@ -12,7 +12,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '@switchboard/contracts';
+import { parseTimestamp, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '@switchboard/contracts';
 import type {
   CreateWebhookEndpointRequest,
   ErrorDetail,
@@ -24,7 +24,6 @@ import type {
 } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import { ManagementPageQuery } from '../../pipeline/http/list-query.dto';
-import { parseTimestamp } from '../email/timestamp';
 
 /*
  * Shapes here (class-validator, published in the OpenAPI document); the request builders below

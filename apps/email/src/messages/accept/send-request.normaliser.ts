@@ -8,15 +8,14 @@ import type {
   ErrorCode,
   ErrorDetail,
 } from '@switchboard/contracts';
+import { parseAddress, parseTimestamp } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
-import { parseAddress } from './email-address';
 import {
   inferContentType,
   isBlockedContentType,
   isBlockedFilename,
   normaliseContentType,
 } from './attachment-types';
-import { parseTimestamp } from './timestamp';
 
 /**
  * The limits of one send (spec: Limits; the SDK's `EmailMessageSendRequest`). `recipients`
