@@ -25,6 +25,13 @@ import { DELIVER_QUEUE } from '../delivery/delivery.queue';
 import { sendWebhook } from '../delivery/http-sender';
 import { signedHeaders } from '../delivery/signing';
 import { toAttemptDto, toEndpointDto } from './endpoint.mapper';
+import {
+  checkedAttempts,
+  checkedCreate,
+  checkedReplay,
+  checkedTest,
+  checkedUpdate,
+} from './endpoint-requests';
 import { EndpointsRepository } from './endpoints.repository';
 import type { EndpointRow } from './endpoints.repository';
 import { newSigningSecret } from './signing-secret';
@@ -52,8 +59,9 @@ export class EndpointsService {
 
   async create(
     context: RequestContext,
-    input: CreateWebhookEndpointRequest,
+    request: CreateWebhookEndpointRequest,
   ): Promise<WebhookEndpointCreated> {
+    const input = checkedCreate(request);
     const workspaceId = workspaceOf(context);
     await this.checkUrl(input.url);
     return this.writes.run(context, async (manager) => {
@@ -87,8 +95,9 @@ export class EndpointsService {
 
   async update(
     context: RequestContext,
-    input: UpdateWebhookEndpointRequest,
+    request: UpdateWebhookEndpointRequest,
   ): Promise<WebhookEndpoint> {
+    const input = checkedUpdate(request);
     const workspaceId = workspaceOf(context);
     await this.found(workspaceId, input.webhook_id);
     if (input.url !== undefined) await this.checkUrl(input.url);
@@ -137,8 +146,9 @@ export class EndpointsService {
    */
   async test(
     context: RequestContext,
-    input: TestWebhookEndpointRequest,
+    request: TestWebhookEndpointRequest,
   ): Promise<WebhookTestResult> {
+    const input = checkedTest(request);
     const row = await this.found(workspaceOf(context), input.webhook_id);
     const type = input.event_type ?? row.events[0];
     if (!type)
@@ -169,8 +179,9 @@ export class EndpointsService {
 
   async attempts(
     context: RequestContext,
-    input: ListWebhookAttemptsRequest,
+    request: ListWebhookAttemptsRequest,
   ): Promise<{ data: WebhookAttempt[] }> {
+    const input = checkedAttempts(request);
     const row = await this.found(workspaceOf(context), input.webhook_id);
     const rows = await this.repository.attempts(row.id, input.limit, input.before, input.after);
     return { data: rows.map(toAttemptDto) };
@@ -179,8 +190,9 @@ export class EndpointsService {
   /** Queues what the endpoint missed in [since, until), under new `webhook-id`s. */
   async replay(
     context: RequestContext,
-    input: ReplayWebhookEventsRequest,
+    request: ReplayWebhookEventsRequest,
   ): Promise<WebhookReplayResult> {
+    const input = checkedReplay(request);
     const workspaceId = workspaceOf(context);
     const until = input.until ? new Date(input.until) : new Date();
     const since = input.since ? new Date(input.since) : new Date(until.getTime() - DAY_MS);

@@ -35,6 +35,7 @@ const params = (run: () => unknown): string[] => failure(run).map((detail) => de
 const create = (body: Record<string, unknown>) =>
   toCreateRequest(validateInto(CreateWebhookDto, body, 'body'));
 
+/** Shapes only: the rules of the values are the webhooks service's (endpoint-requests.spec.ts). */
 describe('webhook endpoint DTOs', () => {
   describe(CreateWebhookDto.name, () => {
     const valid = { url: 'https://hooks.example.com/bird', events: ['email.delivered'] };
@@ -65,18 +66,6 @@ describe('webhook endpoint DTOs', () => {
       expect(create({ ...valid, url: url.slice(0, 2048) }).url).toHaveLength(2048);
     });
 
-    it.each([
-      'hooks.example.com/bird',
-      '/bird',
-      'ftp://example.com/x',
-      'javascript:alert(1)',
-      'https://',
-    ])('refuses %s: not an absolute http(s) URL', (url) => {
-      expect(failure(() => create({ ...valid, url }))).toEqual([
-        { param: 'url', message: 'must be an absolute https URL' },
-      ]);
-    });
-
     it('lets http through: https only is the service rule (WEBHOOKS_ALLOW_PRIVATE_URLS)', () => {
       expect(create({ ...valid, url: 'http://localhost:3000/hook' }).url).toBe(
         'http://localhost:3000/hook',
@@ -97,37 +86,10 @@ describe('webhook endpoint DTOs', () => {
       ]);
     });
 
-    it('names each event type outside the catalog by its index', () => {
-      const events = ['email.delivered', 'email.opened', 'sms.sent', 'email.nope', 'x'];
-      expect(failure(() => create({ ...valid, events }))).toEqual([
-        { param: 'events[3]', message: 'must be an event type of the catalog' },
-        { param: 'events[4]', message: 'must be an event type of the catalog' },
-      ]);
-    });
-
     it('accepts every type of the catalog, 54 at once', () => {
       expect(create({ ...valid, events: [...WEBHOOK_EVENT_TYPES] }).events).toEqual([
         ...WEBHOOK_EVENT_TYPES,
       ]);
-    });
-
-    it('drops duplicate event types keeping the first order', () => {
-      const events = [
-        'sms.sent',
-        'email.delivered',
-        'sms.sent',
-        'domain.verified',
-        'email.delivered',
-      ];
-      expect(create({ ...valid, events }).events).toEqual([
-        'sms.sent',
-        'email.delivered',
-        'domain.verified',
-      ]);
-    });
-
-    it('reports a bad url and a bad event type in one answer', () => {
-      expect(params(() => create({ url: 'nope', events: ['nope'] }))).toEqual(['url', 'events[0]']);
     });
 
     it('refuses a description longer than 256 characters', () => {
@@ -165,7 +127,7 @@ describe('webhook endpoint DTOs', () => {
         webhook_id: ID,
         url: 'https://example.com/new',
         description: '',
-        events: ['sms.sent', 'sms.failed'],
+        events: ['sms.sent', 'sms.sent', 'sms.failed'],
         status: 'active',
       });
     });
@@ -180,10 +142,9 @@ describe('webhook endpoint DTOs', () => {
       expect(params(() => update({ status: 'degraded' }))).toEqual(['status']);
     });
 
-    it('applies the create rules to url, events and description', () => {
+    it('applies the create shapes to url, events and description', () => {
       expect(params(() => update({ events: [] }))).toEqual(['events']);
-      expect(params(() => update({ url: 'mailto:a@example.com' }))).toEqual(['url']);
-      expect(params(() => update({ events: ['email.delivered', 'nope'] }))).toEqual(['events[1]']);
+      expect(params(() => update({ url: '' }))).toEqual(['url']);
       expect(params(() => update({ description: 'd'.repeat(257) }))).toEqual(['description']);
       expect(params(() => update({ id: ID }))).toEqual(['id']);
     });
@@ -242,10 +203,7 @@ describe('webhook endpoint DTOs', () => {
       });
     });
 
-    it('refuses a type outside the catalog with 422 naming event_type', () => {
-      expect(failure(() => test({ event_type: 'nope.nothing' }))).toEqual([
-        { param: 'event_type', message: 'must be an event type of the catalog' },
-      ]);
+    it('refuses an event_type that is empty or not a string', () => {
       expect(params(() => test({ event_type: '' }))).toEqual(['event_type']);
       expect(params(() => test({ event_type: ['email.delivered'] }))).toContain('event_type');
     });
@@ -263,23 +221,7 @@ describe('webhook endpoint DTOs', () => {
       expect(params(() => attempts({ limit: 'ten' }))).toContain('limit');
     });
 
-    it('sends before and after as UTC ISO 8601 instants', () => {
-      expect(
-        attempts({ before: '2026-11-23T12:00:00+02:00', after: '2026-11-22T08:30:00.5Z' }),
-      ).toEqual({
-        webhook_id: ID,
-        limit: 50,
-        before: '2026-11-23T10:00:00.000Z',
-        after: '2026-11-22T08:30:00.500Z',
-      });
-    });
-
-    it('refuses what is not an ISO 8601 date-time with a zone, naming each', () => {
-      expect(params(() => attempts({ before: 'yesterday', after: '2026-11-22' }))).toEqual([
-        'before',
-        'after',
-      ]);
-      expect(params(() => attempts({ after: '2026-02-30T00:00:00Z' }))).toEqual(['after']);
+    it('refuses an unknown query parameter', () => {
       expect(params(() => attempts({ starting_after: 'x' }))).toEqual(['starting_after']);
     });
   });
@@ -292,34 +234,8 @@ describe('webhook endpoint DTOs', () => {
       expect(replay({})).toEqual({ webhook_id: ID });
     });
 
-    it('sends since and until as UTC ISO 8601 instants', () => {
-      expect(replay({ since: '2026-11-23T00:00:00+01:00', until: '2026-11-23T06:00:00Z' })).toEqual(
-        {
-          webhook_id: ID,
-          since: '2026-11-22T23:00:00.000Z',
-          until: '2026-11-23T06:00:00.000Z',
-        },
-      );
-      expect(replay({ since: '2026-11-23T00:00:00Z' })).toEqual({
-        webhook_id: ID,
-        since: '2026-11-23T00:00:00.000Z',
-      });
-    });
-
-    it('refuses since at or after until with 422 naming since', () => {
-      expect(
-        failure(() => replay({ since: '2026-11-23T06:00:00Z', until: '2026-11-23T00:00:00Z' })),
-      ).toEqual([{ param: 'since', message: 'must be before until' }]);
-      expect(
-        params(() => replay({ since: '2026-11-23T08:00:00+02:00', until: '2026-11-23T06:00:00Z' })),
-      ).toEqual(['since']);
-    });
-
-    it('refuses what is not an ISO 8601 date-time, and unknown fields', () => {
-      expect(params(() => replay({ since: 'last week', until: 1 }))).toEqual(
-        expect.arrayContaining(['until']),
-      );
-      expect(params(() => replay({ since: 'last week' }))).toEqual(['since']);
+    it('refuses a bound that is not a string, and unknown fields', () => {
+      expect(params(() => replay({ since: 'last week', until: 1 }))).toContain('until');
       expect(params(() => replay({ event_types: ['email.delivered'] }))).toEqual(['event_types']);
     });
   });

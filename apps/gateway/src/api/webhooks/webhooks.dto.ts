@@ -12,24 +12,21 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { parseTimestamp, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '@switchboard/contracts';
+import { WEBHOOK_LIMITS } from '@switchboard/contracts';
 import type {
   CreateWebhookEndpointRequest,
-  ErrorDetail,
   ListWebhookAttemptsRequest,
   ListWebhookEndpointsRequest,
   ReplayWebhookEventsRequest,
   TestWebhookEndpointRequest,
   UpdateWebhookEndpointRequest,
 } from '@switchboard/contracts';
-import { AppError } from '@switchboard/platform';
 import { ManagementPageQuery } from '../../pipeline/http/list-query.dto';
 
 /*
- * Shapes here (class-validator, published in the OpenAPI document); the request builders below
- * check what the shapes cannot say (an absolute http(s) URL, the catalog naming the bad item as
- * `events[3]`, ISO 8601 instants). The webhooks service applies the rules that depend on its
- * settings (https only, public addresses).
+ * Shapes here (class-validator, published in the OpenAPI document). What the shapes cannot say
+ * (an absolute http(s) URL, the catalog naming the bad item as `events[3]`, ISO 8601 instants,
+ * https only, public addresses) is the webhooks service's (endpoints/endpoint-requests.ts).
  */
 
 export class CreateWebhookDto {
@@ -94,19 +91,14 @@ export class ListAttemptsQuery {
 }
 
 /*
- * The validated DTOs as the contract requests. Each collects every problem of its body or query
- * into one 422 (E01001) whose details name the field (`url`, `events[3]`, `event_type`, `since`).
- * `@IsOptional` lets `null` through as well as an absent field; both mean "not given" here, so a
- * request never carries a null the contract does not allow.
+ * The validated DTOs as the contract requests: only the fields given (`@IsOptional` lets `null`
+ * through as well as an absent field; both mean "not given" here, so a request never carries a
+ * null the contract does not allow). The webhooks service applies the rules of their values.
  */
 
-/** `POST /v1/webhooks`: the url's shape checked, the events in the catalog and deduplicated. */
+/** `POST /v1/webhooks`. */
 export function toCreateRequest(body: CreateWebhookDto): CreateWebhookEndpointRequest {
-  const details: ErrorDetail[] = [];
-  checkUrlShape(body.url, details);
-  const events = catalogEvents(body.events, details);
-  refuseAny(details);
-  return { url: body.url, events, ...given({ description: body.description }) };
+  return { url: body.url, events: body.events, ...given({ description: body.description }) };
 }
 
 /** `GET /v1/webhooks`: newest first unless `order` says otherwise (the SDK's default). */
@@ -123,100 +115,45 @@ export function toListRequest(query: ListWebhooksQuery): ListWebhookEndpointsReq
   };
 }
 
-/** `PATCH /v1/webhooks/{webhook_id}`: only the fields sent, with the create rules. */
+/** `PATCH /v1/webhooks/{webhook_id}`: only the fields sent. */
 export function toUpdateRequest(
   webhookId: string,
   body: UpdateWebhookDto,
 ): UpdateWebhookEndpointRequest {
-  const details: ErrorDetail[] = [];
-  if (isGiven(body.url)) checkUrlShape(body.url, details);
-  const events = isGiven(body.events) ? catalogEvents(body.events, details) : undefined;
-  refuseAny(details);
   return {
     webhook_id: webhookId,
-    ...given({ url: body.url, description: body.description, events, status: body.status }),
+    ...given({
+      url: body.url,
+      description: body.description,
+      events: body.events,
+      status: body.status,
+    }),
   };
 }
 
-/** `POST /v1/webhooks/{webhook_id}/test`: an `event_type` sent must be in the catalog. */
+/** `POST /v1/webhooks/{webhook_id}/test`. */
 export function toTestRequest(webhookId: string, body: TestWebhookDto): TestWebhookEndpointRequest {
-  if (isGiven(body.event_type) && !isCatalogType(body.event_type))
-    throw AppError.validation([{ param: 'event_type', message: CATALOG_MESSAGE }]);
   return { webhook_id: webhookId, ...given({ event_type: body.event_type }) };
 }
 
-/** `GET /v1/webhooks/{webhook_id}/attempts`: the bounds as ISO 8601 instants in UTC. */
+/** `GET /v1/webhooks/{webhook_id}/attempts`. */
 export function toAttemptsRequest(
   webhookId: string,
   query: ListAttemptsQuery,
 ): ListWebhookAttemptsRequest {
-  const details: ErrorDetail[] = [];
-  const before = instant('before', query.before, details);
-  const after = instant('after', query.after, details);
-  refuseAny(details);
   return {
     webhook_id: webhookId,
     limit: query.limit,
-    ...given({ before: before?.toISOString(), after: after?.toISOString() }),
+    ...given({ before: query.before, after: query.after }),
   };
 }
 
-/**
- * `POST /v1/webhooks/{webhook_id}/replay`: the range as ISO 8601 instants in UTC, `since` before
- * `until` when both are sent (the service applies the defaults and checks the result again).
- */
+/** `POST /v1/webhooks/{webhook_id}/replay`. */
 export function toReplayRequest(
   webhookId: string,
   body: ReplayWebhookDto,
 ): ReplayWebhookEventsRequest {
-  const details: ErrorDetail[] = [];
-  const since = instant('since', body.since, details);
-  const until = instant('until', body.until, details);
-  if (since && until && since.getTime() >= until.getTime())
-    details.push({ param: 'since', message: 'must be before until' });
-  refuseAny(details);
-  return {
-    webhook_id: webhookId,
-    ...given({ since: since?.toISOString(), until: until?.toISOString() }),
-  };
-}
-
-const CATALOG_MESSAGE = 'must be an event type of the catalog';
-
-function isCatalogType(type: string): boolean {
-  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
-}
-
-/** An absolute http(s) URL; https only and public addresses are the service's rules. */
-function checkUrlShape(url: string, details: ErrorDetail[]): void {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !['http:', 'https:'].includes(parsed.protocol))
-    details.push({ param: 'url', message: 'must be an absolute https URL' });
-}
-
-/** The event types, each in the catalog (a detail per bad item), duplicates dropped in order. */
-function catalogEvents(events: string[], details: ErrorDetail[]): string[] {
-  events.forEach((type, index) => {
-    if (!isCatalogType(type)) details.push({ param: `events[${index}]`, message: CATALOG_MESSAGE });
-  });
-  return [...new Set(events)];
-}
-
-/** The instant of an ISO 8601 date-time with a time zone, or a detail naming the field. */
-function instant(
-  param: string,
-  value: string | null | undefined,
-  details: ErrorDetail[],
-): Date | undefined {
-  if (!isGiven(value)) return undefined;
-  const parsed = parseTimestamp(value);
-  if (!parsed) details.push({ param, message: 'must be an ISO 8601 date-time with a time zone' });
-  return parsed;
+  return { webhook_id: webhookId, ...given({ since: body.since, until: body.until }) };
 }
 
 function isGiven<T>(value: T | null | undefined): value is T {
@@ -230,8 +167,4 @@ function given<T extends Record<string, unknown>>(
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => isGiven(value))) as {
     [K in keyof T]?: NonNullable<T[K]>;
   };
-}
-
-function refuseAny(details: ErrorDetail[]): void {
-  if (details.length) throw AppError.validation(details);
 }
