@@ -1,4 +1,4 @@
-import type { EmailEvent, EmailTag } from '@switchboard/contracts';
+import type { EmailEvent, EmailMessageEventType, EmailTag } from '@switchboard/contracts';
 import { newId } from '@switchboard/persistence';
 
 /** What every event of a message echoes (the SDK's `EventEmailMessageBase`). */
@@ -30,7 +30,7 @@ export interface EmailEventRecord {
   messageId: string;
   workspaceId: string;
   recipientId: string | null;
-  type: string;
+  type: EmailMessageEventType;
   occurredAt: Date;
   detail: EventDetail;
   /** The webhook body's `data` (the SDK's `WebhookEvent` payload for the type). */
@@ -39,7 +39,7 @@ export interface EmailEventRecord {
 
 /** An event about one recipient (`email.accepted`, `email.delivered`, `email.bounced`, ...). */
 export function recipientEvent(
-  type: string,
+  type: EmailMessageEventType,
   subject: EventSubject,
   recipient: EventRecipient,
   occurredAt: Date,
@@ -69,7 +69,7 @@ export function recipientEvent(
 
 /** An event about the whole message (`email.scheduled`, `email.canceled`): once, whatever the recipients. */
 export function messageEvent(
-  type: string,
+  type: EmailMessageEventType,
   subject: EventSubject,
   occurredAt: Date,
   detail: EventDetail = {},

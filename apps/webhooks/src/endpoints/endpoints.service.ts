@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '@switchboard/contracts';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, WebhookErrors } from '@switchboard/contracts';
 import type {
   CreateWebhookEndpointRequest,
   ListWebhookAttemptsRequest,
@@ -108,7 +108,7 @@ export class EndpointsService {
         events: input.events,
         status: input.status,
       });
-      if (!row) throw new AppError('E04010');
+      if (!row) throw new AppError(WebhookErrors.WebhookEndpointNotFound);
       return toEndpointDto(row);
     });
   }
@@ -117,7 +117,8 @@ export class EndpointsService {
   async remove(context: RequestContext, id: string): Promise<null> {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (manager) => {
-      if (!(await this.repository.delete(manager, workspaceId, id))) throw new AppError('E04010');
+      if (!(await this.repository.delete(manager, workspaceId, id)))
+        throw new AppError(WebhookErrors.WebhookEndpointNotFound);
       return null;
     });
   }
@@ -126,9 +127,10 @@ export class EndpointsService {
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (manager) => {
       const row = await this.repository.find(workspaceId, id, manager, true);
-      if (!row) throw new AppError('E04010');
+      if (!row) throw new AppError(WebhookErrors.WebhookEndpointNotFound);
       const valid = await this.repository.validSecrets(row.id, manager);
-      if (valid.length >= WEBHOOK_LIMITS.validSecrets) throw new AppError('E06004');
+      if (valid.length >= WEBHOOK_LIMITS.validSecrets)
+        throw new AppError(WebhookErrors.WebhookTooManySecrets);
       const secret = newSigningSecret();
       await this.repository.rotate(
         manager,
@@ -152,7 +154,9 @@ export class EndpointsService {
     const row = await this.found(workspaceOf(context), input.webhook_id);
     const type = input.event_type ?? row.events[0];
     if (!type)
-      throw new AppError('E01020', { message: 'The endpoint subscribes to no event type.' });
+      throw new AppError(WebhookErrors.WebhookTestNotPossible, {
+        message: 'The endpoint subscribes to no event type.',
+      });
     if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type))
       throw AppError.validation([
         { param: 'event_type', message: 'must be an event type of the catalog' },
@@ -160,7 +164,7 @@ export class EndpointsService {
     const secrets = (await this.repository.validSecrets(row.id)).map((sealed) =>
       this.box.open(sealed),
     );
-    if (secrets.length === 0) throw new AppError('E01020');
+    if (secrets.length === 0) throw new AppError(WebhookErrors.WebhookTestNotPossible);
     const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data: {} });
     const outcome = await sendWebhook(row.url, body, signedHeaders(newId('msg'), body, secrets), {
       timeoutMs: Math.min(TEST_TIMEOUT_MS, this.config.WEBHOOKS_TIMEOUT_MS),
@@ -200,8 +204,8 @@ export class EndpointsService {
       throw AppError.validation([{ param: 'since', message: 'must be before until' }]);
     const result = await this.writes.run(context, async (manager) => {
       const row = await this.repository.find(workspaceId, input.webhook_id, manager, true);
-      if (!row) throw new AppError('E04010');
-      if (row.status === 'paused') throw new AppError('E06005');
+      if (!row) throw new AppError(WebhookErrors.WebhookEndpointNotFound);
+      if (row.status === 'paused') throw new AppError(WebhookErrors.WebhookEndpointPaused);
       const queued = await this.repository.replay(manager, row, since, until);
       return { queued, since: since.toISOString(), until: until.toISOString() };
     });
@@ -212,7 +216,7 @@ export class EndpointsService {
 
   private async found(workspaceId: string, id: string): Promise<EndpointRow> {
     const row = await this.repository.find(workspaceId, id);
-    if (!row) throw new AppError('E04010');
+    if (!row) throw new AppError(WebhookErrors.WebhookEndpointNotFound);
     return row;
   }
 

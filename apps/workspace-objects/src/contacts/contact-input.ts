@@ -1,4 +1,4 @@
-import { CONTACT_LIMITS, isEmail, phoneNumber } from '@switchboard/contracts';
+import { CONTACT_LIMITS, ContactErrors, isEmail, phoneNumber } from '@switchboard/contracts';
 import type { ContactPropertyType, ErrorCode, ErrorDetail } from '@switchboard/contracts';
 import { propertyValue } from '../contact-properties/property-values';
 
@@ -14,9 +14,9 @@ export const IDENTIFIERS: readonly Identifier[] = ['email', 'phone_number', 'ext
 
 /** The conflict an identifier held by another contact is: 409, naming which one. */
 export const IDENTIFIER_TAKEN: Record<Identifier, ErrorCode> = {
-  email: 'E04056',
-  phone_number: 'E04055',
-  external_id: 'E04057',
+  email: ContactErrors.ContactEmailTaken,
+  phone_number: ContactErrors.ContactPhoneTaken,
+  external_id: ContactErrors.ContactExternalIdTaken,
 };
 
 /** Fields as written: absent = unchanged, null = cleared; `data` keys set, or removed by null. */

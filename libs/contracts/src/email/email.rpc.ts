@@ -1,6 +1,6 @@
 import type { PageRequest, Page } from '../pagination';
 import type { IdRequest, NoContent, Rpc } from '../rpc';
-import type { EmailSubjects } from '../email';
+import type { EmailSubjects } from './messages';
 import type {
   EmailBatchItem,
   EmailContent,
@@ -9,7 +9,7 @@ import type {
   EmailRecipient,
   EmailSendInput,
   ListEmailMessagesRequest,
-} from '../email';
+} from './messages';
 import type {
   CreateEmailDomainRequest,
   EmailDomain,

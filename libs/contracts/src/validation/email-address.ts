@@ -1,4 +1,4 @@
-import type { EmailAddress } from '../email';
+import type { EmailAddress } from '../email/messages';
 
 /** Longest address accepted (RFC 5321's path limit less the angle brackets). */
 export const MAX_EMAIL_LENGTH = 254;

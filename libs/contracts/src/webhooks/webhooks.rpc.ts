@@ -1,6 +1,6 @@
 import type { Page } from '../pagination';
 import type { NoContent, Rpc } from '../rpc';
-import type { WebhookSubjects } from '../webhooks';
+import type { WebhookSubjects } from './webhooks';
 import type {
   CreateWebhookEndpointRequest,
   ListWebhookAttemptsRequest,
@@ -15,7 +15,7 @@ import type {
   WebhookEndpointIdRequest,
   WebhookReplayResult,
   WebhookTestResult,
-} from '../webhooks';
+} from './webhooks';
 
 /** The webhooks service's operations, by subject. */
 export interface WebhooksRpc {

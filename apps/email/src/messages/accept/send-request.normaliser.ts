@@ -8,7 +8,7 @@ import type {
   ErrorCode,
   ErrorDetail,
 } from '@switchboard/contracts';
-import { parseAddress, parseTimestamp } from '@switchboard/contracts';
+import { CommonErrors, EmailErrors, parseAddress, parseTimestamp } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import {
   inferContentType,
@@ -104,7 +104,12 @@ const BASE64_WHITESPACE = /[\t\n\r ]+/g;
 const CONTENT_ID = /^[\x21-\x3b\x3d\x3f-\x7e]+$/;
 
 /** Which error a problem belongs to: plain validation, a feature this deployment lacks, or size. */
-export type SendProblemCode = Extract<ErrorCode, 'E01001' | 'E01017' | 'E01019'>;
+export type SendProblemCode = Extract<
+  ErrorCode,
+  | typeof CommonErrors.ValidationError
+  | typeof CommonErrors.UnsupportedFeature
+  | typeof EmailErrors.EmailMessageTooLarge
+>;
 
 export interface SendProblem extends ErrorDetail {
   code: SendProblemCode;
@@ -173,12 +178,13 @@ export function normaliseBatchRequest(
  * a validation error, so no details; `param` is the first such message).
  */
 export function sendProblemsError(problems: SendProblem[]): AppError {
-  const code: SendProblemCode = problems.some((p) => p.code === 'E01001')
-    ? 'E01001'
-    : problems.some((p) => p.code === 'E01017')
-      ? 'E01017'
-      : 'E01019';
-  const listed = code === 'E01001' ? problems : problems.filter((p) => p.code === code);
+  const code: SendProblemCode = problems.some((p) => p.code === CommonErrors.ValidationError)
+    ? CommonErrors.ValidationError
+    : problems.some((p) => p.code === CommonErrors.UnsupportedFeature)
+      ? CommonErrors.UnsupportedFeature
+      : EmailErrors.EmailMessageTooLarge;
+  const listed =
+    code === CommonErrors.ValidationError ? problems : problems.filter((p) => p.code === code);
   const details: ErrorDetail[] = listed
     .slice(0, SEND_LIMITS.reportedProblems)
     .map(({ param, message }) => ({ param, message }));
@@ -187,7 +193,7 @@ export function sendProblemsError(problems: SendProblem[]): AppError {
       param: 'body',
       message: `and ${listed.length - SEND_LIMITS.reportedProblems} more problems`,
     });
-  if (code === 'E01019')
+  if (code === EmailErrors.EmailMessageTooLarge)
     return new AppError(code, {
       message:
         details.length === 1
@@ -197,7 +203,7 @@ export function sendProblemsError(problems: SendProblem[]): AppError {
     });
   return new AppError(
     code,
-    code === 'E01001' ? { details } : { message: details[0].message, details },
+    code === CommonErrors.ValidationError ? { details } : { message: details[0].message, details },
   );
 }
 
@@ -239,7 +245,7 @@ function normaliseOne(
 ): Normalised<EmailSendRequest> {
   if (!isObject(input)) return failed([problem(wholeParam, 'must be a JSON object')]);
   const problems: SendProblem[] = [];
-  const report: Report = (param, message, code = 'E01001') =>
+  const report: Report = (param, message, code = CommonErrors.ValidationError) =>
     problems.push(problem(prefix + param, message, code));
   for (const key of Object.keys(input))
     if (!SEND_FIELDS.has(key)) report(key, 'is not a known field');
@@ -249,7 +255,7 @@ function normaliseOne(
     report(
       'template',
       'email templates are not available in this deployment yet: send subject with html or text inline',
-      'E01017',
+      CommonErrors.UnsupportedFeature,
     );
     if (given(input, 'scheduled_at') !== undefined)
       report(
@@ -305,7 +311,7 @@ function normaliseOne(
       problem(
         wholeParam,
         `the generated message would be about ${megabytes(size)} MB; a message may be at most ${megabytes(SEND_LIMITS.generatedBytes)} MB after encoding (send smaller attachments, or links to them)`,
-        'E01019',
+        EmailErrors.EmailMessageTooLarge,
       ),
     ]);
   return { ok: true, value: request };
@@ -439,7 +445,7 @@ function readIpPool(value: unknown, report: Report): string | undefined {
     report(
       'ip_pool_id',
       `dedicated IP pools do not exist in this deployment: omit ip_pool_id or send ${SHARED_IP_POOL}`,
-      'E01017',
+      CommonErrors.UnsupportedFeature,
     );
   else return value;
   return undefined;
@@ -714,7 +720,11 @@ function given(object: Record<string, unknown>, key: string): unknown {
   return value === null ? undefined : value;
 }
 
-function problem(param: string, message: string, code: SendProblemCode = 'E01001'): SendProblem {
+function problem(
+  param: string,
+  message: string,
+  code: SendProblemCode = CommonErrors.ValidationError,
+): SendProblem {
   return { param, message, code };
 }
 

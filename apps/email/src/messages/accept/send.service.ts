@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { EmailErrors } from '@switchboard/contracts';
 import type {
   EmailBatchItem,
   EmailSendInput,
@@ -211,7 +212,8 @@ export class SendService {
           message: `the sending domain ${domain} is not verified (status ${sender.status}): publish its DNS records and call POST /v1/email/domains/${sender.id}/verify`,
         });
     });
-    if (details.length > 0) throw new AppError('E01016', { message: details[0].message, details });
+    if (details.length > 0)
+      throw new AppError(EmailErrors.SenderNotAllowed, { message: details[0].message, details });
     return domainsOf.map((domain) => domain === onboardingDomain);
   }
 
@@ -263,7 +265,9 @@ const VERIFIED_CACHE_MS = 5_000;
 function onboardingLimit(now: Date): AppError {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   const seconds = Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
-  return new AppError('E07002', { headers: { 'retry-after': String(seconds) } });
+  return new AppError(EmailErrors.OnboardingDomainLimit, {
+    headers: { 'retry-after': String(seconds) },
+  });
 }
 
 /** Who onboarding-domain mail may reach, as the gateway attached it to the send. */

@@ -1,13 +1,13 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { EmailSubjects } from '@switchboard/contracts';
 import type {
   CreateEmailDomainRequest,
   EmailDomain,
+  RequestContext,
   UpdateEmailDomainRequest,
 } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
-import type { FastifyRequest } from 'fastify';
-import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import { CreateDomainDto, ListDomainsQuery, UpdateDomainDto } from './domains.dto';
@@ -32,7 +32,10 @@ export class DomainsController {
     body: CreateDomainDto,
     response: { status: 201, description: 'The domain, status pending, with its dns_records' },
   })
-  create(@ValidBody() body: CreateDomainDto, @Req() request: FastifyRequest): Promise<EmailDomain> {
+  create(
+    @ValidBody() body: CreateDomainDto,
+    @CallContext() context: RequestContext,
+  ): Promise<EmailDomain> {
     const input: CreateEmailDomainRequest = {
       domain: body.domain,
       return_path: body.return_path && { name: body.return_path.name },
@@ -40,7 +43,7 @@ export class DomainsController {
       dkim: body.dkim && { mode: body.dkim.mode },
       settings: body.settings && { ...body.settings },
     };
-    return this.services.send(EmailSubjects.CreateDomain, input, requestContextFor(request));
+    return this.services.send(EmailSubjects.CreateDomain, input, context);
   }
 
   @Get()
@@ -53,8 +56,8 @@ export class DomainsController {
     query: ListDomainsQuery,
     response: { status: 200, description: 'A page of domains' },
   })
-  list(@ValidQuery() query: ListDomainsQuery, @Req() request: FastifyRequest) {
-    return this.services.send(EmailSubjects.ListDomains, { ...query }, requestContextFor(request));
+  list(@ValidQuery() query: ListDomainsQuery, @CallContext() context: RequestContext) {
+    return this.services.send(EmailSubjects.ListDomains, { ...query }, context);
   }
 
   @Get(':domain_id')
@@ -65,12 +68,11 @@ export class DomainsController {
     rateLimit: 'read',
     response: { status: 200, description: 'The domain' },
   })
-  get(@Param('domain_id') domainId: string, @Req() request: FastifyRequest): Promise<EmailDomain> {
-    return this.services.send(
-      EmailSubjects.GetDomain,
-      { domain_id: domainId },
-      requestContextFor(request),
-    );
+  get(
+    @Param('domain_id') domainId: string,
+    @CallContext() context: RequestContext,
+  ): Promise<EmailDomain> {
+    return this.services.send(EmailSubjects.GetDomain, { domain_id: domainId }, context);
   }
 
   @Patch(':domain_id')
@@ -86,7 +88,7 @@ export class DomainsController {
   update(
     @Param('domain_id') domainId: string,
     @ValidBody() body: UpdateDomainDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<EmailDomain> {
     const input: UpdateEmailDomainRequest = {
       domain_id: domainId,
@@ -96,7 +98,7 @@ export class DomainsController {
       dkim: body.dkim && { mode: body.dkim.mode },
       inbound: body.inbound && { enabled: body.inbound.enabled },
     };
-    return this.services.send(EmailSubjects.UpdateDomain, input, requestContextFor(request));
+    return this.services.send(EmailSubjects.UpdateDomain, input, context);
   }
 
   @Delete(':domain_id')
@@ -110,13 +112,9 @@ export class DomainsController {
   })
   async remove(
     @Param('domain_id') domainId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<void> {
-    await this.services.send(
-      EmailSubjects.DeleteDomain,
-      { domain_id: domainId },
-      requestContextFor(request),
-    );
+    await this.services.send(EmailSubjects.DeleteDomain, { domain_id: domainId }, context);
   }
 
   @Post(':domain_id/verify')
@@ -130,12 +128,8 @@ export class DomainsController {
   })
   verify(
     @Param('domain_id') domainId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<EmailDomain> {
-    return this.services.send(
-      EmailSubjects.VerifyDomain,
-      { domain_id: domainId },
-      requestContextFor(request),
-    );
+    return this.services.send(EmailSubjects.VerifyDomain, { domain_id: domainId }, context);
   }
 }

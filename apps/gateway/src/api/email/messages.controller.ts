@@ -5,10 +5,11 @@ import type {
   EmailContent,
   EmailMessage,
   ListEmailMessagesRequest,
+  RequestContext,
 } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
 import type { FastifyRequest } from 'fastify';
-import { requestContextFor, ValidQuery } from '../../pipeline/auth/caller';
+import { CallContext, requestContextFor, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import {
@@ -84,7 +85,7 @@ export class MessagesController {
     query: ListEmailMessagesQuery,
     response: { status: 200, description: 'A page of messages, without bodies' },
   })
-  list(@ValidQuery() query: ListEmailMessagesQuery, @Req() request: FastifyRequest) {
+  list(@ValidQuery() query: ListEmailMessagesQuery, @CallContext() context: RequestContext) {
     const input: ListEmailMessagesRequest = {
       limit: query.limit,
       starting_after: query.starting_after,
@@ -97,7 +98,7 @@ export class MessagesController {
       from: query.from,
       ...(query.tag?.length ? { tag: query.tag[0], tags: query.tag } : {}),
     };
-    return this.services.send(EmailSubjects.ListMessages, input, requestContextFor(request));
+    return this.services.send(EmailSubjects.ListMessages, input, context);
   }
 
   @Get('messages/:message_id')
@@ -110,13 +111,9 @@ export class MessagesController {
   })
   get(
     @Param('message_id') messageId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<EmailMessage> {
-    return this.services.send(
-      EmailSubjects.GetMessage,
-      { message_id: messageId },
-      requestContextFor(request),
-    );
+    return this.services.send(EmailSubjects.GetMessage, { message_id: messageId }, context);
   }
 
   @Post('messages/:message_id/cancel')
@@ -130,13 +127,9 @@ export class MessagesController {
   })
   async cancel(
     @Param('message_id') messageId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<void> {
-    await this.services.send(
-      EmailSubjects.CancelMessage,
-      { message_id: messageId },
-      requestContextFor(request),
-    );
+    await this.services.send(EmailSubjects.CancelMessage, { message_id: messageId }, context);
   }
 
   @Get('messages/:message_id/recipients')
@@ -152,12 +145,12 @@ export class MessagesController {
   recipients(
     @Param('message_id') messageId: string,
     @ValidQuery() query: ListEmailRecipientsQuery,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ) {
     return this.services.send(
       EmailSubjects.ListRecipients,
       { message_id: messageId, ...query },
-      requestContextFor(request),
+      context,
     );
   }
 
@@ -173,14 +166,10 @@ export class MessagesController {
   })
   content(
     @Param('message_id') messageId: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<EmailContent> {
     // A 425 from the service carries Retry-After; the error filter sends it on.
-    return this.services.send(
-      EmailSubjects.GetContent,
-      { message_id: messageId },
-      requestContextFor(request),
-    );
+    return this.services.send(EmailSubjects.GetContent, { message_id: messageId }, context);
   }
 
   @Get('messages/:message_id/events')
@@ -196,12 +185,12 @@ export class MessagesController {
   events(
     @Param('message_id') messageId: string,
     @ValidQuery() query: ListEmailEventsQuery,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ) {
     return this.services.send(
       EmailSubjects.ListEvents,
       { message_id: messageId, ...query },
-      requestContextFor(request),
+      context,
     );
   }
 }

@@ -1,6 +1,7 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { WebhookSubjects } from '@switchboard/contracts';
 import type {
+  RequestContext,
   RotateWebhookSecretReply,
   WebhookAttempt,
   WebhookEndpoint,
@@ -9,8 +10,7 @@ import type {
   WebhookTestResult,
 } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
-import type { FastifyRequest } from 'fastify';
-import { requestContextFor, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
+import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import {
@@ -53,13 +53,9 @@ export class WebhooksController {
   })
   create(
     @ValidBody() body: CreateWebhookDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<WebhookEndpointCreated> {
-    return this.services.send(
-      WebhookSubjects.CreateEndpoint,
-      toCreateRequest(body),
-      requestContextFor(request),
-    );
+    return this.services.send(WebhookSubjects.CreateEndpoint, toCreateRequest(body), context);
   }
 
   @Get()
@@ -72,12 +68,8 @@ export class WebhooksController {
     query: ListWebhooksQuery,
     response: { status: 200, description: 'A page of endpoints' },
   })
-  list(@ValidQuery() query: ListWebhooksQuery, @Req() request: FastifyRequest) {
-    return this.services.send(
-      WebhookSubjects.ListEndpoints,
-      toListRequest(query),
-      requestContextFor(request),
-    );
+  list(@ValidQuery() query: ListWebhooksQuery, @CallContext() context: RequestContext) {
+    return this.services.send(WebhookSubjects.ListEndpoints, toListRequest(query), context);
   }
 
   @Get(':webhook_id')
@@ -88,12 +80,11 @@ export class WebhooksController {
     rateLimit: 'read',
     response: { status: 200, description: 'The endpoint' },
   })
-  get(@Param('webhook_id') id: string, @Req() request: FastifyRequest): Promise<WebhookEndpoint> {
-    return this.services.send(
-      WebhookSubjects.GetEndpoint,
-      { webhook_id: id },
-      requestContextFor(request),
-    );
+  get(
+    @Param('webhook_id') id: string,
+    @CallContext() context: RequestContext,
+  ): Promise<WebhookEndpoint> {
+    return this.services.send(WebhookSubjects.GetEndpoint, { webhook_id: id }, context);
   }
 
   @Patch(':webhook_id')
@@ -109,13 +100,9 @@ export class WebhooksController {
   update(
     @Param('webhook_id') id: string,
     @ValidBody() body: UpdateWebhookDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<WebhookEndpoint> {
-    return this.services.send(
-      WebhookSubjects.UpdateEndpoint,
-      toUpdateRequest(id, body),
-      requestContextFor(request),
-    );
+    return this.services.send(WebhookSubjects.UpdateEndpoint, toUpdateRequest(id, body), context);
   }
 
   @Delete(':webhook_id')
@@ -128,12 +115,11 @@ export class WebhooksController {
     response: { status: 204, description: 'Deleted' },
     errors: [412],
   })
-  async remove(@Param('webhook_id') id: string, @Req() request: FastifyRequest): Promise<void> {
-    await this.services.send(
-      WebhookSubjects.DeleteEndpoint,
-      { webhook_id: id },
-      requestContextFor(request),
-    );
+  async remove(
+    @Param('webhook_id') id: string,
+    @CallContext() context: RequestContext,
+  ): Promise<void> {
+    await this.services.send(WebhookSubjects.DeleteEndpoint, { webhook_id: id }, context);
   }
 
   @Post(':webhook_id/rotate-secret')
@@ -148,13 +134,9 @@ export class WebhooksController {
   })
   rotateSecret(
     @Param('webhook_id') id: string,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<RotateWebhookSecretReply> {
-    return this.services.send(
-      WebhookSubjects.RotateSecret,
-      { webhook_id: id },
-      requestContextFor(request),
-    );
+    return this.services.send(WebhookSubjects.RotateSecret, { webhook_id: id }, context);
   }
 
   @Post(':webhook_id/test')
@@ -171,14 +153,11 @@ export class WebhooksController {
   test(
     @Param('webhook_id') id: string,
     @ValidBody() body: TestWebhookDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<WebhookTestResult> {
-    return this.services.send(
-      WebhookSubjects.TestEndpoint,
-      toTestRequest(id, body),
-      requestContextFor(request),
-      { timeoutMs: TEST_TIMEOUT_MS },
-    );
+    return this.services.send(WebhookSubjects.TestEndpoint, toTestRequest(id, body), context, {
+      timeoutMs: TEST_TIMEOUT_MS,
+    });
   }
 
   @Get(':webhook_id/attempts')
@@ -193,13 +172,9 @@ export class WebhooksController {
   attempts(
     @Param('webhook_id') id: string,
     @ValidQuery() query: ListAttemptsQuery,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<{ data: WebhookAttempt[] }> {
-    return this.services.send(
-      WebhookSubjects.ListAttempts,
-      toAttemptsRequest(id, query),
-      requestContextFor(request),
-    );
+    return this.services.send(WebhookSubjects.ListAttempts, toAttemptsRequest(id, query), context);
   }
 
   @Post(':webhook_id/replay')
@@ -216,12 +191,8 @@ export class WebhooksController {
   replay(
     @Param('webhook_id') id: string,
     @ValidBody() body: ReplayWebhookDto,
-    @Req() request: FastifyRequest,
+    @CallContext() context: RequestContext,
   ): Promise<WebhookReplayResult> {
-    return this.services.send(
-      WebhookSubjects.Replay,
-      toReplayRequest(id, body),
-      requestContextFor(request),
-    );
+    return this.services.send(WebhookSubjects.Replay, toReplayRequest(id, body), context);
   }
 }
