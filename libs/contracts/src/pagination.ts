@@ -15,6 +15,14 @@ export interface PageRequest {
   order?: SortOrder;
 }
 
+/** A list with a choice of sorts and an optional name filter (realtime apps, sending domains). */
+export interface SortedPageRequest<Sort extends string> extends PageRequest {
+  /** Case-insensitive substring of the name. */
+  name?: string;
+  sort: Sort;
+  order?: SortOrder;
+}
+
 export interface Page<T> {
   data: T[];
   /** Null when no row follows the last one in `data`. */

@@ -6,3 +6,4 @@ export { freePort } from '@switchboard/platform';
 export * from './smtp-sink';
 export * from './dns-server';
 export type { RunningPostgres } from '@switchboard/embedded-postgres';
+export * from './validation-failure';

@@ -1,5 +1,4 @@
 import { WEBHOOK_EVENT_TYPES } from '@switchboard/contracts';
-import { AppError } from '@switchboard/platform';
 import {
   checkedAttempts,
   checkedCreate,
@@ -7,20 +6,12 @@ import {
   checkedTest,
   checkedUpdate,
 } from './endpoint-requests';
+import { validationFailure } from '@switchboard/testing';
 
 const ID = 'whk_0123456789abcdefghijklmnop';
 const valid = { url: 'https://hooks.example.com/bird', events: ['email.delivered'] };
 
-function failure(run: () => unknown): Array<{ param: string; message: string }> {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).code).toBe('E01001');
-    return (err as AppError).details ?? [];
-  }
-  throw new Error('expected a validation error');
-}
+const failure = validationFailure;
 
 const params = (run: () => unknown): string[] => failure(run).map((detail) => detail.param);
 

@@ -1,3 +1,5 @@
+import type { SortedPageRequest } from '../pagination';
+
 /**
  * Sending domains (reference section 5, contract section 6): the records a workspace publishes
  * (a DKIM TXT, the return-path CNAME, a DMARC TXT) and their verification by DNS. Shapes follow the SDK's `Domain`,
@@ -104,16 +106,7 @@ export interface UpdateEmailDomainRequest {
   inbound?: { enabled: boolean };
 }
 
-export interface ListEmailDomainsRequest {
-  /** Case-insensitive substring of the domain name. */
-  name?: string;
-  sort: 'created_at' | 'name';
-  order?: 'asc' | 'desc';
-  limit: number;
-  starting_after?: string;
-  ending_before?: string;
-  include_total?: boolean;
-}
+export type ListEmailDomainsRequest = SortedPageRequest<'created_at' | 'name'>;
 
 /** `domain.verified` (SDK `EventDomainVerified`). */
 export interface EmailDomainVerifiedEvent {

@@ -1,3 +1,5 @@
+import type { SortedPageRequest } from '../pagination';
+
 /** Realtime control plane: apps, keys and regions (contract section 4). */
 export const RealtimeSubjects = {
   ListRegions: 'realtime.region.list',
@@ -59,15 +61,7 @@ export interface UpdateRealtimeAppRequest {
   connection_counting?: boolean;
 }
 
-export interface ListRealtimeAppsRequest {
-  name?: string;
-  sort: 'created_at' | 'name';
-  order?: 'asc' | 'desc';
-  limit: number;
-  starting_after?: string;
-  ending_before?: string;
-  include_total?: boolean;
-}
+export type ListRealtimeAppsRequest = SortedPageRequest<'created_at' | 'name'>;
 
 /*
  * Realtime data plane (spec "Realtime events", contract sections 4 and 5). Every request carries

@@ -1,4 +1,3 @@
-import { AppError } from '@switchboard/platform';
 import { validateInto } from '../../pipeline/http/validation';
 import { dtoSchema } from '../../pipeline/openapi/dto-schema';
 import {
@@ -7,17 +6,9 @@ import {
   SendEmailBatchDto,
   SendEmailMessageDto,
 } from './messages.dto';
+import { validationFailure } from '@switchboard/testing';
 
-function failure(run: () => unknown): Array<{ param: string; message: string }> {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).code).toBe('E01001');
-    return (err as AppError).details ?? [];
-  }
-  throw new Error('expected a validation error');
-}
+const failure = validationFailure;
 
 describe('email message DTOs', () => {
   describe(SendEmailMessageDto.name, () => {

@@ -1,5 +1,4 @@
 import { WEBHOOK_EVENT_TYPES } from '@switchboard/contracts';
-import { AppError } from '@switchboard/platform';
 import { validateInto } from '../../pipeline/http/validation';
 import { dtoSchema } from '../../pipeline/openapi/dto-schema';
 import {
@@ -16,19 +15,11 @@ import {
   toUpdateRequest,
   UpdateWebhookDto,
 } from './webhooks.dto';
+import { validationFailure } from '@switchboard/testing';
 
 const ID = 'whk_0123456789abcdefghijklmnop';
 
-function failure(run: () => unknown): Array<{ param: string; message: string }> {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).code).toBe('E01001');
-    return (err as AppError).details ?? [];
-  }
-  throw new Error('expected a validation error');
-}
+const failure = validationFailure;
 
 const params = (run: () => unknown): string[] => failure(run).map((detail) => detail.param);
 
