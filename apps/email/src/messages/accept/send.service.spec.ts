@@ -82,4 +82,25 @@ describe('SendService sender lookups', () => {
     });
     expect(lookups).toHaveLength(2);
   });
+
+  it("checks a send's values first: every problem in one 422, and no sender lookup", async () => {
+    const { service, lookups } = serviceWith(() => Promise.resolve(new Map()));
+    await expect(
+      service.send(context, { body: { from: 'not an address', to: [], subject: 's' } }),
+    ).rejects.toMatchObject({
+      code: 'E01001',
+      details: [
+        { param: 'from', message: 'must not contain spaces, line breaks or control characters' },
+        { param: 'to', message: 'must list at least one recipient' },
+        { param: 'html', message: 'html or text is required (a non-empty body)' },
+      ],
+    });
+    await expect(
+      service.sendBatch(context, { body: { messages: [sendFrom('a@b.example').body, {}] } }),
+    ).rejects.toMatchObject({
+      code: 'E01001',
+      details: expect.arrayContaining([{ param: 'messages[1].from', message: 'is required' }]),
+    });
+    expect(lookups).toEqual([]);
+  });
 });
