@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains';
+import { AcceptRepository } from './accept/accept.repository';
 import { SendService } from './accept/send.service';
 import { ContentsRepository } from './contents.repository';
 import { EmailEventsRepository } from './email-events.repository';
@@ -18,6 +19,7 @@ import { MessagesService } from './messages.service';
   controllers: [MessagesHandler],
   providers: [
     SendService,
+    AcceptRepository,
     MessagesService,
     MessagesRepository,
     ContentsRepository,

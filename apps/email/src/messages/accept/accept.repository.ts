@@ -1,10 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { wakeQueue, wakeRelay } from '@switchboard/background';
+import { pgPoolOf, poolRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { eventInserts, outboxRow, timelineRow } from '../email-events.repository';
 import type { MessageDraft } from './message-draft';
 
 export const PROCESS_QUEUE = 'email.process';
+
+/** Named queries of the accept path: what a send writes, and the onboarding allowance. */
+@Injectable()
+export class AcceptRepository {
+  private readonly autocommit: SqlRunner;
+  private readonly pool: Pool;
+
+  constructor(@InjectDataSource('email') dataSource: DataSource) {
+    this.autocommit = poolRunner(dataSource);
+    this.pool = pgPoolOf(dataSource);
+  }
+
+  /** `insertDrafts` in a transaction of the caller's, or alone in autocommit (one round trip). */
+  insert(drafts: MessageDraft[], executor: SqlRunner = this.autocommit): Promise<void> {
+    return insertDrafts(executor, drafts);
+  }
+
+  /** After the commit of an insert: see `wakeAccepted`. */
+  wake(drafts: MessageDraft[]): void {
+    wakeAccepted(this.pool, drafts);
+  }
+
+  countOnboardingSends(executor: SqlRunner, workspaceId: string, messages: number) {
+    return countOnboardingSends(executor, workspaceId, messages);
+  }
+}
 
 /**
  * Writes accepted messages (one or a batch of 100) in ONE statement whatever the batch size:
@@ -13,6 +43,7 @@ export const PROCESS_QUEUE = 'email.process';
  * After the commit the caller wakes the workers and the relay (`wakeAccepted`). The outbox and jobs rows follow
  * `writeOutboxEvents` and `enqueueJobs` (libs/persistence), written here to keep the single statement.
  */
+/** Exported for the bench's bare route (bench/bare-email.mjs), which writes the same rows. */
 export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]): Promise<void> {
   const events = drafts.flatMap((draft) => draft.events);
   await executor.query(
@@ -69,7 +100,7 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
  * After the commit of `insertDrafts`: wakes the relay for the events, and the processing workers
  * when a message is due now (jobs due later are found by the workers' timers).
  */
-export function wakeAccepted(pool: Pool, drafts: MessageDraft[]): void {
+function wakeAccepted(pool: Pool, drafts: MessageDraft[]): void {
   wakeRelay(pool, 'email');
   if (drafts.some((draft) => draft.runAt === undefined)) wakeQueue(pool, 'email', PROCESS_QUEUE);
 }
@@ -79,7 +110,7 @@ export function wakeAccepted(pool: Pool, drafts: MessageDraft[]): void {
  * transaction; returns the day's total including these (the caller refuses over the limit,
  * which rolls the count back with everything else).
  */
-export async function countOnboardingSends(
+async function countOnboardingSends(
   executor: SqlRunner,
   workspaceId: string,
   messages: number,

@@ -3,6 +3,7 @@ import { SealedBox } from '@switchboard/platform';
 import type { DataSource } from 'typeorm';
 import type { EmailConfig } from '../../config/email.config';
 import type { SenderDomain, SendingDomainsService } from '../../domains';
+import type { AcceptRepository } from './accept.repository';
 import { SendService } from './send.service';
 
 const context: RequestContext = {
@@ -30,7 +31,10 @@ describe('SendService sender lookups', () => {
     } as unknown as SendingDomainsService;
     const config = { EMAIL_ONBOARDING_DOMAIN: 'onboarding.localhost' } as EmailConfig;
     const box = new SealedBox('an encryption key for tests');
-    return { service: new SendService(config, {} as DataSource, domains, box), lookups };
+    return {
+      service: new SendService(config, {} as DataSource, domains, box, {} as AcceptRepository),
+      lookups,
+    };
   }
 
   it('shares one lookup among the sends that miss the sender cache while it runs', async () => {

@@ -9,15 +9,8 @@ import type {
   ErrorDetail,
   RequestContext,
 } from '@switchboard/contracts';
-import {
-  idempotencyScope,
-  idempotentWrite,
-  pgPoolOf,
-  poolRunner,
-  storedReply,
-} from '@switchboard/persistence';
+import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
 import { CommitBatcher } from '@switchboard/background';
-import type { SqlRunner } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../../config/email.config';
@@ -26,7 +19,7 @@ import { SendingDomainsService } from '../../domains';
 import type { SenderDomain } from '../../domains';
 import { toBatchItem, toMessageDto } from '../message.mapper';
 import type { MessageRow } from '../message.mapper';
-import { countOnboardingSends, insertDrafts, wakeAccepted } from './accept.repository';
+import { AcceptRepository } from './accept.repository';
 import { draftMessage, senderDomainOf } from './message-draft';
 import {
   normaliseBatchRequest,
@@ -43,7 +36,6 @@ import type { MessageDraft } from './message-draft';
  */
 @Injectable()
 export class SendService {
-  private readonly autocommit: SqlRunner;
   /**
    * Verified senders seen in the last seconds, per workspace and domain: most sends repeat the
    * same few. A domain deleted or unverified meanwhile is caught when the message is processed
@@ -66,9 +58,8 @@ export class SendService {
     @InjectDataSource('email') private readonly dataSource: DataSource,
     private readonly domains: SendingDomainsService,
     private readonly box: SealedBox,
-  ) {
-    this.autocommit = poolRunner(dataSource);
-  }
+    private readonly repository: AcceptRepository,
+  ) {}
 
   /** A send as the gateway forwards it: every rule of its values first, then the sender's. */
   async send(context: RequestContext, input: EmailSendInput): Promise<EmailMessage> {
@@ -122,8 +113,8 @@ export class SendService {
       // parallel keep PostgreSQL's CPUs busy.
       if (drafts.length === 1) await this.plainSends.add(drafts);
       else {
-        await insertDrafts(this.autocommit, drafts);
-        wakeAccepted(pgPoolOf(this.dataSource), drafts);
+        await this.repository.insert(drafts);
+        this.repository.wake(drafts);
       }
       return reply(drafts);
     }
@@ -134,14 +125,18 @@ export class SendService {
       this.box,
       async (manager) => {
         if (onboardingMessages > 0) {
-          const sent = await countOnboardingSends(manager, workspaceId, onboardingMessages);
+          const sent = await this.repository.countOnboardingSends(
+            manager,
+            workspaceId,
+            onboardingMessages,
+          );
           if (sent > this.config.EMAIL_ONBOARDING_DAILY_LIMIT) throw onboardingLimit(now);
         }
-        await insertDrafts(manager, drafts);
+        await this.repository.insert(drafts, manager);
         return reply(drafts);
       },
     );
-    wakeAccepted(pgPoolOf(this.dataSource), drafts);
+    this.repository.wake(drafts);
     return answer;
   }
 
@@ -152,24 +147,21 @@ export class SendService {
   private async insertPlainSends(sends: MessageDraft[][]): Promise<unknown[]> {
     const all = sends.flat();
     try {
-      await insertDrafts(this.autocommit, all);
-      wakeAccepted(pgPoolOf(this.dataSource), all);
+      await this.repository.insert(all);
+      this.repository.wake(all);
       return [];
     } catch (err) {
       if (sends.length === 1) throw err;
     }
     const failures = await Promise.all(
       sends.map((drafts) =>
-        insertDrafts(this.autocommit, drafts).then(
+        this.repository.insert(drafts).then(
           () => undefined,
           (err: unknown) => err ?? new Error('send not stored'),
         ),
       ),
     );
-    wakeAccepted(
-      pgPoolOf(this.dataSource),
-      sends.filter((_, index) => failures[index] === undefined).flat(),
-    );
+    this.repository.wake(sends.filter((_, index) => failures[index] === undefined).flat());
     return failures;
   }
 
