@@ -1,11 +1,11 @@
 /** Postgres SQLSTATE codes the services branch on. */
-export const PgErrorCodes = {
+const PgErrorCodes = {
   UniqueViolation: '23505',
   SerializationFailure: '40001',
   UndefinedTable: '42P01',
 } as const;
 
-export function pgErrorCode(err: unknown): string | undefined {
+function pgErrorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const candidate = err as { code?: unknown; driverError?: { code?: unknown } };
   const code = candidate.driverError?.code ?? candidate.code;

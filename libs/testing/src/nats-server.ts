@@ -18,7 +18,7 @@ export interface RunningNats {
  * Finds `nats-server` on PATH. A fresh machine lacks it: as root with apt it is installed
  * (`apt-get install -y nats-server`); otherwise this fails with one line saying how to install.
  */
-export function natsServerBinary(): string {
+function natsServerBinary(): string {
   const found = which('nats-server');
   if (found) return found;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;

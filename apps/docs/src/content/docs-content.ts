@@ -11,7 +11,7 @@ export interface ContentLog {
 }
 
 /** The gateway generates and commits this file; the reference page is rendered from it. */
-export const OPENAPI_FILE = 'reference/openapi.json';
+const OPENAPI_FILE = 'reference/openapi.json';
 
 /**
  * Everything the docs service serves: the Markdown files under `docsDir` (slug = path without

@@ -4,7 +4,7 @@ import type { DocPage } from './doc-page';
 import { buildDocPage, pageUrl } from './doc-page';
 
 /** Every `doc_url` points at `errors/<code>`: one page per code, generated from the catalog. */
-export function errorPageSlug(code: ErrorCode): string {
+function errorPageSlug(code: ErrorCode): string {
   return `errors/${code}`;
 }
 

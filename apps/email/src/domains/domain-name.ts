@@ -91,7 +91,7 @@ export function isWithin(name: string, parent: string): boolean {
  * The zone a record of `domain` most likely belongs in (its registered domain): the last two
  * labels, or three under a well-known second-level suffix such as `co.uk`.
  */
-export function registeredDomain(domain: string): string {
+function registeredDomain(domain: string): string {
   const labels = domain.split('.');
   const lastTwo = labels.slice(-2).join('.');
   const take = TWO_LABEL_SUFFIXES.has(lastTwo) && labels.length > 2 ? 3 : 2;

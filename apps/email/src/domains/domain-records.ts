@@ -32,7 +32,7 @@ export type CnameAnswer =
   | { kind: 'none'; reason: 'nodata' | 'nxdomain' }
   | { kind: 'error'; code: string };
 
-export const DMARC_VALUE = 'v=DMARC1; p=none;';
+const DMARC_VALUE = 'v=DMARC1; p=none;';
 export const DEFAULT_RETURN_PATH_NAME = 'send';
 
 /** Records every domain needs before it can send; anything else is optional. */
@@ -47,11 +47,11 @@ export const RECORD_TYPES = {
   inbound_mx: 'MX',
 } as const satisfies Record<EmailDnsRecord['purpose'], EmailDnsRecord['type']>;
 
-export function dkimHost(selector: string, domain: string): string {
+function dkimHost(selector: string, domain: string): string {
   return `${selector}._domainkey.${domain}`;
 }
 
-export function dkimValue(publicKeyBase64: string): string {
+function dkimValue(publicKeyBase64: string): string {
   return `v=DKIM1; k=rsa; p=${publicKeyBase64}`;
 }
 

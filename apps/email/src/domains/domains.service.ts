@@ -33,11 +33,11 @@ import { DomainsRepository } from './domains.repository';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
-export const DKIM_KEY_SIZE = 2048;
+const DKIM_KEY_SIZE = 2048;
 const SELECTOR_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** A DKIM selector: `sb` and six random characters, new for every domain (and so every key). */
-export function newSelector(): string {
+function newSelector(): string {
   const bytes = randomBytes(6);
   let suffix = '';
   for (const byte of bytes) suffix += SELECTOR_ALPHABET[byte % 32];

@@ -14,7 +14,7 @@ import { DELIVER_QUEUE } from './delivery.queue';
 import { webhookEventsReceived } from './webhook-metrics';
 
 /** The durable consumer's name on the JetStream bus: it keeps its place while the service is down. */
-export const WEBHOOKS_CONSUMER = 'webhooks';
+const WEBHOOKS_CONSUMER = 'webhooks';
 
 /**
  * Takes every product's events off the bus (the in-process bus in the embedded default, a

@@ -3,8 +3,6 @@ import type { Page, SortOrder, TokenPage } from '@switchboard/contracts';
 
 export type { Page, PageRequest, SortOrder, TokenPage } from '@switchboard/contracts';
 
-/** `limit` when the request names none (spec: 1 to 100, default 25). */
-export const DEFAULT_PAGE_LIMIT = 25;
 /** Largest `limit` a list accepts unless it sets its own `maxLimit`. */
 export const MAX_PAGE_LIMIT = 100;
 

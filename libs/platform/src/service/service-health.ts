@@ -17,7 +17,7 @@ interface ReplyLike {
   send(body: unknown): void;
 }
 
-export async function runReadinessChecks(
+async function runReadinessChecks(
   checks: ReadinessCheck[],
 ): Promise<Record<string, 'ok' | 'failing'>> {
   const results: Record<string, 'ok' | 'failing'> = {};

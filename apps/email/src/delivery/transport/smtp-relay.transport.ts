@@ -7,7 +7,7 @@ import { resultsFromError, resultsFromInfo } from './smtp-replies';
 import { sendOver, SmtpTransport } from './smtp-transport';
 
 /** The destination of every recipient when a relay takes all mail. */
-export const RELAY_DESTINATION = 'relay';
+const RELAY_DESTINATION = 'relay';
 
 /**
  * Every message to the relay of SMTP_RELAY_URL (user and password in the URL if it wants them),

@@ -68,7 +68,7 @@ export function bounceTypeOf(text: string): BounceType {
 }
 
 /** `[class, subject, detail]` of the enhanced status code that starts the reply text, if any. */
-export function enhancedStatus(text: string): [number, number, number] | undefined {
+function enhancedStatus(text: string): [number, number, number] | undefined {
   const match = /^(?:\d{3}[ -])?([245])\.(\d{1,3})\.(\d{1,3})\b/.exec(text.trim());
   return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
 }
@@ -80,7 +80,7 @@ export function cleanResponse(text: string): string {
 }
 
 /** The result a server's reply gives a recipient. */
-export function replyResult(recipient: string, code: number, response: string): RecipientResult {
+function replyResult(recipient: string, code: number, response: string): RecipientResult {
   return {
     recipient,
     ...classifyReply(code, response),

@@ -9,7 +9,7 @@ import { localResult } from './smtp-replies';
 import type { SmtpError, SmtpInfo } from './smtp-replies';
 
 /** RCPT TO per transaction: many servers refuse more than 100 with 452; Postfix sends 50. */
-export const MAX_RECIPIENTS_PER_TRANSACTION = 50;
+const MAX_RECIPIENTS_PER_TRANSACTION = 50;
 /** Messages over one connection before it is replaced. */
 const MAX_MESSAGES_PER_CONNECTION = 100;
 

@@ -34,7 +34,7 @@ const BY_EXTENSION: Record<string, string> = {
   eml: 'message/rfc822',
 };
 
-export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
 /** Extensions of programs and scripts a mail client could run (Windows, macOS, Unix, Java). */
 const BLOCKED_EXTENSIONS = new Set([

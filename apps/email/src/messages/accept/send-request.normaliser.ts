@@ -44,7 +44,7 @@ export const SEND_LIMITS = {
   reportedProblems: 200,
 } as const;
 
-export const SHARED_IP_POOL = 'ipp_shared';
+const SHARED_IP_POOL = 'ipp_shared';
 
 /** Headers the platform writes itself; a send may not set them (compared case-insensitively). */
 export const RESERVED_HEADERS = [

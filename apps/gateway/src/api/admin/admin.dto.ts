@@ -10,7 +10,7 @@ import {
 } from 'class-validator';
 import type { Role } from '@switchboard/contracts';
 
-export const ROLES: Role[] = ['read', 'write', 'admin'];
+const ROLES: Role[] = ['read', 'write', 'admin'];
 
 export class CreateWorkspaceDto {
   @IsString() @IsNotEmpty() @MaxLength(200) name: string;

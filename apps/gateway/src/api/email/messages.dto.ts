@@ -14,7 +14,7 @@ import {
 import type { ValidationOptions } from 'class-validator';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
 
-export const EMAIL_MESSAGE_STATUSES = [
+const EMAIL_MESSAGE_STATUSES = [
   'scheduled',
   'accepted',
   'processed',
@@ -27,10 +27,7 @@ export const EMAIL_MESSAGE_STATUSES = [
   'canceled',
 ] as const satisfies readonly EmailMessageStatus[];
 
-export const EMAIL_CATEGORIES = [
-  'marketing',
-  'transactional',
-] as const satisfies readonly EmailCategory[];
+const EMAIL_CATEGORIES = ['marketing', 'transactional'] as const satisfies readonly EmailCategory[];
 
 /** The event types of a message's timeline (the SDK's `EmailEventType`). */
 export const EMAIL_EVENT_TYPES = [
@@ -51,7 +48,7 @@ export const EMAIL_EVENT_TYPES = [
 ] as const;
 
 /** Tag filters per list request (each must match: they combine with AND). */
-export const MAX_TAG_FILTERS = 10;
+const MAX_TAG_FILTERS = 10;
 
 /*
  * Send and batch bodies: these classes only name the accepted fields, so the pipeline refuses

@@ -8,7 +8,7 @@ import type { ValidationError } from 'class-validator';
  * Flattens class-validator's tree into the envelope's details, with dotted paths such as
  * `to[0].email`; unknown properties are reported by name.
  */
-export function toErrorDetails(errors: ValidationError[], prefix = ''): ErrorDetail[] {
+function toErrorDetails(errors: ValidationError[], prefix = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const param = /^\d+$/.test(error.property)

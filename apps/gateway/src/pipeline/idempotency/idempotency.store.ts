@@ -5,7 +5,7 @@ import type { GatewayConfig } from '../../config/gateway.config';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /** How long a request holds its key before another gateway may take the key over. */
-export const IDEMPOTENCY_LOCK_SECONDS = 30;
+const IDEMPOTENCY_LOCK_SECONDS = 30;
 
 export interface StoredOutcome {
   status: number;

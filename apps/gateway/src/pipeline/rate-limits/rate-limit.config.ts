@@ -4,7 +4,7 @@ import type { RateLimitGroup } from '../routes/route-policy';
 /** The groups that spend quota (`none` routes are not limited). */
 export type LimitedGroup = Exclude<RateLimitGroup, 'none'>;
 
-export const RATE_LIMIT_GROUPS: readonly LimitedGroup[] = [
+const RATE_LIMIT_GROUPS: readonly LimitedGroup[] = [
   'api_list',
   'read',
   'write',
@@ -37,9 +37,9 @@ export interface RateLimitConfig {
   windowSeconds: number;
 }
 
-export const MAX_QUOTA = 1_000_000_000;
+const MAX_QUOTA = 1_000_000_000;
 
-export function isLimitedGroup(value: string): value is LimitedGroup {
+function isLimitedGroup(value: string): value is LimitedGroup {
   return (RATE_LIMIT_GROUPS as readonly string[]).includes(value);
 }
 
