@@ -8,10 +8,9 @@ import type {
   ListEmailMessagesRequest,
   RequestContext,
 } from '@switchboard/contracts';
-import { CursorCodec, idempotencyScope, idempotentWrite, pgPoolOf } from '@switchboard/persistence';
-import { wakeRelay } from '@switchboard/background';
+import { CursorCodec, IdempotentWrites } from '@switchboard/persistence';
 import type { Page, PageRequest } from '@switchboard/persistence';
-import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
+import { AppError, workspaceOf } from '@switchboard/platform';
 import { ContentsRepository } from './contents.repository';
 import { messageEvent } from './email-events';
 import { EmailEventsRepository } from './email-events.repository';
@@ -25,8 +24,8 @@ export class MessagesService {
     private readonly repository: MessagesRepository,
     private readonly contents: ContentsRepository,
     private readonly emailEvents: EmailEventsRepository,
-    private readonly box: SealedBox,
     private readonly cursors: CursorCodec,
+    private readonly writes: IdempotentWrites,
   ) {}
 
   async get(context: RequestContext, messageId: string): Promise<EmailMessage> {
@@ -113,35 +112,28 @@ export class MessagesService {
   /** scheduled -> canceled, with the `email.canceled` event; 409 in any other state. */
   async cancel(context: RequestContext, messageId: string): Promise<null> {
     const workspaceId = workspaceOf(context);
-    const answer = await idempotentWrite(
-      this.repository.dataSource,
-      'email',
-      idempotencyScope(context),
-      this.box,
-      async (manager) => {
-        const message = await this.repository.findMessage(workspaceId, messageId, manager, true);
-        if (!message) throw new AppError(EmailErrors.EmailMessageNotFound);
-        if (!(await this.repository.cancelScheduled(manager, workspaceId, messageId)))
-          throw new AppError(EmailErrors.EmailMessageNotCancelable, {
-            message: `The message is ${message.status}; only a scheduled message can be canceled.`,
-          });
-        await this.contents.purge([messageId], manager);
-        await this.emailEvents.record(manager, [
-          messageEvent(
-            'email.canceled',
-            {
-              messageId,
-              workspaceId,
-              tags: message.tags,
-              metadata: message.metadata,
-            },
-            new Date(),
-          ),
-        ]);
-        return null;
-      },
-    );
-    wakeRelay(pgPoolOf(this.repository.dataSource), 'email');
-    return answer;
+    // The email service's IdempotentWrites wake its outbox relay after the commit.
+    return this.writes.run(context, async (manager) => {
+      const message = await this.repository.findMessage(workspaceId, messageId, manager, true);
+      if (!message) throw new AppError(EmailErrors.EmailMessageNotFound);
+      if (!(await this.repository.cancelScheduled(manager, workspaceId, messageId)))
+        throw new AppError(EmailErrors.EmailMessageNotCancelable, {
+          message: `The message is ${message.status}; only a scheduled message can be canceled.`,
+        });
+      await this.contents.purge([messageId], manager);
+      await this.emailEvents.record(manager, [
+        messageEvent(
+          'email.canceled',
+          {
+            messageId,
+            workspaceId,
+            tags: message.tags,
+            metadata: message.metadata,
+          },
+          new Date(),
+        ),
+      ]);
+      return null;
+    });
   }
 }
