@@ -22,6 +22,7 @@ import { rateLimitProviders } from './pipeline/rate-limits/rate-limit.providers'
 import { IdempotencyKeysRepository } from './pipeline/idempotency/idempotency-keys.repository';
 import { IdempotencyStore } from './pipeline/idempotency/idempotency.store';
 import { WorkspaceService } from './identity/workspace.service';
+import { CURRENT_WORKSPACE } from './api/workspace/workspace.routes';
 import { AdminApiModule } from './api/admin/admin-api.module';
 import { ContactsApiModule } from './api/contacts/contacts-api.module';
 import { DocsApiModule } from './api/docs/docs-api.module';
@@ -47,6 +48,13 @@ export const GATEWAY_API_MODULES = [
 export const GATEWAY_CONTROLLERS = GATEWAY_API_MODULES.flatMap(
   (area) => (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, area) ?? []) as Type[],
 );
+
+/**
+ * Routes Fastify serves directly (registered by createGateway), declared like the others. Naming
+ * them here also declares them wherever this module is loaded (the OpenAPI document, the route
+ * table), not only where the gateway starts.
+ */
+export const GATEWAY_NATIVE_ROUTES = [CURRENT_WORKSPACE];
 
 /** The gateway: authentication, route policies and the error envelope in front of the services. */
 @Module({})
