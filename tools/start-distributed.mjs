@@ -48,6 +48,14 @@ async function main() {
     allowZero: true,
   });
   const metricsHost = process.env.METRICS_HOST || '127.0.0.1';
+  // Realtime clients connect to the gateway's origin, which forwards them to this port (as the
+  // embedded default serves them on the API port itself).
+  const realtimeClientPort = parsePort(
+    process.env.REALTIME_CLIENT_PORT ?? '8090',
+    'REALTIME_CLIENT_PORT',
+  );
+  const realtimeClientUrl =
+    process.env.REALTIME_CLIENT_URL ?? `http://127.0.0.1:${realtimeClientPort}`;
   const natsBinary = process.env.NATS_URL ? undefined : findOnPath('nats-server');
   if (!process.env.NATS_URL && !natsBinary) {
     fail(
@@ -69,12 +77,13 @@ async function main() {
   const ports = [
     ...services.map((app, i) => [app, FIRST_SERVICE_PORT + i, 'health port']),
     ['gateway', gatewayPort, 'PORT'],
+    ['realtime', realtimeClientPort, 'REALTIME_CLIENT_PORT'],
     ...[...metricsPorts].filter(([, port]) => port).map(([app, port]) => [app, port, 'metrics']),
   ];
   for (const [app, port, what] of ports) {
     if (port > 65535 || !(await portIsFree(port)))
       fail(
-        `port ${port} (${app}, ${what}) is ${port > 65535 ? 'out of range' : 'already in use'}: stop what listens there, or set ${what === 'metrics' ? 'METRICS_PORT (the first of eight)' : 'PORT for the gateway'}`,
+        `port ${port} (${app}, ${what}) is ${port > 65535 ? 'out of range' : 'already in use'}: stop what listens there, or set ${portSetting(what)}`,
       );
   }
   mkdirSync(dataDir, { recursive: true });
@@ -117,6 +126,7 @@ async function main() {
         HTTP_PORT: String(port),
         METRICS_PORT: String(metricsPorts.get(app)),
         METRICS_HOST: metricsHost,
+        ...(app === 'realtime' ? { REALTIME_CLIENT_PORT: String(realtimeClientPort) } : {}),
       });
     });
     platform.startApp('gateway', `http://127.0.0.1:${gatewayPort}/readyz`, {
@@ -126,6 +136,7 @@ async function main() {
       METRICS_PORT: String(metricsPorts.get('gateway')),
       METRICS_HOST: metricsHost,
       PLATFORM_ADMIN_TOKEN: admin.value,
+      REALTIME_CLIENT_URL: realtimeClientUrl,
     });
 
     await Promise.all(
@@ -138,6 +149,7 @@ async function main() {
     const lines = [
       'Switchboard is running in distributed mode',
       `  API:          http://localhost:${gatewayPort}`,
+      `  realtime:     clients at ws://localhost:${gatewayPort}/app/{key} and /realtime/socket.io, forwarded to ${realtimeClientUrl}`,
       admin.source === 'env'
         ? '  admin token:  from PLATFORM_ADMIN_TOKEN'
         : `  admin token:  ${admin.value}  (${admin.source})`,
@@ -460,4 +472,11 @@ if (process.argv[2] === '--embedded-postgres') {
   await runEmbeddedPostgres();
 } else {
   await main();
+}
+
+/** The setting that moves a port that is taken. */
+function portSetting(what) {
+  if (what === 'metrics') return 'METRICS_PORT (the first of eight)';
+  if (what === 'REALTIME_CLIENT_PORT') return 'REALTIME_CLIENT_PORT for realtime clients';
+  return 'PORT for the gateway';
 }
