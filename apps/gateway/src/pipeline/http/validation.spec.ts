@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsString, ValidateNested } from 'class-validator';
+import { IsEmail, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { AppError } from '@switchboard/platform';
 import { validateInto } from './validation';
 
@@ -10,6 +10,11 @@ class Recipient {
 class Message {
   @IsString() subject: string;
   @ValidateNested({ each: true }) @Type(() => Recipient) to: Recipient[];
+}
+
+class Login {
+  @IsEmail() email: string;
+  @IsString() @MinLength(8) @MaxLength(200) password: string;
 }
 
 describe('validateInto', () => {
@@ -41,5 +46,18 @@ describe('validateInto', () => {
 
   it('refuses a body that is not a JSON object', () => {
     expect(details([1, 2])).toEqual([{ param: 'body', message: 'must be a JSON object' }]);
+  });
+
+  it('answers one problem for an absent required field, not one per rule it would break', () => {
+    let thrown: unknown;
+    try {
+      validateInto(Login, { email: 'ada@example.com' }, 'body');
+    } catch (err) {
+      thrown = err;
+    }
+    expect((thrown as AppError).details).toEqual([{ param: 'password', message: 'is required' }]);
+    expect(() =>
+      validateInto(Login, { email: 'ada@example.com', password: 'short' }, 'body'),
+    ).toThrow(AppError);
   });
 });

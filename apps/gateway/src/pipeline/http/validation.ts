@@ -16,6 +16,12 @@ function toErrorDetails(errors: ValidationError[], prefix = ''): ErrorDetail[] {
       : prefix
         ? `${prefix}.${error.property}`
         : error.property;
+    // A required field that is absent: one problem, not one per rule its value would have broken
+    // (`@IsOptional` fields skip their rules when absent, so only required ones get here).
+    if (error.value === undefined && error.constraints && !error.constraints.whitelistValidation) {
+      details.push({ param, message: 'is required' });
+      continue;
+    }
     for (const message of Object.values(error.constraints ?? {})) {
       details.push({
         param,
