@@ -10,19 +10,32 @@ import { parseArgs } from 'node:util';
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
 Commands:
+  list-workspaces  [--limit <1-100>] [--starting-after <cursor>]
   create-workspace --name <name> [--organization-name <name>] [--region us1|eu1]
   create-api-key   --workspace <ws_id> --role read|write|admin
   create-access-key --workspace <ws_id>
   create-user      --workspace <ws_id> --email <email> --password <password> --role read|write|admin
+  help [<command>] this text (also --help)
 `;
 
 interface Command {
+  method?: 'GET' | 'POST';
   path: (values: Record<string, string | undefined>) => string;
-  body: (values: Record<string, string | undefined>) => Record<string, unknown>;
+  body?: (values: Record<string, string | undefined>) => Record<string, unknown>;
   required: string[];
 }
 
 const COMMANDS: Record<string, Command> = {
+  'list-workspaces': {
+    method: 'GET',
+    path: (v) => {
+      const query = new URLSearchParams();
+      if (v.limit) query.set('limit', v.limit);
+      if (v['starting-after']) query.set('starting_after', v['starting-after']);
+      return `/admin/v1/workspaces${query.size ? `?${query.toString()}` : ''}`;
+    },
+    required: [],
+  },
   'create-workspace': {
     path: () => '/admin/v1/workspaces',
     body: (v) => ({
@@ -63,31 +76,49 @@ function operatorToken(): string {
   );
 }
 
+const OPTIONS = {
+  name: { type: 'string' },
+  'organization-name': { type: 'string' },
+  region: { type: 'string' },
+  workspace: { type: 'string' },
+  role: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  limit: { type: 'string' },
+  'starting-after': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+function parseCommandLine() {
+  try {
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (err) {
+    return fail(`${(err as Error).message}\n\n${USAGE}`);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      'organization-name': { type: 'string' },
-      region: { type: 'string' },
-      workspace: { type: 'string' },
-      role: { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  const command = COMMANDS[positionals[0] ?? ''];
-  if (values.help || !command) fail(USAGE);
+  const { values, positionals } = parseCommandLine();
+  const name = positionals[0];
+  if (values.help || name === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (!name) fail(`No command given.\n\n${USAGE}`);
+  const command = COMMANDS[name];
+  if (!command) fail(`Unknown command: ${name}\n\n${USAGE}`);
   const strings = values as Record<string, string | undefined>;
   const missing = command.required.filter((name) => !strings[name]);
   if (missing.length) fail(`Missing ${missing.map((name) => `--${name}`).join(', ')}\n\n${USAGE}`);
   const base = process.env.SWITCHBOARD_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;
   const response = await fetch(`${base}${command.path(strings)}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${operatorToken()}`, 'content-type': 'application/json' },
-    body: JSON.stringify(command.body(strings)),
+    method: command.method ?? 'POST',
+    headers: {
+      authorization: `Bearer ${operatorToken()}`,
+      ...(command.body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(command.body ? { body: JSON.stringify(command.body(strings)) } : {}),
   }).catch(() => fail(`Cannot reach Switchboard at ${base}: is it running (npm start)?`));
   const body = (await response.json()) as Record<string, unknown>;
   if (!response.ok) {
@@ -105,7 +136,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     return;
   }
-  process.stdout.write(`${describe(body)}\n(secrets are shown once; store them now)\n`);
+  const secrets = JSON.stringify(body).includes('"secret"');
+  process.stdout.write(
+    `${describe(body)}\n${secrets ? '(secrets are shown once; store them now)\n' : ''}`,
+  );
 }
 
 function describe(body: Record<string, unknown>, indent = ''): string {

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+// The built CLI (`npm test` builds dist/ before jest runs), as `npm run admin` runs it.
+const CLI = join(__dirname, '../../../dist/apps/standalone/src/admin-cli.js');
+
+function admin(...args: string[]) {
+  const run = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, PLATFORM_ADMIN_TOKEN: 'unused', SWITCHBOARD_URL: 'http://127.0.0.1:9' },
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('admin CLI', () => {
+  it('prints its usage and exits 0 for --help, help and help <command>', () => {
+    for (const args of [['--help'], ['help'], ['help', 'create-user']]) {
+      const run = admin(...args);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('list-workspaces');
+      expect(run.stderr).toBe('');
+    }
+  });
+
+  it('names an unknown command, a missing command and an unknown option, and exits 1', () => {
+    expect(admin('frobnicate')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('Unknown command: frobnicate'),
+    });
+    expect(admin()).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('No command given'),
+    });
+    const option = admin('list-workspaces', '--bogus');
+    expect(option.status).toBe(1);
+    expect(option.stderr).toContain("Unknown option '--bogus'");
+    expect(option.stderr).not.toContain('    at ');
+  });
+
+  it('names the options a command is missing', () => {
+    expect(admin('create-user', '--workspace', 'ws_1')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('Missing --email, --password, --role'),
+    });
+  });
+});
