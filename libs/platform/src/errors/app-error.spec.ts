@@ -1,8 +1,9 @@
+import { ContactErrors, EmailErrors } from '@switchboard/contracts';
 import { AppError } from './app-error';
 
 describe('AppError over the transport', () => {
   it('keeps code, details, vendor code and a Retry-After header', () => {
-    const sent = new AppError('E07002', {
+    const sent = new AppError(EmailErrors.OnboardingDomainLimit, {
       details: [{ param: 'from', message: 'limit' }],
       vendorCode: '451',
       headers: { 'retry-after': '3600' },
@@ -17,7 +18,10 @@ describe('AppError over the transport', () => {
   });
 
   it('keeps the param a non-validation error names', () => {
-    const sent = new AppError('E04056', { message: 'taken', param: 'email' });
+    const sent = new AppError(ContactErrors.ContactEmailTaken, {
+      message: 'taken',
+      param: 'email',
+    });
     const received = AppError.fromTransport(JSON.parse(JSON.stringify(sent.toTransport())));
     expect(received).toMatchObject({ code: 'E04056', message: 'taken', param: 'email' });
     expect(received.details).toBeUndefined();

@@ -1,3 +1,4 @@
+import { CommonErrors } from '@switchboard/contracts';
 import { Controller, Module } from '@nestjs/common';
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -23,7 +24,7 @@ class CountedHandler {
 
   @MessagePattern('counted.item.fail')
   fail(): never {
-    throw new AppError('E04001');
+    throw new AppError(CommonErrors.WorkspaceNotFound);
   }
 }
 

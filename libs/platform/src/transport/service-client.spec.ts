@@ -1,3 +1,4 @@
+import { CommonErrors } from '@switchboard/contracts';
 import { Controller, Module } from '@nestjs/common';
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -20,7 +21,7 @@ class EchoHandler {
 
   @MessagePattern('test.echo.fail')
   fail(): never {
-    throw new AppError('E04001', { message: 'no such workspace here' });
+    throw new AppError(CommonErrors.WorkspaceNotFound, { message: 'no such workspace here' });
   }
 
   @MessagePattern('test.echo.crash')

@@ -1,3 +1,4 @@
+import { CommonErrors, ContactErrors } from '@switchboard/contracts';
 import { ErrorCatalog, isErrorCode } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import { errorEnvelope } from './error-envelope';
@@ -26,7 +27,7 @@ describe(errorEnvelope.name, () => {
 
   it('names the field of a non-validation error as param, from the error itself', () => {
     const { error } = errorEnvelope(
-      new AppError('E06006', {
+      new AppError(ContactErrors.ContactPropertyExists, {
         message: 'A contact property with the key plan exists.',
         param: 'key',
       }),
@@ -42,7 +43,11 @@ describe(errorEnvelope.name, () => {
   });
 
   it('keeps a validation error without details free of details and param', () => {
-    const { error } = errorEnvelope(new AppError('E01012'), 'req_1', 'https://api.test');
+    const { error } = errorEnvelope(
+      new AppError(CommonErrors.InvalidCursor),
+      'req_1',
+      'https://api.test',
+    );
     expect(error).not.toHaveProperty('details');
     expect(error).not.toHaveProperty('param');
   });
