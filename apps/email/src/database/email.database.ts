@@ -7,6 +7,7 @@ import { CreateEmailDomains1764000000100 } from './migrations/1764000000100-crea
 import { CreateEmailSuppressions1764000000200 } from './migrations/1764000000200-create-email-suppressions';
 import { CreateEmailMessages1764000000300 } from './migrations/1764000000300-create-email-messages';
 import { returnPathCnameMigration } from './migrations/1764000000400-return-path-cname';
+import { WorkQueueOwner1764000000470 } from './migrations/1764000000470-work-queue-owner';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -21,6 +22,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailSuppressions1764000000200,
       CreateEmailMessages1764000000300,
       returnPathCnameMigration(() => returnPathTarget(config)),
+      WorkQueueOwner1764000000470,
     ],
   };
 }

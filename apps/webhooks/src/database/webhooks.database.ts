@@ -1,6 +1,7 @@
 import type { ServiceDatabase } from '@switchboard/persistence';
 import type { WebhooksConfig } from '../config/webhooks.config';
 import { CreateWebhooksSchema1764100000100 } from './migrations/1764100000100-create-webhooks-schema';
+import { WorkQueueOwner1764100000170 } from './migrations/1764100000170-work-queue-owner';
 
 export function webhooksDatabase(config: WebhooksConfig): ServiceDatabase {
   return {
@@ -8,6 +9,6 @@ export function webhooksDatabase(config: WebhooksConfig): ServiceDatabase {
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
     entities: [],
-    migrations: [CreateWebhooksSchema1764100000100],
+    migrations: [CreateWebhooksSchema1764100000100, WorkQueueOwner1764100000170],
   };
 }

@@ -1,4 +1,4 @@
-export { workQueueTable, jobsChannel } from './work-queue.table';
+export { workQueueTable, workQueueOwnerColumn, jobsChannel } from './work-queue.table';
 export { enqueueJobs } from './enqueue-jobs';
 export type { NewJob } from './enqueue-jobs';
 export { completeJobs, holdJobs, JobLeaseLostError } from './job';

@@ -12,6 +12,11 @@ export interface PgListenerOptions {
    * connection listened are lost, so the owner looks for work it may have missed.
    */
   onListening: () => void;
+  /**
+   * Runs first on every new connection, before LISTEN (a session-level set-up, such as the work
+   * queue's presence lock); a failure drops the connection like any other.
+   */
+  onConnect?: (client: Client) => Promise<void>;
   /** Called with a connection failure before the next attempt; never thrown. */
   onError?: (err: Error) => void;
   /** Delay before reconnecting, doubled up to 30 s while attempts keep failing. Default 500 ms. */
@@ -73,6 +78,7 @@ export class PgListener {
     });
     try {
       await client.connect();
+      await this.options.onConnect?.(client);
       await client.query(`LISTEN "${this.options.channel.replace(/"/g, '""')}"`);
     } catch (err) {
       drop(err as Error);

@@ -12,6 +12,8 @@ export interface WorkQueueWorkerOptions<P = unknown> {
   /**
    * How long a claim holds a job. The worker renews the lease of its running jobs every third
    * of it, so it only runs out when the worker is gone: then another worker takes the job over.
+   * A worker whose process ended is usually taken over sooner, through its presence
+   * (`WorkerPresence`); the lease is the bound when that cannot be seen.
    */
   leaseMs: number;
   /** Longest sleep between looks at the table (missed notifications, expired leases). Default 5 s. */
@@ -87,6 +89,8 @@ export class QueueRunner<P> implements WorkQueueWorker {
     private readonly schema: string,
     private readonly options: WorkQueueWorkerOptions<P>,
     private readonly logger: QueueLogger,
+    /** The presence id claims carry (`locked_by`), null while the work queue has none. */
+    private readonly owner: () => number | null = () => null,
   ) {
     this.queue = options.queue;
     this.pollMs = options.pollMs ?? 5000;
@@ -96,6 +100,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
   }
 
   start(): void {
+    if (this.stopping) return;
     this.heartbeat = setInterval(() => this.renewLeases(), Math.max(this.options.leaseMs / 3, 10));
     this.heartbeat.unref();
     this.stopListening = this.options.priority?.onRaise(() => {
@@ -106,7 +111,8 @@ export class QueueRunner<P> implements WorkQueueWorker {
 
   /** Looks for due jobs now (or right after the claim in progress). */
   kick(): void {
-    if (this.stopping) return;
+    // Before start() (the work queue's presence is being taken) there is nothing to claim with.
+    if (this.stopping || !this.heartbeat) return;
     if (this.busy) {
       this.again = true;
       return;
@@ -197,7 +203,8 @@ export class QueueRunner<P> implements WorkQueueWorker {
          FOR UPDATE SKIP LOCKED
        ), claimed AS (
          UPDATE "${this.schema}".jobs AS j
-         SET locked_until = now() + $3 * interval '1 millisecond', attempts = j.attempts + 1
+         SET locked_until = now() + $3 * interval '1 millisecond', attempts = j.attempts + 1,
+           locked_by = $4
          FROM picked WHERE j.id = picked.id
          RETURNING j.id::text AS id, j.queue, j.payload, j.attempts, picked.run_at
        ), next AS (
@@ -206,7 +213,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
        )
        SELECT claimed.*, next.next_due_ms FROM next LEFT JOIN claimed ON true
        ORDER BY claimed.run_at, claimed.id`,
-      [this.queue, limit, this.options.leaseMs],
+      [this.queue, limit, this.options.leaseMs, this.owner()],
     )) as Array<ClaimedRow & { next_due_ms: number | null }>;
     const nextDueMs = rows[0]?.next_due_ms ?? null;
     return {

@@ -1,5 +1,5 @@
 import { startTestPostgres } from '@switchboard/testing';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { wakeQueue } from '../notify/wakeups';
 import type { SqlRunner } from '@switchboard/persistence';
@@ -9,7 +9,8 @@ import { ClaimedJob, completeJobs, holdJobs, JobLeaseLostError } from './job';
 import type { ClaimedRow, Job } from './job';
 import { WorkQueue } from './work-queue';
 import type { WorkQueueWorker, WorkQueueWorkerOptions } from './queue-runner';
-import { workQueueTable } from './work-queue.table';
+import { workQueueOwnerColumn, workQueueTable } from './work-queue.table';
+import { PRESENCE_NAMESPACE } from './worker-presence';
 
 const SCHEMA = 'wq';
 const quiet = { warn: (m: string) => process.env.WQ_DEBUG && console.log(m) };
@@ -23,7 +24,7 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 1
 }
 
 describe(WorkQueue.name, () => {
-  let postgres: { stop(): Promise<void> };
+  let postgres: { stop(): Promise<void>; url: string };
   let pool: Pool;
   let db: DataSource;
   const queues: WorkQueue[] = [];
@@ -63,6 +64,7 @@ describe(WorkQueue.name, () => {
     await db.initialize();
     await db.query(`CREATE SCHEMA ${SCHEMA}`);
     await db.query(workQueueTable(SCHEMA));
+    await db.query(workQueueOwnerColumn(SCHEMA));
     await db.query('CREATE TABLE wq.effects (job_id text NOT NULL, n integer NOT NULL)');
   });
 
@@ -228,6 +230,79 @@ describe(WorkQueue.name, () => {
     await expect(dead.complete(pool)).rejects.toBeInstanceOf(JobLeaseLostError);
     await expect(dead.hold(pool)).rejects.toBeInstanceOf(JobLeaseLostError);
     await expect(dead.retryAt(pool, new Date())).rejects.toBeInstanceOf(JobLeaseLostError);
+  });
+
+  it("takes over a dead worker's running job as soon as its process is gone, long before its lease", async () => {
+    const name = 'owner-gone';
+    await enqueue([{ queue: name, payload: { n: 1 } }]);
+    // Another process's worker: its presence lock on its own connection, then a claim under it
+    // with a lease of ten minutes.
+    const other = new Client({ connectionString: postgres.url });
+    await other.connect();
+    await other.query('SELECT pg_advisory_lock($1, $2)', [PRESENCE_NAMESPACE, 424242]);
+    const { rows } = await pool.query<ClaimedRow>(
+      `UPDATE wq.jobs SET locked_until = now() + interval '10 minutes', attempts = attempts + 1,
+         locked_by = 424242
+       WHERE queue = $1 RETURNING id::text AS id, queue, payload, attempts, run_at`,
+      [name],
+    );
+    const dead = new ClaimedJob(SCHEMA, rows[0]);
+    const seen: number[] = [];
+    start(queue(), {
+      queue: name,
+      concurrency: 1,
+      leaseMs: 30_000,
+      pollMs: 100,
+      handle: async (job: Job) => {
+        seen.push(job.attempts);
+        await db.transaction((manager) => job.complete(manager));
+      },
+    });
+    // While that process lives, its job is its own, whatever this worker's looks find.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(seen).toEqual([]);
+    await other.end(); // the process dies: the server ends its session and the lock with it
+    await eventually(() => seen.length === 1, 5000);
+    expect(seen).toEqual([2]);
+    await expect(dead.complete(pool)).rejects.toBeInstanceOf(JobLeaseLostError);
+  });
+
+  it('claims under its own presence, which a live worker keeps', async () => {
+    const name = 'owner-stamped';
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    start(queue(), {
+      queue: name,
+      concurrency: 1,
+      leaseMs: 30_000,
+      handle: async (job: Job) => {
+        started.push(job.id);
+        await gate;
+      },
+    });
+    await enqueue([{ queue: name, payload: {} }]);
+    await eventually(() => started.length === 1);
+    const owner = async () =>
+      (
+        await pool.query<{ locked_by: number | null; attempts: number }>(
+          'SELECT locked_by, attempts FROM wq.jobs WHERE id = $1',
+          [started[0]],
+        )
+      ).rows[0];
+    const { locked_by: lockedBy } = await owner();
+    expect(lockedBy).not.toBeNull();
+    const held = await pool.query(
+      `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+         AND classid::bigint = $1 AND objid::bigint = $2`,
+      [PRESENCE_NAMESPACE, lockedBy],
+    );
+    expect(held.rowCount).toBe(1);
+    // Several looks for orphans later (one every two seconds), the job is still this worker's.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect(await owner()).toEqual({ locked_by: lockedBy, attempts: 1 });
+    release();
+    await eventually(async () => (await remaining(name)) === 0);
   });
 
   it('does not claim a job before its run_at and claims it after', async () => {
