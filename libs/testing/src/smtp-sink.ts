@@ -9,6 +9,8 @@ export interface SunkMessage {
   raw: Buffer;
   /** The Message-ID header without angle brackets. */
   messageId: string;
+  /** When the sink answered 250 (ms since the epoch). */
+  acceptedAt: number;
 }
 
 /** An SMTP reply the sink gives to RCPT TO for one address: `times` times, then it accepts. */
@@ -91,6 +93,7 @@ export async function startSmtpSink(port?: number): Promise<SmtpSink> {
             rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             raw,
             messageId: match ? match[1] : '',
+            acceptedAt: Date.now(),
           });
           callback();
         };
