@@ -98,11 +98,13 @@ export const emailEnv = {
     description: 'first retry delay after a deferral; each later one doubles, up to an hour',
   }),
   EMAIL_JOB_LEASE_SECONDS: env.int({
-    default: 120,
+    // Renewed every third of it while the worker lives. A process that ended is taken over at
+    // once through its presence (ADR 5); the lease bounds only a host that vanished silently.
+    default: 30,
     min: 2,
     max: 3600,
     description:
-      "how long a worker holds a processing or delivery job; a crashed worker's jobs are taken over after it",
+      "how long a job's claim lasts unless renewed; a vanished host's jobs are taken over after it (a crashed process's at once)",
   }),
   EMAIL_CONTENT_RETENTION_DAYS: env.int({
     default: 30,
