@@ -33,6 +33,11 @@ export interface SmtpSink {
   /** Starts holding once this many messages were accepted (from then on, as `hold`). */
   holdAfter(accepted: number): void;
   release(): void;
+  /**
+   * Stops holding and forgets the held transactions without answering them: their sender was
+   * killed, so they never completed (whether or not this server has seen their connections close).
+   */
+  discardHeld(): void;
   /** DATA transactions currently held (their senders wait for the reply). */
   held(): number;
   sessions: { opened: number; concurrent: number; maxConcurrent: number };
@@ -135,6 +140,11 @@ export async function startSmtpSink(port?: number): Promise<SmtpSink> {
       const pending = waiting;
       waiting = [];
       for (const accept of pending) accept();
+    },
+    discardHeld() {
+      holding = false;
+      holdAt = Infinity;
+      waiting = [];
     },
     held: () => waiting.length,
     async waitFor(predicate, timeoutMs = 30_000) {
