@@ -138,16 +138,16 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
       name: 'Live',
     });
-    const made = await call<{ app: { id: string }; key: { id: string; secret: string } }>(
-      topology.gatewayUrl,
-      'POST',
-      '/v1/realtime/apps',
-      {
-        token: created.api_key.secret,
-        body: { name: 'live', region: 'eu1', connection_counting: true },
-      },
-    );
+    const made = await call<{
+      app: { id: string; websocket_url: string };
+      key: { id: string; secret: string };
+    }>(topology.gatewayUrl, 'POST', '/v1/realtime/apps', {
+      token: created.api_key.secret,
+      body: { name: 'live', region: 'eu1', connection_counting: true },
+    });
     expect(made.status).toBe(201);
+    // The origin the gateway was reached at crosses NATS to the realtime service (no PUBLIC_URL).
+    expect(made.body.app.websocket_url).toBe(`${topology.gatewayUrl.replace(/^http/, 'ws')}/app`);
     const extra = await call<{ id: string; secret: string }>(
       topology.gatewayUrl,
       'POST',

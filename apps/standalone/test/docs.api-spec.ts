@@ -105,4 +105,96 @@ describe('docs API through the gateway', () => {
     expect(response.headers.get('content-type')).toContain('text/markdown');
     expect(response.body).toMatch(/^# /m);
   });
+
+  describe('in a browser (Accept prefers text/html)', () => {
+    // What Chromium sends when it navigates to a page.
+    const BROWSER =
+      'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const get = (path: string, accept = BROWSER, method = 'GET') =>
+      fetch(`${base}${path}`, { method, headers: { accept } });
+
+    it('answers the index as an HTML page linking the guides, the API reference and every error code page', async () => {
+      const response = await get('/v1/docs/pages?slug=index');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('vary')).toMatch(/accept/i);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
+      expect(csp).not.toContain('unsafe');
+      const html = await response.text();
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).toContain('<title>Switchboard documentation · Switchboard docs</title>');
+      expect(html).toContain('<h1 id="switchboard-documentation">Switchboard documentation</h1>');
+      for (const slug of [
+        'getting-started',
+        'guides/idempotency',
+        'guides/webhooks',
+        'reference/api',
+      ])
+        expect(html).toContain(`href="/v1/docs/pages?slug=${slug}"`);
+      for (const code of Object.keys(ErrorCatalog))
+        expect(html).toContain(`href="/v1/docs/pages?slug=errors/${code}"`);
+    });
+
+    it('keeps JSON for API clients: no Accept, */*, application/json, and format=markdown', async () => {
+      for (const accept of ['', '*/*', 'application/json']) {
+        const response = await get('/v1/docs/pages?slug=index', accept);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(response.headers.get('vary')).toMatch(/accept/i);
+        expect(await response.json()).toMatchObject({
+          slug: 'index',
+          markdown: expect.any(String),
+        });
+        const search = await get('/v1/docs/search?q=idempotency', accept);
+        expect(search.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(((await search.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+      }
+      const markdown = await get('/v1/docs/pages?slug=index&format=markdown');
+      expect(markdown.headers.get('content-type')).toContain('text/markdown');
+    });
+
+    it('lists search results as links to the sections, whose headings carry those anchors', async () => {
+      const json = await call<{ data: Array<SearchResult & { url: string }> }>(
+        base,
+        'GET',
+        '/v1/docs/search?q=idempotency&limit=3',
+      );
+      const response = await get('/v1/docs/search?q=idempotency&limit=3');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await response.text();
+      expect(html).toContain('value="idempotency"');
+      for (const result of json.body.data)
+        expect(html).toContain(`href="${result.url.replace(/&/g, '&amp;')}"`);
+      const [path, anchor] = json.body.data[0].url.split('#');
+      const page = await (await get(path)).text();
+      expect(page).toContain(` id="${anchor}"`);
+    });
+
+    it('escapes what the reader typed and marks highlighted matches only', async () => {
+      const response = await get(
+        `/v1/docs/search?q=${encodeURIComponent('"><script>alert(1)</script> idempotency')}&contents=highlights`,
+      );
+      const html = await response.text();
+      expect(html).not.toContain('<script');
+      expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(html).toContain('value="&quot;&gt;&lt;script&gt;');
+      expect(html).toMatch(/<mark>[^<]+<\/mark>/);
+    });
+
+    it('answers HEAD like GET without a body, and errors in the JSON envelope', async () => {
+      const head = await get('/v1/docs/pages?slug=index', BROWSER, 'HEAD');
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await head.text()).toBe('');
+      const missing = await get('/v1/docs/pages?slug=no/such-page');
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ error: { code: 'E04002' } });
+      const blank = await get('/v1/docs/search?q=%20');
+      expect(blank.status).toBe(400);
+      expect(await blank.json()).toMatchObject({ error: { type: 'bad_request_error' } });
+    });
+  });
 });

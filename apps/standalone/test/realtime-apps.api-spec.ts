@@ -618,3 +618,35 @@ describe('realtime control plane through the gateway', () => {
     });
   });
 });
+
+describe('websocket_url follows PUBLIC_URL', () => {
+  let platform: TestPlatform;
+  let admin: string;
+
+  beforeAll(async () => {
+    // Behind a TLS-terminating proxy: the gateway listens on plain HTTP, clients reach https://.
+    platform = await startTestPlatform({ PUBLIC_URL: 'HTTPS://Switchboard.example.com/' });
+    admin = (await createWorkspace(platform.base, ADMIN_TOKEN, { name: 'Behind TLS' })).api_key
+      .secret;
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('is wss:// on the public host when PUBLIC_URL is https, in create, read and list', async () => {
+    const expected = 'wss://switchboard.example.com/app';
+    const created = await call<{ app: App }>(platform.base, 'POST', '/v1/realtime/apps', {
+      token: admin,
+      body: { name: 'Secure', region: 'us1' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.app).toMatchObject({ tls_enforced: true, websocket_url: expected });
+    const read = await call<App>(platform.base, 'GET', `/v1/realtime/apps/${created.body.app.id}`, {
+      token: admin,
+    });
+    expect(read.body.websocket_url).toBe(expected);
+    const list = await call<Page>(platform.base, 'GET', '/v1/realtime/apps', { token: admin });
+    expect(list.body.data.map((app) => app.websocket_url)).toEqual([expected]);
+  });
+});

@@ -40,7 +40,7 @@ export function githubAnchor(heading: string): string {
 }
 
 /** Hands out anchors as GitHub does: a repeated heading gets `-1`, `-2`, ... */
-class AnchorRegistry {
+export class AnchorRegistry {
   private readonly used = new Set<string>();
 
   next(heading: string): string {

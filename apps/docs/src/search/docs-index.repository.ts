@@ -101,6 +101,14 @@ export class DocsIndexRepository {
     );
   }
 
+  /** Every page of a locale by slug, for the directory on the index page. */
+  async listPages(locale: string): Promise<Array<{ slug: string; title: string }>> {
+    return this.dataSource.query(
+      'SELECT slug, title FROM docs.pages WHERE locale = $1 ORDER BY slug COLLATE "C"',
+      [locale],
+    );
+  }
+
   async findPage(locale: string, slug: string): Promise<StoredPage | undefined> {
     const rows: StoredPage[] = await this.dataSource.query(
       'SELECT slug, locale, title, markdown FROM docs.pages WHERE locale = $1 AND slug = $2',

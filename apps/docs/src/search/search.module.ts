@@ -4,6 +4,7 @@ import { DocsIndexRepository } from './docs-index.repository';
 import { DocsIndexer, DOCS_DIR } from './docs-indexer';
 import { DocsHandler } from './docs.handler';
 import { DocsService } from './docs.service';
+import { DocsHtmlService } from '../html/docs-html.service';
 
 @Module({})
 export class SearchModule {
@@ -16,6 +17,7 @@ export class SearchModule {
         DocsIndexRepository,
         DocsIndexer,
         DocsService,
+        DocsHtmlService,
       ],
     };
   }

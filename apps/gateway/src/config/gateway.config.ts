@@ -2,6 +2,7 @@ import { storageEnv } from '@switchboard/persistence';
 import { commonEnv, env, metricsEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 import { rateLimitEnv } from '../pipeline/rate-limits/rate-limit.config';
+import { parsePublicUrl } from './public-url';
 
 export const gatewayEnv = {
   ...commonEnv,
@@ -32,9 +33,14 @@ export const gatewayEnv = {
     description:
       'distributed mode: http:// URL of the realtime client port (a realtime process, or a balancer with connection affinity in front of several) that /app/{key} and /realtime/socket.io on the gateway forward to; unset: not forwarded',
   }),
-  PUBLIC_URL: env.optionalString({
-    description: 'public origin used in doc_url links; defaults to the request host',
-  }),
+  PUBLIC_URL: {
+    ...env.optionalString({
+      description:
+        'public origin (http:// or https://, optionally with a path) that doc_url links and realtime websocket_url are built on; https gives wss://. Defaults to the scheme and host of each request',
+    }),
+    kind: 'url' as const,
+    parse: parsePublicUrl,
+  },
   BODY_LIMIT_BYTES: env.int({
     default: 1_048_576,
     min: 1024,

@@ -2,6 +2,9 @@
 export const DocsSubjects = {
   Search: 'docs.search.query',
   ReadPage: 'docs.page.read',
+  /** The same two, as HTML documents for a browser. */
+  RenderSearch: 'docs.search.render',
+  RenderPage: 'docs.page.render',
 } as const;
 
 /** `snippet` (default): a short plain-text excerpt; `highlights`: also the matching passages. */
@@ -55,4 +58,11 @@ export interface DocsPage {
   /** The whole page as Markdown; links between pages point at `/v1/docs/pages?slug=...`. */
   markdown: string;
   markdown_url: string;
+}
+
+/** `docs.page.render` and `docs.search.render`: a whole HTML document for a browser. */
+export interface DocsHtml {
+  html: string;
+  /** The policy the document was written for (its inline style is allowed by hash, nothing else). */
+  content_security_policy: string;
 }
