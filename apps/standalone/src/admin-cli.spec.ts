@@ -17,7 +17,8 @@ describe('admin CLI', () => {
     for (const args of [['--help'], ['help'], ['help', 'create-user']]) {
       const run = admin(...args);
       expect(run.status).toBe(0);
-      expect(run.stdout).toContain('list-workspaces');
+      for (const command of ['list-workspaces', 'list-api-keys', 'list-access-keys', 'list-users'])
+        expect(run.stdout).toContain(command);
       expect(run.stderr).toBe('');
     }
   });
@@ -38,6 +39,10 @@ describe('admin CLI', () => {
   });
 
   it('names the options a command is missing', () => {
+    expect(admin('list-users')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('Missing --workspace'),
+    });
     expect(admin('create-user', '--workspace', 'ws_1')).toMatchObject({
       status: 1,
       stderr: expect.stringContaining('Missing --email, --password, --role'),

@@ -11,6 +11,9 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
 Commands:
   list-workspaces  [--limit <1-100>] [--starting-after <cursor>]
+  list-api-keys    --workspace <ws_id> [--limit <1-100>] [--starting-after <cursor>]
+  list-access-keys --workspace <ws_id> [--limit <1-100>] [--starting-after <cursor>]
+  list-users       --workspace <ws_id> [--limit <1-100>] [--starting-after <cursor>]
   create-workspace --name <name> [--organization-name <name>] [--region us1|eu1]
   create-api-key   --workspace <ws_id> --role read|write|admin
   create-access-key --workspace <ws_id>
@@ -20,6 +23,8 @@ Commands:
 
 interface Command {
   method?: 'GET' | 'POST';
+  /** A list: what its rows are called, for the page printed as a table. */
+  lists?: string;
   path: (values: Record<string, string | undefined>) => string;
   body?: (values: Record<string, string | undefined>) => Record<string, unknown>;
   required: string[];
@@ -28,13 +33,27 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   'list-workspaces': {
     method: 'GET',
-    path: (v) => {
-      const query = new URLSearchParams();
-      if (v.limit) query.set('limit', v.limit);
-      if (v['starting-after']) query.set('starting_after', v['starting-after']);
-      return `/admin/v1/workspaces${query.size ? `?${query.toString()}` : ''}`;
-    },
+    lists: 'workspaces',
+    path: (v) => `/admin/v1/workspaces${pageQuery(v)}`,
     required: [],
+  },
+  'list-api-keys': {
+    method: 'GET',
+    lists: 'API keys',
+    path: (v) => `${workspacePath(v)}/api-keys${pageQuery(v)}`,
+    required: ['workspace'],
+  },
+  'list-access-keys': {
+    method: 'GET',
+    lists: 'access keys',
+    path: (v) => `${workspacePath(v)}/access-keys${pageQuery(v)}`,
+    required: ['workspace'],
+  },
+  'list-users': {
+    method: 'GET',
+    lists: 'users',
+    path: (v) => `${workspacePath(v)}/users${pageQuery(v)}`,
+    required: ['workspace'],
   },
   'create-workspace': {
     path: () => '/admin/v1/workspaces',
@@ -46,21 +65,32 @@ const COMMANDS: Record<string, Command> = {
     required: ['name'],
   },
   'create-api-key': {
-    path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/api-keys`,
+    path: (v) => `${workspacePath(v)}/api-keys`,
     body: (v) => ({ role: v.role }),
     required: ['workspace', 'role'],
   },
   'create-access-key': {
-    path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/access-keys`,
+    path: (v) => `${workspacePath(v)}/access-keys`,
     body: () => ({}),
     required: ['workspace'],
   },
   'create-user': {
-    path: (v) => `/admin/v1/workspaces/${encodeURIComponent(v.workspace ?? '')}/users`,
+    path: (v) => `${workspacePath(v)}/users`,
     body: (v) => ({ email: v.email, password: v.password, role: v.role }),
     required: ['workspace', 'email', 'password', 'role'],
   },
 };
+
+function workspacePath(values: Record<string, string | undefined>): string {
+  return `/admin/v1/workspaces/${encodeURIComponent(values.workspace ?? '')}`;
+}
+
+function pageQuery(values: Record<string, string | undefined>): string {
+  const query = new URLSearchParams();
+  if (values.limit) query.set('limit', values.limit);
+  if (values['starting-after']) query.set('starting_after', values['starting-after']);
+  return query.size ? `?${query.toString()}` : '';
+}
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -136,10 +166,54 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     return;
   }
+  if (command.lists) {
+    process.stdout.write(describePage(body as unknown as ListPage, command.lists, name, strings));
+    return;
+  }
   const secrets = JSON.stringify(body).includes('"secret"');
   process.stdout.write(
     `${describe(body)}\n${secrets ? '(secrets are shown once; store them now)\n' : ''}`,
   );
+}
+
+/** A value in a table cell: null (not revoked, no name) is shown as '-'. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+interface ListPage {
+  data: Array<Record<string, unknown>>;
+  next_cursor: string | null;
+}
+
+/** A page as a table, one row per item, and how to get the next page when there is one. */
+function describePage(
+  page: ListPage,
+  what: string,
+  command: string,
+  values: Record<string, string | undefined>,
+): string {
+  if (page.data.length === 0) return `No ${what}${page.next_cursor ? ' on this page' : ''}.\n`;
+  const columns = Object.keys(page.data[0]);
+  const cells = page.data.map((row) => columns.map((column) => cell(row[column])));
+  const widths = columns.map((column, i) =>
+    Math.max(column.length, ...cells.map((row) => row[i].length)),
+  );
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  const next = [
+    `npm run admin -- ${command}`,
+    ...(['workspace', 'limit'] as const).flatMap((option) =>
+      values[option] ? [`--${option} ${values[option]}`] : [],
+    ),
+    `--starting-after ${page.next_cursor}`,
+  ];
+  const more = page.next_cursor ? `Next page: ${next.join(' ')}` : 'No more.';
+  return `${[line(columns), ...cells.map(line)].join('\n')}\n${page.data.length} ${what} shown. ${more}\n`;
 }
 
 function describe(body: Record<string, unknown>, indent = ''): string {

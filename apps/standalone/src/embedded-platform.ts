@@ -47,6 +47,7 @@ export async function startEmbeddedPlatform(
     postgres = await startEmbeddedPostgres({
       dataDir: join(dataDir, 'postgres'),
       persistent: options.persistentDatabase ?? true,
+      ownProcessGroup: true,
       onNotice: (message) => logger.warn(message),
     });
     databaseUrl = postgres.url;

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
 import {
   BirdAuthError,
   BirdClient,
@@ -12,6 +15,8 @@ import { startTestPlatform, TEST_ADMIN_TOKEN } from './test-platform';
 import type { TestPlatform } from './test-platform';
 
 const ADMIN_TOKEN = TEST_ADMIN_TOKEN;
+// The built CLI (`npm test` builds dist/ before jest runs), as `npm run admin` runs it.
+const ADMIN_CLI = join(__dirname, '../../../dist/apps/standalone/src/admin-cli.js');
 
 describe('gateway API (embedded default, real PostgreSQL)', () => {
   let platform: TestPlatform;
@@ -224,6 +229,122 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
       });
       expect(unknown.status).toBe(404);
       expect(unknown.body).toMatchObject({ error: { type: 'not_found_error', code: 'E04001' } });
+    });
+    it("lists a workspace's API keys, access keys and users with the shared cursor pagination, never a secret or a hash", async () => {
+      const beta = await createWorkspace(base, ADMIN_TOKEN, { name: 'Beta' });
+      const admin = (path: string) =>
+        call<{ data: Array<Record<string, unknown>>; next_cursor: string | null; total?: number }>(
+          base,
+          'GET',
+          `/admin/v1/workspaces/${beta.workspace.id}${path}`,
+          { token: ADMIN_TOKEN },
+        );
+      const readKey = await call<{ id: string; secret: string }>(
+        base,
+        'POST',
+        `/admin/v1/workspaces/${beta.workspace.id}/api-keys`,
+        { token: ADMIN_TOKEN, body: { role: 'read' } },
+      );
+      const password = 'a password to keep';
+      for (const email of ['zoe.beta@example.com', 'Amy.Beta@Example.com'])
+        await call(base, 'POST', `/admin/v1/workspaces/${beta.workspace.id}/users`, {
+          token: ADMIN_TOKEN,
+          body: { email, password, role: 'write' },
+        });
+      const secrets = [beta.api_key.secret, readKey.body.secret, beta.access_key.secret, password];
+      const noSecrets = (body: unknown) => {
+        const text = JSON.stringify(body);
+        for (const secret of secrets) expect(text).not.toContain(secret);
+        expect(text).not.toMatch(/hash|lookup|password/);
+      };
+
+      const keys = await admin('/api-keys?limit=1&include_total=true');
+      expect(keys.status).toBe(200);
+      expect(keys.body.total).toBe(2);
+      expect(keys.body.data).toEqual([
+        {
+          id: readKey.body.id,
+          workspace_id: beta.workspace.id,
+          role: 'read',
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          revoked_at: null,
+        },
+      ]);
+      const older = await admin(`/api-keys?limit=1&starting_after=${keys.body.next_cursor}`);
+      expect(older.body.data).toEqual([
+        expect.objectContaining({ id: beta.api_key.id, role: 'admin' }),
+      ]);
+      expect(older.body.next_cursor).toBeNull();
+      const access = await admin('/access-keys');
+      expect(access.body.data).toEqual([
+        {
+          id: beta.access_key.id,
+          workspace_id: beta.workspace.id,
+          created_at: expect.any(String),
+          revoked_at: null,
+        },
+      ]);
+      const users = await admin('/users?sort=email');
+      expect(users.status).toBe(200);
+      expect(users.body.data).toEqual([
+        {
+          id: expect.stringMatching(/^usr_/),
+          workspace_id: beta.workspace.id,
+          email: 'amy.beta@example.com',
+          role: 'write',
+          created_at: expect.any(String),
+        },
+        expect.objectContaining({ email: 'zoe.beta@example.com' }),
+      ]);
+      for (const body of [keys.body, older.body, access.body, users.body]) noSecrets(body);
+
+      // The admin CLI prints those pages as tables, with the command for the next page.
+      // Not spawnSync: the platform answering it runs in this process.
+      const cli = (...args: string[]) =>
+        promisify(execFile)(process.execPath, [ADMIN_CLI, ...args], {
+          encoding: 'utf8',
+          env: { ...process.env, PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN, SWITCHBOARD_URL: base },
+        });
+      const keyTable = await cli('list-api-keys', '--workspace', beta.workspace.id, '--limit', '1');
+      const [header, row, summary] = keyTable.stdout.trimEnd().split('\n');
+      expect(header.split(/\s+/)).toEqual([
+        'id',
+        'workspace_id',
+        'role',
+        'created_at',
+        'revoked_at',
+      ]);
+      expect(row.split(/\s+/)).toEqual([
+        readKey.body.id,
+        beta.workspace.id,
+        'read',
+        expect.any(String),
+        '-',
+      ]);
+      const prefix = `1 API keys shown. Next page: npm run admin -- list-api-keys --workspace ${beta.workspace.id} --limit 1 --starting-after `;
+      expect(summary.startsWith(prefix)).toBe(true);
+      const nextTable = await cli(...summary.split('npm run admin -- ')[1].split(' '));
+      expect(nextTable.stdout).toContain(beta.api_key.id);
+      expect(nextTable.stdout.trimEnd().split('\n').at(-1)).toBe('1 API keys shown. No more.');
+      const userTable = await cli('list-users', '--workspace', beta.workspace.id);
+      expect(userTable.stdout).toContain('amy.beta@example.com');
+      expect(userTable.stdout.trimEnd().split('\n').at(-1)).toBe('2 users shown. No more.');
+      for (const output of [keyTable.stdout, userTable.stdout]) noSecrets(output);
+
+      expectEnvelope(await admin('/users?sort=password'), 422, 'E01001');
+      for (const path of ['api-keys', 'access-keys', 'users']) {
+        const unknown = await call(base, 'GET', `/admin/v1/workspaces/ws_unknown/${path}`, {
+          token: ADMIN_TOKEN,
+        });
+        expectEnvelope(unknown, 404, 'E04001');
+        expectEnvelope(
+          await call(base, 'GET', `/admin/v1/workspaces/${beta.workspace.id}/${path}`, {
+            token: beta.api_key.secret,
+          }),
+          401,
+          'E02002',
+        );
+      }
     });
   });
 

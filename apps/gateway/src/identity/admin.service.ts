@@ -10,9 +10,13 @@ import { ACCESS_KEY_PREFIX } from '../pipeline/auth/authenticator';
 import { apiKeyPrefix, hashPassword, issueSecret } from '../pipeline/auth/secrets';
 import { AccessKey, ApiKey, Organization, User, Workspace } from './identity.entities';
 import { IdentityRepository } from './identity.repository';
-import type { WorkspaceRow } from './identity.repository';
+import type { KeyRow, UserRow, WorkspaceRow } from './identity.repository';
 import type { CreateUserDto, CreateWorkspaceDto } from '../api/admin/admin.dto';
-import type { ListWorkspacesQuery } from '../api/admin/admin-list.dto';
+import type {
+  ListKeysQuery,
+  ListUsersQuery,
+  ListWorkspacesQuery,
+} from '../api/admin/admin-list.dto';
 
 export interface IssuedApiKey {
   id: string;
@@ -36,6 +40,37 @@ export class AdminService {
 
   async listWorkspaces(query: ListWorkspacesQuery): Promise<Page<OperatorWorkspaceDto>> {
     const page = await this.identity.listWorkspaces(query, this.cursors);
+    return {
+      ...page,
+      data: page.data.map((row) => ({
+        ...row,
+        created_at: new Date(row.created_at).toISOString(),
+      })),
+    };
+  }
+
+  /** A workspace's API keys or access keys: ids, roles and dates, never a secret or its hash. */
+  async listKeys(
+    kind: 'api_keys' | 'access_keys',
+    workspaceId: string,
+    query: ListKeysQuery,
+  ): Promise<Page<OperatorKeyDto>> {
+    await this.workspace(workspaceId);
+    const page = await this.identity.listKeys(kind, workspaceId, query, this.cursors);
+    return {
+      ...page,
+      data: page.data.map((row) => ({
+        ...row,
+        created_at: new Date(row.created_at).toISOString(),
+        revoked_at: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+      })),
+    };
+  }
+
+  /** A workspace's dashboard users, as the create call answers them (no password hash). */
+  async listUsers(workspaceId: string, query: ListUsersQuery): Promise<Page<OperatorUserDto>> {
+    await this.workspace(workspaceId);
+    const page = await this.identity.listUsers(workspaceId, query, this.cursors);
     return {
       ...page,
       data: page.data.map((row) => ({
@@ -175,6 +210,11 @@ export class AdminService {
 }
 
 export type OperatorWorkspaceDto = Omit<WorkspaceRow, 'created_at'> & { created_at: string };
+export type OperatorKeyDto = Omit<KeyRow, 'created_at' | 'revoked_at'> & {
+  created_at: string;
+  revoked_at: string | null;
+};
+export type OperatorUserDto = Omit<UserRow, 'created_at'> & { created_at: string };
 
 export function toUserDto(user: User) {
   return {

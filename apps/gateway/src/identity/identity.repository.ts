@@ -27,6 +27,24 @@ export interface SessionRecord {
   region: string;
 }
 
+/** An API key or access key as operators may see it: never its lookup or secret hash. */
+export interface KeyRow {
+  id: string;
+  workspace_id: string;
+  role?: Role;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
+}
+
+/** A dashboard user as operators may see it: never the password hash. */
+export interface UserRow {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: Role;
+  created_at: Date | string;
+}
+
 export interface WorkspaceRow {
   id: string;
   name: string;
@@ -55,6 +73,52 @@ export class IdentityRepository {
         },
         defaultSort: 'created_at',
         defaultOrder: query.sort === 'name' ? 'asc' : 'desc',
+        idColumn: 'id',
+      },
+      query,
+      cursors,
+    );
+  }
+
+  /** A workspace's API keys or access keys, revoked ones included, newest first. */
+  listKeys(
+    table: 'api_keys' | 'access_keys',
+    workspaceId: string,
+    query: PageRequest,
+    cursors: CursorCodec,
+  ): Promise<Page<KeyRow>> {
+    return paginate<KeyRow>(
+      this.dataSource,
+      {
+        from: `gateway.${table}`,
+        select: `id, workspace_id, ${table === 'api_keys' ? 'role, ' : ''}created_at, revoked_at`,
+        where: { sql: 'workspace_id = $1', params: [workspaceId] },
+        filters: { workspace_id: workspaceId },
+        sorts: { created_at: { column: 'created_at', type: 'timestamptz' } },
+        defaultSort: 'created_at',
+        defaultOrder: 'desc',
+        idColumn: 'id',
+      },
+      query,
+      cursors,
+    );
+  }
+
+  /** A workspace's dashboard users: keyset pages by creation time (newest first) or email. */
+  listUsers(workspaceId: string, query: PageRequest, cursors: CursorCodec): Promise<Page<UserRow>> {
+    return paginate<UserRow>(
+      this.dataSource,
+      {
+        from: 'gateway.users',
+        select: 'id, workspace_id, email, role, created_at',
+        where: { sql: 'workspace_id = $1', params: [workspaceId] },
+        filters: { workspace_id: workspaceId },
+        sorts: {
+          created_at: { column: 'created_at', type: 'timestamptz' },
+          email: { column: 'email', type: 'text' },
+        },
+        defaultSort: 'created_at',
+        defaultOrder: query.sort === 'email' ? 'asc' : 'desc',
         idColumn: 'id',
       },
       query,

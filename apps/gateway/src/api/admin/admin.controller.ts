@@ -3,9 +3,16 @@ import type { IdempotencyScope } from '@switchboard/persistence';
 import type { FastifyRequest } from 'fastify';
 import { Route } from '../../pipeline/routes/route-policy';
 import { ValidBody, ValidQuery } from '../../pipeline/auth/caller';
-import { ListWorkspacesQuery } from './admin-list.dto';
+import { ListKeysQuery, ListUsersQuery, ListWorkspacesQuery } from './admin-list.dto';
 import { CreateApiKeyDto, CreateUserDto, CreateWorkspaceDto } from './admin.dto';
 import { AdminService } from '../../identity/admin.service';
+
+const operatorList = {
+  tag: 'Operator',
+  auth: 'operator',
+  rateLimit: 'admin',
+  paginated: true,
+} as const;
 
 const operator = {
   tag: 'Operator',
@@ -33,10 +40,7 @@ export class AdminController {
 
   @Get()
   @Route({
-    tag: 'Operator',
-    auth: 'operator',
-    rateLimit: 'admin',
-    paginated: true,
+    ...operatorList,
     query: ListWorkspacesQuery,
     summary: 'List workspaces, newest first, with cursor pagination',
     response: { status: 200, description: 'A page of workspaces' },
@@ -61,6 +65,17 @@ export class AdminController {
     return this.admin.createApiKey(workspaceId, body.role, operatorScope(request));
   }
 
+  @Get(':workspace_id/api-keys')
+  @Route({
+    ...operatorList,
+    query: ListKeysQuery,
+    summary: "List a workspace's API keys (id, role, created_at, revoked_at; never the secret)",
+    response: { status: 200, description: 'A page of API keys, newest first' },
+  })
+  listApiKeys(@Param('workspace_id') workspaceId: string, @ValidQuery() query: ListKeysQuery) {
+    return this.admin.listKeys('api_keys', workspaceId, query);
+  }
+
   @Post(':workspace_id/access-keys')
   @HttpCode(201)
   @Route({
@@ -70,6 +85,28 @@ export class AdminController {
   })
   createAccessKey(@Param('workspace_id') workspaceId: string, @Req() request: FastifyRequest) {
     return this.admin.createAccessKey(workspaceId, operatorScope(request));
+  }
+
+  @Get(':workspace_id/access-keys')
+  @Route({
+    ...operatorList,
+    query: ListKeysQuery,
+    summary: "List a workspace's access keys (id, created_at, revoked_at; never the secret)",
+    response: { status: 200, description: 'A page of access keys, newest first' },
+  })
+  listAccessKeys(@Param('workspace_id') workspaceId: string, @ValidQuery() query: ListKeysQuery) {
+    return this.admin.listKeys('access_keys', workspaceId, query);
+  }
+
+  @Get(':workspace_id/users')
+  @Route({
+    ...operatorList,
+    query: ListUsersQuery,
+    summary: "List a workspace's dashboard users (never the password or its hash)",
+    response: { status: 200, description: 'A page of users, newest first' },
+  })
+  listUsers(@Param('workspace_id') workspaceId: string, @ValidQuery() query: ListUsersQuery) {
+    return this.admin.listUsers(workspaceId, query);
   }
 
   @Post(':workspace_id/users')
