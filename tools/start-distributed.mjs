@@ -260,10 +260,16 @@ class Platform {
   async startNats(binary) {
     const port = await freePort();
     const monitor = await freePort();
+    // nats-server accepts 1 MB messages unless told otherwise, and a 20 MB email crosses it in one;
+    // max_payload has no command-line flag, so it goes in a configuration file.
+    const config = join(dataDir, 'nats.conf');
+    writeFileSync(config, platformLib().NATS_MAX_PAYLOAD_CONFIG);
     this.start(
       'nats',
       binary,
       [
+        '-c',
+        config,
         '-a',
         '127.0.0.1',
         '-p',
@@ -440,10 +446,15 @@ function portIsFree(port) {
   });
 }
 
-/** The platform's port chooser, read from the build (see libs/platform/src/net/free-port.ts). */
-function freePort() {
+/** libs/platform, read from the build. */
+function platformLib() {
   const platform = join(root, 'dist', 'libs', 'platform', 'src', 'index.js');
-  return createRequire(import.meta.url)(platform).freePort();
+  return createRequire(import.meta.url)(platform);
+}
+
+/** The platform's port chooser (see libs/platform/src/net/free-port.ts). */
+function freePort() {
+  return platformLib().freePort();
 }
 
 function say(line) {
