@@ -29,14 +29,18 @@ import { createServer } from 'node:net';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deployedApps, MigrationError, migrateAll } from './migrate.mjs';
+import {
+  DEFAULT_REALTIME_CLIENT_PORT,
+  FIRST_SERVICE_PORT,
+  natsConfig,
+  natsServerArgs,
+  processEnvironments,
+} from './distributed-env.mjs';
 import { describeExit, formatDuration, Supervisor } from './supervisor.mjs';
 
 const self = fileURLToPath(import.meta.url);
 const root = resolve(dirname(self), '..');
 const dataDir = join(root, '.data', 'distributed');
-/** The processes whose env schema requires ENCRYPTION_KEY (the migrations run every app's). */
-const ENCRYPTED = ['gateway', 'realtime', 'email', 'webhooks', 'workspace-objects'];
-const FIRST_SERVICE_PORT = 8181; // one per service in list order: docs 8181, email 8182...
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -51,7 +55,7 @@ async function main() {
   // Realtime clients connect to the gateway's origin, which forwards them to this port (as the
   // embedded default serves them on the API port itself).
   const realtimeClientPort = parsePort(
-    process.env.REALTIME_CLIENT_PORT ?? '8090',
+    process.env.REALTIME_CLIENT_PORT ?? String(DEFAULT_REALTIME_CLIENT_PORT),
     'REALTIME_CLIENT_PORT',
   );
   const realtimeClientUrl =
@@ -118,25 +122,28 @@ async function main() {
     const admin = persistedSecret('PLATFORM_ADMIN_TOKEN', 'admin-token', () =>
       randomBytes(32).toString('base64url'),
     );
+    const envs = processEnvironments({
+      services,
+      natsUrl,
+      databaseUrl: postgres.url,
+      encryptionKey: encryption.value,
+      adminToken: admin.value,
+      gatewayPort,
+      metricsPorts,
+      metricsHost,
+      realtimeClientPort,
+      realtimeClientUrl,
+    });
     services.forEach((app, i) => {
       const port = FIRST_SERVICE_PORT + i;
       platform.startApp(app, `http://127.0.0.1:${port}/readyz`, {
-        ...base,
-        ...(ENCRYPTED.includes(app) ? sealed : {}),
-        HTTP_PORT: String(port),
-        METRICS_PORT: String(metricsPorts.get(app)),
-        METRICS_HOST: metricsHost,
-        ...(app === 'realtime' ? { REALTIME_CLIENT_PORT: String(realtimeClientPort) } : {}),
+        ...process.env,
+        ...envs.get(app),
       });
     });
     platform.startApp('gateway', `http://127.0.0.1:${gatewayPort}/readyz`, {
-      ...base,
-      ...sealed,
-      PORT: String(gatewayPort),
-      METRICS_PORT: String(metricsPorts.get('gateway')),
-      METRICS_HOST: metricsHost,
-      PLATFORM_ADMIN_TOKEN: admin.value,
-      REALTIME_CLIENT_URL: realtimeClientUrl,
+      ...process.env,
+      ...envs.get('gateway'),
     });
 
     await Promise.all(
@@ -260,22 +267,16 @@ class Platform {
   async startNats(binary) {
     const port = await freePort();
     const monitor = await freePort();
-    this.start(
-      'nats',
-      binary,
-      [
-        '-a',
-        '127.0.0.1',
-        '-p',
-        String(port),
-        '-m',
-        String(monitor),
-        '-js',
-        '-sd',
-        join(dataDir, 'nats'),
-      ],
-      process.env,
-    );
+    // max_payload (a 20 MB email in one message) is set in a configuration file: see natsServerArgs.
+    const configFile = join(dataDir, 'nats.conf');
+    writeFileSync(configFile, natsConfig(platformLib()));
+    const args = natsServerArgs({
+      configFile,
+      port,
+      monitorPort: monitor,
+      storeDir: join(dataDir, 'nats'),
+    });
+    this.start('nats', binary, args, process.env);
     this.healthUrls.set('nats', `http://127.0.0.1:${monitor}/healthz`);
     await this.waitUntil('nats', this.healthUrls.get('nats'), 15_000);
     return `nats://127.0.0.1:${port}`;
@@ -440,10 +441,15 @@ function portIsFree(port) {
   });
 }
 
-/** The platform's port chooser, read from the build (see libs/platform/src/net/free-port.ts). */
-function freePort() {
+/** libs/platform, read from the build. */
+function platformLib() {
   const platform = join(root, 'dist', 'libs', 'platform', 'src', 'index.js');
-  return createRequire(import.meta.url)(platform).freePort();
+  return createRequire(import.meta.url)(platform);
+}
+
+/** The platform's port chooser (see libs/platform/src/net/free-port.ts). */
+function freePort() {
+  return platformLib().freePort();
 }
 
 function say(line) {

@@ -77,6 +77,63 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     expect((await bird.email.get(message.id)).status).toBe('delivered');
   });
 
+  it('accepts a 20 MB email and a 20 MB batch body over NATS (its max_payload as deployed) and delivers the email', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Large mail',
+    });
+    const user = await call(
+      topology.gatewayUrl,
+      'POST',
+      `/admin/v1/workspaces/${created.workspace.id}/users`,
+      {
+        token: topology.adminToken,
+        body: { email: 'big@mail.test', password: 'a long enough password', role: 'read' },
+      },
+    );
+    expect(user.status).toBe(201);
+    const message = {
+      from: 'hello@onboarding.localhost',
+      to: ['big@mail.test'],
+      subject: 'Large',
+      text: 'attached',
+    };
+    // 15,000,000 bytes as 20,000,000 base64 characters: a 20 MB body whose generated message stays
+    // within the 20 MB a message may have once MIME-encoded.
+    const attachment = (bytes: number) => ({
+      filename: 'large.bin',
+      content: Buffer.alloc(bytes, 7).toString('base64'),
+    });
+    const single = { ...message, attachments: [attachment(15_000_000)] };
+    expect(JSON.stringify(single).length).toBeGreaterThan(20_000_000);
+    const sent = await call<{ id: string; status: string }>(
+      topology.gatewayUrl,
+      'POST',
+      '/v1/email/messages',
+      { token: created.api_key.secret, body: single },
+    );
+    expect({ status: sent.status, body: sent.body }).toMatchObject({
+      status: 202,
+      body: { status: 'accepted' },
+    });
+
+    const batch = {
+      messages: [0, 1].map(() => ({ ...message, attachments: [attachment(7_500_000)] })),
+    };
+    expect(JSON.stringify(batch).length).toBeGreaterThan(20_000_000);
+    const batched = await call(topology.gatewayUrl, 'POST', '/v1/email/batches', {
+      token: created.api_key.secret,
+      body: batch,
+    });
+    expect({ status: batched.status, body: batched.body }).toMatchObject({ status: 202 });
+
+    await sink.waitFor(
+      () => sink.messages.some((m) => m.messageId.startsWith(`${sent.body.id}@`)),
+      90_000,
+    );
+    const delivered = sink.messages.find((m) => m.messageId.startsWith(`${sent.body.id}@`));
+    expect(delivered?.raw.length).toBeGreaterThan(20_000_000);
+  }, 120_000);
+
   it('delivers the events emitted while the webhooks service was stopped once it is back (durable JetStream consumer)', async () => {
     const received: Array<{ headers: Record<string, string>; body: string }> = [];
     const receiver = createServer((req, res) => {
@@ -425,6 +482,28 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     const page = await bird.audiences.listContacts(audience.id, { limit: 100 });
     expect(page.data).toHaveLength(100);
     expect(page.next_cursor).toEqual(expect.any(String));
+
+    // One contact, in a workspace of its own: created, upserted by its email (the same contact),
+    // read back and listed.
+    const single = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'One person',
+    });
+    const one = new BirdClient({ apiKey: single.api_key.secret, baseUrl: topology.gatewayUrl });
+    const ada = await one.contacts.create({ email: 'ada@nats.test', first_name: 'Ada' });
+    const upserted = await one.contacts.batch({
+      contacts: [{ email: 'ada@nats.test', last_name: 'Lovelace' }],
+    });
+    expect(upserted.data).toEqual([
+      expect.objectContaining({ status: 'updated', contact_id: ada.id }),
+    ]);
+    await expect(one.contacts.get(ada.id)).resolves.toMatchObject({
+      id: ada.id,
+      email: 'ada@nats.test',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    });
+    const listed = await one.contacts.list({ limit: 10 });
+    expect(listed.data.map((contact) => contact.id)).toEqual([ada.id]);
   });
 
   it('answers a bad API key with the 401 envelope', async () => {

@@ -1,9 +1,11 @@
 import {
+  checkNatsMaxPayload,
   ConfigError,
   createLogger,
   enableDefaultMetrics,
   loadConfig,
   PinoNestLogger,
+  requiredMaxPayload,
   startMetricsServer,
 } from '@switchboard/platform';
 import { runMigrations } from '@switchboard/persistence';
@@ -54,6 +56,16 @@ async function main(): Promise<void> {
     return process.exit(1);
   });
   logger.info({ url: metrics.url }, `gateway: metrics on ${metrics.url}`);
+  // The largest body the gateway accepts must cross NATS in one message: a server that cannot carry
+  // it stops the gateway with one line once it is reached (rather than 413s on the first big email).
+  void checkNatsMaxPayload(
+    config.NATS_URL,
+    requiredMaxPayload(Math.max(config.BODY_LIMIT_BYTES, config.LARGE_BODY_LIMIT_BYTES)),
+  ).then((problem) => {
+    if (!problem) return;
+    logger.fatal(`gateway: ${problem}`);
+    process.exit(1);
+  });
   const gateway = await createGateway(
     config,
     { kind: 'nats', url: config.NATS_URL, timeoutMs: config.TRANSPORT_TIMEOUT_MS },

@@ -64,12 +64,7 @@ export async function startEmbeddedPlatform(
     'encryption-key',
     'sbenc_',
   ).value;
-  const env = {
-    ...options.env,
-    DATABASE_URL: databaseUrl,
-    TRANSPORT: 'in-process',
-    ENCRYPTION_KEY: encryptionKey,
-  };
+  const env = embeddedEnv(options.env, { databaseUrl, encryptionKey });
   const gatewayConfig: GatewayConfig = {
     ...loadConfig(gatewayEnv, env),
     PLATFORM_ADMIN_TOKEN: adminToken,
@@ -116,6 +111,22 @@ export async function startEmbeddedPlatform(
       for (const service of services.reverse()) await service.close();
       await postgres?.stop();
     },
+  };
+}
+
+/**
+ * The variables the embedded default sets for the gateway and every service on top of the
+ * operator's environment (distributed mode must wire each of them: deploy/settings-parity.spec.ts).
+ */
+export function embeddedEnv(
+  env: NodeJS.ProcessEnv,
+  settings: { databaseUrl: string; encryptionKey: string },
+): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    DATABASE_URL: settings.databaseUrl,
+    TRANSPORT: 'in-process',
+    ENCRYPTION_KEY: settings.encryptionKey,
   };
 }
 

@@ -9,6 +9,7 @@ export * from './transport/in-process.context';
 export * from './transport/in-process.server';
 export * from './transport/transport.options';
 export * from './transport/service-client';
+export * from './transport/payload-limit';
 export * from './service/rpc-context';
 export * from './service/handles';
 export * from './service/rpc-observability.interceptor';

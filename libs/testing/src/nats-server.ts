@@ -1,10 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
-import { freePort } from '@switchboard/platform';
+import { freePort, NATS_MAX_PAYLOAD_BYTES } from '@switchboard/platform';
 
 export interface RunningNats {
   url: string;
@@ -62,15 +62,23 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-export async function startNatsServer(): Promise<RunningNats> {
+/**
+ * A real nats-server on a free port, configured as the deployments configure it (`max_payload`
+ * large enough for a 20 MB email); `maxPayload` sets another (nats-server's default is 1 MB).
+ */
+export async function startNatsServer(options: { maxPayload?: number } = {}): Promise<RunningNats> {
   const binary = natsServerBinary();
   const port = await freePort();
   // JetStream (the event bus) keeps its store across `restart`, as a real outage would.
   const storeDir = mkdtempSync(join(tmpdir(), 'switchboard-nats-'));
   process.once('exit', () => rmSync(storeDir, { recursive: true, force: true }));
+  // max_payload has no command-line flag: it is set in a configuration file.
+  const config = join(storeDir, 'nats.conf');
+  writeFileSync(config, `max_payload: ${options.maxPayload ?? NATS_MAX_PAYLOAD_BYTES}\n`);
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+    const args = ['-c', config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+    child = spawn(binary, args, {
       stdio: 'ignore',
     });
     await waitForPort(port, 10_000);

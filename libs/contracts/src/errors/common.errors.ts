@@ -191,6 +191,14 @@ export const CommonErrorCatalog = {
     description:
       'The service that owns this operation cannot be reached right now (its transport or database is down). Nothing was done; retry with exponential back-off.',
   },
+  E05005: {
+    status: 413,
+    type: 'payload_too_large_error',
+    name: 'TransportPayloadTooLarge',
+    message: 'The request is larger than the message transport of this deployment accepts.',
+    description:
+      "The body was within the operation's limit, but the message transport between the gateway and the services (NATS, in distributed mode) refuses messages this large: its `max_payload` is set below what the platform needs (21 MB for a 20 MB email). The message names the transport's limit. Nothing was done. Operators: set `max_payload` to 32 MB in the NATS server's configuration (the deployments in this repository do); clients: send less per request until then.",
+  },
   E07001: {
     status: 429,
     type: 'rate_limit_error',

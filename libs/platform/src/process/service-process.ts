@@ -6,6 +6,7 @@ import { createLogger, PinoNestLogger } from '../observability/logger';
 import { enableDefaultMetrics } from '../observability/metrics';
 import { metricsEnv, startMetricsServer } from '../observability/metrics-server';
 import { startService } from '../service/start-service';
+import { checkNatsMaxPayload } from '../transport/payload-limit';
 
 /**
  * The variables every product service reads on top of `commonEnv`; its database settings are
@@ -76,6 +77,12 @@ export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>
     return process.exit(1);
   });
   logger.info({ url: metrics.url }, `${service.name}: metrics on ${metrics.url}`);
+  // A NATS that cannot carry a 20 MB email stops the process with one line, once it is reached.
+  void checkNatsMaxPayload(transport.url).then((problem) => {
+    if (!problem) return;
+    logger.fatal(`${service.name}: ${problem}`);
+    process.exit(1);
+  });
   await startService({
     name: service.name,
     module: service.module(config),

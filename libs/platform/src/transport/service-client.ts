@@ -5,6 +5,7 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError } from '../errors/app-error';
 import type { InProcessBus } from './in-process.bus';
+import { transportRefusal } from './payload-limit';
 import { natsClientOptions } from './transport.options';
 import type { TransportSettings } from './transport.options';
 
@@ -114,9 +115,17 @@ export class ServiceClient {
     }
   }
 
+  /** The `max_payload` the NATS server announced to this client, for the 413 it explains. */
+  private announcedMaxPayload(): number | undefined {
+    const client = this.nats as unknown as { natsClient?: { info?: { max_payload?: number } } };
+    return client?.natsClient?.info?.max_payload;
+  }
+
   private toAppError(err: unknown, subject: string): AppError {
     if (err instanceof AppError) return err;
     if (isTransportError(err)) return AppError.fromTransport(err);
+    const refused = transportRefusal(err, subject, this.announcedMaxPayload());
+    if (refused) return refused;
     if (err instanceof TimeoutError) {
       return this.connected
         ? new AppError(CommonErrors.ServiceTimeout, {

@@ -24,6 +24,15 @@ import { OnboardingRecipients } from './onboarding-recipients';
 const messages = { tag: 'Email messages', auth: 'api' } as const;
 
 /**
+ * A send is slow by its size: the body crosses the transport and is parsed, checked and stored by
+ * the email service. Allow 1 ms per KB of body (20 s for 20 MB), never less than the configured
+ * time-out: the usual small send keeps it, so a stopped email service is still reported quickly.
+ */
+const sendTimeout = (request: FastifyRequest) => ({
+  timeoutMs: (Number(request.headers['content-length']) || 0) / 1000,
+});
+
+/**
  * Email messages (spec: Email messages), answered by the email service. A send's shape is
  * checked here (the DTO refuses unknown fields); every rule of its values, and the sender and
  * recipient rules, are the email service's, which answers every problem in one 422.
@@ -50,7 +59,12 @@ export class MessagesController {
   })
   async send(@Req() request: FastifyRequest): Promise<EmailMessage> {
     const input = await this.onboarding.attach(request.caller?.workspaceId, request.body ?? {});
-    return this.services.send(EmailSubjects.SendMessage, input, requestContextFor(request));
+    return this.services.send(
+      EmailSubjects.SendMessage,
+      input,
+      requestContextFor(request),
+      sendTimeout(request),
+    );
   }
 
   @Post('batches')
@@ -71,7 +85,12 @@ export class MessagesController {
   })
   async sendBatch(@Req() request: FastifyRequest): Promise<{ data: EmailBatchItem[] }> {
     const input = await this.onboarding.attach(request.caller?.workspaceId, request.body ?? {});
-    return this.services.send(EmailSubjects.SendBatch, input, requestContextFor(request));
+    return this.services.send(
+      EmailSubjects.SendBatch,
+      input,
+      requestContextFor(request),
+      sendTimeout(request),
+    );
   }
 
   @Get('messages')
