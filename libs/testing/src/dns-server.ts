@@ -1,6 +1,9 @@
 import { createServer, Packet } from 'dns2';
 import { freePort } from '@switchboard/platform';
 
+// dns2 3.0.0 (the last to support Node 20) has Packet.RCODE at run time but not in its types.
+const RCODE = { SERVFAIL: 2, NXDOMAIN: 3 } as const; // RFC 1035 4.1.1
+
 export type DnsRecord =
   | { type: 'A'; address: string }
   | { type: 'MX'; exchange: string; priority: number }
@@ -59,8 +62,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       const answer = zone.get(name) ?? 'nxdomain';
       if (answer === 'silent') return;
       if (answer === 'servfail' || answer === 'nxdomain') {
-        response.header.rcode =
-          answer === 'servfail' ? Packet.RCODE.SERVFAIL : Packet.RCODE.NXDOMAIN;
+        response.header.rcode = answer === 'servfail' ? RCODE.SERVFAIL : RCODE.NXDOMAIN;
         void send(response);
         return;
       }

@@ -3,6 +3,9 @@ import { SMTPServer } from 'smtp-server';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { freePort } from '@switchboard/platform';
 
+// dns2 3.0.0 (the last to support Node 20) has Packet.RCODE at run time but not in its types.
+const RCODE = { SERVFAIL: 2, NXDOMAIN: 3 } as const; // RFC 1035 4.1.1
+
 /** One message a test SMTP server accepted. */
 export interface ReceivedMessage {
   mailFrom: string;
@@ -155,7 +158,7 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     const answer = zone.get(normalize(question.name)) ?? 'nxdomain';
     if (answer === 'silent') return undefined;
     if (answer === 'servfail' || answer === 'nxdomain') {
-      response.header.rcode = answer === 'servfail' ? Packet.RCODE.SERVFAIL : Packet.RCODE.NXDOMAIN;
+      response.header.rcode = answer === 'servfail' ? RCODE.SERVFAIL : RCODE.NXDOMAIN;
       return response;
     }
     for (const record of answer) {
