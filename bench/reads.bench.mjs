@@ -27,6 +27,10 @@
 //                         where their CPU went
 //   --duration=<s>        measured seconds per target (default 10)
 //   --rate-limits=<v>     RATE_LIMITS of the platform instead of the bench's (e.g. `off`)
+//   --baseline-dist=<dir> also measure the distributed topology of another build (its own
+//                         nats-server), beside this one in the same run: a before/after on a
+//                         noisy machine. <dir> is a copy of that build's dist/ inside the checkout
+//                         (e.g. dist.retired-before, which git ignores) so that it finds node_modules
 //
 // Every target runs in its own child process (group) on 127.0.0.1, all on one PostgreSQL started
 // first; the load comes from autocannon in this process, one target at a time, each warmed up
@@ -77,6 +81,7 @@ const options = {
   rateLimits: undefined,
   only: COMPARISON_KEYS,
   distributed: true,
+  baselineDist: undefined,
 };
 for (const arg of process.argv.slice(2)) {
   const [key, value] = arg.split(/=(.*)/s);
@@ -87,6 +92,7 @@ for (const arg of process.argv.slice(2)) {
   else if (key === '--duration' && Number(value) > 0 && Number(value) <= 60)
     options.durationS = Number(value);
   else if (key === '--rate-limits' && value) options.rateLimits = value;
+  else if (key === '--baseline-dist' && value) options.baselineDist = resolve(value);
   else if (
     key === '--only' &&
     value &&
@@ -101,11 +107,12 @@ if (
     options.logLevel !== 'warn' ||
     options.durationS !== DEFAULT_DURATION_S ||
     options.rateLimits ||
+    options.baselineDist ||
     options.only !== COMPARISON_KEYS ||
     !options.distributed)
 ) {
   usage(
-    '--write records only the standard run: drop --cpu-prof, --log-level, --duration, --rate-limits, --only and --no-distributed',
+    '--write records only the standard run: drop --cpu-prof, --log-level, --duration, --rate-limits, --baseline-dist, --only and --no-distributed',
   );
 }
 /**
@@ -435,6 +442,7 @@ async function main() {
   const wantDistributed = options.only.some((key) => key !== 'workspace');
   let distributed;
   let bareNats;
+  let baseline;
   if (options.distributed && wantDistributed && !natsServer) {
     log('  distributed topology skipped: nats-server is not on PATH');
   } else if (options.distributed && wantDistributed) {
@@ -452,7 +460,12 @@ async function main() {
     const profiled = (name) =>
       options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, name)}`] : [];
     const realtime = startChild('realtime service', [...profiled('realtime'), dist('realtime')], {
-      env: { ...distributedEnv, HTTP_PORT: String(await freePort()) },
+      env: {
+        ...distributedEnv,
+        HTTP_PORT: String(await freePort()),
+        // Its client port too: 8090 by default, which another process may hold.
+        REALTIME_CLIENT_PORT: String(await freePort()),
+      },
       ready: /./,
     });
     const gatewayPort = await freePort();
@@ -491,6 +504,36 @@ async function main() {
     });
     await front.ready;
     bareNats = { url: front.url, children: [front, responder, nats] };
+
+    if (options.baselineDist) {
+      // Its own nats-server: the two builds' services would share a queue group otherwise.
+      const baselinePort = await freePort();
+      const baselineNats = startChild(
+        'nats-server (baseline)',
+        ['-a', '127.0.0.1', '-p', String(baselinePort)],
+        { command: natsServer, ready: /Server is ready/ },
+      );
+      await baselineNats.ready;
+      const baselineEnv = { ...distributedEnv, NATS_URL: `nats://127.0.0.1:${baselinePort}` };
+      const main = (app) => join(options.baselineDist, 'apps', app, 'src/main.js');
+      const baselineRealtime = startChild('realtime service (baseline)', [main('realtime')], {
+        env: {
+          ...baselineEnv,
+          HTTP_PORT: String(await freePort()),
+          // Its client port too: 8090 by default, which another process may hold.
+          REALTIME_CLIENT_PORT: String(await freePort()),
+        },
+        ready: /./,
+      });
+      const baselinePortHttp = await freePort();
+      const baselineGateway = startChild('gateway (baseline)', [main('gateway')], {
+        env: { ...baselineEnv, PORT: String(baselinePortHttp), HOST: '127.0.0.1' },
+        ready: /./,
+      });
+      const url = `http://127.0.0.1:${baselinePortHttp}`;
+      await waitOk(`${url}/v1/realtime/apps/${appId}`, START_TIMEOUT_MS, auth);
+      baseline = { url, children: [baselineGateway, baselineRealtime, baselineNats] };
+    }
   }
   log(
     `  up after ${((Date.now() - started) / 1000).toFixed(1)} s: platform ${platform.url}, bare ${bare.url}${distributed ? `, distributed gateway ${distributed.url}, bare NATS front ${bareNats.url}` : ''}; ${SEEDED_APPS} apps seeded`,
@@ -551,6 +594,7 @@ async function main() {
     platform: [platform],
     distributed: distributed?.children ?? [],
     bareNats: bareNats?.children ?? [],
+    baseline: baseline?.children ?? [],
     postgres: [postgres],
   };
   const leaders = everStarted.map((child) => child.proc.pid);
@@ -566,6 +610,14 @@ async function main() {
         base: distributed.url,
         headers: auth,
         ...comparison.distributed,
+      });
+    if (baseline && comparison.distributed)
+      runs.push({
+        kind: 'baseline',
+        base: baseline.url,
+        headers: auth,
+        ...comparison.distributed,
+        label: 'distributed, baseline build',
       });
     if (bareNats && comparison.bareNats)
       runs.push({ kind: 'bareNats', base: bareNats.url, headers: {}, ...comparison.bareNats });
