@@ -7,6 +7,7 @@ import { CommonErrors, isTransportError } from '@switchboard/contracts';
 import { AppError } from '../errors/app-error';
 import { rpcSeries } from '../service/rpc-series';
 import { decodeRequest, encodeFailure, encodeReply } from './nats-wire';
+import { NatsWriteBatch } from './nats-write-batch';
 import { dispatch, observed } from './rpc-dispatch';
 import { natsConnectionOptions } from './transport.options';
 
@@ -21,6 +22,7 @@ import { natsConnectionOptions } from './transport.options';
  */
 export class NatsServer extends Server implements CustomTransportStrategy {
   private readonly log = new Logger('NatsServer');
+  private readonly writes = new NatsWriteBatch();
   private connection?: NatsConnection;
 
   constructor(
@@ -81,11 +83,13 @@ export class NatsServer extends Server implements CustomTransportStrategy {
 
   private answer(msg: Msg, body: string): void {
     if (!msg.reply) return;
-    try {
-      msg.respond(body);
-    } catch (err) {
-      this.log.error({ err, subject: msg.subject }, 'could not answer a NATS request');
-    }
+    this.writes.add(() => {
+      try {
+        msg.respond(body);
+      } catch (err) {
+        this.log.error({ err, subject: msg.subject }, 'could not answer a NATS request');
+      }
+    });
   }
 
   /** RpcErrorFilter turns every handler failure into a TransportError; anything else is E09001. */

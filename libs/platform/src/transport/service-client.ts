@@ -2,11 +2,12 @@ import { Logger } from '@nestjs/common';
 import { CommonErrors, contextToHeaders, isTransportError } from '@switchboard/contracts';
 import type { ReplyOf, RequestContext, RequestOf, Subject } from '@switchboard/contracts';
 import { connect, errors as natsErrors } from '@nats-io/transport-node';
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { TimeoutError } from 'rxjs';
 import { AppError } from '../errors/app-error';
 import type { InProcessBus } from './in-process.bus';
 import { decodeReply, encodeRequest, toNatsHeaders } from './nats-wire';
+import { NatsWriteBatch } from './nats-write-batch';
 import { natsConnectionOptions } from './transport.options';
 import type { TransportSettings } from './transport.options';
 
@@ -26,6 +27,7 @@ export class ServiceClient {
   private readonly bus?: InProcessBus;
   private readonly url?: string;
   private readonly log = new Logger(ServiceClient.name);
+  private readonly writes = new NatsWriteBatch();
   private nats?: NatsConnection;
   private connecting?: Promise<NatsConnection>;
   private connected = true;
@@ -109,9 +111,12 @@ export class ServiceClient {
     let reply;
     try {
       const nats = this.nats ?? (await this.connect());
-      const msg = await nats.request(subject, encodeRequest(payload), {
-        timeout: timeoutMs,
-        headers: toNatsHeaders(headers),
+      const data = encodeRequest(payload);
+      const options = { timeout: timeoutMs, headers: toNatsHeaders(headers) };
+      const msg = await new Promise<Msg>((resolve, reject) => {
+        this.writes.add(() => {
+          nats.request(subject, data, options).then(resolve, reject);
+        });
       });
       reply = decodeReply(msg);
     } catch (err) {
