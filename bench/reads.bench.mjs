@@ -963,7 +963,8 @@ any other \`## \` section of this file (notes, analyses) after them.
 
 Diagnostics, not recorded here: \`--only=workspace,get,list\`, \`--no-distributed\`, \`--cpu-prof\`
 (profile the platform and print where its CPU went in each measured run), \`--log-level=<level>\`,
-\`--duration=<s>\`, \`--rate-limits=<RATE_LIMITS>\` (e.g. \`off\`).
+\`--duration=<s>\`, \`--rate-limits=<RATE_LIMITS>\` (e.g. \`off\`), \`--baseline-dist=<dir>\` (another build's
+distributed topology measured in the same run, for a before/after).
 `;
   return { text: text.join('\n'), verdicts, markdown: document, status };
 }
