@@ -5,8 +5,10 @@
 //      service -> PostgreSQL) against a bare Fastify route running the same SELECT through `pg`;
 //   3. the list `GET /v1/realtime/apps?limit=25` against bare Fastify + `pg` running the same
 //      keyset SELECT.
-// 2 and 3 are also measured in the distributed topology (gateway and realtime service as their own
-// processes, NATS between them) when `nats-server` is on PATH, as information beside the figures.
+// 2 and 3 are also measured, when `nats-server` is on PATH, in the distributed topology (gateway and
+// realtime service as their own processes, NATS between them; targets: the read >= 50% and the
+// list >= 65% of bare) and, as the ceiling of that hop, over a bare NATS request-reply between two
+// Node processes (bench/bare-nats.mjs: a Fastify front, a responder running the same SELECT).
 //
 //   npm run bench                 build, measure, print the tables
 //   npm run bench -- --write      same, and rewrite bench/RESULTS.md with the figures (not when
@@ -20,10 +22,15 @@
 //   --only=<keys>         comma-separated comparisons to run: workspace, get, list
 //   --no-distributed      skip the distributed topology
 //   --log-level=<level>   LOG_LEVEL of the platform (default warn)
-//   --cpu-prof            run the platform under `node --cpu-prof` and print, for each of its
-//                         measured runs, where its CPU went
+//   --cpu-prof            run the platform (and the distributed gateway and realtime service)
+//                         under `node --cpu-prof` and print, for each of their measured runs,
+//                         where their CPU went
 //   --duration=<s>        measured seconds per target (default 10)
 //   --rate-limits=<v>     RATE_LIMITS of the platform instead of the bench's (e.g. `off`)
+//   --baseline-dist=<dir> also measure the distributed topology of another build (its own
+//                         nats-server), beside this one in the same run: a before/after on a
+//                         noisy machine. <dir> is a copy of that build's dist/ inside the checkout
+//                         (e.g. dist.retired-before, which git ignores) so that it finds node_modules
 //
 // Every target runs in its own child process (group) on 127.0.0.1, all on one PostgreSQL started
 // first; the load comes from autocannon in this process, one target at a time, each warmed up
@@ -74,6 +81,7 @@ const options = {
   rateLimits: undefined,
   only: COMPARISON_KEYS,
   distributed: true,
+  baselineDist: undefined,
 };
 for (const arg of process.argv.slice(2)) {
   const [key, value] = arg.split(/=(.*)/s);
@@ -84,6 +92,7 @@ for (const arg of process.argv.slice(2)) {
   else if (key === '--duration' && Number(value) > 0 && Number(value) <= 60)
     options.durationS = Number(value);
   else if (key === '--rate-limits' && value) options.rateLimits = value;
+  else if (key === '--baseline-dist' && value) options.baselineDist = resolve(value);
   else if (
     key === '--only' &&
     value &&
@@ -98,11 +107,12 @@ if (
     options.logLevel !== 'warn' ||
     options.durationS !== DEFAULT_DURATION_S ||
     options.rateLimits ||
+    options.baselineDist ||
     options.only !== COMPARISON_KEYS ||
     !options.distributed)
 ) {
   usage(
-    '--write records only the standard run: drop --cpu-prof, --log-level, --duration, --rate-limits, --only and --no-distributed',
+    '--write records only the standard run: drop --cpu-prof, --log-level, --duration, --rate-limits, --baseline-dist, --only and --no-distributed',
   );
 }
 /**
@@ -431,6 +441,8 @@ async function main() {
   // ---- the distributed topology: nats-server, the realtime service and a gateway
   const wantDistributed = options.only.some((key) => key !== 'workspace');
   let distributed;
+  let bareNats;
+  let baseline;
   if (options.distributed && wantDistributed && !natsServer) {
     log('  distributed topology skipped: nats-server is not on PATH');
   } else if (options.distributed && wantDistributed) {
@@ -445,12 +457,19 @@ async function main() {
       TRANSPORT: 'nats',
       NATS_URL: `nats://127.0.0.1:${natsPort}`,
     };
-    const realtime = startChild('realtime service', [dist('realtime')], {
-      env: { ...distributedEnv, HTTP_PORT: String(await freePort()) },
+    const profiled = (name) =>
+      options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, name)}`] : [];
+    const realtime = startChild('realtime service', [...profiled('realtime'), dist('realtime')], {
+      env: {
+        ...distributedEnv,
+        HTTP_PORT: String(await freePort()),
+        // Its client port too: 8090 by default, which another process may hold.
+        REALTIME_CLIENT_PORT: String(await freePort()),
+      },
       ready: /./,
     });
     const gatewayPort = await freePort();
-    const gateway = startChild('gateway', [dist('gateway')], {
+    const gateway = startChild('gateway', [...profiled('gateway'), dist('gateway')], {
       env: { ...distributedEnv, PORT: String(gatewayPort), HOST: '127.0.0.1' },
       ready: /./,
     });
@@ -465,9 +484,59 @@ async function main() {
       exited,
     ]);
     distributed = { url: gatewayUrl, children: [gateway, realtime, nats] };
+
+    // The ceiling of the hop: a bare Fastify front and a bare responder, NATS between them.
+    const bareNatsEnv = {
+      NATS_URL: distributedEnv.NATS_URL,
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
+      BENCH_WORKSPACE_ID: workspaceId,
+    };
+    const responder = startChild(
+      'bare NATS responder',
+      [join(root, 'bench/bare-nats.mjs'), 'responder'],
+      { env: bareNatsEnv, ready: /bare-nats responder ready/ },
+    );
+    await responder.ready;
+    const front = startChild('bare NATS front', [join(root, 'bench/bare-nats.mjs'), 'front', '0'], {
+      env: bareNatsEnv,
+      ready: /listening at (http:\/\/127\.0\.0\.1:\d+)/,
+    });
+    await front.ready;
+    bareNats = { url: front.url, children: [front, responder, nats] };
+
+    if (options.baselineDist) {
+      // Its own nats-server: the two builds' services would share a queue group otherwise.
+      const baselinePort = await freePort();
+      const baselineNats = startChild(
+        'nats-server (baseline)',
+        ['-a', '127.0.0.1', '-p', String(baselinePort)],
+        { command: natsServer, ready: /Server is ready/ },
+      );
+      await baselineNats.ready;
+      const baselineEnv = { ...distributedEnv, NATS_URL: `nats://127.0.0.1:${baselinePort}` };
+      const main = (app) => join(options.baselineDist, 'apps', app, 'src/main.js');
+      const baselineRealtime = startChild('realtime service (baseline)', [main('realtime')], {
+        env: {
+          ...baselineEnv,
+          HTTP_PORT: String(await freePort()),
+          // Its client port too: 8090 by default, which another process may hold.
+          REALTIME_CLIENT_PORT: String(await freePort()),
+        },
+        ready: /./,
+      });
+      const baselinePortHttp = await freePort();
+      const baselineGateway = startChild('gateway (baseline)', [main('gateway')], {
+        env: { ...baselineEnv, PORT: String(baselinePortHttp), HOST: '127.0.0.1' },
+        ready: /./,
+      });
+      const url = `http://127.0.0.1:${baselinePortHttp}`;
+      await waitOk(`${url}/v1/realtime/apps/${appId}`, START_TIMEOUT_MS, auth);
+      baseline = { url, children: [baselineGateway, baselineRealtime, baselineNats] };
+    }
   }
   log(
-    `  up after ${((Date.now() - started) / 1000).toFixed(1)} s: platform ${platform.url}, bare ${bare.url}${distributed ? `, distributed gateway ${distributed.url}` : ''}; ${SEEDED_APPS} apps seeded`,
+    `  up after ${((Date.now() - started) / 1000).toFixed(1)} s: platform ${platform.url}, bare ${bare.url}${distributed ? `, distributed gateway ${distributed.url}, bare NATS front ${bareNats.url}` : ''}; ${SEEDED_APPS} apps seeded`,
   );
 
   // ---- the comparisons
@@ -486,18 +555,21 @@ async function main() {
         'Transported read `GET /v1/realtime/apps/{id}` against bare Fastify + `pg` running the same SELECT',
       short: 'transported read',
       targetRatio: 0.6,
+      distributedTargetRatio: 0.5,
       bare: { label: 'bare Fastify + pg GET /apps/{id}', path: `/apps/${appId}` },
       platform: {
         label: 'embedded GET /v1/realtime/apps/{id}',
         path: `/v1/realtime/apps/${appId}`,
       },
       distributed: { label: 'distributed (NATS) same route', path: `/v1/realtime/apps/${appId}` },
+      bareNats: { label: 'bare Fastify -> NATS -> Node + pg', path: `/apps/${appId}` },
     },
     {
       key: 'list',
       title: `List \`GET /v1/realtime/apps?limit=${LIST_LIMIT}\` against bare Fastify + \`pg\` running the same keyset SELECT`,
       short: 'list',
       targetRatio: 0.6,
+      distributedTargetRatio: 0.65,
       bare: {
         label: `bare Fastify + pg GET /apps?limit=${LIST_LIMIT}`,
         path: `/apps?limit=${LIST_LIMIT}`,
@@ -510,6 +582,10 @@ async function main() {
         label: 'distributed (NATS) same route',
         path: `/v1/realtime/apps?limit=${LIST_LIMIT}`,
       },
+      bareNats: {
+        label: 'bare Fastify -> NATS -> Node + pg',
+        path: `/apps?limit=${LIST_LIMIT}`,
+      },
     },
   ].filter((comparison) => options.only.includes(comparison.key));
 
@@ -517,6 +593,8 @@ async function main() {
     bare: [bare],
     platform: [platform],
     distributed: distributed?.children ?? [],
+    bareNats: bareNats?.children ?? [],
+    baseline: baseline?.children ?? [],
     postgres: [postgres],
   };
   const leaders = everStarted.map((child) => child.proc.pid);
@@ -533,6 +611,16 @@ async function main() {
         headers: auth,
         ...comparison.distributed,
       });
+    if (baseline && comparison.distributed)
+      runs.push({
+        kind: 'baseline',
+        base: baseline.url,
+        headers: auth,
+        ...comparison.distributed,
+        label: 'distributed, baseline build',
+      });
+    if (bareNats && comparison.bareNats)
+      runs.push({ kind: 'bareNats', base: bareNats.url, headers: {}, ...comparison.bareNats });
     const withExit = (run) => (err) => {
       const dead = groups[run.kind].filter((child) => child.exitCode !== undefined);
       throw new Error(
@@ -604,6 +692,14 @@ async function main() {
     for (const comparison of comparisons) {
       const run = comparison.runs.find((r) => r.kind === 'platform');
       await summarizeProfile(profDir, run.windows, run.result['2xx'], run.label);
+      const dist = comparison.runs.find((r) => r.kind === 'distributed');
+      for (const name of dist ? ['gateway', 'realtime'] : [])
+        await summarizeProfile(
+          join(profDir, name),
+          dist.windows,
+          dist.result['2xx'],
+          `${dist.label}: ${name}`,
+        );
     }
   }
   if (options.write && report.status === 'inconclusive') {
@@ -731,9 +827,15 @@ function buildReport(comparisons, withDistributed) {
     const bare = c.runs.find((r) => r.kind === 'bare');
     const platform = c.runs.find((r) => r.kind === 'platform');
     const dist = c.runs.find((r) => r.kind === 'distributed');
+    const overNats = c.runs.find((r) => r.kind === 'bareNats');
     c.ratio = platform.result.requests.average / bare.result.requests.average;
     c.met = c.ratio >= c.targetRatio;
     allMet &&= c.met;
+    if (dist) {
+      c.distRatio = dist.result.requests.average / bare.result.requests.average;
+      c.distMet = c.distRatio >= c.distributedTargetRatio;
+      allMet &&= c.distMet;
+    }
     const rows = c.runs.map((run) => {
       const cpu = perRequest(run);
       const fmt = (value) => (value === undefined ? '?' : `${value.toFixed(0)} µs`);
@@ -772,24 +874,37 @@ function buildReport(comparisons, withDistributed) {
       cols.map((col) => '-'.repeat(width[col])).join('  '),
       ...rows.map(line),
       `ratio ${c.short} / bare: ${pct(c.ratio)} (target >= ${pct(c.targetRatio)})`,
+      ...(dist
+        ? [
+            `ratio distributed ${c.short} / bare: ${pct(c.distRatio)} (target >= ${pct(c.distributedTargetRatio)})`,
+          ]
+        : []),
     );
     let hop = '';
     if (dist) {
       const d = perRequest(dist);
       const p = perRequest(platform);
       hop = `Distributed mode (gateway and realtime service as their own processes, NATS between them): ${int(dist.result.requests.average)} req/s, ${pct(dist.result.requests.average / platform.result.requests.average)} of the embedded default and ${pct(dist.result.requests.average / bare.result.requests.average)} of bare; p50 ${dist.result.latency.p50} ms against ${platform.result.latency.p50} ms${d && p ? `; the NATS hop costs ${(d.target - p.target).toFixed(0)} µs of CPU per request more (gateway + service + nats-server ${d.target.toFixed(0)} µs against ${p.target.toFixed(0)} µs in one process)` : ''}.`;
+      if (overNats) {
+        const n = perRequest(overNats);
+        hop += ` The bare NATS request-reply between two Node processes (the ceiling of the hop: Fastify front, NATS, responder + \`pg\`) answers ${int(overNats.result.requests.average)} req/s, ${pct(overNats.result.requests.average / bare.result.requests.average)} of bare${n ? ` at ${n.target.toFixed(0)} µs of CPU per request (front + responder + nats-server)` : ''}; the distributed route reaches ${pct(dist.result.requests.average / overNats.result.requests.average)} of it.`;
+      }
       text.push(hop);
     }
     text.push('');
-    verdicts.push(
+    const verdict = (name, ratio, met, target) =>
       noisy
-        ? `INCONCLUSIVE ${c.short}: ${pct(c.ratio)}, but other processes were busy during a run`
-        : `${c.met ? 'MEETS' : 'DOES NOT MEET'} ${c.short}: ${pct(c.ratio)} ${c.met ? '>=' : '<'} ${pct(c.targetRatio)}`,
-    );
+        ? `INCONCLUSIVE ${name}: ${pct(ratio)}, but other processes were busy during a run`
+        : `${met ? 'MEETS' : 'DOES NOT MEET'} ${name}: ${pct(ratio)} ${met ? '>=' : '<'} ${pct(target)}`;
+    verdicts.push(verdict(c.short, c.ratio, c.met, c.targetRatio));
+    if (dist)
+      verdicts.push(
+        verdict(`distributed ${c.short}`, c.distRatio, c.distMet, c.distributedTargetRatio),
+      );
     markdown.push(
       `### ${c.title}`,
       '',
-      `Target: at least ${pct(c.targetRatio)} of bare. **${noisy ? 'Inconclusive' : c.met ? 'Met' : 'NOT met'}: ${pct(c.ratio)}.**`,
+      `Target: at least ${pct(c.targetRatio)} of bare. **${noisy ? 'Inconclusive' : c.met ? 'Met' : 'NOT met'}: ${pct(c.ratio)}.**${dist ? ` Distributed: at least ${pct(c.distributedTargetRatio)} of bare. **${noisy ? 'Inconclusive' : c.distMet ? 'Met' : 'NOT met'}: ${pct(c.distRatio)}.**` : ''}`,
       '',
       '| target | req/s | of bare | p50 | p99 | CPU per request | PostgreSQL CPU per request | other processes (CPUs) |',
       '|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -829,6 +944,7 @@ ${markdown.join('\n')}
   \`POST /admin/v1/workspaces\` and ${SEEDED_APPS} apps through \`POST /v1/realtime/apps\`, requests authenticated
   with its API key; \`RATE_LIMITS=${RATE_LIMITS}\`: the limiter runs and its cost counts, with quotas no run can spend
 - Distributed: ${withDistributed ? '`dist/apps/gateway` and `dist/apps/realtime` as their own processes, `nats-server` between them, same PostgreSQL and settings' : 'not measured (nats-server not on PATH)'}
+- Bare NATS: ${withDistributed ? '`bench/bare-nats.mjs`, a Fastify front (no logger) making one NATS request per HTTP request (`@nats-io/transport-node` `request`, JSON both ways, no headers) to a responder process running the same SELECTs as bare Fastify (`bench/bare-apps.mjs`), on the same `nats-server`; CPU per request counts front, responder and nats-server' : 'not measured (nats-server not on PATH)'}
 - Everything on 127.0.0.1. The load generator shares the ${m.cores} CPUs with the targets, so absolute
   figures are lower than on a dedicated client; the ratios are the figures that matter.
 
@@ -847,7 +963,8 @@ any other \`## \` section of this file (notes, analyses) after them.
 
 Diagnostics, not recorded here: \`--only=workspace,get,list\`, \`--no-distributed\`, \`--cpu-prof\`
 (profile the platform and print where its CPU went in each measured run), \`--log-level=<level>\`,
-\`--duration=<s>\`, \`--rate-limits=<RATE_LIMITS>\` (e.g. \`off\`).
+\`--duration=<s>\`, \`--rate-limits=<RATE_LIMITS>\` (e.g. \`off\`), \`--baseline-dist=<dir>\` (another build's
+distributed topology measured in the same run, for a before/after).
 `;
   return { text: text.join('\n'), verdicts, markdown: document, status };
 }

@@ -5,9 +5,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ServiceName } from '@switchboard/contracts';
 import { RpcErrorFilter } from '../errors/rpc-error.filter';
 import { InProcessServer } from '../transport/in-process.server';
-import { natsServerOptions } from '../transport/transport.options';
+import { NatsServer } from '../transport/nats.server';
 import type { TransportSettings } from '../transport/transport.options';
-import { RpcObservabilityInterceptor } from './rpc-observability.interceptor';
 
 export interface StartServiceOptions {
   name: ServiceName;
@@ -40,9 +39,12 @@ export async function startService(options: StartServiceOptions): Promise<INestA
     logger,
   });
   // Globals are set on the app and inherited: a connected microservice is already initialised.
+  // The NATS server records the RPC metrics itself, as the in-process one does.
   app.useGlobalFilters(new RpcErrorFilter());
-  app.useGlobalInterceptors(new RpcObservabilityInterceptor(name));
-  app.connectMicroservice(natsServerOptions(transport.url, name), { inheritAppConfig: true });
+  app.connectMicroservice(
+    { strategy: new NatsServer(transport.url, name) },
+    { inheritAppConfig: true },
+  );
   app.enableShutdownHooks();
   await app.startAllMicroservices();
   await app.listen(options.httpPort ?? 0, '0.0.0.0');

@@ -69,7 +69,8 @@ describe('NATS max_payload', () => {
   it('carries a 20 MB request across a server configured as the deployments configure it', async () => {
     const client = new ServiceClient({ kind: 'nats', url: configured.url, timeoutMs: 500 }, 't');
     try {
-      // No service answers: the request is sent, and times out rather than being refused.
+      // No service answers: the request is sent and NATS says nobody serves it (no responders),
+      // where a 1 MB server refuses it before sending.
       const error = await client
         .send(
           'test.nobody.listens' as never,
@@ -77,7 +78,7 @@ describe('NATS max_payload', () => {
           context,
         )
         .catch((err: unknown) => err);
-      expect(error).toMatchObject({ code: CommonErrors.ServiceTimeout });
+      expect(error).toMatchObject({ code: CommonErrors.ServiceUnavailable });
     } finally {
       await client.close();
     }

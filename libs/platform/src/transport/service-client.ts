@@ -1,12 +1,15 @@
-import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
+import { Logger } from '@nestjs/common';
 import { CommonErrors, contextToHeaders, isTransportError } from '@switchboard/contracts';
 import type { ReplyOf, RequestContext, RequestOf, Subject } from '@switchboard/contracts';
-import { headers as natsHeaders } from '@nats-io/transport-node';
-import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
+import { connect, errors as natsErrors } from '@nats-io/transport-node';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import { TimeoutError } from 'rxjs';
 import { AppError } from '../errors/app-error';
 import type { InProcessBus } from './in-process.bus';
+import { decodeReply, encodeRequest, toNatsHeaders } from './nats-wire';
+import { NatsWriteBatch } from './nats-write-batch';
 import { transportRefusal } from './payload-limit';
-import { natsClientOptions } from './transport.options';
+import { natsConnectionOptions } from './transport.options';
 import type { TransportSettings } from './transport.options';
 
 /**
@@ -15,26 +18,29 @@ import type { TransportSettings } from './transport.options';
  * no answer arrives within the time-out, E05002 when the transport cannot be reached.
  *
  * In the embedded default the request goes straight onto the in-process bus (a promise and a
- * timer); Nest's ClientProxy would wrap each one in several rxjs observables for nothing.
+ * timer); Nest's ClientProxy would wrap each one in several rxjs observables for nothing. Over
+ * NATS it is one `request` on a connection of our own (replies on one muxed inbox subscription,
+ * the wire format of `nats-wire.ts`, answered by NatsServer); Nest's ClientNats also subscribed
+ * and unsubscribed an inbox per request. The connection is made on the first request, and again
+ * on the next one when it fails; once made, it reconnects by itself.
  */
 export class ServiceClient {
-  private readonly nats?: ClientNats;
   private readonly bus?: InProcessBus;
+  private readonly url?: string;
+  private readonly log = new Logger(ServiceClient.name);
+  private readonly writes = new NatsWriteBatch();
+  private nats?: NatsConnection;
+  private connecting?: Promise<NatsConnection>;
   private connected = true;
+  private closed = false;
 
   constructor(
     private readonly settings: TransportSettings,
-    name: string,
+    private readonly name: string,
   ) {
     if (settings.kind === 'nats') {
-      const nats = new ClientNats(natsClientOptions(settings.url, name));
-      this.nats = nats;
+      this.url = settings.url;
       this.connected = false;
-      // NatsStatus is a `declare const enum` with no runtime value (swc cannot inline it), so the
-      // status is compared as the string it is.
-      nats.status.subscribe((status: string) => {
-        this.connected = status === 'connected';
-      });
     } else {
       this.bus = settings.bus;
     }
@@ -60,17 +66,16 @@ export class ServiceClient {
     const timeoutMs = Math.max(options.timeoutMs ?? 0, this.settings.timeoutMs);
     return this.bus
       ? this.sendInProcess<ReplyOf<S>>(this.bus, subject, payload, headers, timeoutMs)
-      : this.sendOverNats<ReplyOf<S>>(
-          this.nats as ClientNats,
-          subject,
-          payload,
-          headers,
-          timeoutMs,
-        );
+      : this.sendOverNats<ReplyOf<S>>(subject, payload, headers, timeoutMs);
   }
 
   async close(): Promise<void> {
-    await this.nats?.close();
+    this.closed = true;
+    const connection = this.nats ?? (await this.connecting?.catch(() => undefined));
+    this.nats = undefined;
+    this.connecting = undefined;
+    this.connected = false;
+    await connection?.close();
   }
 
   private sendInProcess<T>(
@@ -99,26 +104,73 @@ export class ServiceClient {
   }
 
   private async sendOverNats<T>(
-    nats: ClientNats,
     subject: string,
     payload: unknown,
     headers: Record<string, string>,
     timeoutMs: number,
   ): Promise<T> {
-    const natsHeaderSet = natsHeaders();
-    for (const [name, value] of Object.entries(headers)) natsHeaderSet.set(name, value);
-    const record = new NatsRecordBuilder(payload).setHeaders(natsHeaderSet).build();
+    let reply;
     try {
-      return await lastValueFrom(nats.send<T>(subject, record).pipe(timeout(timeoutMs)));
+      const nats = this.nats ?? (await this.connect());
+      const data = encodeRequest(payload);
+      const options = { timeout: timeoutMs, headers: toNatsHeaders(headers) };
+      const msg = await new Promise<Msg>((resolve, reject) => {
+        this.writes.add(() => {
+          nats.request(subject, data, options).then(resolve, reject);
+        });
+      });
+      reply = decodeReply(msg);
     } catch (err) {
-      throw this.toAppError(err, subject);
+      // NATS has a time-out of its own; toAppError knows rxjs's, which the in-process path uses.
+      throw this.toAppError(
+        err instanceof natsErrors.TimeoutError ? new TimeoutError() : err,
+        subject,
+      );
+    }
+    if ('e' in reply) throw this.toAppError(reply.e, subject);
+    return reply.r as T;
+  }
+
+  private connect(): Promise<NatsConnection> {
+    if (this.closed) return Promise.reject(new Error('the service client is closed'));
+    this.connecting ??= connect(
+      natsConnectionOptions(this.url as string, this.name, 'client'),
+    ).then(
+      (nats) => {
+        this.nats = nats;
+        this.connected = true;
+        void this.watch(nats);
+        return nats;
+      },
+      (err: unknown) => {
+        this.connecting = undefined;
+        throw err;
+      },
+    );
+    return this.connecting;
+  }
+
+  /** Follows the connection's state; once it is closed, the next request connects again. */
+  private async watch(nats: NatsConnection): Promise<void> {
+    for await (const status of nats.status()) {
+      if (status.type === 'disconnect') {
+        this.connected = false;
+        this.log.error(`NATS connection lost (${status.server}); reconnecting`);
+      } else if (status.type === 'reconnect') {
+        this.connected = true;
+        this.log.log(`NATS reconnected (${status.server})`);
+      }
+    }
+    if (this.nats === nats) {
+      this.nats = undefined;
+      this.connecting = undefined;
+      this.connected = false;
     }
   }
 
   /** The `max_payload` the NATS server announced to this client, for the 413 it explains. */
   private announcedMaxPayload(): number | undefined {
-    const client = this.nats as unknown as { natsClient?: { info?: { max_payload?: number } } };
-    return client?.natsClient?.info?.max_payload;
+    return this.nats?.info?.max_payload;
   }
 
   private toAppError(err: unknown, subject: string): AppError {

@@ -1,5 +1,4 @@
-import { Transport } from '@nestjs/microservices';
-import type { NatsOptions } from '@nestjs/microservices';
+import type { NodeConnectionOptions } from '@nats-io/transport-node';
 import type { InProcessBus } from './in-process.bus';
 
 /** How a process reaches the other services: the in-process bus or a NATS server. */
@@ -7,26 +6,23 @@ export type TransportSettings =
   | { kind: 'in-process'; bus: InProcessBus; timeoutMs: number }
   | { kind: 'nats'; url: string; timeoutMs: number };
 
-/** Server options for a service on NATS: one queue group per service so replicas share requests. */
-export function natsServerOptions(url: string, service: string): NatsOptions {
-  return {
-    transport: Transport.NATS,
-    options: {
-      servers: url.split(','),
-      queue: service,
-      name: `switchboard-${service}`,
-      waitOnFirstConnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1000,
-    },
-  };
-}
-
-export function natsClientOptions(url: string, name: string): NonNullable<NatsOptions['options']> {
+/**
+ * Connection options of a process on NATS: reconnects forever, a second apart. A service waits for
+ * its first connection (it has nothing to serve without one); a client fails its requests instead
+ * and connects again on the next. `noAsyncTraces`: the client would otherwise capture a stack
+ * trace for every request, in case it fails.
+ */
+export function natsConnectionOptions(
+  url: string,
+  name: string,
+  role: 'service' | 'client',
+): NodeConnectionOptions {
   return {
     servers: url.split(','),
     name: `switchboard-${name}`,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1000,
+    waitOnFirstConnect: role === 'service',
+    noAsyncTraces: true,
   };
 }
