@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { foregroundPriority } from '@switchboard/platform';
-import type { ReadinessCheck } from '@switchboard/platform';
+import { addMetricsSource, foregroundPriority } from '@switchboard/platform';
+import type { MetricsSnapshot, ReadinessCheck } from '@switchboard/platform';
 import type { Logger } from 'pino';
 import type { BackgroundData, FromBackground, ToBackground } from './background-protocol';
 
@@ -15,6 +15,8 @@ export interface BackgroundHostOptions {
 
 /** How often the request loop's share for background work is passed on (as ForegroundPriority reads it). */
 const SHARE_EVERY_MS = 100;
+/** How long a metrics scrape waits for the thread's part (a restarting thread has none). */
+const METRICS_TIMEOUT_MS = 1000;
 const RESTART_BASE_MS = 500;
 const RESTART_CAP_MS = 30_000;
 /** A thread that ran this long before it died restarts after the base delay again. */
@@ -25,7 +27,8 @@ const STABLE_AFTER_MS = 60_000;
  * (an uncaught error, an exit) is logged and started again after a back-off, and nothing is lost
  * meanwhile, since its work is rows in PostgreSQL whose leases run out (ADR 5). It passes the
  * request loop's share for background work over (ADR 9), and its readiness is the gateway's
- * `background` check: failing while the thread starts, restarts or stopped.
+ * `background` check: failing while the thread starts, restarts or stopped. The thread's metrics
+ * join the process's metrics page.
  */
 export class BackgroundHost {
   private worker?: Worker;
@@ -37,6 +40,9 @@ export class BackgroundHost {
   private shareTimer?: NodeJS.Timeout;
   private stopReadings?: () => void;
   private sentShare = 1;
+  private removeMetrics?: () => void;
+  private nextMetricsId = 1;
+  private readonly metricsAsked = new Map<number, (metrics: MetricsSnapshot) => void>();
 
   constructor(private readonly options: BackgroundHostOptions) {}
 
@@ -53,6 +59,7 @@ export class BackgroundHost {
     this.stopReadings = foregroundPriority.onRaise(() => undefined);
     this.shareTimer = setInterval(() => this.passShare(), SHARE_EVERY_MS);
     this.shareTimer.unref();
+    this.removeMetrics = addMetricsSource(() => this.metrics());
   }
 
   /** Ends the thread at once, as a crash would: it is restarted like one. */
@@ -66,6 +73,7 @@ export class BackgroundHost {
     clearTimeout(this.restartTimer);
     clearInterval(this.shareTimer);
     this.stopReadings?.();
+    this.removeMetrics?.();
     const worker = this.worker;
     this.running = false;
     if (!worker) return;
@@ -77,6 +85,25 @@ export class BackgroundHost {
     worker.postMessage({ kind: 'stop' } satisfies ToBackground);
     await exited;
     clearTimeout(timer);
+  }
+
+  /** The thread's registry, or nothing if it does not answer in time (starting, restarting). */
+  private metrics(): Promise<MetricsSnapshot> {
+    const worker = this.worker;
+    if (!worker || !this.running) return Promise.resolve([]);
+    const id = this.nextMetricsId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.metricsAsked.delete(id);
+        resolve([]);
+      }, METRICS_TIMEOUT_MS);
+      this.metricsAsked.set(id, (metrics) => {
+        clearTimeout(timer);
+        this.metricsAsked.delete(id);
+        resolve(metrics);
+      });
+      worker.postMessage({ kind: 'metrics', id } satisfies ToBackground);
+    });
   }
 
   private passShare(): void {
@@ -102,7 +129,8 @@ export class BackgroundHost {
           this.running = true;
           logger.info({ services: message.services }, 'background thread running');
           resolve();
-        } else if (message.kind === 'failed') failure = new Error(message.message);
+        } else if (message.kind === 'metrics') this.metricsAsked.get(message.id)?.(message.metrics);
+        else if (message.kind === 'failed') failure = new Error(message.message);
       });
       worker.on('error', (err) => {
         failure = err;

@@ -5,6 +5,7 @@ import {
   createLogger,
   foregroundPriority,
   loadConfig,
+  metricsRegistry,
   PinoNestLogger,
 } from '@switchboard/platform';
 import { productServices } from '../services';
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
       }));
   port.on('message', (message: ToBackground) => {
     if (message.kind === 'share') foregroundPriority.follow(message.share);
+    else if (message.kind === 'metrics')
+      void metricsRegistry
+        .getMetricsAsJSON()
+        .then((metrics) => post({ kind: 'metrics', id: message.id, metrics }));
     else
       stop().then(
         () => {
