@@ -1,11 +1,12 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
 import { wakeRelay } from '@switchboard/background';
+import type { ServiceParts } from '@switchboard/platform';
 import { ServiceDataModule } from '@switchboard/persistence';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
 import { emailDatabase } from './database/email.database';
-import { DeliveryModule } from './delivery/delivery.module';
+import { EmailBackgroundModule } from './email-background.module';
 import { DomainsModule } from './domains';
 import { MessagesModule } from './messages/messages.module';
 import { SuppressionsModule } from './suppressions';
@@ -20,10 +21,13 @@ class EmailConfigModule {
   }
 }
 
-/** The email service: email messages, batches, sending domains, suppressions and delivery. */
+/**
+ * The email service: email messages, batches, sending domains, suppressions and delivery. With
+ * `parts` `requests` its background work (EmailBackgroundModule) is left out.
+ */
 @Module({})
 export class EmailModule {
-  static register(config: EmailConfig): DynamicModule {
+  static register(config: EmailConfig, parts: ServiceParts = 'all'): DynamicModule {
     return {
       module: EmailModule,
       imports: [
@@ -37,7 +41,7 @@ export class EmailModule {
         SuppressionsModule,
         DomainsModule,
         MessagesModule,
-        DeliveryModule,
+        ...(parts === 'requests' ? [] : [EmailBackgroundModule]),
       ],
     };
   }

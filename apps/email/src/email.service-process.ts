@@ -7,6 +7,7 @@ import { EmailModule } from './email.module';
 export const emailService: ServiceProcess<typeof emailEnv> = {
   name: 'email',
   schema: emailEnv,
-  module: (config) => EmailModule.register(config),
+  module: (config, parts) => EmailModule.register(config, parts),
+  background: { consumesEvents: false },
   migrate: (config) => runMigrations(emailDatabase(config)),
 };

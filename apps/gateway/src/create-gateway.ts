@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ServiceClient } from '@switchboard/platform';
-import type { TransportSettings } from '@switchboard/platform';
+import type { ReadinessCheck, TransportSettings } from '@switchboard/platform';
 import type { GatewayConfig } from './config/gateway.config';
 import { GATEWAY_CONTROLLERS, GatewayModule } from './gateway.module';
 import { configureFastify, fastifyOptions } from './pipeline/http/configure-fastify';
@@ -28,6 +28,8 @@ export async function createGateway(
   config: GatewayConfig,
   transport: TransportSettings,
   logger: LoggerService,
+  /** What else /readyz checks: the embedded default's background thread. */
+  readiness: ReadinessCheck[] = [],
 ): Promise<RunningGateway> {
   assertEveryRouteDeclared(GATEWAY_CONTROLLERS);
   const routes = resolveDeclaredRoutes();
@@ -37,7 +39,7 @@ export async function createGateway(
   configureFastify(adapter.getInstance(), config, routes, edges.policies, edges.routeTable);
   const services = new ServiceClient(transport, 'gateway');
   const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayModule.register(config, services, { ...edges, errors }),
+    GatewayModule.register(config, services, { ...edges, errors }, readiness),
     adapter,
     {
       logger,

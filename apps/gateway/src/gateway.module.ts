@@ -3,7 +3,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { MODULE_METADATA } from '@nestjs/common/constants';
 import { APP_FILTER } from '@nestjs/core';
 import { ServiceDataModule } from '@switchboard/persistence';
-import type { ServiceClient } from '@switchboard/platform';
+import type { ReadinessCheck, ServiceClient } from '@switchboard/platform';
 import { AdminService } from './identity/admin.service';
 import { Authenticator } from './pipeline/auth/authenticator';
 import { CredentialCache } from './pipeline/auth/credential-cache';
@@ -15,7 +15,7 @@ import { RoutePolicies } from './pipeline/routes/route-policies';
 import { RouteTable } from './pipeline/routes/route-table';
 import { IdentityRepository } from './identity/identity.repository';
 import { SessionsService } from './identity/sessions.service';
-import { SERVICE_CLIENT } from './pipeline/service-client.provider';
+import { PLATFORM_READINESS, SERVICE_CLIENT } from './pipeline/service-client.provider';
 import { IdempotencyGate } from './pipeline/idempotency/idempotency-gate';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { rateLimitProviders } from './pipeline/rate-limits/rate-limit.providers';
@@ -63,6 +63,7 @@ export class GatewayModule {
     config: GatewayConfig,
     services: ServiceClient,
     edges: { routeTable: RouteTable; policies: RoutePolicies; errors: ErrorResponder },
+    readiness: ReadinessCheck[] = [],
   ): DynamicModule {
     return {
       module: GatewayModule,
@@ -78,10 +79,18 @@ export class GatewayModule {
         }),
         ...GATEWAY_API_MODULES,
       ],
-      exports: [SERVICE_CLIENT, GATEWAY_CONFIG, IdentityRepository, AdminService, SessionsService],
+      exports: [
+        SERVICE_CLIENT,
+        GATEWAY_CONFIG,
+        PLATFORM_READINESS,
+        IdentityRepository,
+        AdminService,
+        SessionsService,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: SERVICE_CLIENT, useValue: services },
+        { provide: PLATFORM_READINESS, useValue: readiness },
         { provide: RouteTable, useValue: edges.routeTable },
         { provide: RoutePolicies, useValue: edges.policies },
         { provide: ErrorResponder, useValue: edges.errors },

@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from '@switchboard/embedded-postgres';
 import type { RunningPostgres } from '@switchboard/embedded-postgres';
 import { InProcessBus, loadConfig, PinoNestLogger, startService } from '@switchboard/platform';
 import type { Logger } from 'pino';
+import { BackgroundHost } from './background/background-host';
 import { productServices } from './services';
 
 export interface EmbeddedPlatformOptions {
@@ -19,6 +20,11 @@ export interface EmbeddedPlatformOptions {
   /** Use this database instead of starting the embedded PostgreSQL. */
   databaseUrl?: string;
   persistentDatabase?: boolean;
+  /**
+   * The background thread's compiled entry: `background-thread.js` beside this file unless set
+   * (a caller running this file from its TypeScript source points at the built one).
+   */
+  backgroundEntry?: string;
 }
 
 export interface EmbeddedPlatform {
@@ -28,12 +34,16 @@ export interface EmbeddedPlatform {
   adminToken: string;
   adminTokenGenerated: boolean;
   databaseUrl: string;
+  /** The thread running every service's background work (ADR 11). */
+  background: BackgroundHost;
   stop(): Promise<void>;
 }
 
 /**
  * The whole platform in one process: embedded PostgreSQL, every service's migrations, every
  * service on the in-process bus, and the gateway in front. Same handlers as distributed mode.
+ * The services' background work (queues, outbox relays, event consumers, housekeeping) runs on
+ * a worker thread of its own, so it never delays the loop that answers requests (ADR 11).
  */
 export async function startEmbeddedPlatform(
   options: EmbeddedPlatformOptions,
@@ -82,32 +92,48 @@ export async function startEmbeddedPlatform(
     timeoutMs: gatewayConfig.TRANSPORT_TIMEOUT_MS,
   };
   const nestLogger = new PinoNestLogger(logger);
+  const background = new BackgroundHost({
+    entry: options.backgroundEntry ?? join(__dirname, 'background', 'background-thread.js'),
+    data: { env, logLevel: logger.level },
+    logger,
+  });
+  // Booted beside the request side (the other core), awaited before the platform is up.
+  const backgroundStarted = background.start();
+  backgroundStarted.catch(() => undefined);
   const services: INestApplicationContext[] = [];
   for (const [index, service] of productServices.entries()) {
     services.push(
       await startService({
         name: service.name,
-        module: service.module(serviceConfigs[index]),
+        module: service.module(serviceConfigs[index], 'requests'),
         transport,
         logger: nestLogger,
       }),
     );
   }
-  const gateway = await createGateway(gatewayConfig, transport, nestLogger);
+  const gateway = await createGateway(gatewayConfig, transport, nestLogger, [background.readiness]);
   // Realtime clients connect on the API port (`/app/{key}`, `/realtime/socket.io`): the realtime
   // service's endpoints take those requests of the gateway's HTTP server.
   const realtime = services[productServices.findIndex((service) => service.name === 'realtime')];
   const httpServer = gateway.app.getHttpServer();
   realtime.get(ClientEndpoint).attach(httpServer);
   realtime.get(SocketIoEndpoint).attach(httpServer);
+  await backgroundStarted.catch(async (err: unknown) => {
+    await gateway.close();
+    for (const service of services.reverse()) await service.close();
+    await postgres?.stop();
+    throw err;
+  });
   return {
     url: gateway.url,
     routes: gateway.routes,
     adminToken,
     adminTokenGenerated: generated,
     databaseUrl,
+    background,
     stop: async () => {
       await gateway.close();
+      await background.stop();
       for (const service of services.reverse()) await service.close();
       await postgres?.stop();
     },

@@ -63,9 +63,9 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
       );
       expect(ready.status).toBe(200);
       expect(ready.body.status).toBe('ok');
-      // Every service of the product is checked, not only some.
+      // Every service of the product is checked, not only some, and the background thread.
       expect(ready.body.checks).toEqual(
-        Object.fromEntries(['database', ...ServiceNames].map((name) => [name, 'ok'])),
+        Object.fromEntries(['database', ...ServiceNames, 'background'].map((name) => [name, 'ok'])),
       );
     });
 

@@ -19,6 +19,8 @@ export interface TestPlatform {
   /** A direct connection to the platform's database, for assertions on what was stored. */
   db: Client;
   databaseUrl: string;
+  /** The thread running the services' background work. */
+  background: EmbeddedPlatform['background'];
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,11 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<Te
       dataDir,
       databaseUrl: postgres.url,
       logger: createLogger('test', 'silent'),
+      // This file runs from its TypeScript source; the thread runs the build (`node tools/build.mjs`).
+      backgroundEntry: join(
+        __dirname,
+        '../../../dist/apps/standalone/src/background/background-thread.js',
+      ),
     });
     await db.connect();
   } catch (err) {
@@ -56,6 +63,7 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<Te
     adminToken,
     db,
     databaseUrl: postgres.url,
+    background: running.background,
     stop: async () => {
       await db.end();
       await running.stop();

@@ -1,16 +1,15 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
 import { ServiceDataModule } from '@switchboard/persistence';
+import type { ServiceParts } from '@switchboard/platform';
 import { WEBHOOKS_CONFIG } from './config/webhooks.config';
 import type { WebhooksConfig } from './config/webhooks.config';
 import { webhooksDatabase } from './database/webhooks.database';
 import { DeliveriesRepository } from './delivery/deliveries.repository';
-import { DeliveryRunner } from './delivery/delivery.runner';
-import { EventIntake } from './delivery/event-intake';
 import { EndpointsHandler } from './endpoints/endpoints.handler';
 import { EndpointsRepository } from './endpoints/endpoints.repository';
 import { EndpointsService } from './endpoints/endpoints.service';
-import { EventRetention } from './housekeeping';
+import { WebhooksBackgroundModule } from './webhooks-background.module';
 
 @Global()
 @Module({})
@@ -23,11 +22,12 @@ class WebhooksConfigModule {
 
 /**
  * The webhooks service: endpoints and their secrets, the intake of every product's events from
- * the bus, and signed, retried delivery (ADR 0006).
+ * the bus, and signed, retried delivery (ADR 0006). With `parts` `requests` the background work
+ * (WebhooksBackgroundModule) is left out.
  */
 @Module({})
 export class WebhooksModule {
-  static register(config: WebhooksConfig): DynamicModule {
+  static register(config: WebhooksConfig, parts: ServiceParts = 'all'): DynamicModule {
     return {
       module: WebhooksModule,
       imports: [
@@ -37,16 +37,10 @@ export class WebhooksModule {
           health: 'webhooks',
           storage: config,
         }),
+        ...(parts === 'requests' ? [] : [WebhooksBackgroundModule]),
       ],
       controllers: [EndpointsHandler],
-      providers: [
-        EndpointsRepository,
-        DeliveriesRepository,
-        EndpointsService,
-        EventIntake,
-        DeliveryRunner,
-        EventRetention,
-      ],
+      providers: [EndpointsRepository, DeliveriesRepository, EndpointsService],
     };
   }
 }

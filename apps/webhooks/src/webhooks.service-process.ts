@@ -7,6 +7,7 @@ import { WebhooksModule } from './webhooks.module';
 export const webhooksService: ServiceProcess<typeof webhooksEnv> = {
   name: 'webhooks',
   schema: webhooksEnv,
-  module: (config) => WebhooksModule.register(config),
+  module: (config, parts) => WebhooksModule.register(config, parts),
+  background: { consumesEvents: true },
   migrate: (config) => runMigrations(webhooksDatabase(config)),
 };

@@ -7,3 +7,5 @@ export { MESSAGE_COLUMNS, RECIPIENT_COLUMNS } from './message.mapper';
 export type { MessageRow, RecipientRow } from './message.mapper';
 export { aggregateStatus } from './message-status';
 export { PROCESS_QUEUE } from './accept/accept.repository';
+export { EmailEventsRelay } from './events-relay';
+export { ContentExpiry } from './housekeeping';

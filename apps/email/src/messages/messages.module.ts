@@ -4,15 +4,14 @@ import { AcceptRepository } from './accept/accept.repository';
 import { SendService } from './accept/send.service';
 import { ContentsRepository } from './contents.repository';
 import { EmailEventsRepository } from './email-events.repository';
-import { EmailEventsRelay } from './events-relay';
-import { ContentExpiry } from './housekeeping';
 import { MessagesHandler } from './messages.handler';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 
 /**
  * Email messages: send and batch (accept), reads, recipients, events, content, cancel. Delivery
- * records events and drops contents through the repositories it exports.
+ * records events and drops contents through the repositories it exports. The relay of their
+ * events and the expiry of contents are background work (EmailBackgroundModule).
  */
 @Module({
   imports: [DomainsModule],
@@ -24,8 +23,6 @@ import { MessagesService } from './messages.service';
     MessagesRepository,
     ContentsRepository,
     EmailEventsRepository,
-    ContentExpiry,
-    EmailEventsRelay,
   ],
   exports: [ContentsRepository, EmailEventsRepository],
 })

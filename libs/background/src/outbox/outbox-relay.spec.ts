@@ -165,6 +165,25 @@ describe(OutboxRelay.name, () => {
     expect(received).toEqual([tricky]);
   });
 
+  it('with gatherMs, publishes the commits notified within that time in one batch', async () => {
+    const batches: string[][] = [];
+    relay(
+      (events) => {
+        batches.push(events.map((published) => published.id));
+        return Promise.resolve();
+      },
+      { pollMs: 60_000, gatherMs: 400 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500)); // listening, first look done
+    await writeOutboxEvents(db, SCHEMA, [event('ev_g1')]);
+    wakeRelay(pool, SCHEMA);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await writeOutboxEvents(db, SCHEMA, [event('ev_g2')]);
+    wakeRelay(pool, SCHEMA);
+    await eventually(async () => (await unpublished()) === 0);
+    expect(batches).toEqual([['ev_g1', 'ev_g2']]);
+  });
+
   it('purges published events older than the retention and keeps the rest', async () => {
     const created = relay(() => Promise.resolve(), { pollMs: 100, retentionMs: 60_000 });
     await writeOutboxEvents(db, SCHEMA, [event('ev_old'), event('ev_recent')]);

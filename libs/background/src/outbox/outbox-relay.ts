@@ -11,6 +11,11 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Longest sleep between looks at the table (a missed NOTIFY). Default 5 s. */
   pollMs?: number;
+  /**
+   * How long a notification waits before the relay looks, so the commits of that time go out in
+   * one batch (one transaction and one publish) instead of one each. Default 0: at once.
+   */
+  gatherMs?: number;
   /** Back-off after a failed publish, doubled per failure up to `backoffCapMs`. Default 500 ms. */
   backoffBaseMs?: number;
   /** Default 60 s. */
@@ -47,6 +52,7 @@ export class OutboxRelay {
   private readonly pollMs: number;
   private listener?: PgListener;
   private timer?: NodeJS.Timeout;
+  private gatherTimer?: NodeJS.Timeout;
   private purgeTimer?: NodeJS.Timeout;
   private stopped = false;
   private busy = false;
@@ -72,7 +78,7 @@ export class OutboxRelay {
     const channel = outboxChannel(this.schema);
     this.listener = new PgListener(this.pool.options, {
       channel,
-      onNotify: () => this.kick(),
+      onNotify: () => this.gather(),
       onListening: () => this.kick(),
       onError: (err) =>
         this.logger.warn(
@@ -93,6 +99,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.gatherTimer);
     clearInterval(this.purgeTimer);
     await this.listener?.close();
     await this.pumping;
@@ -115,6 +122,18 @@ export class OutboxRelay {
       total += rowCount ?? 0;
       if ((rowCount ?? 0) < PURGE_CHUNK) return total;
     }
+  }
+
+  /** A notification: looks after `gatherMs`, once for every notification meanwhile. */
+  private gather(): void {
+    const gatherMs = this.options.gatherMs ?? 0;
+    if (gatherMs <= 0) return this.kick();
+    if (this.gatherTimer) return;
+    this.gatherTimer = setTimeout(() => {
+      this.gatherTimer = undefined;
+      this.kick();
+    }, gatherMs);
+    this.gatherTimer.unref();
   }
 
   private kick(fromTimer = false): void {

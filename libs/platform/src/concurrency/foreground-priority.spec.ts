@@ -67,4 +67,19 @@ describe('ForegroundPriority', () => {
     stop();
     expect(priority.share).toBe(1);
   });
+
+  it('follows a share decided elsewhere and stops reading its own loop', () => {
+    const readLoad = jest.fn(() => ({ utilization: 1, maxDelayMs: 0 }));
+    const priority = new ForegroundPriority({ intervalMs: 60_000, readLoad });
+    const raised = jest.fn();
+    priority.follow(1 / 8);
+    const stop = priority.onRaise(raised);
+    expect(readLoad).not.toHaveBeenCalled(); // no readings of this thread's loop
+    expect(priority.limit(64)).toBe(8);
+    priority.follow(1 / 100); // never below the floor
+    expect(priority.share).toBe(1 / 16);
+    priority.follow(1 / 2);
+    expect(raised).toHaveBeenCalledTimes(1); // a worker at its limit claims again
+    stop();
+  });
 });

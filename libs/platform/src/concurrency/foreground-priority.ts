@@ -59,6 +59,8 @@ export class ForegroundPriority {
   private requested = false;
   private current = 1;
   private timer?: NodeJS.Timeout;
+  /** The share comes from another thread's readings (`follow`). */
+  private followed = false;
 
   constructor(options: ForegroundPriorityOptions = {}) {
     this.intervalMs = options.intervalMs ?? 100;
@@ -90,7 +92,7 @@ export class ForegroundPriority {
    */
   onRaise(listener: () => void): () => void {
     this.listeners.add(listener);
-    if (!this.timer) {
+    if (!this.timer && !this.followed) {
       this.readLoad(); // the first interval starts now
       this.timer = setInterval(() => this.adjust(), this.intervalMs);
       this.timer.unref();
@@ -103,6 +105,22 @@ export class ForegroundPriority {
       this.current = 1;
       share.set(1);
     };
+  }
+
+  /**
+   * Takes the share another thread decided (the embedded default's background thread follows the
+   * thread that answers requests: ADR 11): from the first call on, this thread's own loop is no
+   * longer read, since the requests whose latency matters are not served on it.
+   */
+  follow(value: number): void {
+    this.followed = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    const before = this.current;
+    this.current = Math.min(1, Math.max(this.floorShare, value));
+    if (this.current === before) return;
+    share.set(this.current);
+    if (this.current > before) for (const listener of this.listeners) listener();
   }
 
   /** One interval's decision (the timer's; tests call it directly). */

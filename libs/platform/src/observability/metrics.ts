@@ -1,4 +1,11 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Histogram,
+  Registry,
+} from 'prom-client';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 
 /** One Prometheus registry per process; the embedded default shares it between all services. */
 export const metricsRegistry = new Registry();
@@ -40,6 +47,39 @@ export const rpcDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+/** A registry's metrics as `getMetricsAsJSON` gives them (what crosses a thread). */
+export type MetricsSnapshot = MetricObjectWithValues<MetricValue<string>>[];
+
+const sources = new Set<() => Promise<MetricsSnapshot>>();
+
+/**
+ * Adds metrics recorded outside this registry to the process's page: the embedded default's
+ * background thread has a registry of its own (ADR 11). Counters and histograms of one name are
+ * summed; a gauge this registry has too is this registry's. Answers the function that removes it.
+ */
+export function addMetricsSource(source: () => Promise<MetricsSnapshot>): () => void {
+  sources.add(source);
+  return () => sources.delete(source);
+}
+
 export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
-  return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+  if (sources.size === 0)
+    return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+  const own = await metricsRegistry.getMetricsAsJSON();
+  const ownGauges = new Set(own.filter(isGauge).map((metric) => metric.name));
+  const others = await Promise.all(
+    [...sources].map((source) => source().catch((): MetricsSnapshot => [])),
+  );
+  const merged = AggregatorRegistry.aggregate([
+    own,
+    ...others.map((metrics) =>
+      metrics.filter((metric) => !(isGauge(metric) && ownGauges.has(metric.name))),
+    ),
+  ]);
+  return { contentType: merged.contentType, body: await merged.metrics() };
+}
+
+/** prom-client's types call `type` an enum; its JSON says `'gauge'`. */
+function isGauge(metric: MetricsSnapshot[number]): boolean {
+  return (metric.type as unknown) === 'gauge';
 }

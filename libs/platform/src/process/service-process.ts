@@ -23,10 +23,26 @@ export const serviceEnv = {
   ...metricsEnv,
 };
 
+/**
+ * Which parts of a service a module holds: `all` (its own process, distributed mode), the part
+ * that answers requests, or the background part (work queues, outbox relays, event consumers,
+ * housekeeping) that the embedded default runs on its background thread (ADR 11).
+ */
+export type ServiceParts = 'all' | 'requests' | 'background';
+
 export interface ServiceProcess<S extends EnvSchema> {
   name: ServiceName;
   schema: S;
-  module(config: ConfigOf<S>): DynamicModule;
+  /**
+   * The service's root module. A service with a background part leaves it out of `requests`;
+   * `background` may still hold the request handlers: they are not bound to any transport there.
+   */
+  module(config: ConfigOf<S>, parts?: ServiceParts): DynamicModule;
+  /**
+   * The service has a background part. `consumesEvents`: it subscribes to the event bus, so the
+   * background thread starts it before the services whose relays publish and stops it after.
+   */
+  background?: { consumesEvents: boolean };
   migrate(config: ConfigOf<S>): Promise<string[]>;
 }
 

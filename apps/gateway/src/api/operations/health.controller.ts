@@ -1,10 +1,11 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { healthSubject, ServiceNames } from '@switchboard/contracts';
 import { ServiceClient } from '@switchboard/platform';
+import type { ReadinessCheck } from '@switchboard/platform';
 import type { FastifyReply } from 'fastify';
 import { IdentityRepository } from '../../identity/identity.repository';
 import { Route } from '../../pipeline/routes/route-policy';
-import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
+import { PLATFORM_READINESS, SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 
 const probe = {
   tag: 'Operations',
@@ -21,6 +22,7 @@ export class HealthController {
   constructor(
     private readonly identity: IdentityRepository,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+    @Inject(PLATFORM_READINESS) private readonly others: ReadinessCheck[],
   ) {}
 
   @Get('healthz')
@@ -51,6 +53,12 @@ export class HealthController {
         this.services.send(healthSubject(service), {}, context).then(
           () => (checks[service] = 'ok'),
           () => (checks[service] = 'failing'),
+        ),
+      ),
+      ...this.others.map((other) =>
+        other.check().then(
+          () => (checks[other.name] = 'ok'),
+          () => (checks[other.name] = 'failing'),
         ),
       ),
     ]);
