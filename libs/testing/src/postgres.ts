@@ -11,7 +11,22 @@ const REPO_ROOT = resolve(__dirname, '../../..');
  * a child process (tools/embedded-postgres.mjs over the built persistence lib, so `npm test`
  * builds first), as the benchmarks' servers do.
  */
-export function startTestPostgres(): Promise<RunningPostgres> {
+export async function startTestPostgres(): Promise<RunningPostgres> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce();
+    } catch (err) {
+      // The port is picked free, then bound by the server a moment later: on a busy machine
+      // another test's server (jest runs files in parallel) can take it in between.
+      if (attempt >= PORT_RACE_ATTEMPTS || !PORT_TAKEN.test(String(err))) throw err;
+    }
+  }
+}
+
+const PORT_RACE_ATTEMPTS = 3;
+const PORT_TAKEN = /could not create any TCP\/IP sockets|could not bind|address already in use/i;
+
+function startOnce(): Promise<RunningPostgres> {
   const parent = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
   // mkdtemp makes it 0700: as root the server runs as `postgres`, which must be able to enter it
   // (otherwise the data would be moved to /var/lib/switchboard).
@@ -23,9 +38,10 @@ export function startTestPostgres(): Promise<RunningPostgres> {
   let output = '';
   return new Promise((resolvePostgres, reject) => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) =>
-      reject(new Error(`embedded PostgreSQL exited ${code}: ${output}`)),
-    );
+    child.once('exit', (code) => {
+      rmSync(parent, { recursive: true, force: true });
+      reject(new Error(`embedded PostgreSQL exited ${code}: ${output}`));
+    });
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const line = output.split('\n').find((candidate) => candidate.startsWith('{'));
