@@ -447,7 +447,7 @@ async function main() {
     log('  distributed topology skipped: nats-server is not on PATH');
   } else if (options.distributed && wantDistributed) {
     const natsPort = await freePort();
-    const nats = startChild('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort)], {
+    const nats = startChild('nats-server', await natsArgs(natsPort), {
       command: natsServer,
       ready: /Server is ready/,
     });
@@ -508,11 +508,10 @@ async function main() {
     if (options.baselineDist) {
       // Its own nats-server: the two builds' services would share a queue group otherwise.
       const baselinePort = await freePort();
-      const baselineNats = startChild(
-        'nats-server (baseline)',
-        ['-a', '127.0.0.1', '-p', String(baselinePort)],
-        { command: natsServer, ready: /Server is ready/ },
-      );
+      const baselineNats = startChild('nats-server (baseline)', await natsArgs(baselinePort), {
+        command: natsServer,
+        ready: /Server is ready/,
+      });
       await baselineNats.ready;
       const baselineEnv = { ...distributedEnv, NATS_URL: `nats://127.0.0.1:${baselinePort}` };
       const main = (app) => join(options.baselineDist, 'apps', app, 'src/main.js');
@@ -1081,3 +1080,11 @@ function packageOf(url, functionName) {
 }
 
 main().catch((err) => fail(err instanceof Error ? err.message : String(err)));
+
+/** nats-server's arguments: its max_payload as the platform needs it (they refuse 1 MB at start). */
+async function natsArgs(port) {
+  const configFile = join(await mkdtemp(join(os.tmpdir(), 'bench-nats-')), 'nats.conf');
+  const { NATS_MAX_PAYLOAD_CONFIG } = require(join(root, 'dist/libs/platform/src/index.js'));
+  await writeFile(configFile, NATS_MAX_PAYLOAD_CONFIG);
+  return ['-c', configFile, '-a', '127.0.0.1', '-p', String(port)];
+}
