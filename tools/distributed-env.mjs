@@ -3,7 +3,14 @@
 // embedded default. Every process also inherits the script's own environment.
 
 /** The processes whose env schema requires ENCRYPTION_KEY (the spec checks this list). */
-export const ENCRYPTED = ['gateway', 'realtime', 'email', 'webhooks', 'workspace-objects'];
+export const ENCRYPTED = [
+  'gateway',
+  'realtime',
+  'email',
+  'sms-whatsapp',
+  'webhooks',
+  'workspace-objects',
+];
 /** One health port per service in list order: docs 8181, email 8182... */
 export const FIRST_SERVICE_PORT = 8181;
 /** Where realtime clients connect on a realtime process unless REALTIME_CLIENT_PORT says otherwise. */

@@ -7,6 +7,7 @@ import { SmsWhatsappModule } from './sms-whatsapp.module';
 export const smsWhatsappService: ServiceProcess<typeof smsWhatsappEnv> = {
   name: 'sms_whatsapp',
   schema: smsWhatsappEnv,
-  module: (config) => SmsWhatsappModule.register(config),
+  module: (config, parts) => SmsWhatsappModule.register(config, parts),
+  background: { consumesEvents: false },
   migrate: (config) => runMigrations(smsWhatsappDatabase(config)),
 };

@@ -1,16 +1,23 @@
+import { idempotencyRecordsTable } from '@switchboard/persistence';
+import { outboxTable, workQueueTable } from '@switchboard/background';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The tables the SMS send path reads in its one statement, besides its own messages: the numbers
+ * What every SMS feature writes through (the idempotency records of its writes, the work queue,
+ * the outbox its events leave by), and the tables the SMS send path reads in its one statement, besides its own messages: the numbers
  * the operator stocks and the workspaces hold, the alphanumeric senders the operator registers,
  * and the suppression episodes per (originator, destination). Numbers are stored in E.164 with
  * the `+`; an alphanumeric sender as registered.
  */
-export class CreateSmsSendersNumbersSuppressions1764400000000 implements MigrationInterface {
-  name = 'CreateSmsSendersNumbersSuppressions1764400000000';
+export class CreateSmsFoundations1764400000000 implements MigrationInterface {
+  name = 'CreateSmsFoundations1764400000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
+      ${idempotencyRecordsTable('sms_whatsapp')}
+      ${workQueueTable('sms_whatsapp')}
+      ${outboxTable('sms_whatsapp')}
+
       CREATE TABLE sms_whatsapp.numbers (
         number text COLLATE "C" PRIMARY KEY,
         country_code text NOT NULL,
@@ -78,6 +85,7 @@ export class CreateSmsSendersNumbersSuppressions1764400000000 implements Migrati
       DROP TABLE sms_whatsapp.sms_senders;
       DROP TABLE sms_whatsapp.number_allocations;
       DROP TABLE sms_whatsapp.numbers;
+      DROP TABLE sms_whatsapp.outbox, sms_whatsapp.jobs, sms_whatsapp.idempotency_records;
     `);
   }
 }
