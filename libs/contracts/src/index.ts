@@ -27,4 +27,8 @@ export * from './webhooks/webhooks.errors';
 export * from './contacts/contacts';
 export * from './contacts/contacts.rpc';
 export * from './contacts/contacts.errors';
+export * from './sms/sms';
+export * from './sms/sms.rpc';
+export * from './sms/sms.errors';
+export * from './sms/sms.events';
 export * from './validation';
