@@ -1,3 +1,4 @@
+import { workQueueOwnerColumn } from '@switchboard/background';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -5,12 +6,15 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * category, carrier, mcc_mnc, error code, tags, the times of each step); their timelines; the
  * carrier's id of each submitted part, for matching delivery receipts; the inbox of receipts
  * recorded before the carrier is answered; inbound messages no workspace holds the number of.
+ * It also gives the work queue its `locked_by` column, which the queue's claims set.
  */
 export class CreateSmsMessages1764400000100 implements MigrationInterface {
   name = 'CreateSmsMessages1764400000100';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
+      ${workQueueOwnerColumn('sms_whatsapp')}
+
       CREATE TABLE sms_whatsapp.sms_messages (
         id text PRIMARY KEY,
         workspace_id text NOT NULL,
@@ -118,6 +122,7 @@ export class CreateSmsMessages1764400000100 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
+      ALTER TABLE sms_whatsapp.jobs DROP COLUMN locked_by;
       DROP TABLE sms_whatsapp.sms_unroutable_inbound, sms_whatsapp.sms_receipts,
         sms_whatsapp.sms_message_parts, sms_whatsapp.sms_message_events, sms_whatsapp.sms_messages;
     `);
