@@ -42,7 +42,8 @@ export class MessagesRepository {
       where.push(sql(`$${params.length}`));
     };
     add((p) => `created_at >= ${p}::timestamptz`, request.created_after);
-    if (request.created_before) add((p) => `created_at < ${p}::timestamptz`, request.created_before);
+    if (request.created_before)
+      add((p) => `created_at < ${p}::timestamptz`, request.created_before);
     if (request.direction) add((p) => `direction = ${p}`, request.direction);
     if (request.status?.length) add((p) => `status = ANY (${p}::text[])`, request.status);
     if (request.error_code?.length)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SMS_LIMITS, SmsErrors } from '@switchboard/contracts';
+import { phoneNumber, SMS_LIMITS, SmsErrors } from '@switchboard/contracts';
 import type {
   ListSmsMessagesRequest,
   RequestContext,
@@ -11,6 +11,7 @@ import type { Page } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { toEventDto, toMessageDto } from './message.mapper';
 import { MessagesRepository } from './messages.repository';
+import { senderSpelling } from './accept/sender-rules';
 
 const DAY_MS = 86_400_000;
 
@@ -35,7 +36,13 @@ export class MessagesService {
     const createdAfter = (after < bound ? bound : after).toISOString();
     const page = await this.repository.listMessages(
       workspaceOf(context),
-      { ...request, created_after: createdAfter },
+      {
+        ...request,
+        created_after: createdAfter,
+        // Stored canonical: a number in any spelling finds its messages.
+        to: request.to && (phoneNumber(request.to) ?? request.to),
+        from: request.from && senderSpelling(request.from),
+      },
       this.cursors,
     );
     return { ...page, data: page.data.map(toMessageDto) };

@@ -41,7 +41,7 @@ export const SmsErrorCatalog = {
     name: 'SMSTemplateInvalid',
     message: 'The template send is not valid.',
     description:
-      'A template send names a template by `template.id` or `template.slug` (`GET /v1/sms/templates`) and fills its variables in `template.parameters`. It is refused when the template does not exist or is not active, when a required variable is missing, when a parameter is not a variable of the template, when a value does not match its variable\'s format, when the parameters exceed 16 KB serialized, or when the requested `language` is not available and the template does not fall back. `details` names each problem (`template.parameters.<key>`, `template.language`, ...).',
+      "A template send names a template by `template.id` or `template.slug` (`GET /v1/sms/templates`) and fills its variables in `template.parameters`. It is refused when the template does not exist or is not active, when a required variable is missing, when a parameter is not a variable of the template, when a value does not match its variable's format, when the parameters exceed 16 KB serialized, or when the requested `language` is not available and the template does not fall back. `details` names each problem (`template.parameters.<key>`, `template.language`, ...).",
   },
   E01027: {
     status: 422,

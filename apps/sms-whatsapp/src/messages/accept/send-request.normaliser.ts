@@ -60,6 +60,16 @@ export function sendProblemsError(problems: SendProblem[]): AppError {
 }
 
 const TAG_PART = /^[A-Za-z0-9_-]+$/;
+const SEND_FIELDS = new Set([
+  'to',
+  'from',
+  'text',
+  'category',
+  'template',
+  'tags',
+  'metadata',
+  'options',
+]);
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -75,20 +85,36 @@ export function normaliseSend(
     report(prefix ? '' : 'body', 'must be a JSON object');
     return { ok: false, problems };
   }
+  // A batch item's fields are not seen by the gateway's DTO: unknown ones are refused here.
+  for (const key of Object.keys(body))
+    if (!SEND_FIELDS.has(key) && !(SMS_PREVIEW_FIELDS as readonly string[]).includes(key))
+      report(key, 'is not a field of an SMS send');
   for (const field of SMS_PREVIEW_FIELDS)
     if (body[field] !== undefined)
-      report(field, 'is a preview feature that is not available yet', SmsErrors.SMSUnsupportedFeature);
+      report(
+        field,
+        'is a preview feature that is not available yet',
+        SmsErrors.SMSUnsupportedFeature,
+      );
   const options = body.options;
   let smartEncoding = false;
   if (options !== undefined) {
     if (!isObject(options)) report('options', 'must be an object');
     else {
       if (options.track_clicks === true)
-        report('options.track_clicks', 'is a preview feature that is not available yet', SmsErrors.SMSUnsupportedFeature);
+        report(
+          'options.track_clicks',
+          'is a preview feature that is not available yet',
+          SmsErrors.SMSUnsupportedFeature,
+        );
       else if (options.track_clicks !== undefined && typeof options.track_clicks !== 'boolean')
         report('options.track_clicks', 'must be a boolean');
       if (options.max_price_per_segment !== undefined)
-        report('options.max_price_per_segment', 'is a preview feature that is not available yet', SmsErrors.SMSUnsupportedFeature);
+        report(
+          'options.max_price_per_segment',
+          'is a preview feature that is not available yet',
+          SmsErrors.SMSUnsupportedFeature,
+        );
       if (options.smart_encoding !== undefined && typeof options.smart_encoding !== 'boolean')
         report('options.smart_encoding', 'must be a boolean');
       smartEncoding = options.smart_encoding === true;
@@ -99,9 +125,18 @@ export function normaliseSend(
   }
 
   const to = typeof body.to === 'string' ? phoneNumber(body.to) : undefined;
-  if (body.to === undefined) report('to', 'is required: the recipient in E.164, such as +14155550100', SmsErrors.SMSInvalidRecipient);
+  if (body.to === undefined)
+    report(
+      'to',
+      'is required: the recipient in E.164, such as +14155550100',
+      SmsErrors.SMSInvalidRecipient,
+    );
   else if (!to)
-    report('to', 'must be a phone number in E.164 with its country code, such as +14155550100', SmsErrors.SMSInvalidRecipient);
+    report(
+      'to',
+      'must be a phone number in E.164 with its country code, such as +14155550100',
+      SmsErrors.SMSInvalidRecipient,
+    );
 
   const hasText = body.text !== undefined;
   const hasTemplate = body.template !== undefined;
@@ -110,28 +145,45 @@ export function normaliseSend(
   let from: string | undefined;
   let template: TemplateChoice | undefined;
   if (hasText === hasTemplate) {
-    report(hasText ? 'template' : 'text', hasText ? 'cannot be sent together with text: give one of them' : 'is required unless template is given');
+    report(
+      hasText ? 'template' : 'text',
+      hasText
+        ? 'cannot be sent together with text: give one of them'
+        : 'is required unless template is given',
+    );
   } else if (hasText) {
-    if (typeof body.text !== 'string' || body.text.length === 0) report('text', 'must be a non-empty string');
+    if (typeof body.text !== 'string' || body.text.length === 0)
+      report('text', 'must be a non-empty string');
     else text = body.text;
-    if (body.category === undefined) report('category', `is required with text: one of ${SMS_CATEGORIES.join(', ')}`);
+    if (body.category === undefined)
+      report('category', `is required with text: one of ${SMS_CATEGORIES.join(', ')}`);
     else if (!(SMS_CATEGORIES as readonly unknown[]).includes(body.category))
       report('category', `must be one of ${SMS_CATEGORIES.join(', ')}`);
     else category = body.category as SmsCategory;
     if (body.from === undefined || body.from === null || body.from === '')
-      report('from', 'is required with text: a number the workspace holds or its registered sender ID', SmsErrors.SMSNoEligibleSender);
-    else if (typeof body.from !== 'string' || body.from.trim().length > 32) report('from', 'must be a sender of at most 32 characters');
+      report(
+        'from',
+        'is required with text: a number the workspace holds or its registered sender ID',
+        SmsErrors.SMSNoEligibleSender,
+      );
+    else if (typeof body.from !== 'string' || body.from.trim().length > 32)
+      report('from', 'must be a sender of at most 32 characters');
     else from = body.from.trim();
   } else {
     for (const field of ['from', 'category'] as const)
-      if (body[field] !== undefined) report(field, 'is not accepted with template: the template selects it');
+      if (body[field] !== undefined)
+        report(field, 'is not accepted with template: the template selects it');
     template = templateChoice(body.template, report);
   }
 
   if (text !== undefined) {
     const measure = measureSms(text, { smartEncoding });
     if (measure.count > SMS_MAX_SEGMENTS)
-      report('text', `needs ${measure.count} segments (${measure.encoding}); at most ${SMS_MAX_SEGMENTS} are sent, never truncated`, SmsErrors.SMSBodyTooLong);
+      report(
+        'text',
+        `needs ${measure.count} segments (${measure.encoding}); at most ${SMS_MAX_SEGMENTS} are sent, never truncated`,
+        SmsErrors.SMSBodyTooLong,
+      );
   }
   const tags = normaliseTags(body.tags, report);
   const metadata = normaliseMetadata(body.metadata, report);
@@ -153,19 +205,27 @@ function templateChoice(value: unknown, report: Report): TemplateChoice | undefi
   for (const key of ['id', 'slug', 'name'] as const) {
     const given = value[key];
     if (given === undefined) continue;
-    if (typeof given !== 'string' || given.length === 0) report(`template.${key}`, 'must be a non-empty string', SmsErrors.SMSTemplateInvalid);
+    if (typeof given !== 'string' || given.length === 0)
+      report(`template.${key}`, 'must be a non-empty string', SmsErrors.SMSTemplateInvalid);
     else ref[key] = given;
   }
-  if (!ref.id && !ref.slug && !ref.name) report('template', 'must name the template by id or slug', SmsErrors.SMSTemplateInvalid);
+  if (!ref.id && !ref.slug && !ref.name)
+    report('template', 'must name the template by id or slug', SmsErrors.SMSTemplateInvalid);
   for (const key of Object.keys(value))
     if (!['id', 'slug', 'name', 'language', 'parameters'].includes(key))
       report(`template.${key}`, 'is not a field of a template send', SmsErrors.SMSTemplateInvalid);
   const { language, parameters } = value;
-  if (language !== undefined && typeof language !== 'string') report('template.language', 'must be a BCP-47 language tag', SmsErrors.SMSTemplateInvalid);
+  if (language !== undefined && typeof language !== 'string')
+    report('template.language', 'must be a BCP-47 language tag', SmsErrors.SMSTemplateInvalid);
   if (parameters !== undefined) {
-    if (!isObject(parameters)) report('template.parameters', 'must be an object', SmsErrors.SMSTemplateInvalid);
+    if (!isObject(parameters))
+      report('template.parameters', 'must be an object', SmsErrors.SMSTemplateInvalid);
     else if (Buffer.byteLength(JSON.stringify(parameters)) > SMS_LIMITS.templateParametersBytes)
-      report('template.parameters', 'must be at most 16 KB serialized', SmsErrors.SMSTemplateInvalid);
+      report(
+        'template.parameters',
+        'must be at most 16 KB serialized',
+        SmsErrors.SMSTemplateInvalid,
+      );
   }
   return {
     ref,
@@ -188,9 +248,11 @@ function normaliseTags(value: unknown, report: Report): SmsTag[] {
     if (!isObject(item)) return report(at, 'must be an object {name, value}');
     const part = (key: 'name' | 'value', max: number): string | undefined => {
       const given = item[key];
-      if (typeof given !== 'string' || given.length === 0) report(`${at}.${key}`, 'must be a non-empty string');
+      if (typeof given !== 'string' || given.length === 0)
+        report(`${at}.${key}`, 'must be a non-empty string');
       else if (given.length > max) report(`${at}.${key}`, `must be at most ${max} characters`);
-      else if (!TAG_PART.test(given)) report(`${at}.${key}`, 'may hold ASCII letters, digits, _ and - only');
+      else if (!TAG_PART.test(given))
+        report(`${at}.${key}`, 'may hold ASCII letters, digits, _ and - only');
       else return given;
       return undefined;
     };
@@ -198,7 +260,8 @@ function normaliseTags(value: unknown, report: Report): SmsTag[] {
     const tagValue = part('value', SMS_LIMITS.tagValue);
     for (const key of Object.keys(item))
       if (key !== 'name' && key !== 'value') report(`${at}.${key}`, 'is not a field of a tag');
-    if (name !== undefined && names.has(name)) report(`${at}.name`, `repeats the tag name ${name}: tag names are unique`);
+    if (name !== undefined && names.has(name))
+      report(`${at}.name`, `repeats the tag name ${name}: tag names are unique`);
     if (name !== undefined) names.add(name);
     if (name !== undefined && tagValue !== undefined) tags.push({ name, value: tagValue });
   });

@@ -58,7 +58,8 @@ export class SenderRules {
     const found = await this.repository.heldSenders(workspaceId, [
       ...new Set(ready.map((sms) => sms.from)),
     ]);
-    for (const sender of found) if (!held.has(sender.sender) || sender.kind === 'number') held.set(sender.sender, sender);
+    for (const sender of found)
+      if (!held.has(sender.sender) || sender.kind === 'number') held.set(sender.sender, sender);
     ready.forEach((sms, index) => {
       const sender = held.get(sms.from);
       const param = `${prefix(index)}from`;

@@ -51,7 +51,11 @@ export function draftOutbound(
 ): SmsDraft {
   const measure = measureSms(sms.text, { smartEncoding: sms.smartEncoding });
   const id = newId('sms', now.getTime());
-  const segments = { count: measure.count, encoding: measure.encoding, characters: measure.characters };
+  const segments = {
+    count: measure.count,
+    encoding: measure.encoding,
+    characters: measure.characters,
+  };
   const error = options.suppressed
     ? {
         code: 'recipient_opted_out',
