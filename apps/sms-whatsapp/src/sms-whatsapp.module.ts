@@ -6,6 +6,7 @@ import { ServiceDataModule } from '@switchboard/persistence';
 import { SMS_WHATSAPP_CONFIG } from './config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
+import { SmsMessagesModule } from './messages';
 import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
 
 /** The service's configuration, injectable with `@Inject(SMS_WHATSAPP_CONFIG)` in every feature module. */
@@ -35,6 +36,7 @@ export class SmsWhatsappModule {
           storage: config,
           afterWrites: (pool) => wakeRelay(pool, 'sms_whatsapp'),
         }),
+        SmsMessagesModule,
         ...(parts === 'requests' ? [] : [SmsWhatsappBackgroundModule]),
       ],
     };

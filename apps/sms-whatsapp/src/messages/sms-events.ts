@@ -1,3 +1,4 @@
+import { SMS_EVENT_TYPES } from '@switchboard/contracts';
 import type { SmsError, SmsEventType, SmsSegments, SmsTag } from '@switchboard/contracts';
 import { newId } from '@switchboard/persistence';
 
@@ -20,12 +21,18 @@ export interface SmsEventExtra {
   text?: string;
 }
 
+/**
+ * A step of a message's timeline that is no webhook event: a carrier's intermediate receipt
+ * (ACCEPTD, ENROUTE, or a state it made up). The timeline's types are open.
+ */
+export type SmsTimelineOnlyType = 'sms.carrier_accepted' | 'sms.enroute' | 'sms.carrier_status';
+
 /** One event, as the timeline stores it and as the outbox publishes it (same id). */
 export interface SmsEventRecord {
   id: string;
   messageId: string;
   workspaceId: string;
-  type: SmsEventType;
+  type: SmsEventType | SmsTimelineOnlyType;
   occurredAt: Date;
   carrier: string | null;
   mccMnc: string | null;
@@ -35,7 +42,7 @@ export interface SmsEventRecord {
 }
 
 export function smsEvent(
-  type: SmsEventType,
+  type: SmsEventType | SmsTimelineOnlyType,
   subject: SmsEventSubject,
   occurredAt: Date,
   extra: SmsEventExtra = {},
@@ -89,7 +96,10 @@ export function eventInserts(timeline: string, outbox: string): string {
      )`;
 }
 
-/** The two JSON parameters `eventInserts` reads. */
+const WEBHOOK_TYPES: ReadonlySet<string> = new Set(SMS_EVENT_TYPES);
+const isWebhookEvent = (event: SmsEventRecord) => WEBHOOK_TYPES.has(event.type);
+
+/** The two JSON parameters `eventInserts` reads (only webhook event types reach the outbox). */
 export function eventRows(events: SmsEventRecord[]): [string, string] {
   return [
     JSON.stringify(
@@ -105,7 +115,7 @@ export function eventRows(events: SmsEventRecord[]): [string, string] {
       })),
     ),
     JSON.stringify(
-      events.map((event) => ({
+      events.filter(isWebhookEvent).map((event) => ({
         id: event.id,
         type: event.type,
         workspace_id: event.workspaceId,

@@ -98,16 +98,17 @@ export class AcceptRepository {
       `WITH m AS (
          INSERT INTO sms_whatsapp.sms_messages (id, workspace_id, direction, status, from_address,
            to_address, country_code, category, text, segments, encoding, characters,
-           smart_encoding, tags, metadata, template_id, template_language, last_error_code,
-           last_error_description, last_error_at, idempotency_key, created_at, status_at)
+           smart_encoding, tags, metadata, template_id, template_language, carrier,
+           last_error_code, last_error_description, last_error_at, idempotency_key, created_at,
+           status_at)
          SELECT id, workspace_id, direction, status, from_address, to_address, country_code,
            category, text, segments, encoding, characters, smart_encoding, tags, metadata,
-           template_id, template_language, last_error_code, last_error_description,
+           template_id, template_language, carrier, last_error_code, last_error_description,
            last_error_at, idempotency_key, created_at, status_at
          FROM jsonb_to_recordset($1::jsonb) AS x(id text, workspace_id text, direction text,
            status text, from_address text, to_address text, country_code text, category text,
            text text, segments int, encoding text, characters int, smart_encoding boolean,
-           tags jsonb, metadata jsonb, template_id text, template_language text,
+           tags jsonb, metadata jsonb, template_id text, template_language text, carrier text,
            last_error_code text, last_error_description text, last_error_at timestamptz,
            idempotency_key text, created_at timestamptz, status_at timestamptz)
        ), ${eventInserts('$2', '$3')}, j AS (

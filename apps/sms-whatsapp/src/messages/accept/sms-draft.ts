@@ -111,3 +111,62 @@ export function draftOutbound(
 export function acceptedView(draft: SmsDraft): SmsMessage {
   return toMessageDto(draft.row);
 }
+
+/** A message received on a workspace's number: `received`, with its `sms.received` event, never queued. */
+export function draftInbound(
+  workspaceId: string,
+  inbound: { from: string; to: string; text: string; carrier: string; receivedAt: Date },
+): SmsDraft {
+  const measure = measureSms(inbound.text);
+  const at = inbound.receivedAt;
+  const id = newId('sms', at.getTime());
+  const segments = {
+    count: measure.count,
+    encoding: measure.encoding,
+    characters: measure.characters,
+  };
+  const row: SmsDraft['row'] = {
+    id,
+    workspace_id: workspaceId,
+    direction: 'inbound',
+    status: 'received',
+    from_address: inbound.from,
+    to_address: inbound.to,
+    country_code: countryOf(inbound.from),
+    category: null,
+    text: inbound.text,
+    segments: segments.count,
+    encoding: segments.encoding,
+    characters: segments.characters,
+    smart_encoding: null,
+    tags: [],
+    metadata: {},
+    template_id: null,
+    template_language: null,
+    carrier: inbound.carrier,
+    mcc_mnc: null,
+    last_error_code: null,
+    last_error_description: null,
+    last_error_carrier_code: null,
+    last_error_at: null,
+    idempotency_key: null,
+    created_at: at,
+    sent_at: null,
+    delivered_at: null,
+    status_at: at,
+  };
+  const subject = {
+    messageId: id,
+    workspaceId,
+    to: inbound.to,
+    from: inbound.from,
+    tags: [],
+    metadata: {},
+  };
+  const event = smsEvent('sms.received', subject, at, {
+    segments,
+    text: inbound.text,
+    carrier: inbound.carrier,
+  });
+  return { row, events: [event], queued: false };
+}
