@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decodeSmsPart } from './decode-sms-part';
+import { concatenationOf, decodeSmsPart } from './decode-sms-part';
 
 describe(decodeSmsPart.name, () => {
   it('decodes GSM unpacked, UCS-2, IA5 and Latin-1 without a header', () => {
@@ -29,6 +29,18 @@ describe(decodeSmsPart.name, () => {
     expect(decodeSmsPart(0, Buffer.from([0x03, 0x24, 0x01, 0x0d, 0x41]), 0x40)).toEqual({
       text: 'A',
     });
+  });
+
+  it('reads the concatenation from information elements as the smpp package lists them', () => {
+    const elements = [Buffer.from([0x24, 0x01, 0x0d]), Buffer.from([0x00, 0x03, 0x07, 4, 3])];
+    expect(concatenationOf(elements)).toEqual({ reference: 7, total: 4, sequence: 3 });
+    expect(concatenationOf([Buffer.from([0x08, 0x04, 0x01, 0x00, 2, 2])])).toEqual({
+      reference: 0x100,
+      total: 2,
+      sequence: 2,
+    });
+    expect(concatenationOf([Buffer.from([0x00, 0x03, 0x07])])).toBeUndefined();
+    expect(concatenationOf([])).toBeUndefined();
   });
 
   it('ignores header-looking octets when esm_class has no UDH indicator', () => {

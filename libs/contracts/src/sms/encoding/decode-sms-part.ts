@@ -47,20 +47,31 @@ export function decodeSmsPart(
 }
 
 function readConcatenation(header: Buffer): SmsConcatenation | undefined {
-  let concat: SmsConcatenation | undefined;
+  const elements: Buffer[] = [];
   for (let i = 0; i < header.length;) {
-    const id = header[i];
     const length = header[i + 1];
     if (length === undefined || i + 2 + length > header.length) {
       throw new Error('an information element overruns the user data header');
     }
-    const data = header.subarray(i + 2, i + 2 + length);
-    if (id === CONCAT_8BIT_IE && length === 3) {
-      concat = { reference: data[0], total: data[1], sequence: data[2] };
-    } else if (id === CONCAT_16BIT_IE && length === 4) {
-      concat = { reference: data.readUInt16BE(0), total: data[2], sequence: data[3] };
-    }
+    elements.push(header.subarray(i, i + 2 + length));
     i += 2 + length;
+  }
+  return concatenationOf(elements);
+}
+
+/**
+ * The concatenation a UDH's information elements (each `id length data...`, as the smpp package
+ * hands them over in `short_message.udh`) describe: the last 0x00 or 0x08 element, if any.
+ */
+export function concatenationOf(elements: readonly Buffer[]): SmsConcatenation | undefined {
+  let concat: SmsConcatenation | undefined;
+  for (const element of elements) {
+    const [id, length] = element;
+    if (id === CONCAT_8BIT_IE && length === 3 && element.length >= 5) {
+      concat = { reference: element[2], total: element[3], sequence: element[4] };
+    } else if (id === CONCAT_16BIT_IE && length === 4 && element.length >= 6) {
+      concat = { reference: element.readUInt16BE(2), total: element[4], sequence: element[5] };
+    }
   }
   return concat;
 }

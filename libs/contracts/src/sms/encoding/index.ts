@@ -4,7 +4,7 @@ export { SMS_MAX_SEGMENTS, measureSms } from './measure-sms';
 export type { SmsTextEncoding, SmsTextMeasure, SmsTextOptions } from './measure-sms';
 export { encodeSms } from './encode-sms';
 export type { EncodeSmsOptions, EncodedSms, SmsDataCoding } from './encode-sms';
-export { decodeSmsPart } from './decode-sms-part';
+export { concatenationOf, decodeSmsPart } from './decode-sms-part';
 export type { DecodedSmsPart, SmsConcatenation } from './decode-sms-part';
 export { applySmartEncoding } from './smart-encoding';
 export { decodeGsm7, encodeGsm7, gsm7CharSeptets, gsm7Septets, isGsm7 } from './gsm7';
