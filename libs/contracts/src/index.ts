@@ -32,3 +32,4 @@ export * from './sms/sms.rpc';
 export * from './sms/sms.errors';
 export * from './sms/sms.events';
 export * from './validation';
+export * from './sms/encoding';
