@@ -27,7 +27,8 @@ import { SenderRules } from './sender-rules';
 @Injectable()
 export class SendService {
   constructor(
-    @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig & { SMPP_URL?: string },
+    @Inject(SMS_WHATSAPP_CONFIG)
+    private readonly config: SmsWhatsappConfig & { SMPP_URL?: unknown },
     @InjectDataSource('sms_whatsapp') private readonly dataSource: DataSource,
     private readonly box: SealedBox,
     private readonly repository: AcceptRepository,
@@ -65,7 +66,9 @@ export class SendService {
 
   /** A deployment without carriers could never send: refuse before storing anything. */
   private requireCarrier(): void {
-    if (!this.config.SMPP_URL?.trim()) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
+    const carriers = this.config.SMPP_URL;
+    const configured = Array.isArray(carriers) ? carriers.length > 0 : Boolean(carriers);
+    if (!configured) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
   }
 
   private async accept(
