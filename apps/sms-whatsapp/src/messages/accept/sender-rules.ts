@@ -31,7 +31,7 @@ export class SenderRules {
           from: senderSpelling(send.from as string),
           text: send.text as string,
           category: send.category as SmsCategory,
-        } as OutboundSms;
+        };
       const rendered = renderTemplateSend(send, prefix(index));
       if (!rendered.ok) problems.push(...rendered.problems);
       return rendered.ok ? rendered.value : undefined;
