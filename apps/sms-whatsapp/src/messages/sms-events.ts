@@ -83,16 +83,14 @@ export function eventInserts(timeline: string, outbox: string): string {
        INSERT INTO sms_whatsapp.sms_message_events (id, message_id, workspace_id, type,
          occurred_at, carrier, mcc_mnc, error)
        SELECT id, message_id, workspace_id, type, occurred_at, carrier, mcc_mnc, error
-       FROM jsonb_to_recordset(${timeline}::jsonb) WITH ORDINALITY AS x(id text, message_id text,
+       FROM jsonb_to_recordset(${timeline}::jsonb) AS x(id text, message_id text,
          workspace_id text, type text, occurred_at timestamptz, carrier text, mcc_mnc text,
-         error jsonb, n bigint)
-       ORDER BY n
+         error jsonb)
      ), ob AS (
        INSERT INTO sms_whatsapp.outbox (id, type, workspace_id, payload)
        SELECT id, type, workspace_id, payload
-       FROM jsonb_to_recordset(${outbox}::jsonb) WITH ORDINALITY AS x(id text, type text,
-         workspace_id text, payload jsonb, n bigint)
-       ORDER BY n
+       FROM jsonb_to_recordset(${outbox}::jsonb) AS x(id text, type text, workspace_id text,
+         payload jsonb)
      )`;
 }
 
