@@ -98,8 +98,9 @@ export class ReceiptsRepository {
   }
 
   /**
-   * Sets each matched part's receipt (a final one is never replaced), then answers the messages
-   * touched with all their parts, locked for the rest of the transaction.
+   * Sets each matched part's receipt (a final one is never replaced) and answers the messages
+   * touched with all their parts. The messages are locked first (in id order), so two batches
+   * settling parts of one message take turns and the second sees the first's parts.
    */
   async applyToParts(
     runner: SqlRunner,
@@ -112,30 +113,29 @@ export class ReceiptsRepository {
       at: Date;
     }>,
   ): Promise<ReceiptTarget[]> {
+    const ids = [...new Set(updates.map((update) => update.message_id))];
+    await runner.query(
+      `SELECT id FROM sms_whatsapp.sms_messages WHERE id = ANY ($1::text[]) ORDER BY id FOR UPDATE`,
+      [ids],
+    );
+    await runner.query(
+      `UPDATE sms_whatsapp.sms_message_parts p
+       SET stat = x.stat, err = x.err, final = x.final, receipt_at = x.at
+       FROM jsonb_to_recordset($1::jsonb) AS x(message_id text, part_index int, stat text,
+         err text, final boolean, at timestamptz)
+       WHERE p.message_id = x.message_id AND p.part_index = x.part_index AND NOT p.final`,
+      [JSON.stringify(updates)],
+    );
     return rowsOf<ReceiptTarget>(
       await runner.query(
-        `WITH u AS (
-           UPDATE sms_whatsapp.sms_message_parts p
-           SET stat = x.stat, err = x.err, final = x.final, receipt_at = x.at
-           FROM jsonb_to_recordset($1::jsonb) AS x(message_id text, part_index int, stat text,
-             err text, final boolean, at timestamptz)
-           WHERE p.message_id = x.message_id AND p.part_index = x.part_index AND NOT p.final
-           RETURNING p.message_id
-         ), touched AS (SELECT DISTINCT message_id FROM jsonb_to_recordset($1::jsonb) AS x(message_id text))
-         SELECT m.id, m.workspace_id, m.status, m.from_address, m.to_address, m.tags, m.metadata,
+        `SELECT m.id, m.workspace_id, m.status, m.from_address, m.to_address, m.tags, m.metadata,
            m.carrier, coalesce(m.parts, 0) AS parts,
-           (SELECT jsonb_agg(jsonb_build_object('stat', coalesce(x.stat, p.stat),
-                     'err', coalesce(x.err, p.err), 'final', p.final OR coalesce(x.final, false))
+           (SELECT jsonb_agg(jsonb_build_object('stat', p.stat, 'err', p.err, 'final', p.final)
                    ORDER BY p.part_index)
-            FROM sms_whatsapp.sms_message_parts p
-            LEFT JOIN jsonb_to_recordset($1::jsonb) AS x(message_id text, part_index int,
-              stat text, err text, final boolean)
-              ON x.message_id = p.message_id AND x.part_index = p.part_index AND NOT p.final
-            WHERE p.message_id = m.id) AS part_stats
+            FROM sms_whatsapp.sms_message_parts p WHERE p.message_id = m.id) AS part_stats
          FROM sms_whatsapp.sms_messages m
-         WHERE m.id IN (SELECT message_id FROM touched)
-         FOR UPDATE OF m`,
-        [JSON.stringify(updates)],
+         WHERE m.id = ANY ($1::text[])`,
+        [ids],
       ),
     );
   }
