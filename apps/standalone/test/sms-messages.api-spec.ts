@@ -18,11 +18,18 @@ const RECIPIENT_STAT: Record<string, string> = {
   '447700900003': 'UNDELIV',
 };
 const EARLY_RECEIPT = '31612340009';
+/** Its second part is UNDELIV, the others DELIVRD. */
+const MIXED_PARTS = '31612340010';
+/** No automatic receipt: the test sends its own. */
+const MANUAL_RECEIPTS = '31612340011';
 const FINAL = ['delivered', 'undelivered', 'failed', 'expired', 'rejected'];
 
 function receiptFor(submit: SmscSubmit) {
   const to = submit.destination.addr;
   if (to === EARLY_RECEIPT) return { stat: 'DELIVRD', beforeResponse: true };
+  if (to === MANUAL_RECEIPTS) return null;
+  if (to === MIXED_PARTS)
+    return submit.concat?.sequence === 2 ? { stat: 'UNDELIV', err: '027' } : { stat: 'DELIVRD' };
   const stat = RECIPIENT_STAT[to] ?? 'DELIVRD';
   return { stat, err: stat === 'DELIVRD' ? '000' : '0' + String(to.slice(-2)) };
 }
@@ -188,6 +195,94 @@ describe('SMS messages through the gateway', () => {
     expect((await final(message.id)).status).toBe('delivered');
   });
 
+  it('makes a message of several parts final when every part is, the worst part winning', async () => {
+    const text = 'Part of a longer story. '.repeat(20);
+    const message = await bird.sms.send({
+      to: `+${MIXED_PARTS}`,
+      from: 'Acme',
+      text,
+      category: 'service',
+    });
+    expect(message.segments.count).toBe(4);
+    const done = await final(message.id);
+    expect(done.status).toBe('undelivered');
+    expect(done.last_error).toMatchObject({ code: 'unreachable', carrier_error_code: '027' });
+  });
+
+  it('records ACCEPTD and ENROUTE as timeline steps, then the final receipt', async () => {
+    const message = await bird.sms.send({
+      to: `+${MANUAL_RECEIPTS}`,
+      from: 'Acme',
+      text: 'Steps',
+      category: 'service',
+    });
+    await dutch.waitFor(() => dutch.submits.some((s) => s.text === 'Steps'));
+    const submit = dutch.submits.find((s) => s.text === 'Steps') as SmscSubmit;
+    await eventually(
+      () => bird.sms.get(message.id),
+      (m) => m.status === 'sent',
+    );
+    await dutch.sendReceipt(submit, { stat: 'ACCEPTD' });
+    await dutch.sendReceipt(submit, { stat: 'ENROUTE' });
+    const steps = await eventually(
+      () => bird.sms.listEvents(message.id),
+      (events) => events.data.length >= 4,
+    );
+    expect(steps.data.map((e) => e.type)).toEqual([
+      'sms.accepted',
+      'sms.sent',
+      'sms.carrier_accepted',
+      'sms.enroute',
+    ]);
+    expect((await bird.sms.get(message.id)).status).toBe('sent');
+    await dutch.sendReceipt(submit, { stat: 'DELIVRD' });
+    expect((await final(message.id)).status).toBe('delivered');
+    // A second final receipt for the same part changes nothing.
+    await dutch.sendReceipt(submit, { stat: 'UNDELIV' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await bird.sms.get(message.id)).status).toBe('delivered');
+  });
+
+  it('keeps messages accepted while their carrier is down and sends them once it is back', async () => {
+    await british.stop();
+    const message = await bird.sms.send({
+      to: '+447700900001',
+      from: 'Acme',
+      text: 'Waiting',
+      category: 'service',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await bird.sms.get(message.id)).status).toBe('accepted');
+    await british.restart();
+    const done = await eventually(
+      () => bird.sms.get(message.id),
+      (m) => FINAL.includes(m.status),
+      60_000,
+    );
+    expect(done.status).toBe('delivered');
+  }, 90_000);
+
+  it('sends once per Idempotency-Key, replaying the first answer', async () => {
+    const body = { to: '+31612340001', from: 'Acme', text: 'Once only', category: 'service' };
+    const headers = { 'idempotency-key': 'sms-once-1' };
+    const first = await call<SmsMessage>(platform.base, 'POST', '/v1/sms/messages', {
+      token: acme.api_key.secret,
+      body,
+      headers,
+    });
+    const again = await call<SmsMessage>(platform.base, 'POST', '/v1/sms/messages', {
+      token: acme.api_key.secret,
+      body,
+      headers,
+    });
+    expect(first.status).toBe(202);
+    expect(again.body.id).toBe(first.body.id);
+    const stored = await platform.db.query(
+      `SELECT count(*)::int AS n FROM sms_whatsapp.sms_messages WHERE text = 'Once only'`,
+    );
+    expect(stored.rows[0].n).toBe(1);
+  });
+
   it('records the timeline oldest first, with a type filter', async () => {
     const message = await bird.sms.send({
       to: '+31612340001',
@@ -244,6 +339,23 @@ describe('SMS messages through the gateway', () => {
       'SELECT count(*)::int AS n FROM sms_whatsapp.sms_messages',
     );
     expect(after.rows[0].n).toBe(before.rows[0].n);
+    const tooMany = await call<{ error: { code: string } }>(
+      platform.base,
+      'POST',
+      '/v1/sms/batches',
+      {
+        token: acme.api_key.secret,
+        body: {
+          messages: Array.from({ length: 101 }, () => ({
+            to: '+31612340001',
+            from: 'Acme',
+            text: 'x',
+            category: 'service',
+          })),
+        },
+      },
+    );
+    expect(tooMany.status).toBe(422);
     const batch = await bird.sms.sendBatch({
       messages: ['a', 'b', 'c'].map((text) => ({
         to: '+31612340001',
@@ -385,6 +497,19 @@ describe('SMS messages through the gateway', () => {
     });
     const events = await bird.sms.listEvents(inbound.data[0].id);
     expect(events.data.map((e) => e.type)).toEqual(['sms.received']);
+  });
+
+  it('acknowledges an inbound message to a number nobody holds, storing it for nobody', async () => {
+    const before = dutch.deliverResponses.length;
+    await dutch.sendInbound({ from: '31655555556', to: '31612347777', text: 'Anyone there?' });
+    await dutch.waitFor(() => dutch.deliverResponses.length > before);
+    expect(dutch.deliverResponses[before]).toMatchObject({ kind: 'inbound', status: 0 });
+    const stored = await platform.db.query(
+      `SELECT to_address FROM sms_whatsapp.sms_unroutable_inbound WHERE text = 'Anyone there?'`,
+    );
+    expect(stored.rows).toEqual([{ to_address: '+31612347777' }]);
+    const listed = await bird.sms.list({ direction: 'inbound', from: '+31655555556' });
+    expect(listed.data).toEqual([]);
   });
 
   it('shows another workspace nothing', async () => {
