@@ -36,16 +36,15 @@ export class SendService {
   ) {}
 
   async send(context: RequestContext, input: SmsSendInput): Promise<SmsMessage> {
-    this.requireCarrier();
     const result = normaliseSend(input.body);
     if (!result.ok) throw sendProblemsError(result.problems);
+    this.requireCarrier();
     const [message] = await this.accept(context, [result.value], '');
     return message;
   }
 
   /** Up to 100 sends, all checked before any is stored: one problem refuses the batch. */
   async sendBatch(context: RequestContext, input: SmsSendInput): Promise<SmsBatchReply> {
-    this.requireCarrier();
     const body = input.body as { messages?: unknown } | null;
     const messages = body?.messages;
     if (!Array.isArray(messages) || messages.length === 0 || messages.length > 100)
@@ -60,11 +59,15 @@ export class SendService {
       else problems.push(...result.problems);
     });
     if (problems.length > 0) throw sendProblemsError(problems);
+    this.requireCarrier();
     const data = await this.accept(context, sends, 'messages');
     return { data, summary: { accepted_count: data.length } };
   }
 
-  /** A deployment without carriers could never send: refuse before storing anything. */
+  /**
+   * A deployment without carriers could never send: a send whose values are valid is refused
+   * before its sender is looked up or anything is stored.
+   */
   private requireCarrier(): void {
     const carriers = this.config.SMPP_URL;
     const configured = Array.isArray(carriers) ? carriers.length > 0 : Boolean(carriers);
