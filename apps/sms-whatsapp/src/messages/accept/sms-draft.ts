@@ -34,9 +34,13 @@ export interface SmsDraft {
   queued: boolean;
 }
 
-/** The ISO country of a number, ZZ when it has none (stats count those under ZZ). */
+/**
+ * The ISO country of a number: the one it is valid in, else the main country of its calling code
+ * (`+44 7700 900...` is GB), ZZ when it has none (stats count those under ZZ).
+ */
 export function countryOf(number: string): string {
-  return parsePhoneNumberFromString(number)?.country ?? 'ZZ';
+  const parsed = parsePhoneNumberFromString(number);
+  return parsed?.country ?? parsed?.getPossibleCountries()[0] ?? 'ZZ';
 }
 
 /**
