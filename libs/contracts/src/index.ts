@@ -27,4 +27,5 @@ export * from './webhooks/webhooks.errors';
 export * from './contacts/contacts';
 export * from './contacts/contacts.rpc';
 export * from './contacts/contacts.errors';
+export * from './sms/sms-templates';
 export * from './validation';
