@@ -28,4 +28,8 @@ export * from './contacts/contacts';
 export * from './contacts/contacts.rpc';
 export * from './contacts/contacts.errors';
 export * from './sms/sms-templates';
+export * from './sms/sms-keywords';
+export * from './sms/sms-suppressions';
+export * from './sms/sms-rules.rpc';
+export * from './sms/sms-rules.errors';
 export * from './validation';
