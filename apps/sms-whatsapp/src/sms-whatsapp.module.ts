@@ -7,6 +7,7 @@ import { SMS_WHATSAPP_CONFIG } from './config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
 import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
+import { SmsTemplatesModule } from './templates';
 
 /** The service's configuration, injectable with `@Inject(SMS_WHATSAPP_CONFIG)` in every feature module. */
 @Global()
@@ -35,6 +36,7 @@ export class SmsWhatsappModule {
           storage: config,
           afterWrites: (pool) => wakeRelay(pool, 'sms_whatsapp'),
         }),
+        SmsTemplatesModule,
         ...(parts === 'requests' ? [] : [SmsWhatsappBackgroundModule]),
       ],
     };

@@ -4,6 +4,7 @@ import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
 import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
+import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 
 const areas = [
@@ -13,6 +14,7 @@ const areas = [
   EmailErrorCatalog,
   WebhookErrorCatalog,
   ContactErrorCatalog,
+  SmsRulesErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

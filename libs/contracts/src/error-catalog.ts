@@ -3,6 +3,7 @@ import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
+import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
@@ -23,6 +24,7 @@ export const ErrorCatalog = inCodeOrder({
   ...EmailErrorCatalog,
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
+  ...SmsRulesErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */
