@@ -8,6 +8,7 @@ import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
 import { SmsMessagesModule } from './messages';
 import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
+import { SmsTemplatesModule } from './templates';
 
 /** The service's configuration, injectable with `@Inject(SMS_WHATSAPP_CONFIG)` in every feature module. */
 @Global()
@@ -37,6 +38,7 @@ export class SmsWhatsappModule {
           afterWrites: (pool) => wakeRelay(pool, 'sms_whatsapp'),
         }),
         SmsMessagesModule,
+        SmsTemplatesModule,
         ...(parts === 'requests' ? [] : [SmsWhatsappBackgroundModule]),
       ],
     };

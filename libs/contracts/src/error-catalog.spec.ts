@@ -5,6 +5,7 @@ import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
 import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog, SmsErrors } from './sms/sms.errors';
+import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 
 const areas = [
@@ -15,6 +16,7 @@ const areas = [
   WebhookErrorCatalog,
   ContactErrorCatalog,
   SmsErrorCatalog,
+  SmsRulesErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

@@ -4,6 +4,7 @@ import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog } from './sms/sms.errors';
+import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
@@ -25,6 +26,7 @@ export const ErrorCatalog = inCodeOrder({
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
   ...SmsErrorCatalog,
+  ...SmsRulesErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

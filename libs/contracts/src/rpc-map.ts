@@ -5,6 +5,7 @@ import type { RealtimeRpc } from './realtime/realtime.rpc';
 import type { Rpc } from './rpc';
 import type { SmsRpc } from './sms/sms.rpc';
 import type { ServiceName } from './services';
+import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
@@ -16,7 +17,15 @@ export type HealthRpc = {
 
 /** Every operation of every service, by subject: the one source of the transport's types. */
 export interface RpcMap
-  extends DocsRpc, RealtimeRpc, EmailRpc, WebhooksRpc, ContactsRpc, SmsRpc, HealthRpc {}
+  extends
+    DocsRpc,
+    RealtimeRpc,
+    EmailRpc,
+    WebhooksRpc,
+    ContactsRpc,
+    SmsRpc,
+    SmsRulesRpc,
+    HealthRpc {}
 
 export type Subject = keyof RpcMap;
 export type RequestOf<S extends Subject> = RpcMap[S]['request'];

@@ -3,6 +3,7 @@ import {
   ContactErrors,
   EmailErrors,
   RealtimeErrors,
+  SmsRulesErrors,
   WebhookErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
@@ -27,6 +28,13 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   contact_id: { pattern: ID, notFound: ContactErrors.ContactNotFound },
   audience_id: { pattern: ID, notFound: ContactErrors.AudienceNotFound },
   property_id: { pattern: ID, notFound: ContactErrors.ContactPropertyNotFound },
+  // An SMS template's id or its slug (lowercase, digits, `-`, `_`; at most 63 characters).
+  template_ref: {
+    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    notFound: SmsRulesErrors.SmsTemplateNotFound,
+  },
+  keyword_rule_id: { pattern: ID, notFound: SmsRulesErrors.SmsKeywordRuleNotFound },
+  sms_suppression_id: { pattern: ID, notFound: SmsRulesErrors.SmsSuppressionNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and
   // malformed names with 422; only what no name can be (control characters, 200+) stops here.
   channel_name: {
