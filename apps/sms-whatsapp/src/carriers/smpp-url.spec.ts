@@ -7,7 +7,7 @@ describe(parseSmppUrl.name, () => {
   it('reads carriers with percent-decoded credentials, defaults and parameters', () => {
     const [first, second] = parseSmppUrl(
       'smpp://bird%40x:p%3Ass@smsc.example.net:2776?window=5&tps=40&prefixes=31;32&prefixes=%2B49,' +
-        'ssmpp://other:pw@[::1]?name=backup&system_type=VMA&enquire_link=10&submit_timeout=5',
+        'ssmpp://other:pw@[::1]?name=backup&system_type=VMA&enquire_link=10&submit_timeout=5&receipt_ids=decimal',
     );
     expect(first).toEqual({
       name: 'smsc.example.net:2776',
@@ -22,6 +22,7 @@ describe(parseSmppUrl.name, () => {
       prefixes: ['31', '32', '49'],
       enquireLinkSeconds: 30,
       submitTimeoutSeconds: 30,
+      receiptIds: 'same',
     });
     expect(second).toMatchObject({
       name: 'backup',
@@ -34,6 +35,7 @@ describe(parseSmppUrl.name, () => {
       prefixes: [],
       enquireLinkSeconds: 10,
       submitTimeoutSeconds: 5,
+      receiptIds: 'decimal',
     });
   });
 
@@ -48,6 +50,7 @@ describe(parseSmppUrl.name, () => {
     ['smpp://a:b@h:1?prefixes=31,smpp://a:b@g:1?prefixes=31', /prefix 31 to two/],
     ['smpp://a:%E0%A4%A@h:1', /percent-encoded password/],
     ['smpp://a:b@h:0', /port/],
+    ['smpp://a:b@h:1?receipt_ids=octal', /receipt_ids="octal"/],
   ])('refuses %s', (raw, problem) => {
     expect(() => parseSmppUrl(raw)).toThrow(problem);
   });

@@ -18,6 +18,11 @@ export interface SmppCarrierConfig {
   enquireLinkSeconds: number;
   /** Seconds a `submit_sm` waits for its response (`submit_timeout=`, default 30). */
   submitTimeoutSeconds: number;
+  /**
+   * How receipts quote the ids of `submit_sm_resp` (`receipt_ids=`): `same` (default), or
+   * `decimal` / `hex` when the carrier answers in one base and quotes in the other.
+   */
+  receiptIds: 'same' | 'hex' | 'decimal';
 }
 
 const PARAMETERS = new Set([
@@ -28,6 +33,7 @@ const PARAMETERS = new Set([
   'system_type',
   'enquire_link',
   'submit_timeout',
+  'receipt_ids',
 ]);
 
 function integer(params: URLSearchParams, key: string, fallback: number, max: number): number {
@@ -78,6 +84,9 @@ function carrier(entry: string): SmppCarrierConfig {
     .filter(Boolean);
   const badPrefix = prefixes.find((prefix) => !/^\d{1,15}$/.test(prefix));
   if (badPrefix !== undefined) throw new Error(`has a bad prefix "${badPrefix}": digits only`);
+  const receiptIds = params.get('receipt_ids') ?? 'same';
+  if (receiptIds !== 'same' && receiptIds !== 'hex' && receiptIds !== 'decimal')
+    throw new Error(`has receipt_ids=${JSON.stringify(receiptIds)}: must be same, hex or decimal`);
   const name = params.get('name')?.trim() || `${host}:${port}`;
   return {
     name,
@@ -92,6 +101,7 @@ function carrier(entry: string): SmppCarrierConfig {
     prefixes,
     enquireLinkSeconds: integer(params, 'enquire_link', 30, 3600),
     submitTimeoutSeconds: integer(params, 'submit_timeout', 30, 600),
+    receiptIds,
   };
 }
 
@@ -99,7 +109,7 @@ function carrier(entry: string): SmppCarrierConfig {
  * Parses `SMPP_URL`: comma-separated `smpp://<system_id>:<password>@<host>:<port>` entries
  * (`ssmpp://` for TLS; credentials percent-encoded), each with optional query parameters
  * `name`, `window`, `tps`, `prefixes` (digits without `+`, separated by `;`, or the parameter
- * repeated), `system_type`, `enquire_link` and `submit_timeout` (seconds). Throws one `Error`
+ * repeated), `system_type`, `enquire_link` and `submit_timeout` (seconds), `receipt_ids`. Throws one `Error`
  * whose message completes "SMPP_URL ..." (the config loader names the variable).
  */
 export function parseSmppUrl(raw: string): SmppCarrierConfig[] {
