@@ -202,27 +202,29 @@ export async function startTestSmsc(options: TestSmscOptions = {}): Promise<Test
     dropResponses: (n) => {
       drops += n;
     },
-    sendInbound: async ({ from, to, text }) => {
+    sendInbound: async ({ from, to, text, onlyParts }) => {
       inboundReference = (inboundReference + 1) & 0xff;
       const { dataCoding, parts } = encodeInbound(text, inboundReference);
       const numberTon = (addr: string) => (/^\+?\d+$/.test(addr) ? 1 : 5);
       await Promise.all(
-        parts.map((part) =>
-          deliver(
-            {
-              source_addr_ton: numberTon(from),
-              source_addr_npi: numberTon(from) === 1 ? 1 : 0,
-              source_addr: from.replace(/^\+/, ''),
-              dest_addr_ton: 1,
-              dest_addr_npi: 1,
-              destination_addr: to.replace(/^\+/, ''),
-              esm_class: parts.length > 1 ? 0x40 : 0,
-              data_coding: dataCoding,
-              short_message: part,
-            },
-            'inbound',
+        parts
+          .filter((_, i) => !onlyParts || onlyParts.includes(i + 1))
+          .map((part) =>
+            deliver(
+              {
+                source_addr_ton: numberTon(from),
+                source_addr_npi: numberTon(from) === 1 ? 1 : 0,
+                source_addr: from.replace(/^\+/, ''),
+                dest_addr_ton: 1,
+                dest_addr_npi: 1,
+                destination_addr: to.replace(/^\+/, ''),
+                esm_class: parts.length > 1 ? 0x40 : 0,
+                data_coding: dataCoding,
+                short_message: part,
+              },
+              'inbound',
+            ),
           ),
-        ),
       );
     },
     sendReceipt,

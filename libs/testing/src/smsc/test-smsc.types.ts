@@ -97,8 +97,17 @@ export interface TestSmsc {
   throttleNext(n: number, status?: number): void;
   /** Accepts and records the next `n` submits but never answers them (a lost response). */
   dropResponses(n: number): void;
-  /** Sends a mobile-originated message to a bound session, in parts when long. */
-  sendInbound(message: { from: string; to: string; text: string }): Promise<void>;
+  /**
+   * Sends a mobile-originated message to a bound session, in parts when long; resolves once
+   * every part was answered ESME_ROK or its redeliveries ran out. `onlyParts` (1-based) sends
+   * just those parts, as when the network lost the others.
+   */
+  sendInbound(message: {
+    from: string;
+    to: string;
+    text: string;
+    onlyParts?: number[];
+  }): Promise<void>;
   /** Sends a receipt now for an id the SMSC gave (or any id, to test unknown ones). */
   sendReceipt(submit: SmscSubmit, plan: SmscReceiptPlan): Promise<void>;
   /** Resolves when `predicate` holds, or when this many messages were reassembled. */
