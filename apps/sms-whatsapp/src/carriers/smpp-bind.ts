@@ -105,11 +105,14 @@ export class SmppBind {
     session.on('close', () => this.dropped(session));
     session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
     session.on('unbind', (pdu: PDU) => session.send(pdu.response(), () => session.close()));
-    session.on('deliver_sm', (pdu: PDU) =>
-      this.onDeliver(pdu, (status) => {
-        session.send(pdu.response({ command_status: status }));
-      }),
-    );
+    // Some carriers send receipts as data_sm: both carry the same fields and are answered alike.
+    for (const command of ['deliver_sm', 'data_sm'])
+      session.on(command, (pdu: PDU) =>
+        this.onDeliver(pdu, (status) => {
+          session.send(pdu.response({ command_status: status }));
+        }),
+      );
+    session.on('unknown', (pdu: PDU) => session.send(pdu.response()));
   }
 
   private bindOn(session: Session): void {

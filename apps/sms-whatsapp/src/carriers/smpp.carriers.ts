@@ -166,7 +166,12 @@ export class SmppCarriers implements SmsCarriers {
     if (!concat || concat.total <= 1) {
       record({ from, to, text: part.text, receivedAt }).then(
         () => answer(ESME_ROK),
-        () => answer(ESME_RX_T_APPN),
+        (err: Error) => {
+          this.logger.warn(
+            `${config.name}: inbound message not recorded (${err.message}); refused`,
+          );
+          answer(ESME_RX_T_APPN);
+        },
       );
       return;
     }
