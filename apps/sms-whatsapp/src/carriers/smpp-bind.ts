@@ -92,6 +92,7 @@ export class SmppBind {
         const timer = setTimeout(resolve, 1000);
         if (!session.unbind({}, () => resolve(void clearTimeout(timer)))) resolve();
       });
+    this.isBound = false;
     session.destroy();
   }
 
