@@ -28,3 +28,4 @@ export * from './contacts/contacts';
 export * from './contacts/contacts.rpc';
 export * from './contacts/contacts.errors';
 export * from './validation';
+export * from './sms/encoding';
