@@ -12,6 +12,7 @@ export const ESME_ROK = 0x00;
 export const ESME_RMSGQFUL = 0x14;
 export const ESME_RTHROTTLED = 0x58;
 export const ESME_RX_T_APPN = 0x64;
+export const ESME_RX_P_APPN = 0x65;
 
 /** Statuses that pause the whole bind and resend the same PDU first (order kept). */
 export const THROTTLING_STATUSES: ReadonlySet<number> = new Set([ESME_RMSGQFUL, ESME_RTHROTTLED]);

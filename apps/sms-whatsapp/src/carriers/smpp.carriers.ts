@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
+import { decodeSmsPart } from '@switchboard/contracts';
 import type { PDU, PduFields } from 'smpp';
 import { inSubmitForm, isReceipt, parseReceipt } from './delivery-receipt';
 import { InboundAssembler } from './inbound-assembler';
-import { decodeInboundPart } from './inbound-decoder';
 import { CarrierSubmitError } from './sms-carrier';
 import type { CarrierListener, SmsCarriers, SmsSubmission, SubmitOutcome } from './sms-carrier';
 import { SmppBind } from './smpp-bind';
 import type { DeliverAnswer, SmppBindTuning } from './smpp-bind';
-import { ESME_ROK, ESME_RX_T_APPN } from './smpp-status';
+import { ESME_ROK, ESME_RX_P_APPN, ESME_RX_T_APPN } from './smpp-status';
 import type { SmppCarrierConfig } from './smpp-url';
 
 export interface SmppCarriersOptions extends SmppBindTuning {
@@ -156,7 +156,14 @@ export class SmppCarriers implements SmsCarriers {
       pdu.short_message && pdu.short_message.length > 0
         ? pdu.short_message
         : (pdu.message_payload ?? Buffer.alloc(0));
-    const part = decodeInboundPart(pdu.data_coding ?? 0, Buffer.from(bytes), pdu.esm_class ?? 0);
+    let part: ReturnType<typeof decodeSmsPart>;
+    try {
+      part = decodeSmsPart(pdu.data_coding ?? 0, Buffer.from(bytes), pdu.esm_class ?? 0);
+    } catch (err) {
+      // Sent again it would fail again: refused for good, and logged for the operator.
+      this.logger.warn(`${config.name}: undecodable inbound message (${(err as Error).message})`);
+      return answer(ESME_RX_P_APPN);
+    }
     const from = inboundAddress(pdu.source_addr, pdu.source_addr_ton);
     const to = inboundAddress(pdu.destination_addr, pdu.dest_addr_ton);
     const receivedAt = new Date();

@@ -1,6 +1,7 @@
 import * as smpp from 'smpp';
 import type { PDU, PduFields, Session } from 'smpp';
-import { decodePart, encodeInbound, keepRawShortMessages } from './smsc-codec';
+import { decodeSmsPart, encodeSms } from '@switchboard/contracts';
+import { keepRawShortMessages } from './smsc-codec';
 import { messageIdOf, receiptPdu } from './smsc-receipts';
 import type {
   SmscCounters,
@@ -17,6 +18,7 @@ const ESME_ROK = 0;
 const ESME_RINVPASWD = 0x0e;
 const ESME_RINVBNDSTS = 0x04;
 const ESME_RTHROTTLED = 0x58;
+const ESME_RX_P_APPN = 0x65;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -105,7 +107,12 @@ export async function startTestSmsc(options: TestSmscOptions = {}): Promise<Test
       return session.send(pdu.response({ command_status: throttles.shift() }));
     }
     const bytes = Buffer.from(pdu.short_message ?? Buffer.alloc(0));
-    const decoded = decodePart(pdu.data_coding ?? 0, bytes, pdu.esm_class ?? 0);
+    let decoded: ReturnType<typeof decodeSmsPart>;
+    try {
+      decoded = decodeSmsPart(pdu.data_coding ?? 0, bytes, pdu.esm_class ?? 0);
+    } catch {
+      return session.send(pdu.response({ command_status: ESME_RX_P_APPN }));
+    }
     const submit: SmscSubmit = {
       messageId: messageIdOf(submits.length + 1, options.messageIds ?? 'hex'),
       systemId,
@@ -204,7 +211,7 @@ export async function startTestSmsc(options: TestSmscOptions = {}): Promise<Test
     },
     sendInbound: async ({ from, to, text, onlyParts }) => {
       inboundReference = (inboundReference + 1) & 0xff;
-      const { dataCoding, parts } = encodeInbound(text, inboundReference);
+      const { dataCoding, parts } = encodeSms(text, { reference: inboundReference });
       const numberTon = (addr: string) => (/^\+?\d+$/.test(addr) ? 1 : 5);
       await Promise.all(
         parts

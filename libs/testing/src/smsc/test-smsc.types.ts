@@ -1,4 +1,7 @@
-/** One `submit_sm` the test SMSC accepted (answered, or meant to answer, ESME_ROK). */
+/**
+ * One `submit_sm` the test SMSC accepted (answered, or meant to answer, ESME_ROK). One it cannot
+ * decode (`decodeSmsPart` refuses its data_coding or UDH) is answered ESME_RX_P_APPN, unrecorded.
+ */
 export interface SmscSubmit {
   /** The id the SMSC gave it in `submit_sm_resp` (hex or decimal, per `messageIds`). */
   messageId: string;
