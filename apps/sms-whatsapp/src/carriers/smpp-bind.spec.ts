@@ -1,8 +1,11 @@
+import { startTestSmsc } from '@switchboard/testing';
 import { startRig } from '../../test/carrier-rig';
 import type { CarrierRig } from '../../test/carrier-rig';
 import { gsmSubmission } from '../../test/carrier-rig';
 import { CarrierSubmitError } from './sms-carrier';
 import { SmppBind } from './smpp-bind';
+import { SmppCarriers } from './smpp.carriers';
+import { parseSmppUrl } from './smpp-url';
 
 const TO = '+447700900123';
 
@@ -138,5 +141,35 @@ describe(SmppBind.name, () => {
     expect(smsc.submits[0].source).toEqual({ addr: 'Bird', ton: 5, npi: 0 });
     expect(smsc.submits[0].destination).toEqual({ addr: '447700900123', ton: 1, npi: 1 });
     expect(smsc.submits[0].registeredDelivery).toBe(1);
+  });
+
+  it('tries again with back-off after a refused bind', async () => {
+    const smsc = await startTestSmsc({ password: 'right' });
+    const carriers = new SmppCarriers(parseSmppUrl(smsc.url.replace(':right@', ':wrong@')), {
+      reconnectBaseMs: 20,
+      reconnectMaxMs: 200,
+    });
+    carriers.start();
+    try {
+      await smsc.waitFor(() => smsc.counters.bindsRefused >= 3, 5000);
+      expect(carriers.binds()[0].bound).toBe(false);
+      expect(smsc.counters.binds).toBe(0);
+    } finally {
+      await carriers.close();
+      await smsc.stop();
+    }
+  });
+
+  it('fails what waits for a bind as temporary after submit_timeout', async () => {
+    rig = await startRig([{ params: { submit_timeout: '1' } }]);
+    const { carriers } = rig;
+    await rig.smscs[0].stop();
+    await rig.until(() => !carriers.binds()[0].bound);
+    const started = Date.now();
+    await expect(rig.carriers.submit(gsmSubmission(TO, 'waits'))).rejects.toMatchObject({
+      temporary: true,
+      code: 'provider_unavailable',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 });
