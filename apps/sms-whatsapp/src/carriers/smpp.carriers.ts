@@ -121,14 +121,6 @@ export class SmppCarriers implements SmsCarriers {
   private deliver(config: SmppCarrierConfig, pdu: PDU, answer: DeliverAnswer): void {
     const listener = this.listener;
     if (!listener) return answer(ESME_RX_T_APPN);
-    const settle = (work: Promise<void>) =>
-      work.then(
-        () => answer(ESME_ROK),
-        (err: Error) => {
-          this.logger.warn(`${config.name}: deliver_sm not recorded (${err.message}); refused`);
-          answer(ESME_RX_T_APPN);
-        },
-      );
     try {
       if (isReceipt(pdu)) {
         const receipt = parseReceipt(config.name, pdu);
@@ -137,7 +129,7 @@ export class SmppCarriers implements SmsCarriers {
           return answer(ESME_ROK);
         }
         receipt.carrierMessageId = inSubmitForm(receipt.carrierMessageId, config.receiptIds);
-        return void settle(listener.onReceipt(receipt));
+        return this.answerAfter(config, listener.onReceipt(receipt), answer);
       }
       this.inbound(config, pdu, answer, listener);
     } catch (err) {
@@ -170,17 +162,13 @@ export class SmppCarriers implements SmsCarriers {
     const record = (message: { from: string; to: string; text: string; receivedAt: Date }) =>
       listener.onInbound({ carrier: config.name, ...message });
     const concat = part.concat;
-    if (!concat || concat.total <= 1) {
-      record({ from, to, text: part.text, receivedAt }).then(
-        () => answer(ESME_ROK),
-        (err: Error) => {
-          this.logger.warn(
-            `${config.name}: inbound message not recorded (${err.message}); refused`,
-          );
-          answer(ESME_RX_T_APPN);
-        },
+    if (!concat || concat.total <= 1)
+      return this.answerAfter(config, record({ from, to, text: part.text, receivedAt }), answer);
+    if (concat.sequence < 1 || concat.sequence > concat.total) {
+      this.logger.warn(
+        `${config.name}: inbound part ${concat.sequence} of ${concat.total}, refused`,
       );
-      return;
+      return answer(ESME_RX_P_APPN);
     }
     let assembler = this.assemblers.get(config.name);
     if (!assembler) {
@@ -197,5 +185,16 @@ export class SmppCarriers implements SmsCarriers {
       receivedAt,
       answer,
     });
+  }
+
+  /** Answers ESME_ROK once `work` is recorded; ESME_RX_T_APPN (sent again later) if it fails. */
+  private answerAfter(config: SmppCarrierConfig, work: Promise<void>, answer: DeliverAnswer): void {
+    work.then(
+      () => answer(ESME_ROK),
+      (err: Error) => {
+        this.logger.warn(`${config.name}: deliver_sm not recorded (${err.message}); refused`);
+        answer(ESME_RX_T_APPN);
+      },
+    );
   }
 }
