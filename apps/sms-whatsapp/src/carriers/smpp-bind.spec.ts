@@ -21,6 +21,7 @@ describe(SmppBind.name, () => {
     const [smsc] = rig.smscs;
     expect(smsc.counters.binds).toBe(1);
     await smsc.waitFor(() => smsc.counters.enquireLinks >= 2, 5000);
+    expect(await smsc.enquireLink()).toBe(1);
     expect(rig.carriers.binds()).toEqual([{ carrier: 'c0', bound: true, inFlight: 0 }]);
   });
 

@@ -61,7 +61,8 @@ describe(SmppCarriers.name, () => {
     rig.listener.onReceipt = () =>
       failures-- > 0 ? Promise.reject(new Error('db down')) : Promise.resolve();
     await rig.carriers.submit(gsmSubmission(TO, 'retry'));
-    await rig.until(() => rig?.receipts.length === 1);
+    await rig.until(() => rig?.smscs[0].deliverResponses.length === 2);
+    expect(rig.receipts).toHaveLength(1);
     expect(rig.smscs[0].deliverResponses.map((r) => r.status)).toEqual([0x64, 0]);
   });
 
@@ -126,6 +127,18 @@ describe(SmppCarriers.name, () => {
       ['31612345678', '447700900123'],
       ['15555550123'],
     ]);
+  });
+
+  it('refuses a submission without parts or with a part too long for short_message', async () => {
+    rig = await startRig([{}]);
+    const empty = { ...gsmSubmission(TO, 'x'), parts: [] };
+    const long = { ...gsmSubmission(TO, 'x'), parts: [Buffer.alloc(141)] };
+    for (const submission of [empty, long])
+      await expect(rig.carriers.submit(submission)).rejects.toMatchObject({
+        temporary: false,
+        code: 'content_rejected',
+      });
+    expect(rig.smscs[0].counters.submits).toBe(0);
   });
 
   it('is not configured without carriers, and refuses submits', async () => {

@@ -61,6 +61,13 @@ export class SmppCarriers implements SmsCarriers {
 
   async submit(submission: SmsSubmission): Promise<SubmitOutcome> {
     const bind = this.route(submission.to);
+    const { parts: payloads } = submission;
+    if (payloads.length === 0 || payloads.some((part) => part.length > 140))
+      throw new CarrierSubmitError(
+        `${submission.messageId}: a submission needs 1 or more parts of at most 140 bytes`,
+        false,
+        'content_rejected',
+      );
     const source = address(submission.from);
     const destination = address(submission.to);
     const parts: PduFields[] = submission.parts.map((part) => ({

@@ -235,6 +235,19 @@ export async function startTestSmsc(options: TestSmscOptions = {}): Promise<Test
       );
     },
     sendReceipt,
+    enquireLink: async () => {
+      const answers = [...bound].map(
+        (session) =>
+          new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), 2000);
+            session.enquire_link({}, (resp: PDU) => {
+              clearTimeout(timer);
+              resolve(resp.command_status === ESME_ROK);
+            });
+          }),
+      );
+      return (await Promise.all(answers)).filter(Boolean).length;
+    },
     waitFor: async (condition, timeoutMs = 10_000) => {
       const holds = typeof condition === 'number' ? () => messages.length >= condition : condition;
       const deadline = Date.now() + timeoutMs;

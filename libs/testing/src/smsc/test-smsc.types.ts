@@ -115,6 +115,8 @@ export interface TestSmsc {
   sendReceipt(submit: SmscSubmit, plan: SmscReceiptPlan): Promise<void>;
   /** Resolves when `predicate` holds, or when this many messages were reassembled. */
   waitFor(condition: (() => boolean) | number, timeoutMs?: number): Promise<void>;
+  /** Sends `enquire_link` to every bound session; resolves with how many answered. */
+  enquireLink(): Promise<number>;
   /** Drops every connection and stops listening. */
   stop(): Promise<void>;
   /** Listens again on the same port (after `stop`). */
