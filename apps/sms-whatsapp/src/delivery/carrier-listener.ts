@@ -38,7 +38,7 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
     private readonly receipts: ReceiptsRepository,
     private readonly inbound: InboundRepository,
     private readonly accept: AcceptRepository,
-    @Optional() @Inject(SMS_CARRIERS) private readonly carriers?: SmsCarriers,
+    @Inject(SMS_CARRIERS) private readonly carriers: SmsCarriers,
     @Optional() @Inject(INBOUND_RULES) private readonly rules?: InboundRules,
   ) {
     this.pool = pgPoolOf(dataSource);
@@ -46,7 +46,7 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
   }
 
   onApplicationBootstrap(): void {
-    this.carriers?.listen(this);
+    this.carriers.listen(this);
   }
 
   async onReceipt(receipt: CarrierReceipt): Promise<void> {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CarriersModule } from '../carriers/carriers.module';
 import { SmsMessagesModule } from '../messages';
 import { SmsCarrierListener } from './carrier-listener';
 import { InboundRepository } from './inbound.repository';
@@ -9,11 +10,11 @@ import { SubmitRunner } from './submit.runner';
 
 /**
  * The background part of SMS messages: submitting accepted messages to the carriers, the
- * receipts and inbound messages the carriers send back. Needs `SMS_CARRIERS` (the carriers
- * module) and, for inbound keywords, `INBOUND_RULES`, both from modules of their own.
+ * receipts and inbound messages the carriers send back. The carriers bind here, in the
+ * background part only; the keyword rules (`INBOUND_RULES`) come from their own module.
  */
 @Module({
-  imports: [SmsMessagesModule],
+  imports: [SmsMessagesModule, CarriersModule],
   providers: [
     SubmitRepository,
     SubmitRunner,

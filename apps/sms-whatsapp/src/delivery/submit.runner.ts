@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { encodeSms } from '@switchboard/contracts';
@@ -47,17 +47,13 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
     private readonly repository: SubmitRepository,
-    @Optional() @Inject(SMS_CARRIERS) private readonly carriers?: SmsCarriers,
+    @Inject(SMS_CARRIERS) private readonly carriers: SmsCarriers,
   ) {
     this.pool = pgPoolOf(dataSource);
     this.reads = poolRunner(dataSource);
   }
 
   onApplicationBootstrap(): void {
-    if (!this.carriers) {
-      this.logger.warn('no SMS carriers module: accepted messages wait in the queue');
-      return;
-    }
     this.worker = new WorkQueue(this.pool, 'sms_whatsapp').start<{ message_id: string }>({
       queue: SUBMIT_QUEUE,
       concurrency: CONCURRENCY,
@@ -73,7 +69,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async submit(jobs: Job<{ message_id: string }>[]): Promise<void> {
-    const carriers = this.carriers as SmsCarriers;
+    const { carriers } = this;
     const rows = new Map(
       (
         await this.repository.messages(

@@ -99,7 +99,7 @@ export class SmsMessagesController {
     );
   }
 
-  @Get('messages/:message_id')
+  @Get('messages/:sms_message_id')
   @Route({
     ...messages,
     summary: 'Get a message: its status, segments and failure detail',
@@ -108,13 +108,13 @@ export class SmsMessagesController {
     response: { status: 200, description: 'The message' },
   })
   get(
-    @Param('message_id') messageId: string,
+    @Param('sms_message_id') messageId: string,
     @CallContext() context: RequestContext,
   ): Promise<SmsMessage> {
     return this.services.send(SmsSubjects.GetMessage, { message_id: messageId }, context);
   }
 
-  @Get('messages/:message_id/events')
+  @Get('messages/:sms_message_id/events')
   @Route({
     ...messages,
     summary: "A message's whole event timeline, oldest first (optional type filter)",
@@ -124,7 +124,7 @@ export class SmsMessagesController {
     response: { status: 200, description: '{data: [SmsEvent...]}' },
   })
   events(
-    @Param('message_id') messageId: string,
+    @Param('sms_message_id') messageId: string,
     @ValidQuery() query: ListSmsEventsQuery,
     @CallContext() context: RequestContext,
   ): Promise<{ data: SmsEvent[] }> {

@@ -3,6 +3,7 @@ import {
   ContactErrors,
   EmailErrors,
   RealtimeErrors,
+  SmsErrors,
   SmsRulesErrors,
   WebhookErrors,
 } from '@switchboard/contracts';
@@ -33,6 +34,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
     pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
     notFound: SmsRulesErrors.SmsTemplateNotFound,
   },
+  sms_message_id: { pattern: ID, notFound: SmsErrors.SmsMessageNotFound },
   keyword_rule_id: { pattern: ID, notFound: SmsRulesErrors.SmsKeywordRuleNotFound },
   sms_suppression_id: { pattern: ID, notFound: SmsRulesErrors.SmsSuppressionNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and
