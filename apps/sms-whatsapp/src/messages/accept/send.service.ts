@@ -28,7 +28,7 @@ import { SenderRules } from './sender-rules';
 export class SendService {
   constructor(
     @Inject(SMS_WHATSAPP_CONFIG)
-    private readonly config: SmsWhatsappConfig & { SMPP_URL?: unknown },
+    private readonly config: SmsWhatsappConfig,
     @InjectDataSource('sms_whatsapp') private readonly dataSource: DataSource,
     private readonly box: SealedBox,
     private readonly repository: AcceptRepository,
@@ -69,9 +69,7 @@ export class SendService {
    * before its sender is looked up or anything is stored.
    */
   private requireCarrier(): void {
-    const carriers = this.config.SMPP_URL;
-    const configured = Array.isArray(carriers) ? carriers.length > 0 : Boolean(carriers);
-    if (!configured) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
+    if (!this.config.SMPP_URL?.length) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
   }
 
   private async accept(
