@@ -315,6 +315,37 @@ describe('SMS messages through the gateway', () => {
     await dutch.waitFor(() => dutch.messages.some((m) => m.text === text));
   });
 
+  it('sends a template from the workspace number, its category from the template', async () => {
+    const message = await bird.sms.send({
+      to: '+31612340001',
+      template: { slug: 'bird_otp_verification', language: 'nl', parameters: { code: '482913' } },
+    });
+    expect(message).toMatchObject({
+      status: 'accepted',
+      from: OUR_NUMBER,
+      category: 'authentication',
+      text: '**REDACTED**',
+    });
+    const sent = 'Je verificatiecode is 482913. Deel deze code nooit met iemand.';
+    await dutch.waitFor(() => dutch.messages.some((m) => m.text === sent));
+  });
+
+  it('refuses template sends naming their problems with SMSTemplateInvalid', async () => {
+    const unknown = await send({ to: '+31612340001', template: { slug: 'no_such_template' } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error?.code).toBe('E01026');
+    const missing = await send({ to: '+31612340001', template: { slug: 'bird_otp_verification' } });
+    expect(missing.body.error?.code).toBe('E01026');
+    expect(missing.body.error?.details?.map((d) => d.param)).toEqual(['template.parameters.code']);
+    const withFrom = await send({
+      to: '+31612340001',
+      from: 'Acme',
+      template: { slug: 'bird_otp_verification', parameters: { code: '1234' } },
+    });
+    expect(withFrom.status).toBe(422);
+    expect(withFrom.body.error?.details?.map((d) => d.param)).toEqual(['from']);
+  });
+
   it('accepts a batch whole, in order, and refuses it whole when one item is invalid', async () => {
     const before = await platform.db.query(
       'SELECT count(*)::int AS n FROM sms_whatsapp.sms_messages',
