@@ -33,3 +33,4 @@ export * from './sms/sms-suppressions';
 export * from './sms/sms-rules.rpc';
 export * from './sms/sms-rules.errors';
 export * from './validation';
+export * from './sms/encoding';
