@@ -7,6 +7,8 @@ import { SMS_WHATSAPP_CONFIG } from './config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
 import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
+import { SmsKeywordsModule } from './keywords';
+import { SmsSuppressionsModule } from './suppressions';
 import { SmsTemplatesModule } from './templates';
 
 /** The service's configuration, injectable with `@Inject(SMS_WHATSAPP_CONFIG)` in every feature module. */
@@ -37,6 +39,8 @@ export class SmsWhatsappModule {
           afterWrites: (pool) => wakeRelay(pool, 'sms_whatsapp'),
         }),
         SmsTemplatesModule,
+        SmsSuppressionsModule,
+        SmsKeywordsModule,
         ...(parts === 'requests' ? [] : [SmsWhatsappBackgroundModule]),
       ],
     };
