@@ -8,6 +8,8 @@ import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
 import { SmsMessagesModule } from './messages';
 import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
+import { SmsKeywordsModule } from './keywords';
+import { SmsSuppressionsModule } from './suppressions';
 import { SmsTemplatesModule } from './templates';
 
 /** The service's configuration, injectable with `@Inject(SMS_WHATSAPP_CONFIG)` in every feature module. */
@@ -39,6 +41,8 @@ export class SmsWhatsappModule {
         }),
         SmsMessagesModule,
         SmsTemplatesModule,
+        SmsSuppressionsModule,
+        SmsKeywordsModule,
         ...(parts === 'requests' ? [] : [SmsWhatsappBackgroundModule]),
       ],
     };
