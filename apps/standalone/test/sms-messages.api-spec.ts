@@ -530,11 +530,34 @@ describe('SMS messages through the gateway', () => {
     expect(events.data.map((e) => e.type)).toEqual(['sms.received']);
   });
 
+  it('applies the keyword rules to inbound messages: STOP is confirmed, then suppresses the pair', async () => {
+    await dutch.sendInbound({ from: '31655550001', to: OUR_NUMBER.slice(1), text: 'STOP' });
+    await dutch.waitFor(() => dutch.messages.some((m) => m.to === '31655550001'));
+    const reply = dutch.messages.find((m) => m.to === '31655550001');
+    expect(reply?.from).toBe(OUR_NUMBER.slice(1));
+    const replies = await bird.sms.list({ to: '+31655550001', direction: 'outbound' });
+    expect(replies.data[0]).toMatchObject({ category: 'service', from: OUR_NUMBER });
+    const blocked = await bird.sms.send({
+      to: '+31655550001',
+      from: OUR_NUMBER,
+      text: 'Spring sale',
+      category: 'marketing',
+    });
+    expect(blocked).toMatchObject({
+      status: 'rejected',
+      last_error: { code: 'recipient_opted_out' },
+    });
+    const events = await bird.sms.listEvents(blocked.id);
+    expect(events.data.map((e) => e.type)).toEqual(['sms.accepted', 'sms.rejected']);
+  });
+
   it('acknowledges an inbound message to a number nobody holds, storing it for nobody', async () => {
     const before = dutch.deliverResponses.length;
     await dutch.sendInbound({ from: '31655555556', to: '31612347777', text: 'Anyone there?' });
-    await dutch.waitFor(() => dutch.deliverResponses.length > before);
-    expect(dutch.deliverResponses[before]).toMatchObject({ kind: 'inbound', status: 0 });
+    const inboundAnswers = () =>
+      dutch.deliverResponses.slice(before).filter((answer) => answer.kind === 'inbound');
+    await dutch.waitFor(() => inboundAnswers().length > 0);
+    expect(inboundAnswers()).toEqual([expect.objectContaining({ status: 0 })]);
     const stored = await platform.db.query(
       `SELECT to_address FROM sms_whatsapp.sms_unroutable_inbound WHERE text = 'Anyone there?'`,
     );

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { phoneNumber } from '@switchboard/contracts';
@@ -39,7 +39,7 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
     private readonly inbound: InboundRepository,
     private readonly accept: AcceptRepository,
     @Inject(SMS_CARRIERS) private readonly carriers: SmsCarriers,
-    @Optional() @Inject(INBOUND_RULES) private readonly rules?: InboundRules,
+    @Inject(INBOUND_RULES) private readonly rules: InboundRules,
   ) {
     this.pool = pgPoolOf(dataSource);
     this.autocommit = poolRunner(dataSource);
@@ -75,16 +75,14 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
       }
       const received = draftInbound(workspaceId, { ...message, to, from });
       await this.accept.insert(tx, [received]);
-      const replies = this.rules
-        ? await this.rules.apply(tx, {
-            workspaceId,
-            messageId: received.row.id,
-            from,
-            to,
-            text: message.text,
-            receivedAt: message.receivedAt,
-          })
-        : [];
+      const replies = await this.rules.apply(tx, {
+        workspaceId,
+        messageId: received.row.id,
+        from,
+        to,
+        text: message.text,
+        receivedAt: message.receivedAt,
+      });
       const now = new Date();
       // Keyword replies go past the opt-out check: a STOP's confirmation reaches a pair it just suppressed.
       const drafts = replies.map((reply) =>

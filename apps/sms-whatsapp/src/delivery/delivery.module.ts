@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
+import { SmsKeywordsModule } from '../keywords';
 import { SmsMessagesModule } from '../messages';
 import { SmsCarrierListener } from './carrier-listener';
 import { InboundRepository } from './inbound.repository';
@@ -11,10 +12,10 @@ import { SubmitRunner } from './submit.runner';
 /**
  * The background part of SMS messages: submitting accepted messages to the carriers, the
  * receipts and inbound messages the carriers send back. The carriers bind here, in the
- * background part only; the keyword rules (`INBOUND_RULES`) come from their own module.
+ * background part only. Inbound messages go through the keyword rules (`INBOUND_RULES`).
  */
 @Module({
-  imports: [SmsMessagesModule, CarriersModule],
+  imports: [SmsMessagesModule, CarriersModule, SmsKeywordsModule],
   providers: [
     SubmitRepository,
     SubmitRunner,
