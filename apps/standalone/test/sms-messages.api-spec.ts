@@ -195,6 +195,30 @@ describe('SMS messages through the gateway', () => {
     expect((await final(message.id)).status).toBe('delivered');
   });
 
+  it.each([
+    ['a'.repeat(160), 1, 'GSM_7BIT'],
+    ['a'.repeat(161), 2, 'GSM_7BIT'],
+    ['€'.repeat(80), 1, 'GSM_7BIT'],
+    ['€'.repeat(81), 2, 'GSM_7BIT'],
+    ['ŵ'.repeat(70), 1, 'UCS2'],
+    ['ŵ'.repeat(71), 2, 'UCS2'],
+    ['😀'.repeat(35), 1, 'UCS2'],
+    ['😀'.repeat(36), 2, 'UCS2'],
+  ])(
+    'counts segments as the SDK says (%#), and sends that many parts',
+    async (text, count, encoding) => {
+      const message = await bird.sms.send({
+        to: '+31612340001',
+        from: 'Acme',
+        text,
+        category: 'service',
+      });
+      expect(message.segments).toEqual({ count, encoding, characters: [...text].length });
+      await dutch.waitFor(() => dutch.messages.some((m) => m.text === text));
+      expect(dutch.messages.find((m) => m.text === text)?.parts).toHaveLength(count);
+    },
+  );
+
   it('makes a message of several parts final when every part is, the worst part winning', async () => {
     const text = 'Part of a longer story. '.repeat(20);
     const message = await bird.sms.send({

@@ -32,7 +32,7 @@ export class MessagesRepository {
    */
   listMessages(
     workspaceId: string,
-    request: ListSmsMessagesRequest & { created_after: string },
+    request: ListSmsMessagesRequest & { created_after: string; requested_after?: string },
     cursors: CursorCodec,
   ): Promise<Page<SmsMessageRow>> {
     const params: unknown[] = [workspaceId];
@@ -65,6 +65,8 @@ export class MessagesRepository {
         where: { sql: where.join(' AND '), params },
         filters: {
           workspaceId,
+          // What the client asked for: the retention bound moves daily, the cursor must not.
+          created_after: request.requested_after ?? null,
           created_before: request.created_before ?? null,
           direction: request.direction ?? null,
           status: request.status ?? [],

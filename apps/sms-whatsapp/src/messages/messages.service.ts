@@ -39,6 +39,7 @@ export class MessagesService {
       {
         ...request,
         created_after: createdAfter,
+        requested_after: request.created_after,
         // Stored canonical: a number in any spelling finds its messages.
         to: request.to && (phoneNumber(request.to) ?? request.to),
         from: request.from && senderSpelling(request.from),
