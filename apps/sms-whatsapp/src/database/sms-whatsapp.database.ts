@@ -2,6 +2,7 @@ import type { ServiceDatabase } from '@switchboard/persistence';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
 import { CreateSmsWhatsappSchema1763800000300 } from './migrations/1763800000300-create-sms-whatsapp-schema';
 import { CreateSmsFoundations1764400000000 } from './migrations/1764400000000-create-sms-foundations';
+import { CreateNumberOrdersAndVoiceCalls1764400000300 } from './migrations/1764400000300-create-number-orders-and-voice-calls';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -9,6 +10,10 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
     entities: [],
-    migrations: [CreateSmsWhatsappSchema1763800000300, CreateSmsFoundations1764400000000],
+    migrations: [
+      CreateSmsWhatsappSchema1763800000300,
+      CreateSmsFoundations1764400000000,
+      CreateNumberOrdersAndVoiceCalls1764400000300,
+    ],
   };
 }
