@@ -5,6 +5,8 @@ import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
 import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
+import { NumbersErrorCatalog } from './numbers/numbers.errors';
+import { VoiceErrorCatalog } from './voice/voice.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -13,6 +15,8 @@ const areas = [
   EmailErrorCatalog,
   WebhookErrorCatalog,
   ContactErrorCatalog,
+  NumbersErrorCatalog,
+  VoiceErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

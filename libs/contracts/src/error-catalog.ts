@@ -2,8 +2,10 @@ import { CommonErrorCatalog } from './errors/common.errors';
 import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
+import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
+import { VoiceErrorCatalog } from './voice/voice.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -23,6 +25,8 @@ export const ErrorCatalog = inCodeOrder({
   ...EmailErrorCatalog,
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
+  ...NumbersErrorCatalog,
+  ...VoiceErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */
