@@ -2,7 +2,7 @@ import type { ErrorDetail } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import type { CountryCode } from 'libphonenumber-js';
 import { countryOf, dialCodeOf, numberCandidates } from './number-spelling';
-import { SqlFilter } from './number-rows';
+import { SqlFilter } from '../database/sql-filter';
 
 /** Longest prefix: national digits after a named country's dial code, or from the start. */
 export const PREFIX_LIMITS = { withCountry: 10, withoutCountry: 15 } as const;

@@ -37,25 +37,3 @@ export interface OrderRow {
   created_at: Date | string;
   updated_at: Date | string;
 }
-
-/** The filters of a numbers list as SQL over a query's parameters (`params` grows). */
-export class SqlFilter {
-  readonly params: unknown[];
-  private readonly parts: string[] = [];
-
-  constructor(first: string, params: unknown[]) {
-    this.parts.push(first);
-    this.params = params;
-  }
-
-  /** Adds `sql`, in which `$?` is the placeholder of `value`. */
-  add(sql: string, value: unknown): this {
-    this.params.push(value);
-    this.parts.push(sql.replace('$?', `$${this.params.length}`));
-    return this;
-  }
-
-  get sql(): string {
-    return this.parts.join(' AND ');
-  }
-}

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, PageRequest, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
-import type { AllocationRow, OrderRow, SqlFilter, StockRow } from './number-rows';
+import type { SqlFilter } from '../database/sql-filter';
+import type { AllocationRow, OrderRow, StockRow } from './number-rows';
 
 const ALLOCATION_FROM =
   'sms_whatsapp.number_allocations a JOIN sms_whatsapp.numbers n ON n.number = a.number';

@@ -11,7 +11,7 @@ import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError } from '@switchboard/platform';
 import { toStockedNumber } from './number.mapper';
-import { SqlFilter } from './number-rows';
+import { SqlFilter } from '../database/sql-filter';
 import { countryOf, isShortCode, stockableNumber } from './number-spelling';
 import { StockRepository } from './stock.repository';
 import type { NewStockedNumber } from './stock.repository';
