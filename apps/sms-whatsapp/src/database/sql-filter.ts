@@ -8,10 +8,10 @@ export class SqlFilter {
     this.params = params;
   }
 
-  /** Adds `sql`, in which `$?` is the placeholder of `value`. */
+  /** Adds `sql`, in which every `$?` is the placeholder of `value`. */
   add(sql: string, value: unknown): this {
     this.params.push(value);
-    this.parts.push(sql.replace('$?', `$${this.params.length}`));
+    this.parts.push(sql.replaceAll('$?', `$${this.params.length}`));
     return this;
   }
 
