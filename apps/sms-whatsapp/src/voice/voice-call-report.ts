@@ -43,8 +43,13 @@ const instant = (value: string | null | undefined) =>
  * The report with its numbers in E.164 and its instants parsed, or every problem with it. An
  * in-flight status carries no end, durations or cost (they are null until the call ends).
  */
-export function checkedReport(report: VoiceCallReport): VoiceCallReport | ErrorDetail[] {
+export function checkedReport(
+  report: VoiceCallReport,
+  workspaceId: string,
+): VoiceCallReport | ErrorDetail[] {
   const problems: ErrorDetail[] = [];
+  if (report.workspace_id !== undefined && report.workspace_id !== workspaceId)
+    problems.push({ param: 'workspace_id', message: 'must be the workspace of the path' });
   const from = phoneNumber(report.from);
   const to = phoneNumber(report.to);
   if (!from) problems.push({ param: 'from', message: 'must be a phone number in E.164' });

@@ -34,7 +34,7 @@ export class VoiceCallsService {
     context: RequestContext,
     input: ReportVoiceCallRequest,
   ): Promise<ReportVoiceCallReply> {
-    const report = checkedReport(input.call);
+    const report = checkedReport(input.call, input.workspace_id);
     if (Array.isArray(report)) throw AppError.validation(report);
     const workspaceId = input.workspace_id;
     return this.writes.run(context, async (manager) => {

@@ -118,6 +118,8 @@ export type VoiceCallReport = Omit<
   | 'duration_ms'
   | 'billable_ms'
 > & {
+  /** When given, the workspace the report is posted for. */
+  workspace_id?: string;
   session_id?: string | null;
   sip_trunk_id?: string | null;
   sip_response_code?: number | null;
