@@ -2,8 +2,10 @@ import {
   CommonErrors,
   ContactErrors,
   EmailErrors,
+  NumbersErrors,
   RealtimeErrors,
   WebhookErrors,
+  VoiceErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -27,6 +29,12 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   contact_id: { pattern: ID, notFound: ContactErrors.ContactNotFound },
   audience_id: { pattern: ID, notFound: ContactErrors.AudienceNotFound },
   property_id: { pattern: ID, notFound: ContactErrors.ContactPropertyNotFound },
+  number_id: { pattern: ID, notFound: NumbersErrors.NumberNotFound },
+  order_id: { pattern: ID, notFound: NumbersErrors.NumberOrderNotFound },
+  sender_id: { pattern: ID, notFound: NumbersErrors.SmsSenderNotFound },
+  call_id: { pattern: ID, notFound: VoiceErrors.VoiceCallNotFound },
+  // A phone number in any spelling the service resolves (E.164, 00..., grouped) or a short code.
+  number: { pattern: /^[+0-9 ().\-/]{3,40}$/, notFound: NumbersErrors.AvailableNumberNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and
   // malformed names with 422; only what no name can be (control characters, 200+) stops here.
   channel_name: {
