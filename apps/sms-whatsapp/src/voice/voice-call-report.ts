@@ -50,8 +50,10 @@ export function checkedReport(
   const problems: ErrorDetail[] = [];
   if (report.workspace_id !== undefined && report.workspace_id !== workspaceId)
     problems.push({ param: 'workspace_id', message: 'must be the workspace of the path' });
-  const from = phoneNumber(report.from);
-  const to = phoneNumber(report.to);
+  // SIP platforms also write the international prefix as 00.
+  const e164 = (value: string) => phoneNumber(value.trim().replace(/^00/, '+'));
+  const from = e164(report.from);
+  const to = e164(report.to);
   if (!from) problems.push({ param: 'from', message: 'must be a phone number in E.164' });
   if (!to) problems.push({ param: 'to', message: 'must be a phone number in E.164' });
   const times: Record<string, Date | null | undefined> = {};
