@@ -14,7 +14,7 @@ const SHORT_CODE = /^\d{3,8}$/;
 /** An ISO 3166-1 alpha-2 code libphonenumber knows, uppercased; undefined otherwise. */
 export function countryOf(value: string): CountryCode | undefined {
   const code = value.trim().toUpperCase();
-  return /^[A-Z]{2}$/.test(code) && isSupportedCountry(code) ? (code as CountryCode) : undefined;
+  return /^[A-Z]{2}$/.test(code) && isSupportedCountry(code) ? code : undefined;
 }
 
 /** The digits after the `+` of a dial code (`US` -> `1`). */

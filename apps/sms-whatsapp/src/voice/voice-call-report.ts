@@ -104,26 +104,27 @@ export function mergeReport(
   identity: { id: string; workspace_id: string },
   receivedAt: Date,
 ): MergedReport {
-  const pick = <K extends keyof VoiceCallReport & keyof VoiceCall>(key: K) =>
-    report[key] !== undefined ? report[key] : existing?.[key];
+  // The report's value where it has one, else the recorded one.
+  const pick = <K extends keyof VoiceCallReport & keyof VoiceCall>(
+    key: K,
+  ): VoiceCall[K] | undefined =>
+    (report[key] !== undefined ? report[key] : existing?.[key]) as VoiceCall[K] | undefined;
   const behind = existing !== undefined && stageOf(report.status) < stageOf(existing.status);
   const status = behind ? existing.status : report.status;
   const stage = stageOf(status);
   const connected = stage === 1 || status === 'answered';
-  const answeredAt =
-    (pick('answered_at') as string | null | undefined) ??
-    (connected ? receivedAt.toISOString() : null);
+  const answeredAt = pick('answered_at') ?? (connected ? receivedAt.toISOString() : null);
   const startedAt = existing?.started_at ?? report.started_at;
   const call: VoiceCall = {
     id: identity.id,
-    session_id: (pick('session_id') as string | null | undefined) ?? null,
+    session_id: pick('session_id') ?? null,
     workspace_id: identity.workspace_id,
     direction: report.direction,
     from: report.from,
     to: report.to,
-    sip_trunk_id: (pick('sip_trunk_id') as string | null | undefined) ?? null,
+    sip_trunk_id: pick('sip_trunk_id') ?? null,
     status,
-    sip_response_code: (pick('sip_response_code') as number | null | undefined) ?? null,
+    sip_response_code: pick('sip_response_code') ?? null,
     started_at: startedAt,
     answered_at: answeredAt,
     ended_at: null,
@@ -131,15 +132,14 @@ export function mergeReport(
     billable_ms: null,
   };
   if (stage === 2) {
-    const endedAt = (pick('ended_at') as string | null | undefined) ?? null;
+    const endedAt = pick('ended_at') ?? null;
     const span = (from: string | null) =>
       from && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(from)) : null;
     call.ended_at = endedAt;
-    call.duration_ms = (pick('duration_ms') as number | null | undefined) ?? span(startedAt);
-    call.billable_ms =
-      (pick('billable_ms') as number | null | undefined) ?? (answeredAt ? span(answeredAt) : 0);
+    call.duration_ms = pick('duration_ms') ?? span(startedAt);
+    call.billable_ms = pick('billable_ms') ?? (answeredAt ? span(answeredAt) : 0);
     const cost = pick('cost');
-    if (cost) call.cost = cost as VoiceCall['cost'];
+    if (cost) call.cost = cost;
   }
   const optional = ['actor', 'rejection_reason', 'route', 'pdd_ms', 'media_quality'] as const;
   for (const key of optional) {
