@@ -103,10 +103,7 @@ export class StockService {
           param: 'number',
           message: 'must be a possible phone number in E.164 (+ and the country code, digits only)',
         });
-      else if (
-        input.country_code !== undefined &&
-        countryOf(input.country_code) !== number.country_code
-      )
+      else if (input.country_code != null && countryOf(input.country_code) !== number.country_code)
         problems.push({
           param: 'country_code',
           message: `the number belongs to ${number.country_code}; leave country_code out`,

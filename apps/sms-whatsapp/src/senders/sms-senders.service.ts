@@ -35,7 +35,8 @@ export class SmsSendersService {
   ) {}
 
   async register(context: RequestContext, input: RegisterSmsSenderRequest): Promise<SmsSender> {
-    const checked = checkedSender(input.sender, input.categories);
+    // A JSON null is an absent field: every category.
+    const checked = checkedSender(input.sender, input.categories ?? undefined);
     if (Array.isArray(checked)) throw AppError.validation(checked);
     return this.writes.run(context, async (manager) => {
       const row = await this.repository.insert(manager, {

@@ -48,7 +48,7 @@ export function checkedReport(
   workspaceId: string,
 ): VoiceCallReport | ErrorDetail[] {
   const problems: ErrorDetail[] = [];
-  if (report.workspace_id !== undefined && report.workspace_id !== workspaceId)
+  if (report.workspace_id != null && report.workspace_id !== workspaceId)
     problems.push({ param: 'workspace_id', message: 'must be the workspace of the path' });
   // SIP platforms also write the international prefix as 00.
   const e164 = (value: string) => phoneNumber(value.trim().replace(/^00/, '+'));
