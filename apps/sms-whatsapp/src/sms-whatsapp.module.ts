@@ -10,6 +10,9 @@ import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
 import { NumbersModule } from './numbers';
 import { SmsSendersModule } from './senders';
 import { VoiceCallsModule } from './voice';
+import { SmsKeywordsModule } from './keywords';
+import { SmsSuppressionsModule } from './suppressions';
+import { SmsTemplatesModule } from './templates';
 
 /** The service's configuration, injectable with `@Inject(SMS_WHATSAPP_CONFIG)` in every feature module. */
 @Global()
@@ -41,6 +44,9 @@ export class SmsWhatsappModule {
         NumbersModule,
         SmsSendersModule,
         VoiceCallsModule,
+        SmsTemplatesModule,
+        SmsSuppressionsModule,
+        SmsKeywordsModule,
         ...(parts === 'requests' ? [] : [SmsWhatsappBackgroundModule]),
       ],
     };

@@ -4,6 +4,7 @@ import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
 import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
+import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
@@ -17,6 +18,7 @@ const areas = [
   ContactErrorCatalog,
   NumbersErrorCatalog,
   VoiceErrorCatalog,
+  SmsRulesErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

@@ -4,6 +4,7 @@ import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
+import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 
@@ -27,6 +28,7 @@ export const ErrorCatalog = inCodeOrder({
   ...ContactErrorCatalog,
   ...NumbersErrorCatalog,
   ...VoiceErrorCatalog,
+  ...SmsRulesErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

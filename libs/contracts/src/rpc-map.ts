@@ -5,6 +5,7 @@ import type { NumbersRpc } from './numbers/numbers.rpc';
 import type { RealtimeRpc } from './realtime/realtime.rpc';
 import type { Rpc } from './rpc';
 import type { ServiceName } from './services';
+import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
 
@@ -23,6 +24,7 @@ export interface RpcMap
     EmailRpc,
     WebhooksRpc,
     ContactsRpc,
+    SmsRulesRpc,
     NumbersRpc,
     VoiceRpc,
     HealthRpc {}

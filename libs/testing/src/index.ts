@@ -7,3 +7,4 @@ export * from './smtp-sink';
 export * from './dns-server';
 export type { RunningPostgres } from '@switchboard/embedded-postgres';
 export * from './validation-failure';
+export * from './smsc/test-smsc';

@@ -25,7 +25,7 @@ export interface SmsSubmission {
 export interface SubmitOutcome {
   /** The carrier's name (its `SMPP_URL` entry's name, or host:port). */
   carrier: string;
-  /** The `message_id` of each part's `submit_sm_resp`, as the carrier wrote it. */
+  /** The `message_id` of each part's `submit_sm_resp`, as the carrier wrote it (store its `carrierMessageIdKey`). */
   carrierMessageIds: string[];
 }
 
@@ -53,7 +53,12 @@ export class CarrierSubmitError extends Error {
 /** A delivery receipt (`deliver_sm` with `esm_class` bit 0x04). */
 export interface CarrierReceipt {
   carrier: string;
-  /** From `receipted_message_id`, else the `id:` of the text, exactly as received. */
+  /**
+   * From `receipted_message_id`, else the `id:` of the text, as received; converted to the base
+   * of the `submit_sm_resp` ids when the carrier's `receipt_ids` parameter says its receipts
+   * quote them in the other base. Match it to a submit's id by `carrierMessageIdKey` (case and
+   * leading zeros differ between the two on some carriers).
+   */
   carrierMessageId: string;
   /** `DELIVRD`, `EXPIRED`, `UNDELIV`, `REJECTD`, `DELETED`, `UNKNOWN`, `ACCEPTD`, `ENROUTE`... */
   stat: string;

@@ -4,6 +4,7 @@ import {
   EmailErrors,
   NumbersErrors,
   RealtimeErrors,
+  SmsRulesErrors,
   WebhookErrors,
   VoiceErrors,
 } from '@switchboard/contracts';
@@ -35,6 +36,13 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   call_id: { pattern: ID, notFound: VoiceErrors.VoiceCallNotFound },
   // A phone number in any spelling the service resolves (E.164, 00..., grouped) or a short code.
   number: { pattern: /^[+0-9 ().\-/]{3,40}$/, notFound: NumbersErrors.AvailableNumberNotFound },
+  // An SMS template's id or its slug (lowercase, digits, `-`, `_`; at most 63 characters).
+  template_ref: {
+    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    notFound: SmsRulesErrors.SmsTemplateNotFound,
+  },
+  keyword_rule_id: { pattern: ID, notFound: SmsRulesErrors.SmsKeywordRuleNotFound },
+  sms_suppression_id: { pattern: ID, notFound: SmsRulesErrors.SmsSuppressionNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and
   // malformed names with 422; only what no name can be (control characters, 200+) stops here.
   channel_name: {

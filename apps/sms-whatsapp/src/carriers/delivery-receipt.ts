@@ -1,0 +1,90 @@
+import type { PDU } from 'smpp';
+import type { CarrierReceipt } from './sms-carrier';
+
+/** SMPP 3.4 section 5.2.28: the `message_state` TLV as the receipt's `stat`. */
+const STATE_STAT: Record<number, string> = {
+  1: 'ENROUTE',
+  2: 'DELIVRD',
+  3: 'EXPIRED',
+  4: 'DELETED',
+  5: 'UNDELIV',
+  6: 'ACCEPTD',
+  7: 'UNKNOWN',
+  8: 'REJECTD',
+};
+
+/** Whether a `deliver_sm` is a delivery receipt rather than a mobile-originated message. */
+export function isReceipt(pdu: PDU): boolean {
+  return ((pdu.esm_class ?? 0) & 0x04) !== 0;
+}
+
+function field(text: string, name: string): string | null {
+  const match = new RegExp(`(?:^|\\s)${name}\\s*:\\s*(\\S*)`, 'i').exec(text);
+  return match?.[1] ? match[1] : null;
+}
+
+/** `yyMMddHHmm`, or with seconds; taken as UTC (the receipt names no zone). */
+function smppDate(raw: string | null): Date | null {
+  const match = raw ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?$/.exec(raw) : null;
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((n) => Number(n ?? 0));
+  const date = new Date(Date.UTC(2000 + year, month - 1, day, hour, minute, second));
+  const valid = date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24;
+  return valid && minute < 60 && second < 60 ? date : null;
+}
+
+/** The receipt's text: `short_message`, else `message_payload` (UCS-2 when data_coding says). */
+function receiptText(pdu: PDU): string {
+  const bytes =
+    pdu.short_message && pdu.short_message.length > 0 ? pdu.short_message : pdu.message_payload;
+  if (!bytes || bytes.length === 0) return '';
+  if ((pdu.data_coding ?? 0) === 8)
+    return Buffer.from(bytes.subarray(0, bytes.length & ~1))
+      .swap16()
+      .toString('utf16le');
+  return bytes.toString('latin1');
+}
+
+/**
+ * Reads a receipt from its TLVs (`receipted_message_id`, `message_state`) or, failing them,
+ * from the text `id:... sub:... dlvrd:... submit date:... done date:... stat:... err:...`,
+ * leniently: any case, fields missing or reordered, dates with or without seconds. Null when
+ * it names no message id (nothing could ever match it).
+ */
+export function parseReceipt(carrier: string, pdu: PDU): CarrierReceipt | null {
+  const text = receiptText(pdu);
+  const tlvId = pdu.receipted_message_id?.replace(/\0+$/, '').trim();
+  const carrierMessageId = tlvId || field(text, 'id');
+  if (!carrierMessageId) return null;
+  const textStat = /(?:^|\s)stat\s*:\s*([A-Za-z_]+)/i.exec(text)?.[1]?.toUpperCase();
+  const stateStat = pdu.message_state === undefined ? undefined : STATE_STAT[pdu.message_state];
+  return {
+    carrier,
+    carrierMessageId,
+    stat: textStat ?? stateStat ?? 'UNKNOWN',
+    err: field(text, 'err'),
+    doneAt: smppDate(/(?:^|\s)done\s*date\s*:\s*(\d+)/i.exec(text)?.[1] ?? null),
+  };
+}
+
+/**
+ * The form in which to store and look up a carrier message id: carriers pad ids with zeros or
+ * change their case between `submit_sm_resp` and the receipt. The pipeline keys both sides by it.
+ */
+export function carrierMessageIdKey(id: string): string {
+  return id
+    .trim()
+    .toLowerCase()
+    .replace(/^0+(?=.)/, '');
+}
+
+/**
+ * A receipt's id in the form of the `submit_sm_resp` ids, for a carrier whose receipts quote
+ * them in another base (`receipt_ids=decimal`: hex answered, decimal quoted; `hex`: the other
+ * way). Unchanged when the id is not a number in that base.
+ */
+export function inSubmitForm(id: string, receiptIds: 'same' | 'hex' | 'decimal'): string {
+  if (receiptIds === 'decimal' && /^\d{1,30}$/.test(id)) return BigInt(id).toString(16);
+  if (receiptIds === 'hex' && /^[0-9a-f]{1,30}$/i.test(id)) return BigInt(`0x${id}`).toString(10);
+  return id;
+}

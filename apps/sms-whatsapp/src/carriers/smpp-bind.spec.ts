@@ -1,0 +1,176 @@
+import { startTestSmsc } from '@switchboard/testing';
+import { startRig } from '../../test/carrier-rig';
+import type { CarrierRig } from '../../test/carrier-rig';
+import { gsmSubmission } from '../../test/carrier-rig';
+import { CarrierSubmitError } from './sms-carrier';
+import { SmppBind } from './smpp-bind';
+import { SmppCarriers } from './smpp.carriers';
+import { parseSmppUrl } from './smpp-url';
+
+const TO = '+447700900123';
+
+describe(SmppBind.name, () => {
+  let rig: CarrierRig | undefined;
+  afterEach(async () => {
+    await rig?.stop();
+    rig = undefined;
+  });
+
+  it('binds as a transceiver with the credentials and keeps the link alive with enquire_link', async () => {
+    rig = await startRig([{ params: { enquire_link: '1' } }]);
+    const [smsc] = rig.smscs;
+    expect(smsc.counters.binds).toBe(1);
+    await smsc.waitFor(() => smsc.counters.enquireLinks >= 2, 5000);
+    expect(await smsc.enquireLink()).toBe(1);
+    expect(rig.carriers.binds()).toEqual([{ carrier: 'c0', bound: true, inFlight: 0 }]);
+  });
+
+  it('comes back after the SMSC restarts, and sends what was queued meanwhile', async () => {
+    rig = await startRig([{}]);
+    const carriers = rig.carriers;
+    const [smsc] = rig.smscs;
+    await smsc.stop();
+    await rig.until(() => !carriers.binds()[0].bound);
+    const sends = ['one', 'two', 'three'].map((text) => carriers.submit(gsmSubmission(TO, text)));
+    await smsc.restart();
+    const outcomes = await Promise.all(sends);
+    expect(outcomes.map((o) => o?.carrierMessageIds.length)).toEqual([1, 1, 1]);
+    expect(smsc.messages.map((m) => m.text)).toEqual(['one', 'two', 'three']);
+    expect(smsc.counters.binds).toBe(2);
+  });
+
+  it('keeps at most `window` submits awaiting their response', async () => {
+    rig = await startRig([{ smsc: { responseDelayMs: 50 }, params: { window: '3' } }]);
+    const carriers = rig.carriers;
+    const texts = Array.from({ length: 12 }, (_, i) => `m${i}`);
+    await Promise.all(texts.map((text) => carriers.submit(gsmSubmission(TO, text))));
+    expect(rig.smscs[0].counters.maxPending).toBe(3);
+    expect(rig.smscs[0].messages.map((m) => m.text)).toEqual(texts);
+  });
+
+  it('holds the tps cap', async () => {
+    rig = await startRig([{ params: { tps: '50', window: '100' } }]);
+    const carriers = rig.carriers;
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: 80 }, (_, i) => carriers.submit(gsmSubmission(TO, `t${i}`))),
+    );
+    // A burst of 5, then one every 20 ms: 75 more need at least 1.5 s.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1450);
+    const times = rig.smscs[0].submits.map((s) => s.receivedAt);
+    const inAnySecond = Math.max(
+      ...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length),
+    );
+    expect(inAnySecond).toBeLessThanOrEqual(55);
+    expect(rig.smscs[0].messages).toHaveLength(80);
+  });
+
+  it('pauses on ESME_RTHROTTLED and ESME_RMSGQFUL and resends in order', async () => {
+    rig = await startRig([{ params: { window: '1' } }]);
+    const carriers = rig.carriers;
+    const [smsc] = rig.smscs;
+    smsc.throttleNext(3);
+    smsc.throttleNext(1, 0x14);
+    const texts = Array.from({ length: 6 }, (_, i) => `o${i}`);
+    const outcomes = await Promise.all(
+      texts.map((text) => carriers.submit(gsmSubmission(TO, text))),
+    );
+    expect(smsc.counters.throttled).toBe(4);
+    expect(smsc.messages.map((m) => m.text)).toEqual(texts);
+    expect(outcomes.every((o) => o?.carrierMessageIds.length === 1)).toBe(true);
+  });
+
+  it('fails a refused submit permanently with the normalised code', async () => {
+    rig = await startRig([{}]);
+    const carriers = rig.carriers;
+    rig.smscs[0].throttleNext(1, 0x0b);
+    const failure = carriers.submit(gsmSubmission(TO, 'nope'));
+    await expect(failure).rejects.toMatchObject({
+      temporary: false,
+      code: 'invalid_destination',
+      commandStatus: 0x0b,
+      carrier: 'c0',
+    });
+    await expect(failure).rejects.toBeInstanceOf(CarrierSubmitError);
+  });
+
+  it('times a lost submit_sm_resp out as a temporary failure, and goes on', async () => {
+    rig = await startRig([{ params: { submit_timeout: '1' } }]);
+    const carriers = rig.carriers;
+    rig.smscs[0].dropResponses(1);
+    await expect(carriers.submit(gsmSubmission(TO, 'lost'))).rejects.toMatchObject({
+      temporary: true,
+      code: 'provider_unavailable',
+    });
+    await expect(carriers.submit(gsmSubmission(TO, 'next'))).resolves.toMatchObject({
+      carrier: 'c0',
+    });
+  });
+
+  it('fails the submits in flight as temporary when the connection drops', async () => {
+    rig = await startRig([{ smsc: { responseDelayMs: 500 } }]);
+    const carriers = rig.carriers;
+    const inFlight = carriers.submit(gsmSubmission(TO, 'cut'));
+    await rig.smscs[0].waitFor(1);
+    await rig.smscs[0].stop();
+    await expect(inFlight).rejects.toMatchObject({ temporary: true });
+  });
+
+  it('sends the parts of a message in order through one bind, with the UDH flag', async () => {
+    rig = await startRig([{ params: { window: '5' } }]);
+    const carriers = rig.carriers;
+    const udh = (seq: number) => Buffer.from([5, 0, 3, 7, 3, seq]);
+    const parts = ['first ', 'second ', 'third'].map((text, i) =>
+      Buffer.concat([udh(i + 1), Buffer.from(text, 'latin1')]),
+    );
+    const outcome = await carriers.submit({
+      messageId: 'sms_parts',
+      from: 'Bird',
+      to: TO,
+      dataCoding: 0,
+      parts,
+    });
+    expect(outcome.carrierMessageIds).toHaveLength(3);
+    const [smsc] = rig.smscs;
+    expect(smsc.messages).toHaveLength(1);
+    expect(smsc.messages[0].text).toBe('first second third');
+    expect(smsc.submits.map((s) => [s.concat?.sequence, s.esmClass])).toEqual([
+      [1, 0x40],
+      [2, 0x40],
+      [3, 0x40],
+    ]);
+    expect(smsc.submits[0].source).toEqual({ addr: 'Bird', ton: 5, npi: 0 });
+    expect(smsc.submits[0].destination).toEqual({ addr: '447700900123', ton: 1, npi: 1 });
+    expect(smsc.submits[0].registeredDelivery).toBe(1);
+  });
+
+  it('tries again with back-off after a refused bind', async () => {
+    const smsc = await startTestSmsc({ password: 'right' });
+    const carriers = new SmppCarriers(parseSmppUrl(smsc.url.replace(':right@', ':wrong@')), {
+      reconnectBaseMs: 20,
+      reconnectMaxMs: 200,
+    });
+    carriers.start();
+    try {
+      await smsc.waitFor(() => smsc.counters.bindsRefused >= 3, 5000);
+      expect(carriers.binds()[0].bound).toBe(false);
+      expect(smsc.counters.binds).toBe(0);
+    } finally {
+      await carriers.close();
+      await smsc.stop();
+    }
+  });
+
+  it('fails what waits for a bind as temporary after submit_timeout', async () => {
+    rig = await startRig([{ params: { submit_timeout: '1' } }]);
+    const { carriers } = rig;
+    await rig.smscs[0].stop();
+    await rig.until(() => !carriers.binds()[0].bound);
+    const started = Date.now();
+    await expect(rig.carriers.submit(gsmSubmission(TO, 'waits'))).rejects.toMatchObject({
+      temporary: true,
+      code: 'provider_unavailable',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});

@@ -1,0 +1,174 @@
+import { Logger } from '@nestjs/common';
+import * as smpp from 'smpp';
+import type { PDU, PduFields, Session } from 'smpp';
+import { CarrierSubmitError } from './sms-carrier';
+import { keepRawShortMessages } from './smpp-raw-bytes';
+import { classifyCommandStatus, ESME_ROK } from './smpp-status';
+import type { SmppCarrierConfig } from './smpp-url';
+import { SubmitQueue } from './submit-queue';
+
+/** Answers one `deliver_sm` with this `command_status` (on the connection it came from). */
+export type DeliverAnswer = (status: number) => void;
+
+export interface SmppBindTuning {
+  /** First reconnection delay; it doubles per failed attempt, with jitter, up to `reconnectMaxMs`. */
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+  throttlePauseMs?: number;
+}
+
+/**
+ * One transceiver session with one carrier: connects, binds, keeps the link alive with
+ * `enquire_link` (a link that stops answering is dropped), and comes back with exponential
+ * back-off and jitter after a drop or a refused bind. Submits go through its `SubmitQueue`;
+ * every `deliver_sm` goes to `onDeliver`, which answers it when what it carried is recorded.
+ */
+export class SmppBind {
+  private readonly logger: Logger;
+  private readonly queue: SubmitQueue;
+  private session: Session | null = null;
+  private isBound = false;
+  private closing = false;
+  private attempts = 0;
+  private sweep: NodeJS.Timeout | null = null;
+  private reconnect: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly config: SmppCarrierConfig,
+    private readonly onDeliver: (pdu: PDU, answer: DeliverAnswer) => void,
+    private readonly tuning: SmppBindTuning = {},
+  ) {
+    keepRawShortMessages();
+    this.logger = new Logger(`SmppBind ${config.name}`);
+    this.queue = new SubmitQueue({
+      carrier: config.name,
+      window: config.window,
+      tps: config.tps,
+      submitTimeoutMs: config.submitTimeoutSeconds * 1000,
+      throttlePauseMs: tuning.throttlePauseMs,
+    });
+  }
+
+  get bound(): boolean {
+    return this.isBound;
+  }
+
+  /** Submits awaiting their response. */
+  get inFlight(): number {
+    return this.queue.sending;
+  }
+
+  start(): void {
+    this.connect();
+    // While unbound, submits wait for the bind only as long as a sent one waits for its answer.
+    this.sweep = setInterval(() => {
+      if (!this.isBound)
+        this.queue.expireWaiting(this.config.submitTimeoutSeconds * 1000, 'not bound');
+    }, 1000);
+    this.sweep.unref();
+  }
+
+  /** Submits the parts of one message, in order, through this bind; resolves with their ids. */
+  submit(parts: PduFields[]): Promise<string[]> {
+    if (this.closing) {
+      const message = `${this.config.name}: the carrier layer is closing`;
+      return Promise.reject(
+        new CarrierSubmitError(message, true, 'provider_unavailable', undefined, this.config.name),
+      );
+    }
+    return this.queue.submit(parts);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.sweep) clearInterval(this.sweep);
+    if (this.reconnect) clearTimeout(this.reconnect);
+    this.queue.attach(null);
+    this.queue.failAll('the carrier layer is closing');
+    const session = this.session;
+    if (!session) return;
+    if (this.isBound)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        if (!session.unbind({}, () => resolve(void clearTimeout(timer)))) resolve();
+      });
+    this.isBound = false;
+    session.destroy();
+  }
+
+  private connect(): void {
+    if (this.closing) return;
+    const { host, port, tls } = this.config;
+    const session = smpp.connect({ host, port, tls, servername: tls ? host : undefined });
+    this.session = session;
+    session.on(tls ? 'secureConnect' : 'connect', () => this.bindOn(session));
+    session.on('error', (err: Error) => this.logger.warn(`connection error: ${err.message}`));
+    session.on('close', () => this.dropped(session));
+    session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
+    session.on('unbind', (pdu: PDU) => session.send(pdu.response(), () => session.close()));
+    // Some carriers send receipts as data_sm: both carry the same fields and are answered alike.
+    for (const command of ['deliver_sm', 'data_sm'])
+      session.on(command, (pdu: PDU) =>
+        this.onDeliver(pdu, (status) => {
+          session.send(pdu.response({ command_status: status }));
+        }),
+      );
+    session.on('unknown', (pdu: PDU) => session.send(pdu.response()));
+  }
+
+  private bindOn(session: Session): void {
+    const { systemId, password, systemType } = this.config;
+    const fields = {
+      system_id: systemId,
+      password,
+      system_type: systemType,
+      interface_version: 0x34,
+    };
+    session.bind_transceiver(fields, (pdu: PDU) => {
+      if (pdu.command_status !== ESME_ROK) {
+        const { name } = classifyCommandStatus(pdu.command_status);
+        this.logger.error(`bind_transceiver refused: ${name}`);
+        return session.destroy();
+      }
+      this.logger.log(`bound to ${this.config.host}:${this.config.port}`);
+      this.isBound = true;
+      this.attempts = 0;
+      this.keepAlive(session);
+      this.queue.attach((submit, onResponse) =>
+        session.send(new smpp.PDU('submit_sm', submit), onResponse),
+      );
+    });
+  }
+
+  private keepAlive(session: Session): void {
+    const periodMs = this.config.enquireLinkSeconds * 1000;
+    let answered = true;
+    const timer = setInterval(() => {
+      if (!answered) {
+        this.logger.warn('enquire_link unanswered: dropping the connection');
+        return session.destroy();
+      }
+      answered = false;
+      session.enquire_link({}, () => (answered = true));
+    }, periodMs);
+    timer.unref();
+    session.once('close', () => clearInterval(timer));
+  }
+
+  private dropped(session: Session): void {
+    if (session !== this.session) return;
+    this.session = null;
+    const wasBound = this.isBound;
+    this.isBound = false;
+    this.queue.attach(null);
+    this.queue.failInFlight('connection lost before submit_sm_resp');
+    if (this.closing) return;
+    const base = this.tuning.reconnectBaseMs ?? 500;
+    const cap = this.tuning.reconnectMaxMs ?? 30_000;
+    const delay = Math.min(cap, base * 2 ** Math.min(this.attempts++, 16));
+    const jittered = Math.round(delay / 2 + Math.random() * (delay / 2));
+    if (wasBound) this.logger.warn(`connection lost; reconnecting in ${jittered} ms`);
+    this.reconnect = setTimeout(() => this.connect(), jittered);
+    this.reconnect.unref();
+  }
+}

@@ -1,0 +1,152 @@
+import { gsmSubmission, startRig } from '../../test/carrier-rig';
+import type { CarrierRig } from '../../test/carrier-rig';
+import { carrierMessageIdKey } from './delivery-receipt';
+import { SmppCarriers } from './smpp.carriers';
+
+const TO = '+31612345678';
+
+describe(SmppCarriers.name, () => {
+  let rig: CarrierRig | undefined;
+  afterEach(async () => {
+    await rig?.stop();
+    rig = undefined;
+  });
+
+  it.each([
+    ['tlv', 'hex', 'same', 'same'],
+    ['text', 'hex', 'other', 'decimal'],
+    ['text', 'decimal', 'other', 'hex'],
+    ['both', 'decimal', 'same', 'same'],
+  ] as const)(
+    'matches receipts from %s with %s ids quoted %s (receipt_ids=%s)',
+    async (receiptFormat, messageIds, receiptIds, param) => {
+      rig = await startRig([
+        {
+          smsc: {
+            receiptFormat,
+            messageIds,
+            receiptIds,
+            receipts: (submit) =>
+              submit.text === 'late'
+                ? { stat: 'EXPIRED', err: '027' }
+                : submit.text === 'gone'
+                  ? { stat: 'UNDELIV', err: '001', beforeResponse: true }
+                  : { stat: 'DELIVRD' },
+          },
+          params: { receipt_ids: param },
+        },
+      ]);
+      const { carriers } = rig;
+      const outcomes = await Promise.all(
+        ['ok', 'late', 'gone'].map((text) => carriers.submit(gsmSubmission(TO, text))),
+      );
+      await rig.until(() => rig?.receipts.length === 3);
+      const byId = new Map(rig.receipts.map((r) => [carrierMessageIdKey(r.carrierMessageId), r]));
+      const [ok, late, gone] = outcomes.map((o) =>
+        byId.get(carrierMessageIdKey(o.carrierMessageIds[0])),
+      );
+      expect(ok).toMatchObject({ carrier: 'c0', stat: 'DELIVRD' });
+      expect(late).toMatchObject({ stat: 'EXPIRED', err: receiptFormat === 'tlv' ? null : '027' });
+      expect(gone).toMatchObject({ stat: 'UNDELIV' });
+      if (receiptFormat !== 'tlv') expect(ok?.doneAt).toBeInstanceOf(Date);
+      await rig.smscs[0].waitFor(() => rig?.smscs[0].counters.deliverAcked === 3);
+    },
+  );
+
+  it('answers a receipt with an error when the listener fails, and takes it again', async () => {
+    rig = await startRig([
+      { smsc: { receipts: () => ({ stat: 'REJECTD' }), redeliverAfterMs: 20 } },
+    ]);
+    let failures = 1;
+    rig.listener.onReceipt = () =>
+      failures-- > 0 ? Promise.reject(new Error('db down')) : Promise.resolve();
+    await rig.carriers.submit(gsmSubmission(TO, 'retry'));
+    await rig.until(() => rig?.smscs[0].deliverResponses.length === 2);
+    expect(rig.receipts).toHaveLength(1);
+    expect(rig.smscs[0].deliverResponses.map((r) => r.status)).toEqual([0x64, 0]);
+  });
+
+  it('reassembles a multipart inbound message and answers its parts only once it is recorded', async () => {
+    rig = await startRig([{}]);
+    let release: () => void = () => undefined;
+    const recorded = new Promise<void>((resolve) => (release = resolve));
+    rig.listener.onInbound = () => recorded;
+    const text =
+      'A long reply, ünïcödé and all, that does not fit in one part of seventy characters 🙂 at all.';
+    const sent = rig.smscs[0].sendInbound({ from: '+447700900123', to: TO, text });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(rig.smscs[0].deliverResponses).toEqual([]);
+    release();
+    await sent;
+    expect(rig.inbound).toEqual([
+      { carrier: 'c0', from: '+447700900123', to: TO, text, receivedAt: expect.any(Date) },
+    ]);
+    expect(rig.smscs[0].deliverResponses.map((r) => r.status)).toEqual([0, 0]);
+  });
+
+  it('refuses an inbound message the listener could not record, and takes the redelivery', async () => {
+    rig = await startRig([{ smsc: { redeliverAfterMs: 20 } }]);
+    let failures = 1;
+    rig.listener.onInbound = () =>
+      failures-- > 0 ? Promise.reject(new Error('db down')) : Promise.resolve();
+    const text = `${'x'.repeat(190)} {€[~]}`; // GSM 7-bit, its extension table included
+    await rig.smscs[0].sendInbound({ from: '+447700900123', to: TO, text });
+    expect(rig.inbound.map((m) => m.text)).toEqual([text]);
+    const statuses = rig.smscs[0].deliverResponses.map((r) => r.status);
+    const parts = statuses.length / 2;
+    expect(parts).toBeGreaterThan(1);
+    expect(statuses).toEqual([...Array<number>(parts).fill(0x64), ...Array<number>(parts).fill(0)]);
+  });
+
+  it('answers the parts of an inbound message that never completes with an error', async () => {
+    rig = await startRig([{ smsc: { redeliverAttempts: 0 } }], 200);
+    const smsc = rig.smscs[0];
+    const started = Date.now();
+    await smsc.sendInbound({
+      from: '+447700900123',
+      to: TO,
+      text: 'y'.repeat(200),
+      onlyParts: [2],
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(smsc.deliverResponses.map((r) => r.status)).toEqual([0x64]);
+    expect(rig.inbound).toEqual([]);
+  });
+
+  it('routes by the longest destination prefix; carriers without prefixes take the rest', async () => {
+    rig = await startRig([{ params: { prefixes: '3' } }, { params: { prefixes: '31;4477' } }, {}]);
+    const { carriers } = rig;
+    const sent = await Promise.all(
+      ['+31612345678', '+32470123456', '+447700900123', '+15555550123'].map((to) =>
+        carriers.submit(gsmSubmission(to, `to ${to}`)),
+      ),
+    );
+    expect(sent.map((o) => o.carrier)).toEqual(['c1', 'c0', 'c1', 'c2']);
+    expect(rig.smscs.map((s) => s.messages.map((m) => m.to))).toEqual([
+      ['32470123456'],
+      ['31612345678', '447700900123'],
+      ['15555550123'],
+    ]);
+  });
+
+  it('refuses a submission without parts or with a part too long for short_message', async () => {
+    rig = await startRig([{}]);
+    const empty = { ...gsmSubmission(TO, 'x'), parts: [] };
+    const long = { ...gsmSubmission(TO, 'x'), parts: [Buffer.alloc(141)] };
+    for (const submission of [empty, long])
+      await expect(rig.carriers.submit(submission)).rejects.toMatchObject({
+        temporary: false,
+        code: 'content_rejected',
+      });
+    expect(rig.smscs[0].counters.submits).toBe(0);
+  });
+
+  it('is not configured without carriers, and refuses submits', async () => {
+    const none = new SmppCarriers([]);
+    expect(none.configured).toBe(false);
+    await expect(none.submit(gsmSubmission(TO, 'x'))).rejects.toMatchObject({
+      temporary: false,
+      code: 'provider_unavailable',
+    });
+  });
+});

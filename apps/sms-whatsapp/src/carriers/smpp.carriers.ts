@@ -1,0 +1,207 @@
+import { Logger } from '@nestjs/common';
+import { decodeSmsPart } from '@switchboard/contracts';
+import type { PDU, PduFields } from 'smpp';
+import { inSubmitForm, isReceipt, parseReceipt } from './delivery-receipt';
+import { InboundAssembler } from './inbound-assembler';
+import { CarrierSubmitError } from './sms-carrier';
+import type { CarrierListener, SmsCarriers, SmsSubmission, SubmitOutcome } from './sms-carrier';
+import { SmppBind } from './smpp-bind';
+import type { DeliverAnswer, SmppBindTuning } from './smpp-bind';
+import { ESME_ROK, ESME_RX_P_APPN, ESME_RX_T_APPN } from './smpp-status';
+import type { SmppCarrierConfig } from './smpp-url';
+
+export interface SmppCarriersOptions extends SmppBindTuning {
+  /** How long the parts of an incomplete inbound message are held unanswered (default 30 s). */
+  inboundPartTimeoutMs?: number;
+}
+
+const NUMBER = /^\+?\d{1,20}$/;
+
+/** A number as TON 1 / NPI 1 digits; anything else as an alphanumeric sender (TON 5 / NPI 0). */
+function address(value: string): { addr: string; ton: number; npi: number } {
+  return NUMBER.test(value)
+    ? { addr: value.replace(/^\+/, ''), ton: 1, npi: 1 }
+    : { addr: value, ton: 5, npi: 0 };
+}
+
+/** An address a carrier sent: `+digits` when it is a number, else as it came. */
+function inboundAddress(value: string | undefined, ton: number | undefined): string {
+  const raw = (value ?? '').trim();
+  return ton !== 5 && NUMBER.test(raw) ? `+${raw.replace(/^\+/, '')}` : raw;
+}
+
+/**
+ * `SmsCarriers` over the SMPP binds of `SMPP_URL`: routes each message by the longest
+ * destination prefix (carriers without prefixes take the rest), and turns every `deliver_sm`
+ * into a receipt or an inbound message for the listener, answering it once the listener has.
+ */
+export class SmppCarriers implements SmsCarriers {
+  private readonly logger = new Logger(SmppCarriers.name);
+  private readonly binds_: SmppBind[];
+  private readonly assemblers = new Map<string, InboundAssembler>();
+  private listener: CarrierListener | null = null;
+
+  constructor(
+    configs: SmppCarrierConfig[],
+    private readonly options: SmppCarriersOptions = {},
+  ) {
+    this.binds_ = configs.map(
+      (config) => new SmppBind(config, (pdu, answer) => this.deliver(config, pdu, answer), options),
+    );
+  }
+
+  get configured(): boolean {
+    return this.binds_.length > 0;
+  }
+
+  /** Connects and binds every carrier (they keep trying in the background). */
+  start(): void {
+    for (const bind of this.binds_) bind.start();
+  }
+
+  async submit(submission: SmsSubmission): Promise<SubmitOutcome> {
+    const bind = this.route(submission.to);
+    const { parts: payloads } = submission;
+    if (payloads.length === 0 || payloads.some((part) => part.length > 140))
+      throw new CarrierSubmitError(
+        `${submission.messageId}: a submission needs 1 or more parts of at most 140 bytes`,
+        false,
+        'content_rejected',
+      );
+    const source = address(submission.from);
+    const destination = address(submission.to);
+    const parts: PduFields[] = submission.parts.map((part) => ({
+      source_addr_ton: source.ton,
+      source_addr_npi: source.npi,
+      source_addr: source.addr,
+      dest_addr_ton: 1,
+      dest_addr_npi: 1,
+      destination_addr: destination.addr,
+      esm_class: submission.parts.length > 1 ? 0x40 : 0,
+      registered_delivery: 1,
+      data_coding: submission.dataCoding,
+      short_message: part,
+    }));
+    const carrierMessageIds = await bind.submit(parts);
+    return { carrier: bind.config.name, carrierMessageIds };
+  }
+
+  listen(listener: CarrierListener): void {
+    this.listener = listener;
+  }
+
+  binds(): Array<{ carrier: string; bound: boolean; inFlight: number }> {
+    return this.binds_.map((bind) => ({
+      carrier: bind.config.name,
+      bound: bind.bound,
+      inFlight: bind.inFlight,
+    }));
+  }
+
+  async close(): Promise<void> {
+    for (const assembler of this.assemblers.values()) assembler.releaseAll();
+    await Promise.all(this.binds_.map((bind) => bind.close()));
+  }
+
+  private route(to: string): SmppBind {
+    if (!this.configured)
+      throw new CarrierSubmitError('SMPP_URL names no carrier', false, 'provider_unavailable');
+    const digits = to.replace(/^\+/, '');
+    let best: SmppBind | undefined;
+    let bestLength = -1;
+    for (const bind of this.binds_) {
+      for (const prefix of bind.config.prefixes)
+        if (digits.startsWith(prefix) && prefix.length > bestLength) {
+          best = bind;
+          bestLength = prefix.length;
+        }
+    }
+    best ??= this.binds_.find((bind) => bind.config.prefixes.length === 0);
+    if (best) return best;
+    throw new CarrierSubmitError(
+      `no carrier of SMPP_URL routes +${digits} (every carrier has prefixes; none matches)`,
+      false,
+      'provider_unavailable',
+    );
+  }
+
+  private deliver(config: SmppCarrierConfig, pdu: PDU, answer: DeliverAnswer): void {
+    const listener = this.listener;
+    if (!listener) return answer(ESME_RX_T_APPN);
+    try {
+      if (isReceipt(pdu)) {
+        const receipt = parseReceipt(config.name, pdu);
+        if (!receipt) {
+          this.logger.warn(`${config.name}: a receipt without a message id, acknowledged`);
+          return answer(ESME_ROK);
+        }
+        receipt.carrierMessageId = inSubmitForm(receipt.carrierMessageId, config.receiptIds);
+        return this.answerAfter(config, listener.onReceipt(receipt), answer);
+      }
+      this.inbound(config, pdu, answer, listener);
+    } catch (err) {
+      this.logger.warn(`${config.name}: unreadable deliver_sm (${(err as Error).message})`);
+      answer(ESME_RX_T_APPN);
+    }
+  }
+
+  private inbound(
+    config: SmppCarrierConfig,
+    pdu: PDU,
+    answer: DeliverAnswer,
+    listener: CarrierListener,
+  ): void {
+    const bytes =
+      pdu.short_message && pdu.short_message.length > 0
+        ? pdu.short_message
+        : (pdu.message_payload ?? Buffer.alloc(0));
+    let part: ReturnType<typeof decodeSmsPart>;
+    try {
+      part = decodeSmsPart(pdu.data_coding ?? 0, Buffer.from(bytes), pdu.esm_class ?? 0);
+    } catch (err) {
+      // Sent again it would fail again: refused for good, and logged for the operator.
+      this.logger.warn(`${config.name}: undecodable inbound message (${(err as Error).message})`);
+      return answer(ESME_RX_P_APPN);
+    }
+    const from = inboundAddress(pdu.source_addr, pdu.source_addr_ton);
+    const to = inboundAddress(pdu.destination_addr, pdu.dest_addr_ton);
+    const receivedAt = new Date();
+    const record = (message: { from: string; to: string; text: string; receivedAt: Date }) =>
+      listener.onInbound({ carrier: config.name, ...message });
+    const concat = part.concat;
+    if (!concat || concat.total <= 1)
+      return this.answerAfter(config, record({ from, to, text: part.text, receivedAt }), answer);
+    if (concat.sequence < 1 || concat.sequence > concat.total) {
+      this.logger.warn(
+        `${config.name}: inbound part ${concat.sequence} of ${concat.total}, refused`,
+      );
+      return answer(ESME_RX_P_APPN);
+    }
+    let assembler = this.assemblers.get(config.name);
+    if (!assembler) {
+      assembler = new InboundAssembler(this.options.inboundPartTimeoutMs ?? 30_000, record);
+      this.assemblers.set(config.name, assembler);
+    }
+    assembler.add({
+      key: `${from}|${to}|${concat.reference}|${concat.total}`,
+      from,
+      to,
+      sequence: concat.sequence,
+      total: concat.total,
+      text: part.text,
+      receivedAt,
+      answer,
+    });
+  }
+
+  /** Answers ESME_ROK once `work` is recorded; ESME_RX_T_APPN (sent again later) if it fails. */
+  private answerAfter(config: SmppCarrierConfig, work: Promise<void>, answer: DeliverAnswer): void {
+    work.then(
+      () => answer(ESME_ROK),
+      (err: Error) => {
+        this.logger.warn(`${config.name}: deliver_sm not recorded (${err.message}); refused`);
+        answer(ESME_RX_T_APPN);
+      },
+    );
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { SqlRunner } from '@switchboard/persistence';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { InboundForRules, InboundRules, KeywordReply } from '../inbound/inbound-rules';
+import { SmsSuppressionsService } from '../suppressions';
+import { matchKeyword, rulesInOrder } from './keyword-precedence';
+import { replyTextOf, workspaceView } from './keyword-rule-view';
+import { keywordKey } from './keyword-text';
+import { KeywordRulesRepository } from './keyword-rules.repository';
+
+const countryOf = (number: string) => parsePhoneNumberFromString(number)?.country ?? null;
+
+/**
+ * The keyword rules applied to each inbound SMS, in the transaction that stores it. The whole
+ * message is the keyword, as carriers read it (and, for opt-outs only, a short message led or
+ * closed by an opt-out word). A STOP opens a `keyword_stop` episode for (originator = our
+ * number, destination = the person), or re-asserts the one in force; a START ends the pair's
+ * `keyword_stop` episodes; each matched rule answers with its reply (a STOP every time, so a
+ * repeated STOP earns another confirmation). In a country without default coverage nothing but
+ * the workspace's `custom` rules is recognised, so no opt-out is recorded there.
+ */
+@Injectable()
+export class InboundKeywordRules implements InboundRules {
+  constructor(
+    private readonly repository: KeywordRulesRepository,
+    private readonly suppressions: SmsSuppressionsService,
+  ) {}
+
+  async apply(executor: SqlRunner, inbound: InboundForRules): Promise<KeywordReply[]> {
+    if (!keywordKey(inbound.text)) return [];
+    const senderCountry = countryOf(inbound.from);
+    const { arrivalCountry, rules } = await this.repository.forMessage(
+      executor,
+      inbound.workspaceId,
+      inbound.to,
+      senderCountry,
+    );
+    const ordered = rulesInOrder(
+      {
+        number: inbound.to,
+        arrivalCountry: arrivalCountry ?? countryOf(inbound.to) ?? undefined,
+        senderCountry: senderCountry ?? undefined,
+      },
+      rules.map(workspaceView),
+    );
+    const match = matchKeyword(inbound.text, ordered);
+    if (!match) return [];
+    const pair = {
+      workspaceId: inbound.workspaceId,
+      originator: inbound.to,
+      destination: inbound.from,
+      messageId: inbound.messageId,
+      at: inbound.receivedAt,
+    };
+    if (match.rule.operation === 'stop') await this.suppressions.recordKeywordStop(executor, pair);
+    if (match.rule.operation === 'start')
+      await this.suppressions.recordKeywordStart(executor, pair);
+    const text = replyTextOf(match.rule);
+    if (text === null) return [];
+    return [{ from: inbound.to, to: inbound.from, text, operation: match.rule.operation }];
+  }
+}

@@ -1,0 +1,206 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type {
+  ListSmsSuppressionsRequest,
+  SmsSuppressionEndReason,
+  SmsSuppressionOrigin,
+} from '@switchboard/contracts';
+import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
+import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
+import { DataSource } from 'typeorm';
+
+export interface SmsSuppressionRow {
+  id: string;
+  workspace_id: string;
+  destination: string;
+  originator: string;
+  reason: string;
+  origin: string;
+  applies_to: string;
+  source_sms_id: string | null;
+  effective_at: Date | string;
+  ended_at: Date | string | null;
+  ended_reason: string | null;
+  ended_effective_at: Date | string | null;
+  source_end_sms_id: string | null;
+  created_at: Date | string;
+  last_asserted_at: Date | string;
+}
+
+const COLUMNS =
+  'id, workspace_id, destination, originator, reason, origin, applies_to, source_sms_id, effective_at, ended_at, ended_reason, ended_effective_at, source_end_sms_id, created_at, last_asserted_at';
+const TABLE = 'sms_whatsapp.sms_suppressions';
+/** The partial unique index's target: one episode in force per reason and pair. */
+const IN_FORCE = '(workspace_id, originator, destination, reason) WHERE ended_at IS NULL';
+
+/** A STOP from a person to one of the workspace's numbers. */
+export interface KeywordStop {
+  id: string;
+  workspaceId: string;
+  originator: string;
+  destination: string;
+  sourceSmsId: string;
+  at: Date;
+}
+
+/** Named queries over sms_whatsapp.sms_suppressions; every one is scoped by workspace. */
+@Injectable()
+export class SmsSuppressionsRepository {
+  private readonly reads: SqlRunner;
+
+  constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
+    this.reads = poolRunner(dataSource);
+  }
+
+  /** The episodes in force, most recent opt-out first (`effective_at`, then id). */
+  list(
+    workspaceId: string,
+    request: ListSmsSuppressionsRequest,
+    cursors: CursorCodec,
+  ): Promise<Page<SmsSuppressionRow>> {
+    const params: unknown[] = [workspaceId];
+    let where = 'workspace_id = $1 AND ended_at IS NULL';
+    for (const field of ['destination', 'originator', 'reason'] as const) {
+      const value = request[field];
+      if (value === undefined) continue;
+      params.push(value);
+      where += ` AND ${field} = $${params.length}`;
+    }
+    return paginate<SmsSuppressionRow>(
+      this.reads,
+      {
+        from: TABLE,
+        select: COLUMNS,
+        where: { sql: where, params },
+        filters: {
+          workspaceId,
+          destination: request.destination ?? null,
+          originator: request.originator ?? null,
+          reason: request.reason ?? null,
+        },
+        sorts: { effective_at: { column: 'effective_at', type: 'timestamptz' } },
+        defaultSort: 'effective_at',
+        defaultOrder: 'desc',
+        idColumn: 'id',
+      },
+      {
+        limit: request.limit,
+        starting_after: request.starting_after,
+        ending_before: request.ending_before,
+      },
+      cursors,
+    );
+  }
+
+  async find(
+    workspaceId: string,
+    id: string,
+    runner: SqlRunner = this.reads,
+    lock = false,
+  ): Promise<SmsSuppressionRow | undefined> {
+    const rows = rowsOf<SmsSuppressionRow>(
+      await runner.query(
+        `SELECT ${COLUMNS} FROM ${TABLE} WHERE workspace_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+        [workspaceId, id],
+      ),
+    );
+    return rows[0];
+  }
+
+  /**
+   * Opens a manual episode for the pair unless one is in force, and returns it either way
+   * (`created` false: the one in force). A concurrent add waits on the unique index, then finds it.
+   */
+  async addManual(
+    runner: SqlRunner,
+    row: {
+      id: string;
+      workspaceId: string;
+      destination: string;
+      originator: string;
+      origin: SmsSuppressionOrigin;
+    },
+  ): Promise<{ created: boolean; row: SmsSuppressionRow }> {
+    const inserted = rowsOf<SmsSuppressionRow>(
+      await runner.query(
+        `INSERT INTO ${TABLE} (id, workspace_id, destination, originator, reason, origin, effective_at, last_asserted_at)
+         VALUES ($1, $2, $3, $4, 'manual', $5, clock_timestamp(), clock_timestamp())
+         ON CONFLICT ${IN_FORCE} DO NOTHING
+         RETURNING ${COLUMNS}`,
+        [row.id, row.workspaceId, row.destination, row.originator, row.origin],
+      ),
+    );
+    if (inserted[0]) return { created: true, row: inserted[0] };
+    const existing = rowsOf<SmsSuppressionRow>(
+      await runner.query(
+        `SELECT ${COLUMNS} FROM ${TABLE}
+         WHERE workspace_id = $1 AND originator = $2 AND destination = $3 AND reason = 'manual' AND ended_at IS NULL`,
+        [row.workspaceId, row.originator, row.destination],
+      ),
+    );
+    if (!existing[0])
+      throw new Error('manual suppression vanished between its insert and its read');
+    return { created: false, row: existing[0] };
+  }
+
+  /** Ends an episode in force (the caller has checked its reason under the row lock). */
+  async end(
+    runner: SqlRunner,
+    workspaceId: string,
+    id: string,
+    reason: SmsSuppressionEndReason,
+  ): Promise<void> {
+    await runner.query(
+      `UPDATE ${TABLE} SET ended_at = clock_timestamp(), ended_effective_at = clock_timestamp(), ended_reason = $3
+       WHERE workspace_id = $1 AND id = $2 AND ended_at IS NULL`,
+      [workspaceId, id, reason],
+    );
+  }
+
+  /**
+   * A STOP: opens a `keyword_stop` episode for the pair, or, when one is in force, records the
+   * repeat on it (`last_asserted_at`) without a new record. One statement either way.
+   */
+  async openKeywordStop(
+    runner: SqlRunner,
+    stop: KeywordStop,
+  ): Promise<{ created: boolean; row: SmsSuppressionRow }> {
+    const rows = rowsOf<SmsSuppressionRow & { created: boolean }>(
+      await runner.query(
+        `INSERT INTO ${TABLE}
+           (id, workspace_id, destination, originator, reason, origin, source_sms_id, effective_at, last_asserted_at)
+         VALUES ($1, $2, $3, $4, 'keyword_stop', 'keyword', $5, $6, $6)
+         ON CONFLICT ${IN_FORCE}
+         DO UPDATE SET last_asserted_at = GREATEST(${TABLE}.last_asserted_at, EXCLUDED.last_asserted_at)
+         RETURNING ${COLUMNS}, (xmax = 0) AS created`,
+        [stop.id, stop.workspaceId, stop.destination, stop.originator, stop.sourceSmsId, stop.at],
+      ),
+    );
+    const { created, ...row } = rows[0];
+    return { created, row };
+  }
+
+  /** A START: ends the pair's `keyword_stop` episodes in force; returns how many it ended. */
+  async endKeywordStops(
+    runner: SqlRunner,
+    end: {
+      workspaceId: string;
+      originator: string;
+      destination: string;
+      sourceSmsId: string;
+      at: Date;
+    },
+  ): Promise<number> {
+    const rows = rowsOf(
+      await runner.query(
+        `UPDATE ${TABLE}
+         SET ended_at = clock_timestamp(), ended_reason = 'keyword_start', ended_effective_at = $4, source_end_sms_id = $5
+         WHERE workspace_id = $1 AND originator = $2 AND destination = $3
+           AND reason = 'keyword_stop' AND ended_at IS NULL
+         RETURNING id`,
+        [end.workspaceId, end.originator, end.destination, end.at, end.sourceSmsId],
+      ),
+    );
+    return rows.length;
+  }
+}
