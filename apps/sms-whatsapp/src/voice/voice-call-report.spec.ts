@@ -49,6 +49,21 @@ describe('voice call reports', () => {
     expect(stale.call.duration_ms).toBe(1_060_000);
   });
 
+  it('dates an answer reported without its time no later than the end', () => {
+    const once = mergeReport(
+      undefined,
+      report({ status: 'answered', ended_at: at(30) }),
+      identity,
+      received,
+    );
+    expect(once.call).toMatchObject({ answered_at: at(30), duration_ms: 30_000, billable_ms: 0 });
+    expect(voiceCallEvents(once, received).map((e) => e.type)).toEqual([
+      'voice_call.initiated',
+      'voice_call.answered',
+      'voice_call.ended',
+    ]);
+  });
+
   it('keeps the first five valid tags, a repeated name keeping its first value', () => {
     const tags = [
       { name: 'a', value: '1' },

@@ -113,7 +113,13 @@ export function mergeReport(
   const status = behind ? existing.status : report.status;
   const stage = stageOf(status);
   const connected = stage === 1 || status === 'answered';
-  const answeredAt = pick('answered_at') ?? (connected ? receivedAt.toISOString() : null);
+  const reportedEnd = stage === 2 ? (pick('ended_at') ?? null) : null;
+  // A connected call reported without its answer time was answered by now (and by its end).
+  const answeredBy =
+    reportedEnd && Date.parse(reportedEnd) < receivedAt.getTime()
+      ? reportedEnd
+      : receivedAt.toISOString();
+  const answeredAt = pick('answered_at') ?? (connected ? answeredBy : null);
   const startedAt = existing?.started_at ?? report.started_at;
   const call: VoiceCall = {
     id: identity.id,
@@ -132,7 +138,7 @@ export function mergeReport(
     billable_ms: null,
   };
   if (stage === 2) {
-    const endedAt = pick('ended_at') ?? null;
+    const endedAt = reportedEnd;
     const span = (from: string | null) =>
       from && endedAt ? Math.max(0, Date.parse(endedAt) - Date.parse(from)) : null;
     call.ended_at = endedAt;
