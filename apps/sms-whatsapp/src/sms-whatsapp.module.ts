@@ -7,6 +7,9 @@ import { SMS_WHATSAPP_CONFIG } from './config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
 import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
+import { NumbersModule } from './numbers';
+import { SmsSendersModule } from './senders';
+import { VoiceCallsModule } from './voice';
 import { SmsKeywordsModule } from './keywords';
 import { SmsSuppressionsModule } from './suppressions';
 import { SmsTemplatesModule } from './templates';
@@ -38,6 +41,9 @@ export class SmsWhatsappModule {
           storage: config,
           afterWrites: (pool) => wakeRelay(pool, 'sms_whatsapp'),
         }),
+        NumbersModule,
+        SmsSendersModule,
+        VoiceCallsModule,
         SmsTemplatesModule,
         SmsSuppressionsModule,
         SmsKeywordsModule,

@@ -6,6 +6,8 @@ import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
+import { NumbersErrorCatalog } from './numbers/numbers.errors';
+import { VoiceErrorCatalog } from './voice/voice.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -14,6 +16,8 @@ const areas = [
   EmailErrorCatalog,
   WebhookErrorCatalog,
   ContactErrorCatalog,
+  NumbersErrorCatalog,
+  VoiceErrorCatalog,
   SmsRulesErrorCatalog,
 ];
 

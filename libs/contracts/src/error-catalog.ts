@@ -2,9 +2,11 @@ import { CommonErrorCatalog } from './errors/common.errors';
 import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
+import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
+import { VoiceErrorCatalog } from './voice/voice.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -24,6 +26,8 @@ export const ErrorCatalog = inCodeOrder({
   ...EmailErrorCatalog,
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
+  ...NumbersErrorCatalog,
+  ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
 });
 

@@ -1,11 +1,13 @@
 import type { ContactsRpc } from './contacts/contacts.rpc';
 import type { DocsRpc } from './docs/docs.rpc';
 import type { EmailRpc } from './email/email.rpc';
+import type { NumbersRpc } from './numbers/numbers.rpc';
 import type { RealtimeRpc } from './realtime/realtime.rpc';
 import type { Rpc } from './rpc';
 import type { ServiceName } from './services';
 import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
+import type { VoiceRpc } from './voice/voice.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -16,7 +18,16 @@ export type HealthRpc = {
 
 /** Every operation of every service, by subject: the one source of the transport's types. */
 export interface RpcMap
-  extends DocsRpc, RealtimeRpc, EmailRpc, WebhooksRpc, ContactsRpc, SmsRulesRpc, HealthRpc {}
+  extends
+    DocsRpc,
+    RealtimeRpc,
+    EmailRpc,
+    WebhooksRpc,
+    ContactsRpc,
+    SmsRulesRpc,
+    NumbersRpc,
+    VoiceRpc,
+    HealthRpc {}
 
 export type Subject = keyof RpcMap;
 export type RequestOf<S extends Subject> = RpcMap[S]['request'];
