@@ -33,6 +33,8 @@ import { OperationsApiModule } from './api/operations/operations-api.module';
 import { RealtimeApiModule } from './api/realtime/realtime-api.module';
 import { SessionsApiModule } from './api/sessions/sessions-api.module';
 import { WebhooksApiModule } from './api/webhooks/webhooks-api.module';
+import { NumbersApiModule } from './api/numbers/numbers-api.module';
+import { VoiceApiModule } from './api/voice/voice-api.module';
 
 /** One module per product area: its controllers and shape DTOs (api/<area>/<area>-api.module.ts). */
 export const GATEWAY_API_MODULES = [
@@ -46,6 +48,8 @@ export const GATEWAY_API_MODULES = [
   ContactsApiModule,
   SmsApiModule,
   SmsRulesApiModule,
+  NumbersApiModule,
+  VoiceApiModule,
 ];
 
 /** Every controller of every area: what the boot check and the route-table tests walk. */

@@ -8,6 +8,9 @@ import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
 import { SmsMessagesModule } from './messages';
 import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
+import { NumbersModule } from './numbers';
+import { SmsSendersModule } from './senders';
+import { VoiceCallsModule } from './voice';
 import { SmsKeywordsModule } from './keywords';
 import { SmsSuppressionsModule } from './suppressions';
 import { SmsTemplatesModule } from './templates';
@@ -40,6 +43,9 @@ export class SmsWhatsappModule {
           afterWrites: (pool) => wakeRelay(pool, 'sms_whatsapp'),
         }),
         SmsMessagesModule,
+        NumbersModule,
+        SmsSendersModule,
+        VoiceCallsModule,
         SmsTemplatesModule,
         SmsSuppressionsModule,
         SmsKeywordsModule,

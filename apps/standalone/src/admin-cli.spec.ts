@@ -23,6 +23,36 @@ describe('admin CLI', () => {
     }
   });
 
+  it('explains a numbers or senders command with help <command>, before the usage', () => {
+    for (const command of [
+      'stock-number',
+      'list-numbers',
+      'register-sms-sender',
+      'list-sms-senders',
+    ]) {
+      const run = admin('help', command);
+      expect(run.status).toBe(0);
+      expect(run.stdout.startsWith(`${command}: `)).toBe(true);
+      expect(run.stdout).toContain('Usage: npm run admin');
+    }
+    expect(admin('help', 'stock-number').stdout).toContain('--kind shared --workspace');
+  });
+
+  it('names the options a numbers or senders command is missing', () => {
+    expect(admin('stock-number', '--number', '+447700900201')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('Missing --number-type, --capabilities'),
+    });
+    expect(admin('register-sms-sender', '--workspace', 'ws_1')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('Missing --sender'),
+    });
+    expect(admin('list-sms-senders')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('Missing --workspace'),
+    });
+  });
+
   it('names an unknown command, a missing command and an unknown option, and exits 1', () => {
     expect(admin('frobnicate')).toMatchObject({
       status: 1,

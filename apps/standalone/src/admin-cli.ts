@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { NUMBER_COMMANDS, NUMBER_OPTIONS } from './admin-cli-numbers';
 
 /**
  * `npm run admin -- <command> [--json]`: the operator API from the command line. It talks to a
@@ -18,11 +19,18 @@ Commands:
   create-api-key   --workspace <ws_id> --role read|write|admin
   create-access-key --workspace <ws_id>
   create-user      --workspace <ws_id> --email <email> --password <password> --role read|write|admin
-  help [<command>] this text (also --help)
+  stock-number     --number <+E.164 | short code> --number-type <type> --capabilities sms,mms,voice
+                   [--country <CC>] [--kind dedicated|shared] [--workspace <ws_id>]
+  list-numbers     [--country <CC>] [--available | --held] [--limit <1-100>] [--starting-after <cursor>]
+  register-sms-sender --workspace <ws_id> --sender <name> [--categories transactional,marketing,...]
+  list-sms-senders --workspace <ws_id> [--limit <1-100>] [--starting-after <cursor>]
+  help [<command>] this text (also --help); with a command, what it does first
 `;
 
 interface Command {
   method?: 'GET' | 'POST';
+  /** What `help <command>` says about it, before the usage. */
+  help?: string;
   /** A list: what its rows are called, for the page printed as a table. */
   lists?: string;
   path: (values: Record<string, string | undefined>) => string;
@@ -79,6 +87,7 @@ const COMMANDS: Record<string, Command> = {
     body: (v) => ({ email: v.email, password: v.password, role: v.role }),
     required: ['workspace', 'email', 'password', 'role'],
   },
+  ...NUMBER_COMMANDS,
 };
 
 function workspacePath(values: Record<string, string | undefined>): string {
@@ -116,6 +125,7 @@ const OPTIONS = {
   password: { type: 'string' },
   limit: { type: 'string' },
   'starting-after': { type: 'string' },
+  ...NUMBER_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -132,7 +142,8 @@ async function main(): Promise<void> {
   const { values, positionals } = parseCommandLine();
   const name = positionals[0];
   if (values.help || name === 'help') {
-    process.stdout.write(USAGE);
+    const about = name === 'help' ? COMMANDS[positionals[1] ?? '']?.help : undefined;
+    process.stdout.write(about ? `${positionals[1]}: ${about}\n\n${USAGE}` : USAGE);
     return;
   }
   if (!name) fail(`No command given.\n\n${USAGE}`);
@@ -207,9 +218,10 @@ function describePage(
       .trimEnd();
   const next = [
     `npm run admin -- ${command}`,
-    ...(['workspace', 'limit'] as const).flatMap((option) =>
+    ...(['workspace', 'country', 'limit'] as const).flatMap((option) =>
       values[option] ? [`--${option} ${values[option]}`] : [],
     ),
+    ...(['available', 'held'] as const).flatMap((flag) => (values[flag] ? [`--${flag}`] : [])),
     `--starting-after ${page.next_cursor}`,
   ];
   const more = page.next_cursor ? `Next page: ${next.join(' ')}` : 'No more.';

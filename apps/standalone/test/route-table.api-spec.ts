@@ -243,6 +243,30 @@ describe("the route table walked with another workspace's ids", () => {
       first_name: 'Ada',
       data: { plan: 'pro' },
     });
+    // A number B holds (ordered from stock) and a call the SIP platform reported for B.
+    await call(platform.base, 'POST', '/admin/v1/numbers', {
+      token: TEST_ADMIN_TOKEN,
+      body: { number: '+447700900901', number_type: 'mobile', capabilities: ['sms'] },
+    });
+    const order = await asOwner<{ id: string; number_id: string }>('POST', '/v1/numbers/orders', {
+      number: '+447700900901',
+    });
+    const voiceCall = await call<{ id: string }>(
+      platform.base,
+      'POST',
+      `/admin/v1/workspaces/${b.workspace.id}/voice/calls`,
+      {
+        token: TEST_ADMIN_TOKEN,
+        body: {
+          direction: 'inbound',
+          from: '+14155551234',
+          to: '+447700900901',
+          status: 'no_answer',
+          started_at: '2026-11-20T10:00:00Z',
+          ended_at: '2026-11-20T10:00:30Z',
+        },
+      },
+    );
     const audience = await asOwner<{ id: string }>('POST', '/v1/audiences', { name: 'Owners' });
     await asOwner('POST', `/v1/audiences/${audience.body.id}/contacts`, {
       contact_ids: [contact.body.id],
@@ -293,6 +317,10 @@ describe("the route table walked with another workspace's ids", () => {
       property_id: property.body.id,
       channel_name: 'presence-lobby',
       member_id: 'member-1',
+      number_id: order.body.number_id,
+      order_id: order.body.id,
+      number: '+447700900901',
+      call_id: voiceCall.body.id,
     };
   }, 60_000);
 
@@ -315,12 +343,16 @@ describe("the route table walked with another workspace's ids", () => {
       return seen;
     };
     const before = await readAll();
-    // Every read answers B (the stored content of a scheduled message is not there yet: 425).
+    // Every read answers B (the stored content of a scheduled message is not there yet: 425;
+    // the search of numbers on sale needs a country: 422; the number B holds is not on sale, to B
+    // either: 404).
     const failedReads = Object.entries(before).filter(
       ([, read]) => (read as { status: number }).status >= 300,
     );
     expect(failedReads).toEqual([
       ['/v1/email/messages/:message_id/content', expect.objectContaining({ status: 425 })],
+      ['/v1/numbers/available', expect.objectContaining({ status: 422 })],
+      ['/v1/numbers/available/:number', expect.objectContaining({ status: 404 })],
     ]);
 
     // Every method Fastify serves (HEAD included) on every API-key path with a parameter; the

@@ -7,6 +7,8 @@ import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog, SmsErrors } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
+import { NumbersErrorCatalog } from './numbers/numbers.errors';
+import { VoiceErrorCatalog } from './voice/voice.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -16,6 +18,8 @@ const areas = [
   WebhookErrorCatalog,
   ContactErrorCatalog,
   SmsErrorCatalog,
+  NumbersErrorCatalog,
+  VoiceErrorCatalog,
   SmsRulesErrorCatalog,
 ];
 

@@ -2,10 +2,12 @@ import { CommonErrorCatalog } from './errors/common.errors';
 import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
+import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
+import { VoiceErrorCatalog } from './voice/voice.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -26,6 +28,8 @@ export const ErrorCatalog = inCodeOrder({
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
   ...SmsErrorCatalog,
+  ...NumbersErrorCatalog,
+  ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
 });
 

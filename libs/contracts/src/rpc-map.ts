@@ -1,12 +1,14 @@
 import type { ContactsRpc } from './contacts/contacts.rpc';
 import type { DocsRpc } from './docs/docs.rpc';
 import type { EmailRpc } from './email/email.rpc';
+import type { NumbersRpc } from './numbers/numbers.rpc';
 import type { RealtimeRpc } from './realtime/realtime.rpc';
 import type { Rpc } from './rpc';
 import type { SmsRpc } from './sms/sms.rpc';
 import type { ServiceName } from './services';
 import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
+import type { VoiceRpc } from './voice/voice.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -25,6 +27,8 @@ export interface RpcMap
     ContactsRpc,
     SmsRpc,
     SmsRulesRpc,
+    NumbersRpc,
+    VoiceRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

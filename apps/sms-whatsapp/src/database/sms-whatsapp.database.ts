@@ -4,6 +4,7 @@ import { CreateSmsWhatsappSchema1763800000300 } from './migrations/1763800000300
 import { CreateSmsFoundations1764400000000 } from './migrations/1764400000000-create-sms-foundations';
 import { CreateSmsMessages1764400000100 } from './migrations/1764400000100-create-sms-messages';
 import { CreateSmsKeywordRules1764400000200 } from './migrations/1764400000200-create-sms-keyword-rules';
+import { CreateNumberOrdersAndVoiceCalls1764400000300 } from './migrations/1764400000300-create-number-orders-and-voice-calls';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -16,6 +17,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       CreateSmsFoundations1764400000000,
       CreateSmsMessages1764400000100,
       CreateSmsKeywordRules1764400000200,
+      CreateNumberOrdersAndVoiceCalls1764400000300,
     ],
   };
 }

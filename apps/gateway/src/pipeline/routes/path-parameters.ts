@@ -2,10 +2,12 @@ import {
   CommonErrors,
   ContactErrors,
   EmailErrors,
+  NumbersErrors,
   RealtimeErrors,
   SmsErrors,
   SmsRulesErrors,
   WebhookErrors,
+  VoiceErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -29,6 +31,12 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   contact_id: { pattern: ID, notFound: ContactErrors.ContactNotFound },
   audience_id: { pattern: ID, notFound: ContactErrors.AudienceNotFound },
   property_id: { pattern: ID, notFound: ContactErrors.ContactPropertyNotFound },
+  number_id: { pattern: ID, notFound: NumbersErrors.NumberNotFound },
+  order_id: { pattern: ID, notFound: NumbersErrors.NumberOrderNotFound },
+  sender_id: { pattern: ID, notFound: NumbersErrors.SmsSenderNotFound },
+  call_id: { pattern: ID, notFound: VoiceErrors.VoiceCallNotFound },
+  // A phone number in any spelling the service resolves (E.164, 00..., grouped) or a short code.
+  number: { pattern: /^[+0-9 ().\-/]{3,40}$/, notFound: NumbersErrors.AvailableNumberNotFound },
   // An SMS template's id or its slug (lowercase, digits, `-`, `_`; at most 63 characters).
   template_ref: {
     pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,

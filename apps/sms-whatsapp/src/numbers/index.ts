@@ -1,0 +1,1 @@
+export { NumbersModule } from './numbers.module';

@@ -1,0 +1,182 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
+import type { CursorCodec, Page, PageRequest, SqlRunner } from '@switchboard/persistence';
+import { DataSource } from 'typeorm';
+import type { SqlFilter } from '../database/sql-filter';
+import type { AllocationRow, OrderRow, StockRow } from './number-rows';
+
+const ALLOCATION_FROM =
+  'sms_whatsapp.number_allocations a JOIN sms_whatsapp.numbers n ON n.number = a.number';
+const ALLOCATION_COLUMNS =
+  'a.id, a.workspace_id, n.kind, a.number, n.country_code, n.number_type, n.capabilities, a.status, a.allocated_at, a.released_at';
+const AVAILABLE_COLUMNS =
+  'n.number, n.country_code, n.number_type, n.capabilities, n.kind, n.created_at';
+const ORDER_COLUMNS =
+  'id, workspace_id, number, country_code, number_type, status, number_id, failure_reason, completed_at, created_at, updated_at';
+/** Stock on sale: dedicated numbers no workspace holds. */
+export const ON_SALE = `n.kind = 'dedicated' AND NOT EXISTS (
+  SELECT 1 FROM sms_whatsapp.number_allocations held
+  WHERE held.number = n.number AND held.released_at IS NULL)`;
+
+/** Named queries over the workspaces' numbers, their orders and the stock on sale. */
+@Injectable()
+export class NumbersRepository {
+  private readonly reads: SqlRunner;
+
+  constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
+    this.reads = poolRunner(dataSource);
+  }
+
+  /** The workspace's held numbers (`filter` starts with the workspace), newest first. */
+  listAllocations(
+    filter: SqlFilter,
+    bound: Record<string, unknown>,
+    page: PageRequest,
+    cursors: CursorCodec,
+  ): Promise<Page<AllocationRow>> {
+    return paginate<AllocationRow>(
+      this.reads,
+      {
+        from: ALLOCATION_FROM,
+        select: ALLOCATION_COLUMNS,
+        where: { sql: filter.sql, params: filter.params },
+        filters: bound,
+        sorts: { allocated_at: { column: 'a.allocated_at', type: 'timestamptz' } },
+        defaultSort: 'allocated_at',
+        defaultOrder: 'desc',
+        idColumn: 'a.id',
+      },
+      page,
+      cursors,
+    );
+  }
+
+  async findAllocation(
+    workspaceId: string,
+    id: string,
+    runner: SqlRunner = this.reads,
+    lock = false,
+  ): Promise<AllocationRow | undefined> {
+    const rows = rowsOf<AllocationRow>(
+      await runner.query(
+        `SELECT ${ALLOCATION_COLUMNS} FROM ${ALLOCATION_FROM}
+         WHERE a.workspace_id = $1 AND a.id = $2 AND a.released_at IS NULL
+         ${lock ? 'FOR UPDATE OF a' : ''}`,
+        [workspaceId, id],
+      ),
+    );
+    return rows[0];
+  }
+
+  async release(runner: SqlRunner, id: string): Promise<void> {
+    await runner.query(
+      `UPDATE sms_whatsapp.number_allocations
+       SET status = 'released', released_at = clock_timestamp() WHERE id = $1`,
+      [id],
+    );
+  }
+
+  /** Stock on sale in one country (`filter` starts with it), newest stock first. */
+  listAvailable(
+    filter: SqlFilter,
+    bound: Record<string, unknown>,
+    page: PageRequest,
+    cursors: CursorCodec,
+  ): Promise<Page<StockRow>> {
+    return paginate<StockRow>(
+      this.reads,
+      {
+        from: 'sms_whatsapp.numbers n',
+        select: AVAILABLE_COLUMNS,
+        where: { sql: `${filter.sql} AND ${ON_SALE}`, params: filter.params },
+        filters: bound,
+        sorts: { created_at: { column: 'n.created_at', type: 'timestamptz' } },
+        defaultSort: 'created_at',
+        defaultOrder: 'desc',
+        idColumn: 'n.number',
+      },
+      page,
+      cursors,
+    );
+  }
+
+  async findAvailable(candidates: string[]): Promise<StockRow | undefined> {
+    const rows = rowsOf<StockRow>(
+      await this.reads.query(
+        `SELECT ${AVAILABLE_COLUMNS} FROM sms_whatsapp.numbers n
+         WHERE n.number = ANY($1::text[]) AND ${ON_SALE} ORDER BY n.number LIMIT 1`,
+        [candidates],
+      ),
+    );
+    return rows[0];
+  }
+
+  /**
+   * Allocates the first of `candidates` on sale to the workspace and records its completed
+   * order, in one statement. A concurrent order of the same number waits on the allocations'
+   * unique index and then inserts nothing: no row comes back, and exactly one order wins.
+   */
+  async allocateAndOrder(
+    runner: SqlRunner,
+    ids: { allocationId: string; orderId: string; workspaceId: string },
+    candidates: string[],
+  ): Promise<OrderRow | undefined> {
+    const rows = rowsOf<OrderRow>(
+      await runner.query(
+        `WITH stock AS (
+           SELECT number, country_code, number_type FROM sms_whatsapp.numbers
+           WHERE number = ANY($4::text[]) AND kind = 'dedicated' ORDER BY number LIMIT 1),
+         held AS (
+           INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number)
+           SELECT $1, $3, number FROM stock
+           ON CONFLICT (number) WHERE released_at IS NULL DO NOTHING
+           RETURNING id, number, allocated_at)
+         INSERT INTO sms_whatsapp.number_orders
+           (id, workspace_id, number, country_code, number_type, status, number_id, completed_at,
+            created_at, updated_at)
+         SELECT $2, $3, held.number, stock.country_code, stock.number_type, 'completed', held.id,
+           held.allocated_at, held.allocated_at, held.allocated_at
+         FROM held JOIN stock ON stock.number = held.number
+         RETURNING ${ORDER_COLUMNS}`,
+        [ids.allocationId, ids.orderId, ids.workspaceId, candidates],
+      ),
+    );
+    return rows[0];
+  }
+
+  listOrders(
+    workspaceId: string,
+    status: string | undefined,
+    page: PageRequest,
+    cursors: CursorCodec,
+  ): Promise<Page<OrderRow>> {
+    const params: unknown[] = [workspaceId];
+    if (status) params.push(status);
+    return paginate<OrderRow>(
+      this.reads,
+      {
+        from: 'sms_whatsapp.number_orders',
+        select: ORDER_COLUMNS,
+        where: { sql: `workspace_id = $1${status ? ' AND status = $2' : ''}`, params },
+        filters: { workspaceId, status: status ?? null },
+        sorts: { created_at: { column: 'created_at', type: 'timestamptz' } },
+        defaultSort: 'created_at',
+        defaultOrder: 'desc',
+        idColumn: 'id',
+      },
+      page,
+      cursors,
+    );
+  }
+
+  async findOrder(workspaceId: string, id: string): Promise<OrderRow | undefined> {
+    const rows = rowsOf<OrderRow>(
+      await this.reads.query(
+        `SELECT ${ORDER_COLUMNS} FROM sms_whatsapp.number_orders WHERE workspace_id = $1 AND id = $2`,
+        [workspaceId, id],
+      ),
+    );
+    return rows[0];
+  }
+}

@@ -1,0 +1,1 @@
+export { SmsSendersModule } from './sms-senders.module';

@@ -1,0 +1,1 @@
+export { VoiceCallsModule } from './voice-calls.module';
