@@ -91,22 +91,24 @@ describe('SMS messages through the gateway', () => {
     acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
     other = await createWorkspace(platform.base, platform.adminToken, { name: 'Other' });
     bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
-    // The numbers' and senders' admin routes are another area's: rows straight into its tables.
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.numbers (number, country_code, number_type, capabilities)
-       VALUES ($1, 'NL', 'mobile', '{sms,voice}'), ('+31612349999', 'NL', 'mobile', '{voice}');
-       `.replace('$1', `'${OUR_NUMBER}'`),
-    );
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number)
-       VALUES ('nda_acme1', $1, '${OUR_NUMBER}'), ('nda_acme2', $1, '+31612349999')`,
-      [acme.workspace.id],
-    );
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.sms_senders (id, workspace_id, sender, categories)
-       VALUES ('sid_acme1', $1, 'Acme', NULL), ('sid_acme2', $1, 'AcmeOtp', '{authentication}')`,
-      [acme.workspace.id],
-    );
+    // The operator stocks two numbers (one without sms) and registers two sender IDs; Acme
+    // orders both numbers.
+    const admin = (path: string, body: unknown) =>
+      call(platform.base, 'POST', path, { token: platform.adminToken, body });
+    for (const [number, capabilities] of [
+      [OUR_NUMBER, ['sms', 'voice']],
+      ['+31612349999', ['voice']],
+    ] as const) {
+      expect(
+        (await admin('/admin/v1/numbers', { number, number_type: 'mobile', capabilities })).status,
+      ).toBe(201);
+      expect((await bird.numbers.orders.create({ number })).status).toBe('completed');
+    }
+    const senders = `/admin/v1/workspaces/${acme.workspace.id}/sms-senders`;
+    expect((await admin(senders, { sender: 'Acme' })).status).toBe(201);
+    expect(
+      (await admin(senders, { sender: 'AcmeOtp', categories: ['authentication'] })).status,
+    ).toBe(201);
   }, 60_000);
 
   afterAll(async () => {

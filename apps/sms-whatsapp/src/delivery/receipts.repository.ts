@@ -30,6 +30,7 @@ export interface ReceiptTarget {
   tags: SmsTag[];
   metadata: Record<string, unknown>;
   carrier: string | null;
+  sent_at: Date | null;
   parts: number;
   part_stats: Array<{ stat: string | null; err: string | null; final: boolean }>;
 }
@@ -129,7 +130,7 @@ export class ReceiptsRepository {
     return rowsOf<ReceiptTarget>(
       await runner.query(
         `SELECT m.id, m.workspace_id, m.status, m.from_address, m.to_address, m.tags, m.metadata,
-           m.carrier, coalesce(m.parts, 0) AS parts,
+           m.carrier, m.sent_at, coalesce(m.parts, 0) AS parts,
            (SELECT jsonb_agg(jsonb_build_object('stat', p.stat, 'err', p.err, 'final', p.final)
                    ORDER BY p.part_index)
             FROM sms_whatsapp.sms_message_parts p WHERE p.message_id = m.id) AS part_stats

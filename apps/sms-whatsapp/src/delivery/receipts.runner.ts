@@ -118,24 +118,26 @@ export class ReceiptsRunner implements OnApplicationBootstrap, BeforeApplication
         stat: receipt.stat,
         err: receipt.err,
         final: receiptOutcome(receipt.stat).final,
-        at: receipt.done_at ?? now,
+        at: receipt.received_at,
       })),
     );
     const events: SmsEventRecord[] = [];
     const finals: FinalUpdate[] = [];
     const byId = new Map(targets.map((target) => [target.id, target]));
+    // The timeline keeps the order receipts came in, even when batches commit out of order; a
+    // receipt that beat its submit's response is dated at the response (sent, then delivered).
+    const latest = new Map<string, Date>();
     for (const receipt of receipts) {
       const outcome = receiptOutcome(receipt.stat);
       const target = byId.get(receipt.message_id as string);
-      if (!outcome.final && target)
-        events.push(
-          smsEvent(outcome.event, subjectOf(target), receipt.done_at ?? now, {
-            carrier: target.carrier,
-          }),
-        );
+      if (!target) continue;
+      const at = laterOf(receipt.received_at, target.sent_at);
+      if (!outcome.final)
+        events.push(smsEvent(outcome.event, subjectOf(target), at, { carrier: target.carrier }));
+      if (at > (latest.get(target.id) ?? 0)) latest.set(target.id, at);
     }
     for (const target of targets) {
-      const final = finalOf(target, now);
+      const final = finalOf(target, latest.get(target.id) ?? now);
       if (!final) continue;
       finals.push(final);
       const error = final.code
@@ -143,11 +145,11 @@ export class ReceiptsRunner implements OnApplicationBootstrap, BeforeApplication
             code: final.code,
             description: final.description ?? '',
             carrier_error_code: final.carrier_code,
-            occurred_at: now.toISOString(),
+            occurred_at: final.at.toISOString(),
           }
         : undefined;
       events.push(
-        smsEvent(`sms.${final.status as FinalStatus}`, subjectOf(target), now, {
+        smsEvent(`sms.${final.status as FinalStatus}`, subjectOf(target), final.at, {
           carrier: target.carrier,
           error,
         }),
@@ -155,6 +157,11 @@ export class ReceiptsRunner implements OnApplicationBootstrap, BeforeApplication
     }
     return { finals, events };
   }
+}
+
+function laterOf(a: Date | string, b: Date | string | null): Date {
+  const first = new Date(a);
+  return b !== null && new Date(b) > first ? new Date(b) : first;
 }
 
 function subjectOf(target: ReceiptTarget) {

@@ -90,7 +90,7 @@ export class MessagesRepository {
     );
   }
 
-  /** The whole timeline, oldest first (in the order written), optionally of one type. */
+  /** The whole timeline, oldest first (events of one instant in the order written), optionally of one type. */
   async listEvents(
     workspaceId: string,
     messageId: string,
@@ -101,7 +101,7 @@ export class MessagesRepository {
         `SELECT id, type, occurred_at, carrier, mcc_mnc, error
          FROM sms_whatsapp.sms_message_events
          WHERE workspace_id = $1 AND message_id = $2 AND ($3::text IS NULL OR type = $3)
-         ORDER BY seq`,
+         ORDER BY occurred_at, seq`,
         [workspaceId, messageId, type ?? null],
       ),
     );

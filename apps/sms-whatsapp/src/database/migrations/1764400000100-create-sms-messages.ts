@@ -75,7 +75,7 @@ export class CreateSmsMessages1764400000100 implements MigrationInterface {
         error jsonb
       );
       CREATE INDEX sms_message_events_message_idx
-        ON sms_whatsapp.sms_message_events (workspace_id, message_id, seq);
+        ON sms_whatsapp.sms_message_events (workspace_id, message_id, occurred_at, seq);
 
       -- One row per submitted part. match_keys: the carrier's id lowercased without leading
       -- zeros, plus its other spelling (hex <-> decimal) when it parses as one, so a receipt
