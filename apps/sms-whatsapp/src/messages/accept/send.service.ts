@@ -7,7 +7,7 @@ import type {
   SmsMessage,
   SmsSendInput,
 } from '@switchboard/contracts';
-import { idempotencyScope, idempotentWrite } from '@switchboard/persistence';
+import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
@@ -72,15 +72,25 @@ export class SendService {
     if (!this.config.SMPP_URL?.length) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
   }
 
+  /** The sends' senders, then their rows in one transaction with the Idempotency-Key's claim. */
   private async accept(
     context: RequestContext,
     sends: NormalisedSend[],
     batchParam: string,
   ): Promise<SmsMessage[]> {
     const workspaceId = workspaceOf(context);
-    const outbound: OutboundSms[] = await this.senders.resolve(workspaceId, sends, batchParam);
     const scope = idempotencyScope(context);
-    const { drafts, reply } = await idempotentWrite(
+    // A retry replays the first answer, even if its sender has been released since.
+    const replay = await storedReply<SmsMessage[]>(
+      this.dataSource,
+      'sms_whatsapp',
+      scope,
+      this.box,
+    );
+    if (replay !== undefined) return replay;
+    const outbound: OutboundSms[] = await this.senders.resolve(workspaceId, sends, batchParam);
+    let queued = false;
+    const reply = await idempotentWrite(
       this.dataSource,
       'sms_whatsapp',
       scope,
@@ -88,18 +98,18 @@ export class SendService {
       async (manager) => {
         const suppressed = await this.repository.suppressedPairs(manager, workspaceId, outbound);
         const now = new Date();
-        const made = outbound.map((sms) =>
+        const drafts = outbound.map((sms) =>
           draftOutbound(workspaceId, sms, now, {
             suppressed: suppressed.has(`${sms.from} ${sms.to}`),
             idempotencyKey: scope.key,
           }),
         );
-        await this.repository.insert(manager, made);
-        return { drafts: made.map((draft) => draft.queued), reply: made.map(acceptedView) };
+        await this.repository.insert(manager, drafts);
+        queued = drafts.some((draft) => draft.queued);
+        return drafts.map(acceptedView);
       },
     );
-    // A replay returns the stored reply: nothing new to wake for, and waking costs nothing.
-    this.repository.wakeAll(drafts.some(Boolean));
+    this.repository.wakeAll(queued);
     return reply;
   }
 }
