@@ -15,13 +15,10 @@ import type { SmsCarriers, SubmitOutcome } from '../carriers/sms-carrier';
 import { smsEvent, SUBMIT_QUEUE } from '../messages';
 import type { SmsEventRecord } from '../messages';
 import { carrierIdKeys } from './carrier-ids';
+import { submitFailure } from './submit-failure';
 import { SubmitRepository } from './submit.repository';
 import type { FailedRecord, SentRecord, SubmitRow } from './submit.repository';
 
-/** A carrier that stays unreachable this long after the send fails the message. */
-export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
-const RETRY_BASE_MS = 5_000;
-const RETRY_CAP_MS = 10 * 60_000;
 const BATCH_SIZE = 16;
 const CONCURRENCY = 64;
 const LEASE_MS = 60_000;
@@ -35,7 +32,7 @@ type Outcome =
  * concatenation reference of their own) and submitted message by message, then every outcome is
  * recorded in one transaction: `sent` with its carrier ids, `failed` with the carrier's code, or,
  * for a temporary refusal (a bind down, a throttle that outlasted the carrier layer), the job
- * again later with back-off, until `GIVE_UP_AFTER_MS` fails it as `provider_unavailable`.
+ * again later with back-off, until a day has passed (`submitFailure`) fails it as `provider_unavailable`.
  */
 @Injectable()
 export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -138,34 +135,18 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         finished.add(job);
         continue;
       }
-      const error = outcome.failed;
-      const expired = at.getTime() - new Date(row.created_at).getTime() >= GIVE_UP_AFTER_MS;
-      if (error.temporary && !expired) {
-        const delay = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.min(job.attempts - 1, 20));
-        retries.push({ job, at: new Date(at.getTime() + delay) });
+      const failure = submitFailure(outcome.failed, new Date(row.created_at), at, job.attempts);
+      if ('retryInMs' in failure) {
+        retries.push({ job, at: new Date(at.getTime() + failure.retryInMs) });
         this.logger.warn(
-          `submit of ${row.id} refused for now (${error.message}); retrying in ${delay} ms`,
+          `submit of ${row.id} refused for now (${outcome.failed.message}); retrying in ${failure.retryInMs} ms`,
         );
         continue;
       }
-      const code = error.temporary ? 'provider_unavailable' : error.code;
-      const description = error.temporary
-        ? `no carrier took the message within 24 hours (last: ${error.message})`
-        : error.message;
-      failed.push({ id: row.id, code, description, at });
+      const { error } = failure;
+      failed.push({ id: row.id, code: error.code, description: error.description, at });
       events.push(
-        smsEvent('sms.failed', subject, at, {
-          carrier: error.carrier ?? null,
-          error: {
-            code,
-            description,
-            carrier_error_code:
-              error.commandStatus === undefined
-                ? null
-                : `0x${error.commandStatus.toString(16).padStart(8, '0')}`,
-            occurred_at: at.toISOString(),
-          },
-        }),
+        smsEvent('sms.failed', subject, at, { carrier: outcome.failed.carrier ?? null, error }),
       );
       finished.add(job);
     }
