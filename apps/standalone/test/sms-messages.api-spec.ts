@@ -288,6 +288,23 @@ describe('SMS messages through the gateway', () => {
     expect(done.status).toBe('delivered');
   }, 90_000);
 
+  it('fails a message the carrier refuses for good, with its code and command_status', async () => {
+    british.throttleNext(1, 0x0b);
+    const message = await bird.sms.send({
+      to: '+447700900001',
+      from: 'Acme',
+      text: 'Refused',
+      category: 'service',
+    });
+    const done = await final(message.id);
+    expect(done).toMatchObject({
+      status: 'failed',
+      last_error: { code: 'invalid_destination', carrier_error_code: '0x0000000b' },
+    });
+    const events = await bird.sms.listEvents(message.id);
+    expect(events.data.map((e) => e.type)).toEqual(['sms.accepted', 'sms.failed']);
+  });
+
   it('sends once per Idempotency-Key, replaying the first answer', async () => {
     const body = { to: '+31612340001', from: 'Acme', text: 'Once only', category: 'service' };
     const headers = { 'idempotency-key': 'sms-once-1' };

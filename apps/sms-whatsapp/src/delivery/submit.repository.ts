@@ -30,6 +30,7 @@ export interface FailedRecord {
   id: string;
   code: string;
   description: string;
+  carrier_code: string | null;
   at: Date;
 }
 
@@ -78,9 +79,10 @@ export class SubmitRepository {
        ), f AS (
          UPDATE sms_whatsapp.sms_messages m
          SET status = 'failed', status_at = x.at, last_error_code = x.code,
-           last_error_description = x.description, last_error_at = x.at
+           last_error_description = x.description, last_error_carrier_code = x.carrier_code,
+           last_error_at = x.at
          FROM jsonb_to_recordset($3::jsonb) AS x(id text, code text, description text,
-           at timestamptz)
+           carrier_code text, at timestamptz)
          WHERE m.id = x.id AND m.status = 'accepted'
        ), ${eventInserts('$4', '$5')}
        SELECT 1`,

@@ -144,7 +144,13 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         continue;
       }
       const { error } = failure;
-      failed.push({ id: row.id, code: error.code, description: error.description, at });
+      failed.push({
+        id: row.id,
+        code: error.code,
+        description: error.description,
+        carrier_code: error.carrier_error_code ?? null,
+        at,
+      });
       events.push(
         smsEvent('sms.failed', subject, at, { carrier: outcome.failed.carrier ?? null, error }),
       );
