@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BirdClient } from '@messagebird/sdk';
 import type { SmsMessage } from '@messagebird/sdk';
 import { call, createWorkspace, startTestSmsc } from '@switchboard/testing';
@@ -86,6 +88,7 @@ describe('SMS messages through the gateway', () => {
     ]);
     platform = await startTestPlatform({
       RATE_LIMITS: 'off',
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
       SMPP_URL: `${dutch.url},${british.url}`,
     });
     acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
@@ -114,6 +117,66 @@ describe('SMS messages through the gateway', () => {
   afterAll(async () => {
     await platform?.stop();
     await Promise.all([dutch?.stop(), british?.stop()]);
+  });
+
+  it("delivers the message's events as signed webhooks in the SDK's shapes", async () => {
+    const deliveries: Array<{ body: string; headers: Record<string, string> }> = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        deliveries.push({
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers as Record<string, string>,
+        });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const endpoint = (await bird.webhooks.create({
+        url: `http://127.0.0.1:${port}/sms`,
+        events: ['sms.accepted', 'sms.sent', 'sms.delivered'],
+      })) as unknown as { id: string; secret: string };
+      const message = await bird.sms.send({
+        to: '+31612340001',
+        from: 'Acme',
+        text: 'Hooked',
+        category: 'service',
+        tags: [{ name: 'flow', value: 'hooks' }],
+        metadata: { order: 'o_1' },
+      });
+      await final(message.id);
+      const events = await eventually(
+        () =>
+          Promise.resolve(
+            deliveries.map((d) =>
+              bird.webhooks.unwrap(d.body, d.headers, { secret: endpoint.secret }),
+            ),
+          ),
+        (list) => list.length >= 3,
+      );
+      expect(events.map((event) => event.type).sort()).toEqual([
+        'sms.accepted',
+        'sms.delivered',
+        'sms.sent',
+      ]);
+      for (const event of events)
+        expect(event.data).toMatchObject({
+          sms_id: message.id,
+          workspace_id: acme.workspace.id,
+          to: '+31612340001',
+          from: 'Acme',
+          tags: [{ name: 'flow', value: 'hooks' }],
+          metadata: { order: 'o_1' },
+        });
+      const accepted = events.find((event) => event.type === 'sms.accepted');
+      expect(accepted?.data).toMatchObject({ segments: message.segments });
+      await bird.webhooks.delete(endpoint.id);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it('sends a long GSM text in parts that the SMSC reassembles to the original, then delivers it', async () => {
