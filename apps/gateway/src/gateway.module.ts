@@ -25,6 +25,7 @@ import { WorkspaceService } from './identity/workspace.service';
 import { CURRENT_WORKSPACE } from './api/workspace/workspace.routes';
 import { AdminApiModule } from './api/admin/admin-api.module';
 import { ContactsApiModule } from './api/contacts/contacts-api.module';
+import { SmsApiModule } from './api/sms/sms-api.module';
 import { SmsRulesApiModule } from './api/sms-rules/sms-rules-api.module';
 import { DocsApiModule } from './api/docs/docs-api.module';
 import { EmailApiModule } from './api/email/email-api.module';
@@ -45,6 +46,7 @@ export const GATEWAY_API_MODULES = [
   EmailApiModule,
   WebhooksApiModule,
   ContactsApiModule,
+  SmsApiModule,
   SmsRulesApiModule,
   NumbersApiModule,
   VoiceApiModule,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SmsDeliveryModule } from './delivery/delivery.module';
 import { SmsWhatsappEventsRelay } from './events/sms-whatsapp-events.relay';
 
 /**
@@ -7,6 +8,7 @@ import { SmsWhatsappEventsRelay } from './events/sms-whatsapp-events.relay';
  * thread (ADR 11).
  */
 @Module({
+  imports: [SmsDeliveryModule],
   providers: [SmsWhatsappEventsRelay],
 })
 export class SmsWhatsappBackgroundModule {}

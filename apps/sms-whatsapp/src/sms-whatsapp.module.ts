@@ -6,6 +6,7 @@ import { ServiceDataModule } from '@switchboard/persistence';
 import { SMS_WHATSAPP_CONFIG } from './config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from './config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from './database/sms-whatsapp.database';
+import { SmsMessagesModule } from './messages';
 import { SmsWhatsappBackgroundModule } from './sms-whatsapp-background.module';
 import { NumbersModule } from './numbers';
 import { SmsSendersModule } from './senders';
@@ -41,6 +42,7 @@ export class SmsWhatsappModule {
           storage: config,
           afterWrites: (pool) => wakeRelay(pool, 'sms_whatsapp'),
         }),
+        SmsMessagesModule,
         NumbersModule,
         SmsSendersModule,
         VoiceCallsModule,

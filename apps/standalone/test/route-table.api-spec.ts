@@ -175,7 +175,12 @@ describe("the route table walked with another workspace's ids", () => {
   });
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ RATE_LIMITS: 'off', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' });
+    platform = await startTestPlatform({
+      RATE_LIMITS: 'off',
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+      // A carrier nobody answers for: SMS sends are accepted and stay so.
+      SMPP_URL: 'smpp://owner:secret@127.0.0.1:9',
+    });
     const a = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Caller' });
     const b = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Owner' });
     const adminKey = async (workspaceId: string) => {
@@ -266,6 +271,17 @@ describe("the route table walked with another workspace's ids", () => {
     await asOwner('POST', `/v1/audiences/${audience.body.id}/contacts`, {
       contact_ids: [contact.body.id],
     });
+    // B's sender ID (the operator's senders route belongs to another area: a row).
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.sms_senders (id, workspace_id, sender) VALUES ('sid_owner', $1, 'Owner')`,
+      [b.workspace.id],
+    );
+    const sms = await asOwner<{ id: string }>('POST', '/v1/sms/messages', {
+      to: '+31612345678',
+      from: 'Owner',
+      text: 'Only for B',
+      category: 'service',
+    });
     // SMS: a number B holds (stocked with SQL), a keyword rule and a suppression of B.
     await platform.db.query(
       `INSERT INTO sms_whatsapp.numbers (number, country_code, number_type, capabilities)
@@ -286,6 +302,7 @@ describe("the route table walked with another workspace's ids", () => {
       originator: '+31201230000',
     });
     ids = {
+      sms_message_id: sms.body.id,
       keyword_rule_id: keywordRule.body.id,
       sms_suppression_id: smsSuppression.body.id,
       template_ref: 'bird_otp_verification',

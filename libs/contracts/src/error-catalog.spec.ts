@@ -4,6 +4,7 @@ import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
 import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
+import { SmsErrorCatalog, SmsErrors } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
@@ -16,6 +17,7 @@ const areas = [
   EmailErrorCatalog,
   WebhookErrorCatalog,
   ContactErrorCatalog,
+  SmsErrorCatalog,
   NumbersErrorCatalog,
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
@@ -38,6 +40,7 @@ describe('ErrorCatalog', () => {
   it('names each code for throw sites', () => {
     expect(EmailErrors.DomainNotFound).toBe('E04005');
     expect(ContactErrors.ContactEmailTaken).toBe('E04056');
+    expect(SmsErrors.SmsCarrierNotConfigured).toBe('E05006');
     expect(ErrorCatalog[EmailErrors.DomainNotFound].status).toBe(404);
   });
 });

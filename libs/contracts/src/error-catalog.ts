@@ -4,6 +4,7 @@ import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
+import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
@@ -26,6 +27,7 @@ export const ErrorCatalog = inCodeOrder({
   ...EmailErrorCatalog,
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
+  ...SmsErrorCatalog,
   ...NumbersErrorCatalog,
   ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,

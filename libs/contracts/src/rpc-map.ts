@@ -4,6 +4,7 @@ import type { EmailRpc } from './email/email.rpc';
 import type { NumbersRpc } from './numbers/numbers.rpc';
 import type { RealtimeRpc } from './realtime/realtime.rpc';
 import type { Rpc } from './rpc';
+import type { SmsRpc } from './sms/sms.rpc';
 import type { ServiceName } from './services';
 import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
@@ -24,6 +25,7 @@ export interface RpcMap
     EmailRpc,
     WebhooksRpc,
     ContactsRpc,
+    SmsRpc,
     SmsRulesRpc,
     NumbersRpc,
     VoiceRpc,

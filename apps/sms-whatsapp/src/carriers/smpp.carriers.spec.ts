@@ -132,8 +132,14 @@ describe(SmppCarriers.name, () => {
   it('refuses a submission without parts or with a part too long for short_message', async () => {
     rig = await startRig([{}]);
     const empty = { ...gsmSubmission(TO, 'x'), parts: [] };
-    const long = { ...gsmSubmission(TO, 'x'), parts: [Buffer.alloc(141)] };
-    for (const submission of [empty, long])
+    // Unpacked GSM 7-bit fills 160 octets; UCS-2 140.
+    const longGsm = { ...gsmSubmission(TO, 'x'), parts: [Buffer.alloc(161)] };
+    const longUcs2 = {
+      ...gsmSubmission(TO, 'x'),
+      dataCoding: 8 as const,
+      parts: [Buffer.alloc(141)],
+    };
+    for (const submission of [empty, longGsm, longUcs2])
       await expect(rig.carriers.submit(submission)).rejects.toMatchObject({
         temporary: false,
         code: 'content_rejected',

@@ -62,9 +62,12 @@ export class SmppCarriers implements SmsCarriers {
   async submit(submission: SmsSubmission): Promise<SubmitOutcome> {
     const bind = this.route(submission.to);
     const { parts: payloads } = submission;
-    if (payloads.length === 0 || payloads.some((part) => part.length > 140))
+    // GSM 7-bit goes unpacked, one septet per octet: 160 of them in one segment, a UDH and 153
+    // in a part. UCS-2 fills the 140 octets of a segment.
+    const limit = submission.dataCoding === 0 ? 160 : 140;
+    if (payloads.length === 0 || payloads.some((part) => part.length > limit))
       throw new CarrierSubmitError(
-        `${submission.messageId}: a submission needs 1 or more parts of at most 140 bytes`,
+        `${submission.messageId}: a submission needs 1 or more parts of at most ${limit} bytes`,
         false,
         'content_rejected',
       );

@@ -2,6 +2,7 @@ import type { ServiceDatabase } from '@switchboard/persistence';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
 import { CreateSmsWhatsappSchema1763800000300 } from './migrations/1763800000300-create-sms-whatsapp-schema';
 import { CreateSmsFoundations1764400000000 } from './migrations/1764400000000-create-sms-foundations';
+import { CreateSmsMessages1764400000100 } from './migrations/1764400000100-create-sms-messages';
 import { CreateSmsKeywordRules1764400000200 } from './migrations/1764400000200-create-sms-keyword-rules';
 import { CreateNumberOrdersAndVoiceCalls1764400000300 } from './migrations/1764400000300-create-number-orders-and-voice-calls';
 
@@ -14,6 +15,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
     migrations: [
       CreateSmsWhatsappSchema1763800000300,
       CreateSmsFoundations1764400000000,
+      CreateSmsMessages1764400000100,
       CreateSmsKeywordRules1764400000200,
       CreateNumberOrdersAndVoiceCalls1764400000300,
     ],

@@ -10,6 +10,8 @@ const RATE_LIMIT_GROUPS: readonly LimitedGroup[] = [
   'write',
   'email_send',
   'email_batch',
+  'sms_send',
+  'sms_batch',
   'realtime_publish',
   'admin',
   'auth',
@@ -23,6 +25,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedGroup, number>> = {
   write: 60,
   email_send: 10,
   email_batch: 5,
+  sms_send: 10,
+  sms_batch: 5,
   // Server-side publishes (events, batches, member events): an app's traffic, not management.
   realtime_publish: 6000,
   admin: 600,

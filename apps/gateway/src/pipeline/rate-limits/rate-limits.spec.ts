@@ -74,6 +74,8 @@ describe('RATE_LIMITS', () => {
       write: 60,
       email_send: 10,
       email_batch: 5,
+      sms_send: 10,
+      sms_batch: 5,
       admin: 600,
       auth: 60,
       docs: 600,

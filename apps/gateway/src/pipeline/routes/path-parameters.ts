@@ -4,6 +4,7 @@ import {
   EmailErrors,
   NumbersErrors,
   RealtimeErrors,
+  SmsErrors,
   SmsRulesErrors,
   WebhookErrors,
   VoiceErrors,
@@ -41,6 +42,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
     pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
     notFound: SmsRulesErrors.SmsTemplateNotFound,
   },
+  sms_message_id: { pattern: ID, notFound: SmsErrors.SmsMessageNotFound },
   keyword_rule_id: { pattern: ID, notFound: SmsRulesErrors.SmsKeywordRuleNotFound },
   sms_suppression_id: { pattern: ID, notFound: SmsRulesErrors.SmsSuppressionNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and

@@ -12,6 +12,8 @@ export type RateLimitGroup =
   | 'write'
   | 'email_send'
   | 'email_batch'
+  | 'sms_send'
+  | 'sms_batch'
   | 'realtime_publish'
   | 'admin'
   | 'auth'

@@ -1,0 +1,109 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { phoneNumber } from '@switchboard/contracts';
+import { wakeQueue } from '@switchboard/background';
+import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { SMS_CARRIERS } from '../carriers/sms-carrier';
+import type {
+  CarrierListener,
+  CarrierReceipt,
+  InboundSms,
+  SmsCarriers,
+} from '../carriers/sms-carrier';
+import { INBOUND_RULES } from '../inbound/inbound-rules';
+import type { InboundRules } from '../inbound/inbound-rules';
+import { AcceptRepository, draftInbound, draftOutbound } from '../messages';
+import { carrierIdKeys } from './carrier-ids';
+import { InboundRepository } from './inbound.repository';
+import { RECEIPTS_QUEUE, ReceiptsRepository } from './receipts.repository';
+
+/**
+ * What the carriers send us, made durable before they are answered: a receipt goes to the inbox
+ * with its job in one statement (applied by `ReceiptsRunner`); an inbound message is stored for
+ * the workspace holding the number it was sent to, the keyword rules applied and their replies
+ * queued, all in one transaction. A number nobody holds is recorded as unroutable and answered.
+ */
+@Injectable()
+export class SmsCarrierListener implements CarrierListener, OnApplicationBootstrap {
+  private readonly logger = new Logger(SmsCarrierListener.name);
+  private readonly pool: Pool;
+  private readonly autocommit: SqlRunner;
+
+  constructor(
+    @InjectDataSource('sms_whatsapp') dataSource: DataSource,
+    private readonly receipts: ReceiptsRepository,
+    private readonly inbound: InboundRepository,
+    private readonly accept: AcceptRepository,
+    @Inject(SMS_CARRIERS) private readonly carriers: SmsCarriers,
+    @Inject(INBOUND_RULES) private readonly rules: InboundRules,
+  ) {
+    this.pool = pgPoolOf(dataSource);
+    this.autocommit = poolRunner(dataSource);
+  }
+
+  onApplicationBootstrap(): void {
+    this.carriers.listen(this);
+  }
+
+  async onReceipt(receipt: CarrierReceipt): Promise<void> {
+    await this.receipts.store(this.autocommit, {
+      carrier: receipt.carrier,
+      id: receipt.carrierMessageId,
+      keys: carrierIdKeys(receipt.carrierMessageId),
+      stat: receipt.stat,
+      err: receipt.err,
+      doneAt: receipt.doneAt,
+    });
+    wakeQueue(this.pool, 'sms_whatsapp', RECEIPTS_QUEUE);
+  }
+
+  async onInbound(message: InboundSms): Promise<void> {
+    const to = phoneNumber(message.to) ?? message.to;
+    const from = phoneNumber(message.from) ?? message.from;
+    const queued = await inPgTransaction(this.pool, async (tx) => {
+      const workspaceId = await this.inbound.holderOf(tx, to);
+      if (!workspaceId) {
+        await this.inbound.recordUnroutable(tx, message);
+        this.logger.warn(
+          `inbound SMS from ${from} to ${to} over ${message.carrier}: no workspace holds ${to}; recorded as unroutable`,
+        );
+        return undefined;
+      }
+      const received = draftInbound(workspaceId, { ...message, to, from });
+      await this.accept.insert(tx, [received]);
+      const replies = await this.rules.apply(tx, {
+        workspaceId,
+        messageId: received.row.id,
+        from,
+        to,
+        text: message.text,
+        receivedAt: message.receivedAt,
+      });
+      const now = new Date();
+      // Keyword replies go past the opt-out check: a STOP's confirmation reaches a pair it just suppressed.
+      const drafts = replies.map((reply) =>
+        draftOutbound(
+          workspaceId,
+          {
+            to: reply.to,
+            from: reply.from,
+            text: reply.text,
+            category: 'service',
+            smartEncoding: false,
+            tags: [],
+            metadata: {},
+          },
+          now,
+          { suppressed: false },
+        ),
+      );
+      await this.accept.insert(tx, drafts);
+      return drafts.length > 0;
+    });
+    if (queued !== undefined) this.accept.wakeAll(queued);
+  }
+}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import type { SmsTag } from '@switchboard/contracts';
+import { rowsOf } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import { eventInserts, eventRows } from '../messages';
+import type { SmsEventRecord } from '../messages';
+
+/** An accepted message as the submit worker reads it. */
+export interface SubmitRow {
+  id: string;
+  workspace_id: string;
+  status: string;
+  from_address: string;
+  to_address: string;
+  text: string;
+  tags: SmsTag[];
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+
+export interface SentRecord {
+  id: string;
+  carrier: string;
+  sentAt: Date;
+  parts: Array<{ index: number; carrierMessageId: string; keys: string[] }>;
+  workspaceId: string;
+}
+
+export interface FailedRecord {
+  id: string;
+  code: string;
+  description: string;
+  carrier_code: string | null;
+  at: Date;
+}
+
+/** Named queries of the submit worker. */
+@Injectable()
+export class SubmitRepository {
+  async messages(runner: SqlRunner, ids: string[]): Promise<SubmitRow[]> {
+    return rowsOf<SubmitRow>(
+      await runner.query(
+        `SELECT id, workspace_id, status, from_address, to_address, text, tags, metadata, created_at
+         FROM sms_whatsapp.sms_messages WHERE id = ANY ($1::text[])`,
+        [ids],
+      ),
+    );
+  }
+
+  /**
+   * In ONE statement: messages handed over become `sent` with their carrier and parts (the
+   * carrier ids receipts are matched by), messages refused become `failed`, and their events
+   * go to the timeline and the outbox. Only `accepted` messages change.
+   */
+  async record(
+    executor: SqlRunner,
+    sent: SentRecord[],
+    failed: FailedRecord[],
+    events: SmsEventRecord[],
+  ): Promise<void> {
+    if (sent.length === 0 && failed.length === 0) return;
+    const [timeline, outbox] = eventRows(events);
+    await executor.query(
+      `WITH s AS (
+         UPDATE sms_whatsapp.sms_messages m
+         SET status = 'sent', sent_at = x.sent_at, status_at = x.sent_at, carrier = x.carrier,
+           parts = x.parts
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, sent_at timestamptz, carrier text,
+           parts int)
+         WHERE m.id = x.id AND m.status = 'accepted'
+       ), p AS (
+         INSERT INTO sms_whatsapp.sms_message_parts (message_id, part_index, workspace_id,
+           carrier, carrier_message_id, match_keys)
+         SELECT x.message_id, x.part_index, x.workspace_id, x.carrier, x.carrier_message_id,
+           ARRAY(SELECT jsonb_array_elements_text(x.match_keys))
+         FROM jsonb_to_recordset($2::jsonb) AS x(message_id text, part_index int,
+           workspace_id text, carrier text, carrier_message_id text, match_keys jsonb)
+         ON CONFLICT (message_id, part_index) DO NOTHING
+       ), f AS (
+         UPDATE sms_whatsapp.sms_messages m
+         SET status = 'failed', status_at = x.at, last_error_code = x.code,
+           last_error_description = x.description, last_error_carrier_code = x.carrier_code,
+           last_error_at = x.at
+         FROM jsonb_to_recordset($3::jsonb) AS x(id text, code text, description text,
+           carrier_code text, at timestamptz)
+         WHERE m.id = x.id AND m.status = 'accepted'
+       ), ${eventInserts('$4', '$5')}
+       SELECT 1`,
+      [
+        JSON.stringify(
+          sent.map((s) => ({
+            id: s.id,
+            sent_at: s.sentAt,
+            carrier: s.carrier,
+            parts: s.parts.length,
+          })),
+        ),
+        JSON.stringify(
+          sent.flatMap((s) =>
+            s.parts.map((part) => ({
+              message_id: s.id,
+              part_index: part.index,
+              workspace_id: s.workspaceId,
+              carrier: s.carrier,
+              carrier_message_id: part.carrierMessageId,
+              match_keys: part.keys,
+            })),
+          ),
+        ),
+        JSON.stringify(failed),
+        timeline,
+        outbox,
+      ],
+    );
+  }
+}

@@ -1,0 +1,180 @@
+import { randomInt } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { encodeSms } from '@switchboard/contracts';
+import { completeJobs, holdJobs, wakeRelay, WorkQueue } from '@switchboard/background';
+import type { Job, WorkQueueWorker } from '@switchboard/background';
+import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import { foregroundPriority } from '@switchboard/platform';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { CarrierSubmitError, SMS_CARRIERS } from '../carriers/sms-carrier';
+import type { SmsCarriers, SubmitOutcome } from '../carriers/sms-carrier';
+import { smsEvent, SUBMIT_QUEUE } from '../messages';
+import type { SmsEventRecord } from '../messages';
+import { carrierIdKeys } from './carrier-ids';
+import { submitFailure } from './submit-failure';
+import { SubmitRepository } from './submit.repository';
+import type { FailedRecord, SentRecord, SubmitRow } from './submit.repository';
+
+const BATCH_SIZE = 16;
+const CONCURRENCY = 64;
+const LEASE_MS = 60_000;
+
+type Outcome =
+  | { job: Job<{ message_id: string }>; row: SubmitRow; sent: SubmitOutcome; at: Date }
+  | { job: Job<{ message_id: string }>; row: SubmitRow; failed: CarrierSubmitError; at: Date };
+
+/**
+ * Hands accepted messages to the carriers: a claimed batch is encoded (its parts with an 8-bit
+ * concatenation reference of their own) and submitted message by message, then every outcome is
+ * recorded in one transaction: `sent` with its carrier ids, `failed` with the carrier's code, or,
+ * for a temporary refusal (a bind down, a throttle that outlasted the carrier layer), the job
+ * again later with back-off, until a day has passed (`submitFailure`) fails it as `provider_unavailable`.
+ */
+@Injectable()
+export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(SubmitRunner.name);
+  private readonly pool: Pool;
+  private readonly reads: SqlRunner;
+  private worker?: WorkQueueWorker;
+
+  constructor(
+    @InjectDataSource('sms_whatsapp') dataSource: DataSource,
+    private readonly repository: SubmitRepository,
+    @Inject(SMS_CARRIERS) private readonly carriers: SmsCarriers,
+  ) {
+    this.pool = pgPoolOf(dataSource);
+    this.reads = poolRunner(dataSource);
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker = new WorkQueue(this.pool, 'sms_whatsapp').start<{ message_id: string }>({
+      queue: SUBMIT_QUEUE,
+      concurrency: CONCURRENCY,
+      batchSize: BATCH_SIZE,
+      leaseMs: LEASE_MS,
+      priority: foregroundPriority,
+      handleBatch: (jobs) => this.submit(jobs),
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker?.stop();
+  }
+
+  private async submit(jobs: Job<{ message_id: string }>[]): Promise<void> {
+    const { carriers } = this;
+    const rows = new Map(
+      (
+        await this.repository.messages(
+          this.reads,
+          jobs.map((job) => job.payload.message_id),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    // A message already handed over (a rerun after a crash past the record) or gone: nothing to send.
+    const due = jobs.filter((job) => rows.get(job.payload.message_id)?.status === 'accepted');
+    const outcomes: Outcome[] = await Promise.all(
+      due.map(async (job): Promise<Outcome> => {
+        const row = rows.get(job.payload.message_id) as SubmitRow;
+        try {
+          const encoded = encodeSms(row.text, { reference: randomInt(256) });
+          const sent = await carriers.submit({
+            messageId: row.id,
+            from: row.from_address,
+            to: row.to_address,
+            dataCoding: encoded.dataCoding,
+            parts: encoded.parts,
+          });
+          return { job, row, sent, at: new Date() };
+        } catch (err) {
+          const failed =
+            err instanceof CarrierSubmitError
+              ? err
+              : new CarrierSubmitError((err as Error).message, true, 'provider_unavailable');
+          return { job, row, failed, at: new Date() };
+        }
+      }),
+    );
+    await this.record(jobs, outcomes);
+  }
+
+  private async record(jobs: Job<{ message_id: string }>[], outcomes: Outcome[]): Promise<void> {
+    const sent: SentRecord[] = [];
+    const failed: FailedRecord[] = [];
+    const events: SmsEventRecord[] = [];
+    const finished = new Set<Job<{ message_id: string }>>();
+    const retries: Array<{ job: Job<{ message_id: string }>; at: Date }> = [];
+    for (const outcome of outcomes) {
+      const { job, row, at } = outcome;
+      const subject = {
+        messageId: row.id,
+        workspaceId: row.workspace_id,
+        to: row.to_address,
+        from: row.from_address,
+        tags: row.tags,
+        metadata: row.metadata,
+      };
+      if ('sent' in outcome) {
+        const { carrier, carrierMessageIds } = outcome.sent;
+        sent.push({
+          id: row.id,
+          carrier,
+          sentAt: at,
+          workspaceId: row.workspace_id,
+          parts: carrierMessageIds.map((id, index) => ({
+            index,
+            carrierMessageId: id,
+            keys: carrierIdKeys(id),
+          })),
+        });
+        events.push(smsEvent('sms.sent', subject, at, { carrier }));
+        finished.add(job);
+        continue;
+      }
+      const failure = submitFailure(outcome.failed, new Date(row.created_at), at, job.attempts);
+      if ('retryInMs' in failure) {
+        retries.push({ job, at: new Date(at.getTime() + failure.retryInMs) });
+        this.logger.warn(
+          `submit of ${row.id} refused for now (${outcome.failed.message}); retrying in ${failure.retryInMs} ms`,
+        );
+        continue;
+      }
+      const { error } = failure;
+      failed.push({
+        id: row.id,
+        code: error.code,
+        description: error.description,
+        carrier_code: error.carrier_error_code ?? null,
+        at,
+      });
+      events.push(
+        smsEvent('sms.failed', subject, at, { carrier: outcome.failed.carrier ?? null, error }),
+      );
+      finished.add(job);
+    }
+    // Jobs whose message needs nothing (already sent, gone) complete with the rest.
+    const handled = new Set(outcomes.map((outcome) => outcome.job));
+    for (const job of jobs) if (!handled.has(job)) finished.add(job);
+    await inPgTransaction(this.pool, async (tx) => {
+      // A job another worker took over (this one's lease ran out) is left to it, unrecorded.
+      const held = new Set(await holdJobs(tx, jobs));
+      const ours = new Set([...held].map((job) => job.payload.message_id));
+      await this.repository.record(
+        tx,
+        sent.filter((record) => ours.has(record.id)),
+        failed.filter((record) => ours.has(record.id)),
+        events.filter((event) => ours.has(event.messageId)),
+      );
+      await completeJobs(
+        tx,
+        [...finished].filter((job) => held.has(job)),
+      );
+      for (const retry of retries) if (held.has(retry.job)) await retry.job.retryAt(tx, retry.at);
+    });
+    if (events.length > 0) wakeRelay(this.pool, 'sms_whatsapp');
+  }
+}

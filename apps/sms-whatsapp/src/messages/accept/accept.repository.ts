@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { wakeQueue, wakeRelay } from '@switchboard/background';
+import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { eventInserts, eventRows } from '../sms-events';
+import type { SmsDraft } from './sms-draft';
+
+/** The queue of messages to hand to a carrier. */
+export const SUBMIT_QUEUE = 'sms.submit';
+
+/** A sender the workspace may send from: a number it holds (any category), or a registered sender ID. */
+export interface HeldSender {
+  sender: string;
+  kind: 'number' | 'alphanumeric';
+  /** Alphanumeric only: the categories it is registered for; null = all. */
+  categories: string[] | null;
+}
+
+/** Named queries of the accept path: the senders, the opt-outs in force, and the one write. */
+@Injectable()
+export class AcceptRepository {
+  private readonly reads: SqlRunner;
+  private readonly pool: Pool;
+
+  constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
+    this.reads = poolRunner(dataSource);
+    this.pool = pgPoolOf(dataSource);
+  }
+
+  /** Which of `senders` the workspace holds, in one query for a whole batch. */
+  async heldSenders(workspaceId: string, senders: string[]): Promise<HeldSender[]> {
+    return rowsOf<HeldSender>(
+      await this.reads.query(
+        `SELECT a.number AS sender, 'number' AS kind, NULL::text[] AS categories
+         FROM sms_whatsapp.number_allocations a
+         JOIN sms_whatsapp.numbers n ON n.number = a.number
+         WHERE a.workspace_id = $1 AND a.status = 'active' AND a.released_at IS NULL
+           AND 'sms' = ANY (n.capabilities) AND a.number = ANY ($2::text[])
+         UNION ALL
+         SELECT sender, 'alphanumeric', categories FROM sms_whatsapp.sms_senders
+         WHERE workspace_id = $1 AND sender = ANY ($2::text[])`,
+        [workspaceId, senders],
+      ),
+    );
+  }
+
+  /**
+   * The sender a template send goes from: the workspace's earliest active SMS number, else a
+   * registered sender ID covering the category; undefined when it has none.
+   */
+  async defaultSender(workspaceId: string, category: string): Promise<string | undefined> {
+    const rows = rowsOf<{ sender: string }>(
+      await this.reads.query(
+        `(SELECT a.number AS sender, 0 AS rank, a.allocated_at AS since
+          FROM sms_whatsapp.number_allocations a
+          JOIN sms_whatsapp.numbers n ON n.number = a.number
+          WHERE a.workspace_id = $1 AND a.status = 'active' AND a.released_at IS NULL
+            AND 'sms' = ANY (n.capabilities))
+         UNION ALL
+         (SELECT sender, 1, created_at FROM sms_whatsapp.sms_senders
+          WHERE workspace_id = $1 AND (categories IS NULL OR $2 = ANY (categories)))
+         ORDER BY rank, since LIMIT 1`,
+        [workspaceId, category],
+      ),
+    );
+    return rows[0]?.sender;
+  }
+
+  /** The (from, to) pairs among `pairs` with an opt-out episode in force, as `from to` keys. */
+  async suppressedPairs(
+    executor: SqlRunner,
+    workspaceId: string,
+    pairs: Array<{ from: string; to: string }>,
+  ): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows = rowsOf<{ originator: string; destination: string }>(
+      await executor.query(
+        `SELECT DISTINCT originator, destination FROM sms_whatsapp.sms_suppressions
+         WHERE workspace_id = $1 AND ended_at IS NULL
+           AND (originator, destination) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+        [workspaceId, pairs.map((pair) => pair.from), pairs.map((pair) => pair.to)],
+      ),
+    );
+    return new Set(rows.map((row) => `${row.originator} ${row.destination}`));
+  }
+
+  /**
+   * Messages, their events (timeline and outbox) and one submit job per message not rejected,
+   * in ONE statement whatever the number, in the caller's transaction.
+   */
+  async insert(executor: SqlRunner, drafts: SmsDraft[]): Promise<void> {
+    if (drafts.length === 0) return;
+    const [timeline, outbox] = eventRows(drafts.flatMap((draft) => draft.events));
+    await executor.query(
+      `WITH m AS (
+         INSERT INTO sms_whatsapp.sms_messages (id, workspace_id, direction, status, from_address,
+           to_address, country_code, category, text, segments, encoding, characters,
+           smart_encoding, tags, metadata, template_id, template_language, carrier,
+           last_error_code, last_error_description, last_error_at, idempotency_key, created_at,
+           status_at)
+         SELECT id, workspace_id, direction, status, from_address, to_address, country_code,
+           category, text, segments, encoding, characters, smart_encoding, tags, metadata,
+           template_id, template_language, carrier, last_error_code, last_error_description,
+           last_error_at, idempotency_key, created_at, status_at
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, workspace_id text, direction text,
+           status text, from_address text, to_address text, country_code text, category text,
+           text text, segments int, encoding text, characters int, smart_encoding boolean,
+           tags jsonb, metadata jsonb, template_id text, template_language text, carrier text,
+           last_error_code text, last_error_description text, last_error_at timestamptz,
+           idempotency_key text, created_at timestamptz, status_at timestamptz)
+       ), ${eventInserts('$2', '$3')}, j AS (
+         INSERT INTO sms_whatsapp.jobs (queue, payload)
+         SELECT $4, jsonb_build_object('message_id', id) FROM unnest($5::text[]) AS t(id)
+       )
+       SELECT 1`,
+      [
+        JSON.stringify(drafts.map((draft) => draft.row)),
+        timeline,
+        outbox,
+        SUBMIT_QUEUE,
+        drafts.filter((draft) => draft.queued).map((draft) => draft.row.id),
+      ],
+    );
+  }
+
+  /** After the commit: the relay for the events, the submit workers when jobs were queued. */
+  wakeAll(queued: boolean): void {
+    wakeRelay(this.pool, 'sms_whatsapp');
+    if (queued) wakeQueue(this.pool, 'sms_whatsapp', SUBMIT_QUEUE);
+  }
+}

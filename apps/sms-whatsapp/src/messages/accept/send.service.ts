@@ -1,0 +1,115 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { SmsErrors } from '@switchboard/contracts';
+import type {
+  RequestContext,
+  SmsBatchReply,
+  SmsMessage,
+  SmsSendInput,
+} from '@switchboard/contracts';
+import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
+import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
+import { DataSource } from 'typeorm';
+import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
+import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
+import { AcceptRepository } from './accept.repository';
+import { normaliseSend, sendProblemsError } from './send-request.normaliser';
+import type { NormalisedSend, SendProblem } from './send-request.normaliser';
+import { acceptedView, draftOutbound } from './sms-draft';
+import type { OutboundSms } from './sms-draft';
+import { SenderRules } from './sender-rules';
+
+/**
+ * Accepts sends and batches: the value rules, the templates, the senders, then every row of the
+ * send (messages, events, outbox, submit jobs) in one transaction with its Idempotency-Key
+ * before the 202. A pair with an opt-out in force is stored `rejected` and never queued.
+ */
+@Injectable()
+export class SendService {
+  constructor(
+    @Inject(SMS_WHATSAPP_CONFIG)
+    private readonly config: SmsWhatsappConfig,
+    @InjectDataSource('sms_whatsapp') private readonly dataSource: DataSource,
+    private readonly box: SealedBox,
+    private readonly repository: AcceptRepository,
+    private readonly senders: SenderRules,
+  ) {}
+
+  async send(context: RequestContext, input: SmsSendInput): Promise<SmsMessage> {
+    const result = normaliseSend(input.body);
+    if (!result.ok) throw sendProblemsError(result.problems);
+    this.requireCarrier();
+    const [message] = await this.accept(context, [result.value], '');
+    return message;
+  }
+
+  /** Up to 100 sends, all checked before any is stored: one problem refuses the batch. */
+  async sendBatch(context: RequestContext, input: SmsSendInput): Promise<SmsBatchReply> {
+    const body = input.body as { messages?: unknown } | null;
+    const messages = body?.messages;
+    if (!Array.isArray(messages) || messages.length === 0 || messages.length > 100)
+      throw AppError.validation([
+        { param: 'messages', message: 'must be a list of 1 to 100 send requests' },
+      ]);
+    const problems: SendProblem[] = [];
+    const sends: NormalisedSend[] = [];
+    messages.forEach((item, index) => {
+      const result = normaliseSend(item, `messages[${index}].`);
+      if (result.ok) sends.push(result.value);
+      else problems.push(...result.problems);
+    });
+    if (problems.length > 0) throw sendProblemsError(problems);
+    this.requireCarrier();
+    const data = await this.accept(context, sends, 'messages');
+    return { data, summary: { accepted_count: data.length } };
+  }
+
+  /**
+   * A deployment without carriers could never send: a send whose values are valid is refused
+   * before its sender is looked up or anything is stored.
+   */
+  private requireCarrier(): void {
+    if (!this.config.SMPP_URL?.length) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
+  }
+
+  /** The sends' senders, then their rows in one transaction with the Idempotency-Key's claim. */
+  private async accept(
+    context: RequestContext,
+    sends: NormalisedSend[],
+    batchParam: string,
+  ): Promise<SmsMessage[]> {
+    const workspaceId = workspaceOf(context);
+    const scope = idempotencyScope(context);
+    // A retry replays the first answer, even if its sender has been released since.
+    const replay = await storedReply<SmsMessage[]>(
+      this.dataSource,
+      'sms_whatsapp',
+      scope,
+      this.box,
+    );
+    if (replay !== undefined) return replay;
+    const outbound: OutboundSms[] = await this.senders.resolve(workspaceId, sends, batchParam);
+    let queued = false;
+    const reply = await idempotentWrite(
+      this.dataSource,
+      'sms_whatsapp',
+      scope,
+      this.box,
+      async (manager) => {
+        const suppressed = await this.repository.suppressedPairs(manager, workspaceId, outbound);
+        const now = new Date();
+        const drafts = outbound.map((sms) =>
+          draftOutbound(workspaceId, sms, now, {
+            suppressed: suppressed.has(`${sms.from} ${sms.to}`),
+            idempotencyKey: scope.key,
+          }),
+        );
+        await this.repository.insert(manager, drafts);
+        queued = drafts.some((draft) => draft.queued);
+        return drafts.map(acceptedView);
+      },
+    );
+    this.repository.wakeAll(queued);
+    return reply;
+  }
+}

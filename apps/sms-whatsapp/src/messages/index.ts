@@ -1,0 +1,6 @@
+export { SmsMessagesModule } from './messages.module';
+export { AcceptRepository, SUBMIT_QUEUE } from './accept/accept.repository';
+export { countryOf, draftInbound, draftOutbound } from './accept/sms-draft';
+export type { OutboundSms, SmsDraft } from './accept/sms-draft';
+export { smsEvent, eventInserts, eventRows } from './sms-events';
+export type { SmsEventRecord, SmsEventSubject } from './sms-events';

@@ -1,0 +1,746 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BirdClient } from '@messagebird/sdk';
+import type { SmsMessage } from '@messagebird/sdk';
+import { call, createWorkspace, startTestSmsc } from '@switchboard/testing';
+import type { CreatedWorkspace, SmscSubmit, TestSmsc } from '@switchboard/testing';
+import { startTestPlatform } from './test-platform';
+import type { TestPlatform } from './test-platform';
+
+/** Our number (inbound, sender) and recipients whose carrier answers with the named receipt. */
+const OUR_NUMBER = '+31612340000';
+const RECIPIENT_STAT: Record<string, string> = {
+  '31612340001': 'DELIVRD',
+  '31612340002': 'EXPIRED',
+  '31612340003': 'UNDELIV',
+  '31612340004': 'REJECTD',
+  '31612340005': 'DELETED',
+  '31612340006': 'UNKNOWN',
+  '447700900001': 'DELIVRD',
+  '447700900003': 'UNDELIV',
+};
+const EARLY_RECEIPT = '31612340009';
+/** Its second part is UNDELIV, the others DELIVRD. */
+const MIXED_PARTS = '31612340010';
+/** No automatic receipt: the test sends its own. */
+const MANUAL_RECEIPTS = '31612340011';
+const FINAL = ['delivered', 'undelivered', 'failed', 'expired', 'rejected'];
+
+function receiptFor(submit: SmscSubmit) {
+  const to = submit.destination.addr;
+  if (to === EARLY_RECEIPT) return { stat: 'DELIVRD', beforeResponse: true };
+  if (to === MANUAL_RECEIPTS) return null;
+  if (to === MIXED_PARTS)
+    return submit.concat?.sequence === 2 ? { stat: 'UNDELIV', err: '027' } : { stat: 'DELIVRD' };
+  const stat = RECIPIENT_STAT[to] ?? 'DELIVRD';
+  return { stat, err: stat === 'DELIVRD' ? '000' : '0' + String(to.slice(-2)) };
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * SMS messages end to end on the embedded default with the official SDK: two test SMSCs over
+ * real SMPP (one answering hex ids and quoting them in decimal in its receipts, the other the
+ * reverse), reached through SMPP_URL by destination prefix.
+ */
+describe('SMS messages through the gateway', () => {
+  let platform: TestPlatform;
+  let dutch: TestSmsc;
+  let british: TestSmsc;
+  let acme: CreatedWorkspace;
+  let other: CreatedWorkspace;
+  let bird: BirdClient;
+
+  const send = (body: Record<string, unknown>) =>
+    call<SmsMessage & { error?: { code: string; details?: Array<{ param: string }> } }>(
+      platform.base,
+      'POST',
+      '/v1/sms/messages',
+      { token: acme.api_key.secret, body },
+    );
+  const final = (id: string) =>
+    eventually(
+      () => bird.sms.get(id),
+      (message) => FINAL.includes(message.status),
+    );
+
+  beforeAll(async () => {
+    [dutch, british] = await Promise.all([
+      startTestSmsc({
+        messageIds: 'hex',
+        receiptIds: 'other',
+        receipts: receiptFor,
+        urlParams: { prefixes: '31', name: 'nl-carrier' },
+      }),
+      startTestSmsc({
+        messageIds: 'decimal',
+        receiptIds: 'other',
+        receipts: receiptFor,
+        urlParams: { prefixes: '44', name: 'uk-carrier' },
+      }),
+    ]);
+    platform = await startTestPlatform({
+      RATE_LIMITS: 'off',
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+      SMPP_URL: `${dutch.url},${british.url}`,
+    });
+    acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
+    other = await createWorkspace(platform.base, platform.adminToken, { name: 'Other' });
+    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
+    // The operator stocks two numbers (one without sms) and registers two sender IDs; Acme
+    // orders both numbers.
+    const admin = (path: string, body: unknown) =>
+      call(platform.base, 'POST', path, { token: platform.adminToken, body });
+    for (const [number, capabilities] of [
+      [OUR_NUMBER, ['sms', 'voice']],
+      ['+31612349999', ['voice']],
+    ] as const) {
+      expect(
+        (await admin('/admin/v1/numbers', { number, number_type: 'mobile', capabilities })).status,
+      ).toBe(201);
+      expect((await bird.numbers.orders.create({ number })).status).toBe('completed');
+    }
+    const senders = `/admin/v1/workspaces/${acme.workspace.id}/sms-senders`;
+    expect((await admin(senders, { sender: 'Acme' })).status).toBe(201);
+    expect(
+      (await admin(senders, { sender: 'AcmeOtp', categories: ['authentication'] })).status,
+    ).toBe(201);
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await Promise.all([dutch?.stop(), british?.stop()]);
+  });
+
+  it("delivers the message's events as signed webhooks in the SDK's shapes", async () => {
+    const deliveries: Array<{ body: string; headers: Record<string, string> }> = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        deliveries.push({
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers as Record<string, string>,
+        });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const endpoint = (await bird.webhooks.create({
+        url: `http://127.0.0.1:${port}/sms`,
+        events: ['sms.accepted', 'sms.sent', 'sms.delivered'],
+      })) as unknown as { id: string; secret: string };
+      const message = await bird.sms.send({
+        to: '+31612340001',
+        from: 'Acme',
+        text: 'Hooked',
+        category: 'service',
+        tags: [{ name: 'flow', value: 'hooks' }],
+        metadata: { order: 'o_1' },
+      });
+      await final(message.id);
+      const events = await eventually(
+        () =>
+          Promise.resolve(
+            deliveries.map((d) =>
+              bird.webhooks.unwrap(d.body, d.headers, { secret: endpoint.secret }),
+            ),
+          ),
+        (list) => list.length >= 3,
+      );
+      expect(events.map((event) => event.type).sort()).toEqual([
+        'sms.accepted',
+        'sms.delivered',
+        'sms.sent',
+      ]);
+      for (const event of events)
+        expect(event.data).toMatchObject({
+          sms_id: message.id,
+          workspace_id: acme.workspace.id,
+          to: '+31612340001',
+          from: 'Acme',
+          tags: [{ name: 'flow', value: 'hooks' }],
+          metadata: { order: 'o_1' },
+        });
+      const accepted = events.find((event) => event.type === 'sms.accepted');
+      expect(accepted?.data).toMatchObject({ segments: message.segments });
+      await bird.webhooks.delete(endpoint.id);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
+  it('sends a long GSM text in parts that the SMSC reassembles to the original, then delivers it', async () => {
+    const text = 'Your parcel {ABC} is on its way ~ track it at [link] | thanks! '.repeat(6);
+    const message = await bird.sms.send({
+      to: '+31612340001',
+      from: 'Acme',
+      text,
+      category: 'transactional',
+    });
+    expect(message).toMatchObject({
+      id: expect.stringMatching(/^sms_/),
+      status: 'accepted',
+      direction: 'outbound',
+      to: '+31612340001',
+      from: 'Acme',
+      text,
+      category: 'transactional',
+      segments: { encoding: 'GSM_7BIT', characters: [...text].length },
+      options: { smart_encoding: false },
+    });
+    await dutch.waitFor(() => dutch.messages.some((m) => m.text === text));
+    const received = dutch.messages.find((m) => m.text === text);
+    expect(received?.parts).toHaveLength(message.segments.count);
+    expect(message.segments.count).toBeGreaterThan(2);
+    expect(received?.parts[0].source).toEqual({ addr: 'Acme', ton: 5, npi: 0 });
+    const done = await final(message.id);
+    expect(done).toMatchObject({ status: 'delivered', carrier: expect.any(String) });
+    expect(done.delivered_at).toEqual(expect.any(String));
+    expect(done.sent_at).toEqual(expect.any(String));
+  });
+
+  it.each([
+    ['Arabic', 'مرحبا بك في خدمتنا، طلبك قيد التجهيز وسيصل قريبا إن شاء الله. '.repeat(3)],
+    ['emoji', 'Party time 🎉🎈🥳 see you there 😀 '.repeat(6)],
+  ])('sends a long UCS-2 text (%s) that reassembles to the original', async (_, text) => {
+    const message = await bird.sms.send({
+      to: '+31612340001',
+      from: OUR_NUMBER,
+      text,
+      category: 'marketing',
+    });
+    expect(message.segments).toMatchObject({ encoding: 'UCS2', characters: [...text].length });
+    await dutch.waitFor(() => dutch.messages.some((m) => m.text === text));
+    const received = dutch.messages.find((m) => m.text === text);
+    expect(received?.parts).toHaveLength(message.segments.count);
+    expect(received?.parts[0].source).toEqual({ addr: '31612340000', ton: 1, npi: 1 });
+    expect(received?.parts[0].dataCoding).toBe(8);
+  });
+
+  it.each([
+    ['+31612340001', 'delivered', null],
+    ['+31612340002', 'expired', 'unreachable'],
+    ['+31612340003', 'undelivered', 'unreachable'],
+    ['+31612340004', 'failed', 'blocked_by_carrier'],
+    ['+31612340005', 'failed', 'unknown'],
+    ['+31612340006', 'failed', 'unknown'],
+    ['+447700900001', 'delivered', null],
+    ['+447700900003', 'undelivered', 'unreachable'],
+  ])('maps the receipt for %s to %s (hex and decimal ids)', async (to, status, code) => {
+    const message = await bird.sms.send({
+      to,
+      from: 'Acme',
+      text: 'Status check',
+      category: 'service',
+    });
+    const done = await final(message.id);
+    expect(done.status).toBe(status);
+    if (code)
+      expect(done.last_error).toMatchObject({ code, carrier_error_code: `0${to.slice(-2)}` });
+    else expect(done.last_error ?? null).toBeNull();
+  });
+
+  it('applies a receipt that arrives before the submit response', async () => {
+    const message = await bird.sms.send({
+      to: `+${EARLY_RECEIPT}`,
+      from: 'Acme',
+      text: 'Early',
+      category: 'service',
+    });
+    expect((await final(message.id)).status).toBe('delivered');
+  });
+
+  it.each([
+    ['a'.repeat(160), 1, 'GSM_7BIT'],
+    ['a'.repeat(161), 2, 'GSM_7BIT'],
+    ['€'.repeat(80), 1, 'GSM_7BIT'],
+    ['€'.repeat(81), 2, 'GSM_7BIT'],
+    ['ŵ'.repeat(70), 1, 'UCS2'],
+    ['ŵ'.repeat(71), 2, 'UCS2'],
+    ['😀'.repeat(35), 1, 'UCS2'],
+    ['😀'.repeat(36), 2, 'UCS2'],
+  ])(
+    'counts segments as the SDK says (%#), and sends that many parts',
+    async (text, count, encoding) => {
+      const message = await bird.sms.send({
+        to: '+31612340001',
+        from: 'Acme',
+        text,
+        category: 'service',
+      });
+      expect(message.segments).toEqual({ count, encoding, characters: [...text].length });
+      await dutch.waitFor(() => dutch.messages.some((m) => m.text === text));
+      expect(dutch.messages.find((m) => m.text === text)?.parts).toHaveLength(count);
+    },
+  );
+
+  it('makes a message of several parts final when every part is, the worst part winning', async () => {
+    const text = 'Part of a longer story. '.repeat(20);
+    const message = await bird.sms.send({
+      to: `+${MIXED_PARTS}`,
+      from: 'Acme',
+      text,
+      category: 'service',
+    });
+    expect(message.segments.count).toBe(4);
+    const done = await final(message.id);
+    expect(done.status).toBe('undelivered');
+    expect(done.last_error).toMatchObject({ code: 'unreachable', carrier_error_code: '027' });
+  });
+
+  it('records ACCEPTD and ENROUTE as timeline steps, then the final receipt', async () => {
+    const message = await bird.sms.send({
+      to: `+${MANUAL_RECEIPTS}`,
+      from: 'Acme',
+      text: 'Steps',
+      category: 'service',
+    });
+    await dutch.waitFor(() => dutch.submits.some((s) => s.text === 'Steps'));
+    const submit = dutch.submits.find((s) => s.text === 'Steps') as SmscSubmit;
+    await eventually(
+      () => bird.sms.get(message.id),
+      (m) => m.status === 'sent',
+    );
+    await dutch.sendReceipt(submit, { stat: 'ACCEPTD' });
+    await dutch.sendReceipt(submit, { stat: 'ENROUTE' });
+    const steps = await eventually(
+      () => bird.sms.listEvents(message.id),
+      (events) => events.data.length >= 4,
+    );
+    expect(steps.data.map((e) => e.type)).toEqual([
+      'sms.accepted',
+      'sms.sent',
+      'sms.carrier_accepted',
+      'sms.enroute',
+    ]);
+    expect((await bird.sms.get(message.id)).status).toBe('sent');
+    await dutch.sendReceipt(submit, { stat: 'DELIVRD' });
+    expect((await final(message.id)).status).toBe('delivered');
+    // A second final receipt for the same part changes nothing.
+    await dutch.sendReceipt(submit, { stat: 'UNDELIV' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await bird.sms.get(message.id)).status).toBe('delivered');
+  });
+
+  it('keeps messages accepted while their carrier is down and sends them once it is back', async () => {
+    await british.stop();
+    const message = await bird.sms.send({
+      to: '+447700900001',
+      from: 'Acme',
+      text: 'Waiting',
+      category: 'service',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await bird.sms.get(message.id)).status).toBe('accepted');
+    await british.restart();
+    const done = await eventually(
+      () => bird.sms.get(message.id),
+      (m) => FINAL.includes(m.status),
+      60_000,
+    );
+    expect(done.status).toBe('delivered');
+  }, 90_000);
+
+  it('fails a message the carrier refuses for good, with its code and command_status', async () => {
+    british.throttleNext(1, 0x0b);
+    const message = await bird.sms.send({
+      to: '+447700900001',
+      from: 'Acme',
+      text: 'Refused',
+      category: 'service',
+    });
+    const done = await final(message.id);
+    expect(done).toMatchObject({
+      status: 'failed',
+      last_error: { code: 'invalid_destination', carrier_error_code: '0x0000000b' },
+    });
+    const events = await bird.sms.listEvents(message.id);
+    expect(events.data.map((e) => e.type)).toEqual(['sms.accepted', 'sms.failed']);
+  });
+
+  it('sends once per Idempotency-Key, replaying the first answer', async () => {
+    const body = { to: '+31612340001', from: 'Acme', text: 'Once only', category: 'service' };
+    const headers = { 'idempotency-key': 'sms-once-1' };
+    const first = await call<SmsMessage>(platform.base, 'POST', '/v1/sms/messages', {
+      token: acme.api_key.secret,
+      body,
+      headers,
+    });
+    const again = await call<SmsMessage>(platform.base, 'POST', '/v1/sms/messages', {
+      token: acme.api_key.secret,
+      body,
+      headers,
+    });
+    expect(first.status).toBe(202);
+    expect(again.body.id).toBe(first.body.id);
+    const stored = await platform.db.query(
+      `SELECT count(*)::int AS n FROM sms_whatsapp.sms_messages WHERE text = 'Once only'`,
+    );
+    expect(stored.rows[0].n).toBe(1);
+  });
+
+  it('records the timeline oldest first, with a type filter', async () => {
+    const message = await bird.sms.send({
+      to: '+31612340001',
+      from: 'Acme',
+      text: 'Timeline',
+      category: 'service',
+    });
+    await final(message.id);
+    const events = await bird.sms.listEvents(message.id);
+    expect(events.data.map((event) => event.type)).toEqual([
+      'sms.accepted',
+      'sms.sent',
+      'sms.delivered',
+    ]);
+    expect(events.data[1].carrier).toEqual(expect.any(String));
+    const delivered = await bird.sms.listEvents(message.id, { type: 'sms.delivered' });
+    expect(delivered.data).toHaveLength(1);
+  });
+
+  it('reads an authentication body back as **REDACTED** while the recipient gets it', async () => {
+    const text = 'Your code is 482913';
+    const message = await bird.sms.send({
+      to: '+31612340001',
+      from: 'AcmeOtp',
+      text,
+      category: 'authentication',
+    });
+    expect(message.text).toBe('**REDACTED**');
+    expect((await bird.sms.get(message.id)).text).toBe('**REDACTED**');
+    await dutch.waitFor(() => dutch.messages.some((m) => m.text === text));
+  });
+
+  it('sends a template from the workspace number, its category from the template', async () => {
+    const message = await bird.sms.send({
+      to: '+31612340001',
+      template: { slug: 'bird_otp_verification', language: 'nl', parameters: { code: '482913' } },
+    });
+    expect(message).toMatchObject({
+      status: 'accepted',
+      from: OUR_NUMBER,
+      category: 'authentication',
+      text: '**REDACTED**',
+    });
+    const sent = 'Je verificatiecode is 482913. Deel deze code nooit met iemand.';
+    await dutch.waitFor(() => dutch.messages.some((m) => m.text === sent));
+  });
+
+  it('refuses template sends naming their problems with SMSTemplateInvalid', async () => {
+    const unknown = await send({ to: '+31612340001', template: { slug: 'no_such_template' } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error?.code).toBe('E01026');
+    const missing = await send({ to: '+31612340001', template: { slug: 'bird_otp_verification' } });
+    expect(missing.body.error?.code).toBe('E01026');
+    expect(missing.body.error?.details?.map((d) => d.param)).toEqual(['template.parameters.code']);
+    const withFrom = await send({
+      to: '+31612340001',
+      from: 'Acme',
+      template: { slug: 'bird_otp_verification', parameters: { code: '1234' } },
+    });
+    expect(withFrom.status).toBe(422);
+    expect(withFrom.body.error?.details?.map((d) => d.param)).toEqual(['from']);
+  });
+
+  it('accepts a batch whole, in order, and refuses it whole when one item is invalid', async () => {
+    const before = await platform.db.query(
+      'SELECT count(*)::int AS n FROM sms_whatsapp.sms_messages',
+    );
+    const bad = await call<{ error: { code: string; details: Array<{ param: string }> } }>(
+      platform.base,
+      'POST',
+      '/v1/sms/batches',
+      {
+        token: acme.api_key.secret,
+        body: {
+          messages: [
+            { to: '+31612340001', from: 'Acme', text: 'one', category: 'service' },
+            { to: 'nope', from: 'Acme', text: 'two', category: 'service' },
+          ],
+        },
+      },
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((d) => d.param)).toEqual(['messages[1].to']);
+    const after = await platform.db.query(
+      'SELECT count(*)::int AS n FROM sms_whatsapp.sms_messages',
+    );
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+    const tooMany = await call<{ error: { code: string } }>(
+      platform.base,
+      'POST',
+      '/v1/sms/batches',
+      {
+        token: acme.api_key.secret,
+        body: {
+          messages: Array.from({ length: 101 }, () => ({
+            to: '+31612340001',
+            from: 'Acme',
+            text: 'x',
+            category: 'service',
+          })),
+        },
+      },
+    );
+    expect(tooMany.status).toBe(422);
+    const batch = await bird.sms.sendBatch({
+      messages: ['a', 'b', 'c'].map((text) => ({
+        to: '+31612340001',
+        from: 'Acme',
+        text,
+        category: 'service' as const,
+      })),
+    });
+    expect(batch.summary).toEqual({ accepted_count: 3 });
+    expect(batch.data.map((m) => m.text)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses preview fields with SMSUnsupportedFeature, naming each', async () => {
+    const response = await send({
+      to: '+31612340001',
+      from: 'Acme',
+      text: 'hi',
+      category: 'service',
+      scheduled_at: '2030-01-01T00:00:00Z',
+      campaign_id: 'cmp_1',
+      options: { track_clicks: true },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ code: 'E01024' });
+    expect(response.body.error?.details?.map((d) => d.param).sort()).toEqual([
+      'campaign_id',
+      'options.track_clicks',
+      'scheduled_at',
+    ]);
+  });
+
+  it('refuses senders the workspace does not hold, and categories a sender is not registered for', async () => {
+    const base = { to: '+31612340001', text: 'hi', category: 'service' };
+    expect((await send({ ...base, from: 'Stranger' })).body.error?.code).toBe('E01027');
+    // Held, but without the sms capability.
+    expect((await send({ ...base, from: '+31612349999' })).body.error?.code).toBe('E01027');
+    expect((await send({ ...base, from: 'AcmeOtp', category: 'marketing' })).body.error?.code).toBe(
+      'E01028',
+    );
+    expect(
+      (await send({ to: '+31612340001', text: 'hi', category: 'service' })).body.error?.code,
+    ).toBe('E01022');
+    expect((await send({ ...base, from: 'Acme', text: 'x'.repeat(1837) })).body.error?.code).toBe(
+      'E01025',
+    );
+  });
+
+  it('stores a send to an opted-out pair as rejected, never submitted', async () => {
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.sms_suppressions (id, workspace_id, destination, originator, reason,
+         origin, effective_at, last_asserted_at)
+       VALUES ('sms_sup_1', $1, '+31612340008', 'Acme', 'manual', 'api_key', now(), now())`,
+      [acme.workspace.id],
+    );
+    const message = await bird.sms.send({
+      to: '+31612340008',
+      from: 'Acme',
+      text: 'Blocked',
+      category: 'marketing',
+    });
+    expect(message.status).toBe('rejected');
+    expect(message.last_error).toMatchObject({ code: 'recipient_opted_out' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(dutch.messages.some((m) => m.text === 'Blocked')).toBe(false);
+    const listed = await bird.sms.list({ error_code: ['recipient_opted_out'] });
+    expect(listed.data.map((m) => m.id)).toContain(message.id);
+  });
+
+  it('lists with filters and keyset cursors', async () => {
+    const tagged = [];
+    for (const variant of ['a', 'b', 'c'])
+      tagged.push(
+        await bird.sms.send({
+          to: '+31612340007',
+          from: 'Acme',
+          text: `Tagged ${variant}`,
+          category: 'marketing',
+          tags: [
+            { name: 'campaign', value: 'spring' },
+            { name: 'variant', value: variant },
+          ],
+        }),
+      );
+    const byTo = await bird.sms.list({ to: '+31612340007' });
+    expect(byTo.data.map((m) => m.id)).toEqual(tagged.map((m) => m.id).reverse());
+    const byTags = await bird.sms.list({ tag: ['campaign:spring', 'variant:b'] });
+    expect(byTags.data.map((m) => m.id)).toEqual([tagged[1].id]);
+    const byName = await bird.sms.list({
+      tag: ['variant'],
+      category: 'marketing',
+      direction: 'outbound',
+    });
+    expect(byName.data).toHaveLength(3);
+    const first = await call<{ data: SmsMessage[]; next_cursor: string | null }>(
+      platform.base,
+      'GET',
+      '/v1/sms/messages?to=%2B31612340007&limit=2',
+      { token: acme.api_key.secret },
+    );
+    expect(first.body.data.map((m) => m.id)).toEqual([tagged[2].id, tagged[1].id]);
+    const second = await call<{
+      data: SmsMessage[];
+      next_cursor: string | null;
+      prev_cursor: string | null;
+    }>(
+      platform.base,
+      'GET',
+      `/v1/sms/messages?to=%2B31612340007&limit=2&starting_after=${first.body.next_cursor}`,
+      { token: acme.api_key.secret },
+    );
+    expect(second.body.data.map((m) => m.id)).toEqual([tagged[0].id]);
+    expect(second.body.next_cursor).toBeNull();
+    const statuses = await bird.sms.list({ status: ['delivered', 'failed'] });
+    expect(statuses.data.every((m) => ['delivered', 'failed'].includes(m.status))).toBe(true);
+    // Before the 30-day retention: raised to the bound, not refused.
+    const old = await bird.sms.list({ created_after: '2000-01-01T00:00:00Z', to: '+31612340007' });
+    expect(old.data).toHaveLength(3);
+    const future = await bird.sms.list({ created_before: '2000-01-01T00:00:00Z' });
+    expect(future.data).toHaveLength(0);
+  });
+
+  it('stores an inbound message for the workspace holding the number, listed as received', async () => {
+    await dutch.sendInbound({
+      from: '31655555555',
+      to: OUR_NUMBER.slice(1),
+      text: 'Hello from a phone',
+    });
+    const inbound = await eventually(
+      () => bird.sms.list({ direction: 'inbound' }),
+      (page) => page.data.length > 0,
+    );
+    expect(inbound.data[0]).toMatchObject({
+      direction: 'inbound',
+      status: 'received',
+      from: '+31655555555',
+      to: OUR_NUMBER,
+      text: 'Hello from a phone',
+      category: null,
+    });
+    const events = await bird.sms.listEvents(inbound.data[0].id);
+    expect(events.data.map((e) => e.type)).toEqual(['sms.received']);
+  });
+
+  it('applies the keyword rules to inbound messages: STOP is confirmed, then suppresses the pair', async () => {
+    await dutch.sendInbound({ from: '31655550001', to: OUR_NUMBER.slice(1), text: 'STOP' });
+    await dutch.waitFor(() => dutch.messages.some((m) => m.to === '31655550001'));
+    const reply = dutch.messages.find((m) => m.to === '31655550001');
+    expect(reply?.from).toBe(OUR_NUMBER.slice(1));
+    const replies = await bird.sms.list({ to: '+31655550001', direction: 'outbound' });
+    expect(replies.data[0]).toMatchObject({ category: 'service', from: OUR_NUMBER });
+    const blocked = await bird.sms.send({
+      to: '+31655550001',
+      from: OUR_NUMBER,
+      text: 'Spring sale',
+      category: 'marketing',
+    });
+    expect(blocked).toMatchObject({
+      status: 'rejected',
+      last_error: { code: 'recipient_opted_out' },
+    });
+    const events = await bird.sms.listEvents(blocked.id);
+    expect(events.data.map((e) => e.type)).toEqual(['sms.accepted', 'sms.rejected']);
+  });
+
+  it('acknowledges an inbound message to a number nobody holds, storing it for nobody', async () => {
+    const before = dutch.deliverResponses.length;
+    await dutch.sendInbound({ from: '31655555556', to: '31612347777', text: 'Anyone there?' });
+    const inboundAnswers = () =>
+      dutch.deliverResponses.slice(before).filter((answer) => answer.kind === 'inbound');
+    await dutch.waitFor(() => inboundAnswers().length > 0);
+    expect(inboundAnswers()).toEqual([expect.objectContaining({ status: 0 })]);
+    const stored = await platform.db.query(
+      `SELECT to_address FROM sms_whatsapp.sms_unroutable_inbound WHERE text = 'Anyone there?'`,
+    );
+    expect(stored.rows).toEqual([{ to_address: '+31612347777' }]);
+    const listed = await bird.sms.list({ direction: 'inbound', from: '+31655555556' });
+    expect(listed.data).toEqual([]);
+  });
+
+  it('shows another workspace nothing', async () => {
+    const message = await bird.sms.send({
+      to: '+31612340001',
+      from: 'Acme',
+      text: 'Mine',
+      category: 'service',
+    });
+    const token = other.api_key.secret;
+    const get = await call<{ error: { code: string } }>(
+      platform.base,
+      'GET',
+      `/v1/sms/messages/${message.id}`,
+      { token },
+    );
+    expect(get.status).toBe(404);
+    expect(get.body.error.code).toBe('E04059');
+    const events = await call(platform.base, 'GET', `/v1/sms/messages/${message.id}/events`, {
+      token,
+    });
+    expect(events.status).toBe(404);
+    const list = await call<{ data: unknown[] }>(platform.base, 'GET', '/v1/sms/messages', {
+      token,
+    });
+    expect(list.body.data).toEqual([]);
+    // Nor may it send from Acme's senders.
+    const sent = await call<{ error: { code: string } }>(
+      platform.base,
+      'POST',
+      '/v1/sms/messages',
+      {
+        token,
+        body: { to: '+31612340001', from: 'Acme', text: 'x', category: 'service' },
+      },
+    );
+    expect(sent.body.error.code).toBe('E01027');
+  });
+});
+
+describe('SMS sends without a carrier', () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform({ RATE_LIMITS: 'off' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('answers 503 E05006 naming SMPP_URL and stores nothing', async () => {
+    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
+    const response = await call<{ error: { code: string; type: string; message: string } }>(
+      platform.base,
+      'POST',
+      '/v1/sms/messages',
+      {
+        token: acme.api_key.secret,
+        body: { to: '+31612340001', from: 'Acme', text: 'hi', category: 'service' },
+      },
+    );
+    expect(response.status).toBe(503);
+    expect(response.body.error).toMatchObject({
+      code: 'E05006',
+      type: 'service_unavailable_error',
+    });
+    expect(response.body.error.message).toContain('SMPP_URL');
+    const stored = await platform.db.query(
+      'SELECT count(*)::int AS n FROM sms_whatsapp.sms_messages',
+    );
+    expect(stored.rows[0].n).toBe(0);
+  });
+});
