@@ -28,7 +28,7 @@ describe(CarriersModule.name, () => {
     await moduleRef.close();
     await smsc.waitFor(() => smsc.bound() === 0);
     expect(carriers.binds()).toEqual([
-      { carrier: `127.0.0.1:${smsc.port}`, bound: false, inFlight: 0 },
+      { carrier: `127.0.0.1:${smsc.port}`, bound: false, inFlight: 0, window: 10 },
     ]);
     await smsc.stop();
   });

@@ -22,7 +22,7 @@ describe(SmppBind.name, () => {
     expect(smsc.counters.binds).toBe(1);
     await smsc.waitFor(() => smsc.counters.enquireLinks >= 2, 5000);
     expect(await smsc.enquireLink()).toBe(1);
-    expect(rig.carriers.binds()).toEqual([{ carrier: 'c0', bound: true, inFlight: 0 }]);
+    expect(rig.carriers.binds()).toEqual([{ carrier: 'c0', bound: true, inFlight: 0, window: 10 }]);
   });
 
   it('comes back after the SMSC restarts, and sends what was queued meanwhile', async () => {

@@ -93,11 +93,12 @@ export class SmppCarriers implements SmsCarriers {
     this.listener = listener;
   }
 
-  binds(): Array<{ carrier: string; bound: boolean; inFlight: number }> {
+  binds(): Array<{ carrier: string; bound: boolean; inFlight: number; window: number }> {
     return this.binds_.map((bind) => ({
       carrier: bind.config.name,
       bound: bind.bound,
       inFlight: bind.inFlight,
+      window: bind.config.window,
     }));
   }
 

@@ -102,7 +102,7 @@ export interface SmsCarriers {
   /** Hands what the carriers send us (receipts, inbound messages) to `listener`. */
   listen(listener: CarrierListener): void;
   /** The carrier names and whether each has a bound connection now (readiness, metrics). */
-  binds(): Array<{ carrier: string; bound: boolean; inFlight: number }>;
+  binds(): Array<{ carrier: string; bound: boolean; inFlight: number; window: number }>;
   /** Unbinds and closes every connection. */
   close(): Promise<void>;
 }

@@ -3,11 +3,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { encodeSms } from '@switchboard/contracts';
-import { completeJobs, holdJobs, wakeRelay, WorkQueue } from '@switchboard/background';
+import {
+  CommitBatcher,
+  completeJobs,
+  holdJobs,
+  wakeRelay,
+  WorkQueue,
+} from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
-import { foregroundPriority } from '@switchboard/platform';
+import { foregroundPriority, Semaphore } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { CarrierSubmitError, SMS_CARRIERS } from '../carriers/sms-carrier';
@@ -23,16 +29,24 @@ const BATCH_SIZE = 16;
 const CONCURRENCY = 64;
 const LEASE_MS = 60_000;
 
+type SubmitJob = Job<{ message_id: string }>;
 type Outcome =
-  | { job: Job<{ message_id: string }>; row: SubmitRow; sent: SubmitOutcome; at: Date }
-  | { job: Job<{ message_id: string }>; row: SubmitRow; failed: CarrierSubmitError; at: Date };
+  | { job: SubmitJob; row: SubmitRow; sent: SubmitOutcome; at: Date }
+  | { job: SubmitJob; row: SubmitRow; failed: CarrierSubmitError; at: Date }
+  /** A job whose message needs nothing (already handed over by a run before a crash, or gone). */
+  | { job: SubmitJob; skipped: true };
 
 /**
  * Hands accepted messages to the carriers: a claimed batch is encoded (its parts with an 8-bit
- * concatenation reference of their own) and submitted message by message, then every outcome is
- * recorded in one transaction: `sent` with its carrier ids, `failed` with the carrier's code, or,
- * for a temporary refusal (a bind down, a throttle that outlasted the carrier layer), the job
- * again later with back-off, until a day has passed (`submitFailure`) fails it as `provider_unavailable`.
+ * concatenation reference of their own) and submitted message by message, and each outcome is
+ * recorded as soon as it is known, with whatever other outcomes are waiting, in one transaction
+ * (group commit): `sent` with its carrier ids, `failed` with the carrier's code, or, for a
+ * temporary refusal (a bind down, a throttle that outlasted the carrier layer), the job again
+ * later with back-off, until a day has passed (`submitFailure`) fails it as `provider_unavailable`.
+ *
+ * A message holds one of `slots` (as many as the carriers' windows together) from its submit to
+ * the commit of its outcome: at any moment at most that many messages are answered by a carrier
+ * and not yet recorded, which bounds what a crash can make the restarted service submit again.
  */
 @Injectable()
 export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -40,6 +54,8 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly pool: Pool;
   private readonly reads: SqlRunner;
   private worker?: WorkQueueWorker;
+  private readonly slots: Semaphore;
+  private readonly recorder = new CommitBatcher<Outcome>((outcomes) => this.record(outcomes));
 
   constructor(
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
@@ -48,6 +64,8 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   ) {
     this.pool = pgPoolOf(dataSource);
     this.reads = poolRunner(dataSource);
+    const windows = carriers.binds().reduce((sum, bind) => sum + bind.window, 0);
+    this.slots = new Semaphore(Math.max(1, windows));
   }
 
   onApplicationBootstrap(): void {
@@ -65,8 +83,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     await this.worker?.stop();
   }
 
-  private async submit(jobs: Job<{ message_id: string }>[]): Promise<void> {
-    const { carriers } = this;
+  private async submit(jobs: SubmitJob[]): Promise<void> {
     const rows = new Map(
       (
         await this.repository.messages(
@@ -75,40 +92,48 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         )
       ).map((row) => [row.id, row]),
     );
-    // A message already handed over (a rerun after a crash past the record) or gone: nothing to send.
-    const due = jobs.filter((job) => rows.get(job.payload.message_id)?.status === 'accepted');
-    const outcomes: Outcome[] = await Promise.all(
-      due.map(async (job): Promise<Outcome> => {
-        const row = rows.get(job.payload.message_id) as SubmitRow;
-        try {
-          const encoded = encodeSms(row.text, { reference: randomInt(256) });
-          const sent = await carriers.submit({
-            messageId: row.id,
-            from: row.from_address,
-            to: row.to_address,
-            dataCoding: encoded.dataCoding,
-            parts: encoded.parts,
-          });
-          return { job, row, sent, at: new Date() };
-        } catch (err) {
-          const failed =
-            err instanceof CarrierSubmitError
-              ? err
-              : new CarrierSubmitError((err as Error).message, true, 'provider_unavailable');
-          return { job, row, failed, at: new Date() };
-        }
+    await Promise.all(
+      jobs.map((job) => {
+        const row = rows.get(job.payload.message_id);
+        if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
+        return this.slots.use(async () => this.recorder.add(await this.submitOne(job, row)));
       }),
     );
-    await this.record(jobs, outcomes);
   }
 
-  private async record(jobs: Job<{ message_id: string }>[], outcomes: Outcome[]): Promise<void> {
+  private async submitOne(job: SubmitJob, row: SubmitRow): Promise<Outcome> {
+    try {
+      const encoded = encodeSms(row.text, { reference: randomInt(256) });
+      const sent = await this.carriers.submit({
+        messageId: row.id,
+        from: row.from_address,
+        to: row.to_address,
+        dataCoding: encoded.dataCoding,
+        parts: encoded.parts,
+      });
+      return { job, row, sent, at: new Date() };
+    } catch (err) {
+      const failed =
+        err instanceof CarrierSubmitError
+          ? err
+          : new CarrierSubmitError((err as Error).message, true, 'provider_unavailable');
+      return { job, row, failed, at: new Date() };
+    }
+  }
+
+  /** The outcomes of one group commit, whichever batches they came from. */
+  private async record(outcomes: Outcome[]): Promise<void> {
+    const jobs = outcomes.map((outcome) => outcome.job);
     const sent: SentRecord[] = [];
     const failed: FailedRecord[] = [];
     const events: SmsEventRecord[] = [];
-    const finished = new Set<Job<{ message_id: string }>>();
-    const retries: Array<{ job: Job<{ message_id: string }>; at: Date }> = [];
+    const finished = new Set<SubmitJob>();
+    const retries: Array<{ job: SubmitJob; at: Date }> = [];
     for (const outcome of outcomes) {
+      if ('skipped' in outcome) {
+        finished.add(outcome.job);
+        continue;
+      }
       const { job, row, at } = outcome;
       const subject = {
         messageId: row.id,
@@ -156,9 +181,6 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
       );
       finished.add(job);
     }
-    // Jobs whose message needs nothing (already sent, gone) complete with the rest.
-    const handled = new Set(outcomes.map((outcome) => outcome.job));
-    for (const job of jobs) if (!handled.has(job)) finished.add(job);
     await inPgTransaction(this.pool, async (tx) => {
       // A job another worker took over (this one's lease ran out) is left to it, unrecorded.
       const held = new Set(await holdJobs(tx, jobs));
