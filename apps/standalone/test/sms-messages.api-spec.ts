@@ -77,13 +77,13 @@ describe('SMS messages through the gateway', () => {
         messageIds: 'hex',
         receiptIds: 'other',
         receipts: receiptFor,
-        urlParams: { prefixes: '31', name: 'nl-carrier' },
+        urlParams: { prefixes: '31', name: 'nl-carrier', receipt_ids: 'decimal' },
       }),
       startTestSmsc({
         messageIds: 'decimal',
         receiptIds: 'other',
         receipts: receiptFor,
-        urlParams: { prefixes: '44', name: 'uk-carrier' },
+        urlParams: { prefixes: '44', name: 'uk-carrier', receipt_ids: 'hex' },
       }),
     ]);
     platform = await startTestPlatform({

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { phoneNumber } from '@switchboard/contracts';
-import { wakeQueue } from '@switchboard/background';
+import { CommitBatcher, wakeQueue } from '@switchboard/background';
 import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
@@ -17,13 +17,15 @@ import type {
 import { INBOUND_RULES } from '../inbound/inbound-rules';
 import type { InboundRules } from '../inbound/inbound-rules';
 import { AcceptRepository, draftInbound, draftOutbound } from '../messages';
-import { carrierIdKeys } from './carrier-ids';
+import { carrierMessageIdKey } from '../carriers/delivery-receipt';
 import { InboundRepository } from './inbound.repository';
 import { RECEIPTS_QUEUE, ReceiptsRepository } from './receipts.repository';
+import type { StoredReceipt } from './receipts.repository';
 
 /**
  * What the carriers send us, made durable before they are answered: a receipt goes to the inbox
- * with its job in one statement (applied by `ReceiptsRunner`); an inbound message is stored for
+ * with its job (applied by `ReceiptsRunner`), the receipts that arrive while one statement runs
+ * written together by the next (group commit: one WAL flush for many, each answered after it); an inbound message is stored for
  * the workspace holding the number it was sent to, the keyword rules applied and their replies
  * queued, all in one transaction. A number nobody holds is recorded as unroutable and answered.
  */
@@ -32,6 +34,10 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
   private readonly logger = new Logger(SmsCarrierListener.name);
   private readonly pool: Pool;
   private readonly autocommit: SqlRunner;
+  private readonly receiptWrites = new CommitBatcher<StoredReceipt>(async (receipts) => {
+    await this.receipts.store(this.autocommit, receipts);
+    wakeQueue(this.pool, 'sms_whatsapp', RECEIPTS_QUEUE);
+  });
 
   constructor(
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
@@ -49,16 +55,15 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
     this.carriers.listen(this);
   }
 
-  async onReceipt(receipt: CarrierReceipt): Promise<void> {
-    await this.receipts.store(this.autocommit, {
+  onReceipt(receipt: CarrierReceipt): Promise<void> {
+    return this.receiptWrites.add({
       carrier: receipt.carrier,
-      id: receipt.carrierMessageId,
-      keys: carrierIdKeys(receipt.carrierMessageId),
+      carrier_message_id: receipt.carrierMessageId,
+      match_key: carrierMessageIdKey(receipt.carrierMessageId),
       stat: receipt.stat,
       err: receipt.err,
-      doneAt: receipt.doneAt,
+      done_at: receipt.doneAt,
     });
-    wakeQueue(this.pool, 'sms_whatsapp', RECEIPTS_QUEUE);
   }
 
   async onInbound(message: InboundSms): Promise<void> {

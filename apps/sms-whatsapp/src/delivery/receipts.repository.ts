@@ -8,6 +8,16 @@ import type { SmsEventRecord } from '../messages';
 /** The queue of recorded receipts to apply. */
 export const RECEIPTS_QUEUE = 'sms.receipt';
 
+/** A receipt as the inbox stores it; `match_key` is `carrierMessageIdKey` of the id. */
+export interface StoredReceipt {
+  carrier: string;
+  carrier_message_id: string;
+  match_key: string;
+  stat: string;
+  err: string | null;
+  done_at: Date | null;
+}
+
 /** A receipt of the inbox matched to the part it reports on (none: `message_id` null). */
 export interface MatchedReceipt {
   receipt_id: string;
@@ -47,40 +57,26 @@ export interface FinalUpdate {
 /** Named queries of receipts: the inbox write (before the carrier is answered) and the apply. */
 @Injectable()
 export class ReceiptsRepository {
-  /** The receipt and its job in ONE statement: durable once it resolves. */
-  async store(
-    runner: SqlRunner,
-    receipt: {
-      carrier: string;
-      id: string;
-      keys: string[];
-      stat: string;
-      err: string | null;
-      doneAt: Date | null;
-    },
-  ): Promise<void> {
+  /** Receipts and one job each in ONE statement (autocommit): durable once it resolves. */
+  async store(runner: SqlRunner, receipts: StoredReceipt[]): Promise<void> {
     await runner.query(
       `WITH r AS (
-         INSERT INTO sms_whatsapp.sms_receipts (carrier, carrier_message_id, match_keys, stat, err, done_at)
-         VALUES ($1, $2, $3::text[], $4, $5, $6) RETURNING id
+         INSERT INTO sms_whatsapp.sms_receipts (carrier, carrier_message_id, match_key, stat, err,
+           done_at)
+         SELECT carrier, carrier_message_id, match_key, stat, err, done_at
+         FROM jsonb_to_recordset($1::jsonb) AS x(carrier text, carrier_message_id text,
+           match_key text, stat text, err text, done_at timestamptz)
+         RETURNING id
        )
        INSERT INTO sms_whatsapp.jobs (queue, payload)
-       SELECT $7, jsonb_build_object('receipt_id', id::text) FROM r`,
-      [
-        receipt.carrier,
-        receipt.id,
-        receipt.keys,
-        receipt.stat,
-        receipt.err,
-        receipt.doneAt,
-        RECEIPTS_QUEUE,
-      ],
+       SELECT $2, jsonb_build_object('receipt_id', id::text) FROM r`,
+      [JSON.stringify(receipts), RECEIPTS_QUEUE],
     );
   }
 
   /**
-   * Each receipt with the part it reports on, in one query: same carrier, overlapping id keys;
-   * an exact spelling first, then the newest message (a carrier may reuse ids over time).
+   * Each receipt with the part it reports on, in one query: same carrier and id key; the newest
+   * message first (a carrier may reuse ids over time).
    */
   async match(runner: SqlRunner, receiptIds: string[]): Promise<MatchedReceipt[]> {
     return rowsOf<MatchedReceipt>(
@@ -89,10 +85,9 @@ export class ReceiptsRepository {
            r.done_at, r.carrier, p.message_id, p.part_index
          FROM sms_whatsapp.sms_receipts r
          LEFT JOIN sms_whatsapp.sms_message_parts p
-           ON p.carrier = r.carrier AND p.match_keys && r.match_keys
+           ON p.carrier = r.carrier AND p.match_key = r.match_key
          WHERE r.id = ANY ($1::bigint[])
-         ORDER BY r.id, (p.carrier_message_id = r.carrier_message_id) DESC NULLS LAST,
-           p.message_id DESC NULLS LAST`,
+         ORDER BY r.id, p.message_id DESC NULLS LAST`,
         [receiptIds],
       ),
     );

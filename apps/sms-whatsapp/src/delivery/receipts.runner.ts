@@ -22,9 +22,9 @@ const RETRY_CAP_MS = 5 * 60_000;
 
 /**
  * Applies recorded receipts, a claimed batch per transaction and a fixed number of statements
- * for all of it: each receipt finds its part by carrier and id (either spelling, see
- * `carrierIdKeys`); a step (ACCEPTD, ENROUTE) becomes a timeline event; a final state settles its
- * part, and the message becomes final once every part has (the worst part's outcome wins). A
+ * for all of it: each receipt finds its part by carrier and id key (`carrierMessageIdKey`; the
+ * carrier layer has turned a receipt in another base back); a step (ACCEPTD, ENROUTE) becomes a
+ * timeline event; a final state settles its part, and the message becomes final once every part has (the worst part's outcome wins). A
  * receipt that came before its submit's response was recorded finds no part yet: its job runs
  * again with back-off, never dropped before a day has passed.
  */

@@ -22,7 +22,7 @@ export interface SentRecord {
   id: string;
   carrier: string;
   sentAt: Date;
-  parts: Array<{ index: number; carrierMessageId: string; keys: string[] }>;
+  parts: Array<{ index: number; carrierMessageId: string; key: string }>;
   workspaceId: string;
 }
 
@@ -70,11 +70,11 @@ export class SubmitRepository {
          WHERE m.id = x.id AND m.status = 'accepted'
        ), p AS (
          INSERT INTO sms_whatsapp.sms_message_parts (message_id, part_index, workspace_id,
-           carrier, carrier_message_id, match_keys)
+           carrier, carrier_message_id, match_key)
          SELECT x.message_id, x.part_index, x.workspace_id, x.carrier, x.carrier_message_id,
-           ARRAY(SELECT jsonb_array_elements_text(x.match_keys))
+           x.match_key
          FROM jsonb_to_recordset($2::jsonb) AS x(message_id text, part_index int,
-           workspace_id text, carrier text, carrier_message_id text, match_keys jsonb)
+           workspace_id text, carrier text, carrier_message_id text, match_key text)
          ON CONFLICT (message_id, part_index) DO NOTHING
        ), f AS (
          UPDATE sms_whatsapp.sms_messages m
@@ -103,7 +103,7 @@ export class SubmitRepository {
               workspace_id: s.workspaceId,
               carrier: s.carrier,
               carrier_message_id: part.carrierMessageId,
-              match_keys: part.keys,
+              match_key: part.key,
             })),
           ),
         ),

@@ -16,11 +16,11 @@ import type { SqlRunner } from '@switchboard/persistence';
 import { foregroundPriority, Semaphore } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { carrierMessageIdKey } from '../carriers/delivery-receipt';
 import { CarrierSubmitError, SMS_CARRIERS } from '../carriers/sms-carrier';
 import type { SmsCarriers, SubmitOutcome } from '../carriers/sms-carrier';
 import { smsEvent, SUBMIT_QUEUE } from '../messages';
 import type { SmsEventRecord } from '../messages';
-import { carrierIdKeys } from './carrier-ids';
 import { submitFailure } from './submit-failure';
 import { SubmitRepository } from './submit.repository';
 import type { FailedRecord, SentRecord, SubmitRow } from './submit.repository';
@@ -153,7 +153,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
           parts: carrierMessageIds.map((id, index) => ({
             index,
             carrierMessageId: id,
-            keys: carrierIdKeys(id),
+            key: carrierMessageIdKey(id),
           })),
         });
         events.push(smsEvent('sms.sent', subject, at, { carrier }));

@@ -77,31 +77,31 @@ export class CreateSmsMessages1764400000100 implements MigrationInterface {
       CREATE INDEX sms_message_events_message_idx
         ON sms_whatsapp.sms_message_events (workspace_id, message_id, occurred_at, seq);
 
-      -- One row per submitted part. match_keys: the carrier's id lowercased without leading
-      -- zeros, plus its other spelling (hex <-> decimal) when it parses as one, so a receipt
-      -- naming the id in either form finds its part.
+      -- One row per submitted part. match_key: the carrier's id lowercased without leading
+      -- zeros (carrierMessageIdKey); a receipt's id comes in the same form (the carrier layer
+      -- turns a carrier's other base back, per its receipt_ids setting), so the match is equality.
       CREATE TABLE sms_whatsapp.sms_message_parts (
         message_id text NOT NULL,
         part_index int NOT NULL,
         workspace_id text NOT NULL,
         carrier text NOT NULL,
         carrier_message_id text NOT NULL,
-        match_keys text[] NOT NULL,
+        match_key text NOT NULL,
         stat text,
         err text,
         final boolean NOT NULL DEFAULT false,
         receipt_at timestamptz,
         PRIMARY KEY (message_id, part_index)
       );
-      CREATE INDEX sms_message_parts_keys_idx
-        ON sms_whatsapp.sms_message_parts USING gin (match_keys);
+      CREATE INDEX sms_message_parts_match_idx
+        ON sms_whatsapp.sms_message_parts (carrier, match_key);
 
       -- A receipt is stored here (with its job) before the carrier gets its deliver_sm_resp.
       CREATE TABLE sms_whatsapp.sms_receipts (
         id bigserial PRIMARY KEY,
         carrier text NOT NULL,
         carrier_message_id text NOT NULL,
-        match_keys text[] NOT NULL,
+        match_key text NOT NULL,
         stat text NOT NULL,
         err text,
         done_at timestamptz,
