@@ -3,8 +3,9 @@
 // HEAD, under a mode-700 directory (as a clone under /root is), and checks that each does what the
 // README says. The commands are read from the README's fenced blocks, so the check cannot drift:
 // `sh` blocks run line by line (servers in the background, `# -> ...` lines are expectations),
-// the first `ts` block runs with the official SDK. Not run: `npm test` (CI runs it) and the
-// webhook receiver snippet (its rawBody and req belong to a receiver). Exit 1 on the first miss.
+// the first `ts` block (email) and the SMS one run with the official SDK. Not run: `npm test` (CI
+// runs it) and the webhook receiver snippet (its rawBody and req belong to a receiver). Exit 1 on
+// the first miss.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -134,15 +135,17 @@ async function main() {
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // Free ports in place of the README's (8080, 2525, 5300): other programs may hold those.
+  // Free ports in place of the README's (8080, 2525, 5300, 2775): other programs may hold those.
   const smtpPort = await freePort();
   const dnsPort = await freePort();
+  const smscPort = await freePort();
   const env = {
     ...process.env,
     PORT: String(port),
     METRICS_PORT: String(await freePort()),
     DEV_SMTP_PORT: String(smtpPort),
     DEV_DNS_PORT: String(dnsPort),
+    DEV_SMSC_PORT: String(smscPort),
   };
   delete env.PLATFORM_ADMIN_TOKEN;
   const state = { servers: new Map(), values: {}, moved: [] };
@@ -151,19 +154,22 @@ async function main() {
       .replaceAll('http://127.0.0.1:8080', base)
       .replaceAll('127.0.0.1:2525', `127.0.0.1:${smtpPort}`)
       .replaceAll('127.0.0.1:5300', `127.0.0.1:${dnsPort}`)
+      .replaceAll('127.0.0.1:2775', `127.0.0.1:${smscPort}`)
       .replaceAll('ws_...', state.values.workspace ?? 'ws_...')
       .replaceAll('bk_us1_...', state.values.key ?? 'bk_us1_...')
-      .replaceAll('em_...', state.values.message ?? 'em_...');
+      .replaceAll('em_...', state.values.message ?? 'em_...')
+      .replaceAll('sms_...', state.values.sms ?? 'sms_...');
   try {
     const blocks = readmeBlocks(readFileSync(join(clone, 'README.md'), 'utf8'));
-    let ranSdk = false;
+    const client = blocks.find((block) => block.lang === 'ts')?.source ?? '';
     for (const block of blocks) {
-      if (block.lang === 'ts') {
-        if (ranSdk) say('skip ts block: a webhook receiver snippet (rawBody, req are its own)');
-        else await runSdk(block.source, clone, env, base, state);
-        ranSdk = true;
-        continue;
-      }
+      if (block.lang === 'ts' && block.source === client)
+        await runSdk(block.source, clone, env, base, state);
+      else if (block.lang === 'ts' && /bird\.sms\./.test(block.source))
+        await runSmsSdk(block.source, client, clone, env, base, state);
+      else if (block.lang === 'ts')
+        say('skip ts block: a webhook receiver snippet (rawBody, req are its own)');
+      if (block.lang === 'ts') continue;
       for (const command of block.commands ?? []) await run(command, clone, env, state, substitute);
     }
     await stopQuietly(state.servers.get('npm start'));
@@ -192,6 +198,7 @@ async function run(command, cwd, env, state, substitute) {
       'npm start': /Press Ctrl-C to stop/,
       'dev:smtp': /SMTP sink on/,
       'dev:dns': /DNS for your workspace/,
+      'dev:smsc': /SMSC on 127\.0\.0\.1:\d+; start Switchboard with SMPP_URL=/,
     }[name];
     const server = new Background(name, program, cwd, env, ready);
     state.servers.set(name, server);
@@ -221,6 +228,8 @@ async function run(command, cwd, env, state, substitute) {
     await sleep(500);
   }
   if (/the sink prints it/.test(expect)) await sinkPrints(state, '"Hi"');
+  if (/the SMSC prints it/.test(expect))
+    await smscPrints(state, JSON.parse(/-d '(\{.*\})'/.exec(line)[1]));
   const replay = /the same retry replays with ([\w-]+): (\w+)/.exec(expect);
   if (replay) {
     const again = spawnSync('bash', ['-c', `${line} -i`], { cwd, env, encoding: 'utf8' });
@@ -290,6 +299,7 @@ async function curl(line, expect, cwd, env, state) {
     state.values.key = body.api_key.secret;
   }
   if (typeof body.id === 'string' && body.id.startsWith('em_')) state.values.message = body.id;
+  if (typeof body.id === 'string' && body.id.startsWith('sms_')) state.values.sms = body.id;
   return undefined;
 }
 
@@ -298,7 +308,19 @@ async function sinkPrints(state, text) {
   await sink.waitFor(new RegExp(`mail from .*${text}`));
 }
 
-async function runSdk(source, cwd, env, base, state) {
+/** The SMSC printed the message `sent` (the JSON of a send: to, from, text) as it arrived. */
+async function smscPrints(state, sent) {
+  const smsc = state.servers.get('dev:smsc') ?? fail('no dev SMSC running');
+  const quote = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await smsc.waitFor(
+    new RegExp(
+      `SMS from ${quote(sent.from)} to ${quote(sent.to)} \\(1 part, GSM-7\\): ${quote(JSON.stringify(sent.text))}`,
+    ),
+  );
+}
+
+/** Runs `source` (with the names it declares printed as JSON at the end) under the README's key. */
+function runTs(source, cwd, env, base, state) {
   const names = [...source.matchAll(/^const (\w+) = /gm)].map((m) => m[1]);
   const script = `${source
     .replace(/process\.env\.BIRD_API_KEY!/, 'process.env.BIRD_API_KEY')
@@ -314,7 +336,34 @@ async function runSdk(source, cwd, env, base, state) {
   });
   rmSync(join(cwd, 'readme-sdk.mjs'));
   if (sdk.status !== 0) fail(`the SDK example exited ${sdk.status}:\n${sdk.stderr.slice(-2000)}`);
-  const result = JSON.parse(sdk.stdout.trim().split('\n').at(-1));
+  return JSON.parse(sdk.stdout.trim().split('\n').at(-1));
+}
+
+/** The SMS example, after the client lines of the first one: accepted, printed, delivered. */
+async function runSmsSdk(source, client, cwd, env, base, state) {
+  const prelude = client
+    .split('\n')
+    .filter((line) => /^import |^const bird = /.test(line))
+    .join('\n');
+  const { sms } = runTs(`${prelude}\n${source}`, cwd, env, base, state);
+  if (!/^sms_/.test(sms?.id ?? '') || sms.status !== 'accepted')
+    fail(`sms.send: ${JSON.stringify(sms)}`);
+  const sent = /bird\.sms\.send\((\{[\s\S]*?\})\)/.exec(source)[1];
+  await smscPrints(state, Function(`return (${sent})`)());
+  let read;
+  for (const end = Date.now() + 15_000; Date.now() < end; await sleep(300)) {
+    const response = await fetch(`${base}/v1/sms/messages/${sms.id}`, {
+      headers: { authorization: `Bearer ${state.values.key}` },
+    });
+    read = await response.json();
+    if (read.status === 'delivered') break;
+  }
+  if (read?.status !== 'delivered') fail(`bird.sms.get(${sms.id}): ${JSON.stringify(read)}`);
+  say(`ok   the SMS SDK example: ${sms.id} accepted, printed by the SMSC, then delivered`);
+}
+
+async function runSdk(source, cwd, env, base, state) {
+  const result = runTs(source, cwd, env, base, state);
   if (result.verified?.status !== 'verified')
     fail(`domains.verify: ${JSON.stringify(result.verified ?? result).slice(0, 1500)}`);
   if (!/^em_/.test(result.message?.id ?? '')) fail(`email.send: ${JSON.stringify(result.message)}`);
