@@ -5,6 +5,7 @@
 // commands over IPC ({id, cmd, ...} -> {id, result} or {id, error}):
 //   count    {which, prefix}                 reassembled messages whose text starts with prefix
 //   rate     {which, prefix}                 those submits per second, first to last as received
+//   stop, restart {which}                    one SMSC away and back (on the same port)
 //   receipts {which, prefix, concurrency}    a DELIVRD receipt for each of those submits, `concurrency`
 //                                            deliver_sm in flight; answers the ms until every one was
 //                                            answered by the bound session
@@ -24,6 +25,9 @@ const smscs = {
 const commands = {
   count: ({ which, prefix }) =>
     smscs[which].messages.filter((m) => m.text.startsWith(prefix)).length,
+  /** Stops one SMSC (its bound session dropped, binds refused) until `restart`. */
+  stop: ({ which }) => smscs[which].stop(),
+  restart: ({ which }) => smscs[which].restart(),
   /** Submits per second as the SMSC saw them: from the first to the last submit with `prefix`. */
   rate({ which, prefix }) {
     const times = smscs[which].submits

@@ -59,58 +59,99 @@ export class SubmitRepository {
     events: SmsEventRecord[],
   ): Promise<void> {
     if (sent.length === 0 && failed.length === 0) return;
-    const [timeline, outbox] = eventRows(events);
-    await executor.query(
-      `WITH s AS (
-         UPDATE sms_whatsapp.sms_messages m
-         SET status = 'sent', sent_at = x.sent_at, status_at = x.sent_at, carrier = x.carrier,
-           parts = x.parts
-         FROM jsonb_to_recordset($1::jsonb) AS x(id text, sent_at timestamptz, carrier text,
-           parts int)
-         WHERE m.id = x.id AND m.status = 'accepted'
-       ), p AS (
-         INSERT INTO sms_whatsapp.sms_message_parts (message_id, part_index, workspace_id,
-           carrier, carrier_message_id, match_key)
-         SELECT x.message_id, x.part_index, x.workspace_id, x.carrier, x.carrier_message_id,
-           x.match_key
-         FROM jsonb_to_recordset($2::jsonb) AS x(message_id text, part_index int,
-           workspace_id text, carrier text, carrier_message_id text, match_key text)
-         ON CONFLICT (message_id, part_index) DO NOTHING
-       ), f AS (
-         UPDATE sms_whatsapp.sms_messages m
-         SET status = 'failed', status_at = x.at, last_error_code = x.code,
-           last_error_description = x.description, last_error_carrier_code = x.carrier_code,
-           last_error_at = x.at
-         FROM jsonb_to_recordset($3::jsonb) AS x(id text, code text, description text,
-           carrier_code text, at timestamptz)
-         WHERE m.id = x.id AND m.status = 'accepted'
-       ), ${eventInserts('$4', '$5')}
-       SELECT 1`,
-      [
-        JSON.stringify(
-          sent.map((s) => ({
-            id: s.id,
-            sent_at: s.sentAt,
-            carrier: s.carrier,
-            parts: s.parts.length,
-          })),
-        ),
-        JSON.stringify(
-          sent.flatMap((s) =>
-            s.parts.map((part) => ({
-              message_id: s.id,
-              part_index: part.index,
-              workspace_id: s.workspaceId,
-              carrier: s.carrier,
-              carrier_message_id: part.carrierMessageId,
-              match_key: part.key,
-            })),
-          ),
-        ),
-        JSON.stringify(failed),
-        timeline,
-        outbox,
-      ],
-    );
+    await executor.query(recordSql(false), recordParams(sent, failed, events));
   }
+
+  /**
+   * `record` and the completion of the jobs in the same ONE statement (autocommit: one round
+   * trip), fenced as `completeJobs` is: only the messages of the jobs this worker still holds
+   * (id and attempts unchanged) are recorded; answers the ids of the jobs it deleted.
+   */
+  async recordCompleting(
+    executor: SqlRunner,
+    jobs: ReadonlyArray<{ id: string; attempts: number }>,
+    sent: SentRecord[],
+    failed: FailedRecord[],
+    events: SmsEventRecord[],
+  ): Promise<Set<string>> {
+    const rows = rowsOf<{ id: string }>(
+      await executor.query(recordSql(true), [
+        ...recordParams(sent, failed, events),
+        jobs.map((job) => job.id),
+        jobs.map((job) => job.attempts),
+      ]),
+    );
+    return new Set(rows.map((row) => String(row.id)));
+  }
+}
+
+/**
+ * The statement of `record`; `fenced` adds the jobs' deletion ($6 ids, $7 attempts) and records
+ * only the messages of the jobs it deleted.
+ */
+function recordSql(fenced: boolean): string {
+  const ours = (column: string) =>
+    fenced ? ` AND ${column} IN (SELECT message_id FROM done)` : '';
+  const done = fenced
+    ? `done AS (
+         DELETE FROM sms_whatsapp.jobs
+         WHERE id = ANY ($6::bigint[])
+           AND (id, attempts) IN (SELECT * FROM unnest($6::bigint[], $7::int[]))
+         RETURNING id, payload->>'message_id' AS message_id
+       ), `
+    : '';
+  return `WITH ${done}s AS (
+       UPDATE sms_whatsapp.sms_messages m
+       SET status = 'sent', sent_at = x.sent_at, status_at = x.sent_at, carrier = x.carrier,
+         parts = x.parts
+       FROM jsonb_to_recordset($1::jsonb) AS x(id text, sent_at timestamptz, carrier text,
+         parts int)
+       WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}
+     ), p AS (
+       INSERT INTO sms_whatsapp.sms_message_parts (message_id, part_index, workspace_id,
+         carrier, carrier_message_id, match_key)
+       SELECT x.message_id, x.part_index, x.workspace_id, x.carrier, x.carrier_message_id,
+         x.match_key
+       FROM jsonb_to_recordset($2::jsonb) AS x(message_id text, part_index int,
+         workspace_id text, carrier text, carrier_message_id text, match_key text)
+       WHERE true${ours('x.message_id')}
+       ON CONFLICT (message_id, part_index) DO NOTHING
+     ), f AS (
+       UPDATE sms_whatsapp.sms_messages m
+       SET status = 'failed', status_at = x.at, last_error_code = x.code,
+         last_error_description = x.description, last_error_carrier_code = x.carrier_code,
+         last_error_at = x.at
+       FROM jsonb_to_recordset($3::jsonb) AS x(id text, code text, description text,
+         carrier_code text, at timestamptz)
+       WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}
+     ), ${eventInserts('$4', '$5', fenced ? '(SELECT message_id FROM done)' : undefined)}
+     ${fenced ? 'SELECT id::text AS id FROM done' : 'SELECT 1'}`;
+}
+
+function recordParams(
+  sent: SentRecord[],
+  failed: FailedRecord[],
+  events: SmsEventRecord[],
+): unknown[] {
+  const [timeline, outbox] = eventRows(events);
+  return [
+    JSON.stringify(
+      sent.map((s) => ({ id: s.id, sent_at: s.sentAt, carrier: s.carrier, parts: s.parts.length })),
+    ),
+    JSON.stringify(
+      sent.flatMap((s) =>
+        s.parts.map((part) => ({
+          message_id: s.id,
+          part_index: part.index,
+          workspace_id: s.workspaceId,
+          carrier: s.carrier,
+          carrier_message_id: part.carrierMessageId,
+          match_key: part.key,
+        })),
+      ),
+    ),
+    JSON.stringify(failed),
+    timeline,
+    outbox,
+  ];
 }

@@ -7,6 +7,8 @@ import {
   CommitBatcher,
   completeJobs,
   holdJobs,
+  jobFences,
+  markCompleted,
   wakeRelay,
   WorkQueue,
 } from '@switchboard/background';
@@ -180,6 +182,20 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         smsEvent('sms.failed', subject, at, { carrier: outcome.failed.carrier ?? null, error }),
       );
       finished.add(job);
+    }
+    if (retries.length === 0) {
+      // The common case, every job settled: the outcomes and the jobs' completion in one
+      // statement in autocommit, one round trip (a slot waits for this commit).
+      const deleted = await this.repository.recordCompleting(
+        this.reads,
+        jobFences([...finished]),
+        sent,
+        failed,
+        events,
+      );
+      markCompleted([...finished], deleted);
+      if (events.length > 0) wakeRelay(this.pool, 'sms_whatsapp');
+      return;
     }
     await inPgTransaction(this.pool, async (tx) => {
       // A job another worker took over (this one's lease ran out) is left to it, unrecorded.

@@ -78,7 +78,10 @@ export function smsEvent(
  * JSON array in parameter `timeline`, the outbox rows (as `writeOutboxEvents` writes them) from
  * `outbox`. Name them with `eventRows(events)`.
  */
-export function eventInserts(timeline: string, outbox: string): string {
+export function eventInserts(timeline: string, outbox: string, onlyMessages?: string): string {
+  // The outbox rows carry no message id column: their payload's data does (`sms_id`).
+  const timelineFilter = onlyMessages ? `WHERE message_id IN ${onlyMessages}` : '';
+  const outboxFilter = onlyMessages ? `WHERE payload->'data'->>'sms_id' IN ${onlyMessages}` : '';
   return `ev AS (
        INSERT INTO sms_whatsapp.sms_message_events (id, message_id, workspace_id, type,
          occurred_at, carrier, mcc_mnc, error)
@@ -86,11 +89,13 @@ export function eventInserts(timeline: string, outbox: string): string {
        FROM jsonb_to_recordset(${timeline}::jsonb) AS x(id text, message_id text,
          workspace_id text, type text, occurred_at timestamptz, carrier text, mcc_mnc text,
          error jsonb)
+       ${timelineFilter}
      ), ob AS (
        INSERT INTO sms_whatsapp.outbox (id, type, workspace_id, payload)
        SELECT id, type, workspace_id, payload
        FROM jsonb_to_recordset(${outbox}::jsonb) AS x(id text, type text, workspace_id text,
          payload jsonb)
+       ${outboxFilter}
      )`;
 }
 

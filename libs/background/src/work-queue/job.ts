@@ -149,6 +149,25 @@ export async function completeJobs<P>(
   return completed;
 }
 
+/**
+ * For a handler that deletes its jobs inside a statement of its own (fenced on id and attempts
+ * as `completeJobs` is, so it can record their effects in the same statement): the jobs' fences,
+ * then `markCompleted` with the ids that statement deleted, so the worker does not complete them
+ * again. Answers the jobs completed.
+ */
+export function jobFences<P>(jobs: readonly Job<P>[]): Array<{ id: string; attempts: number }> {
+  return jobs.map(claimedJob).map((job) => ({ id: job.id, attempts: job.attempts }));
+}
+
+export function markCompleted<P>(
+  jobs: readonly Job<P>[],
+  deletedIds: ReadonlySet<string>,
+): Job<P>[] {
+  const completed = jobs.map(claimedJob).filter((job) => deletedIds.has(job.id));
+  for (const job of completed) job.settled = true;
+  return completed;
+}
+
 function claimedJob<P>(job: Job<P>): ClaimedJob<P> {
   if (!(job instanceof ClaimedJob)) throw new Error('not a job claimed by a work queue worker');
   return job as ClaimedJob<P>;

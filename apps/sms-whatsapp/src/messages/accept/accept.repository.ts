@@ -24,9 +24,12 @@ export interface HeldSender {
 export class AcceptRepository {
   private readonly reads: SqlRunner;
   private readonly pool: Pool;
+  /** Statements that commit on their own (autocommit): one round trip each. */
+  readonly autocommit: SqlRunner;
 
   constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
+    this.autocommit = this.reads;
     this.pool = pgPoolOf(dataSource);
   }
 
@@ -85,6 +88,29 @@ export class AcceptRepository {
       ),
     );
     return new Set(rows.map((row) => `${row.originator} ${row.destination}`));
+  }
+
+  /**
+   * The (workspace, from, to) triples among `sends` with an opt-out in force, as
+   * `workspace from to` keys: one query for sends of several workspaces.
+   */
+  async suppressedAmong(
+    sends: Array<{ workspaceId: string; from: string; to: string }>,
+  ): Promise<Set<string>> {
+    if (sends.length === 0) return new Set();
+    const rows = rowsOf<{ workspace_id: string; originator: string; destination: string }>(
+      await this.reads.query(
+        `SELECT DISTINCT workspace_id, originator, destination FROM sms_whatsapp.sms_suppressions
+         WHERE ended_at IS NULL AND (workspace_id, originator, destination) IN
+           (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))`,
+        [
+          sends.map((send) => send.workspaceId),
+          sends.map((send) => send.from),
+          sends.map((send) => send.to),
+        ],
+      ),
+    );
+    return new Set(rows.map((row) => `${row.workspace_id} ${row.originator} ${row.destination}`));
   }
 
   /**

@@ -7,6 +7,7 @@ import type {
   SmsMessage,
   SmsSendInput,
 } from '@switchboard/contracts';
+import { CommitBatcher } from '@switchboard/background';
 import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
@@ -16,8 +17,16 @@ import { AcceptRepository } from './accept.repository';
 import { normaliseSend, sendProblemsError } from './send-request.normaliser';
 import type { NormalisedSend, SendProblem } from './send-request.normaliser';
 import { acceptedView, draftOutbound } from './sms-draft';
-import type { OutboundSms } from './sms-draft';
+import type { OutboundSms, SmsDraft } from './sms-draft';
 import { SenderRules } from './sender-rules';
+
+/** A single send without an Idempotency-Key, waiting for the next shared insert. */
+interface PlainSend {
+  workspaceId: string;
+  sms: OutboundSms;
+  /** Set by the insert that holds it. */
+  draft?: SmsDraft;
+}
 
 /**
  * Accepts sends and batches: the value rules, the templates, the senders, then every row of the
@@ -26,6 +35,16 @@ import { SenderRules } from './sender-rules';
  */
 @Injectable()
 export class SendService {
+  /**
+   * Group commit of single sends without an Idempotency-Key (nothing to claim): those arriving
+   * while one insert runs are written together by the next, in one statement in autocommit, each
+   * answered after the commit that holds it. Under load PostgreSQL does one statement and one WAL
+   * flush for many sends, where it did a transaction of four round trips for each.
+   */
+  private readonly plainSends = new CommitBatcher<PlainSend>((sends) =>
+    this.insertPlainSends(sends),
+  );
+
   constructor(
     @Inject(SMS_WHATSAPP_CONFIG)
     private readonly config: SmsWhatsappConfig,
@@ -89,6 +108,11 @@ export class SendService {
     );
     if (replay !== undefined) return replay;
     const outbound: OutboundSms[] = await this.senders.resolve(workspaceId, sends, batchParam);
+    if (!scope.key && outbound.length === 1) {
+      const plain: PlainSend = { workspaceId, sms: outbound[0] };
+      await this.plainSends.add(plain);
+      return [acceptedView(plain.draft as SmsDraft)];
+    }
     let queued = false;
     const reply = await idempotentWrite(
       this.dataSource,
@@ -111,5 +135,40 @@ export class SendService {
     );
     this.repository.wakeAll(queued);
     return reply;
+  }
+
+  /**
+   * One opt-out read and one insert for every waiting send; if the insert fails and held several,
+   * each is retried alone so a send that cannot be stored fails by itself.
+   */
+  private async insertPlainSends(sends: PlainSend[]): Promise<unknown[] | void> {
+    const suppressed = await this.repository.suppressedAmong(
+      sends.map(({ workspaceId, sms }) => ({ workspaceId, from: sms.from, to: sms.to })),
+    );
+    const now = new Date();
+    for (const send of sends) {
+      const key = `${send.workspaceId} ${send.sms.from} ${send.sms.to}`;
+      send.draft = draftOutbound(send.workspaceId, send.sms, now, {
+        suppressed: suppressed.has(key),
+      });
+    }
+    const drafts = sends.map((send) => send.draft as SmsDraft);
+    const queued = drafts.some((draft) => draft.queued);
+    try {
+      await this.repository.insert(this.repository.autocommit, drafts);
+    } catch (err) {
+      if (sends.length === 1) throw err;
+      const alone = await Promise.all(
+        drafts.map((draft) =>
+          this.repository.insert(this.repository.autocommit, [draft]).then(
+            () => undefined,
+            (failure: unknown) => failure ?? new Error('insert failed'),
+          ),
+        ),
+      );
+      this.repository.wakeAll(queued);
+      return alone;
+    }
+    this.repository.wakeAll(queued);
   }
 }
