@@ -6,8 +6,14 @@ import { BirdRealtime } from '@messagebird/realtime';
 import { io } from 'socket.io-client';
 import WebSocket from 'ws';
 import { Client } from 'pg';
-import { call, createWorkspace, startSmtpSink, waitForOk } from '@switchboard/testing';
-import type { SmtpSink } from '@switchboard/testing';
+import {
+  call,
+  createWorkspace,
+  startSmtpSink,
+  startTestSmsc,
+  waitForOk,
+} from '@switchboard/testing';
+import type { SmtpSink, TestSmsc } from '@switchboard/testing';
 import { startDistributedTopology } from './distributed-topology';
 import type { DistributedTopology } from './distributed-topology';
 
@@ -22,11 +28,14 @@ const waitUntil = async (check: () => boolean, timeoutMs = 20_000) => {
 describe('distributed topology (one process per service, real NATS and PostgreSQL)', () => {
   let topology: DistributedTopology;
   let sink: SmtpSink;
+  let smsc: TestSmsc;
 
   beforeAll(async () => {
     sink = await startSmtpSink();
+    smsc = await startTestSmsc({ receipts: () => ({ stat: 'DELIVRD', delayMs: 50 }) });
     topology = await startDistributedTopology({
       SMTP_RELAY_URL: sink.url,
+      SMPP_URL: smsc.url,
       WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
       // A SIGKILLed realtime process is taken as gone after this long.
       REALTIME_PEER_TIMEOUT_SECONDS: '2',
@@ -36,6 +45,7 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
   afterAll(async () => {
     await topology?.stop();
     await sink?.stop();
+    await smsc?.stop();
   });
 
   it('reads the workspace through the gateway with the official SDK', async () => {
@@ -75,6 +85,51 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     for (let i = 0; i < 50 && (await bird.email.get(message.id)).status !== 'delivered'; i++)
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await bird.email.get(message.id)).status).toBe('delivered');
+  });
+
+  it('sends an SMS through the sms-whatsapp process over NATS, applies its receipt, and honours an inbound STOP', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Texts',
+    });
+    const admin = (path: string, body: unknown) =>
+      call(topology.gatewayUrl, 'POST', path, { token: topology.adminToken, body });
+    expect(
+      (
+        await admin('/admin/v1/numbers', {
+          number: '+31970102030',
+          number_type: 'mobile',
+          capabilities: ['sms'],
+        })
+      ).status,
+    ).toBe(201);
+    const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+    await bird.numbers.orders.create({ number: '+31970102030' });
+    const text = 'Over NATS, to a carrier: ünïcødé 😀';
+    const sent = await bird.sms.send({
+      from: '+31970102030',
+      to: '+31612345678',
+      text,
+      category: 'transactional',
+    });
+    expect(sent).toMatchObject({ status: 'accepted', segments: { encoding: 'UCS2' } });
+    await smsc.waitFor(() => smsc.messages.some((m) => m.text === text), 30_000);
+    for (let i = 0; i < 100 && (await bird.sms.get(sent.id)).status !== 'delivered'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await bird.sms.get(sent.id)).status).toBe('delivered');
+
+    await smsc.sendInbound({ from: '+31612345678', to: '+31970102030', text: 'STOP' });
+    await smsc.waitFor(
+      () => smsc.messages.some((m) => m.to === '31612345678' && m.text !== text),
+      30_000,
+    );
+    const refused = await bird.sms.send({
+      from: '+31970102030',
+      to: '+31612345678',
+      text: 'after stop',
+      category: 'marketing',
+    });
+    expect(refused.status).toBe('rejected');
+    expect(refused.last_error?.code).toBe('recipient_opted_out');
   });
 
   it('accepts a 20 MB email and a 20 MB batch body over NATS (its max_payload as deployed) and delivers the email', async () => {
