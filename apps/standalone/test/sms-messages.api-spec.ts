@@ -636,7 +636,7 @@ describe('SMS messages through the gateway', () => {
     expect(events.data.map((e) => e.type)).toEqual(['sms.received']);
   });
 
-  it('applies the keyword rules to inbound messages: STOP is confirmed, then suppresses the pair', async () => {
+  it('applies the keyword rules to inbound messages: STOP is confirmed and suppresses the pair (nothing reaches a carrier), START restores it', async () => {
     await dutch.sendInbound({ from: '31655550001', to: OUR_NUMBER.slice(1), text: 'STOP' });
     await dutch.waitFor(() => dutch.messages.some((m) => m.to === '31655550001'));
     const reply = dutch.messages.find((m) => m.to === '31655550001');
@@ -655,6 +655,23 @@ describe('SMS messages through the gateway', () => {
     });
     const events = await bird.sms.listEvents(blocked.id);
     expect(events.data.map((e) => e.type)).toEqual(['sms.accepted', 'sms.rejected']);
+
+    // START ends the opt-out: the confirmation, then the pair is sendable again.
+    const repliesSent = () => dutch.messages.filter((m) => m.to === '31655550001').length;
+    await dutch.sendInbound({ from: '31655550001', to: OUR_NUMBER.slice(1), text: 'START' });
+    await dutch.waitFor(() => repliesSent() >= 2);
+    const allowed = await bird.sms.send({
+      to: '+31655550001',
+      from: OUR_NUMBER,
+      text: 'Back on the list',
+      category: 'marketing',
+    });
+    expect(allowed.status).toBe('accepted');
+    await dutch.waitFor(() => dutch.messages.some((m) => m.text === 'Back on the list'));
+    // The refused one never reached a carrier.
+    expect([...dutch.messages, ...british.messages].some((m) => m.text === 'Spring sale')).toBe(
+      false,
+    );
   });
 
   it('acknowledges an inbound message to a number nobody holds, storing it for nobody', async () => {
