@@ -1,5 +1,5 @@
 import type { EmailCategory, EmailMessageStatus } from '@switchboard/contracts';
-import { isEmail, parseTimestamp } from '@switchboard/contracts';
+import { isEmail } from '@switchboard/contracts';
 import { Transform } from 'class-transformer';
 import {
   Allow,
@@ -12,6 +12,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 import type { ValidationOptions } from 'class-validator';
+import { IsTimestamp, TAG_FILTER, Timestamp } from '../../pipeline/http/list-filters';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
 
 const EMAIL_MESSAGE_STATUSES = [
@@ -104,25 +105,6 @@ const IsEmailAddress = (options?: ValidationOptions) =>
     },
     options,
   );
-
-/** A valid timestamp becomes its UTC ISO form; anything else stays as given and fails. */
-const Timestamp = () =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? (parseTimestamp(value)?.toISOString() ?? value) : value,
-  );
-const IsTimestamp = () =>
-  ValidateBy({
-    name: 'isTimestamp',
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'string' && parseTimestamp(value) !== undefined,
-      defaultMessage: (args) =>
-        `${args?.property ?? 'value'} must be an ISO 8601 timestamp with a time zone, such as 2030-01-01T00:00:00Z`,
-    },
-  });
-
-/** `name` or `name:value`, with the tag charset. */
-const TAG_FILTER = /^[A-Za-z0-9_-]{1,32}(:[A-Za-z0-9_-]{1,64})?$/;
 
 /**
  * Messages newest first with keyset cursors (a data list: no `include_total`, `sort` or

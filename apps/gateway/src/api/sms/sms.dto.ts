@@ -1,9 +1,4 @@
-import {
-  SMS_CATEGORIES,
-  SMS_ERROR_CODES,
-  SMS_MESSAGE_STATUSES,
-  parseTimestamp,
-} from '@switchboard/contracts';
+import { SMS_CATEGORIES, SMS_ERROR_CODES, SMS_MESSAGE_STATUSES } from '@switchboard/contracts';
 import type { SmsCategory, SmsDirection } from '@switchboard/contracts';
 import { Transform } from 'class-transformer';
 import {
@@ -15,8 +10,8 @@ import {
   Matches,
   MaxLength,
   MinLength,
-  ValidateBy,
 } from 'class-validator';
+import { IsTimestamp, TAG_FILTER, Timestamp } from '../../pipeline/http/list-filters';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
 
 /*
@@ -63,25 +58,6 @@ const QueryList = () =>
       ? values.flatMap((item: unknown) => (typeof item === 'string' ? item.split(',') : [item]))
       : values;
   });
-
-/** A valid timestamp becomes its UTC ISO form; anything else stays as given and fails. */
-const Timestamp = () =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? (parseTimestamp(value)?.toISOString() ?? value) : value,
-  );
-const IsTimestamp = () =>
-  ValidateBy({
-    name: 'isTimestamp',
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'string' && parseTimestamp(value) !== undefined,
-      defaultMessage: (args) =>
-        `${args?.property ?? 'value'} must be an RFC 3339 timestamp with a time zone, such as 2030-01-01T00:00:00Z`,
-    },
-  });
-
-/** `name` or `name:value`, with the tag charset. */
-const TAG_FILTER = /^[A-Za-z0-9_-]{1,32}(:[A-Za-z0-9_-]{1,64})?$/;
 
 /**
  * Messages newest first with keyset cursors. `created_after` is inclusive (raised to the 30-day
