@@ -674,6 +674,43 @@ describe('SMS messages through the gateway', () => {
     );
   });
 
+  it('routes an inbound STOP to a short code the workspace holds, and stores text with NUL and half a surrogate pair', async () => {
+    const stocked = await call(platform.base, 'POST', '/admin/v1/numbers', {
+      token: platform.adminToken,
+      body: {
+        number: '3434',
+        country_code: 'NL',
+        number_type: 'short_code',
+        capabilities: ['sms'],
+      },
+    });
+    expect(stocked.status).toBe(201);
+    expect((await bird.numbers.orders.create({ number: '3434' })).status).toBe('completed');
+    await dutch.sendInbound({ from: '31655550077', to: '3434', text: 'STOP' });
+    await dutch.waitFor(() => dutch.messages.some((m) => m.to === '31655550077'));
+    const reply = dutch.submits.find((submit) => submit.destination.addr === '31655550077');
+    // A short code goes out as itself (network specific), not as an international number.
+    expect(reply?.source).toEqual({ addr: '3434', ton: 3, npi: 0 });
+    const suppressions = await call<{ data: Array<{ originator: string }> }>(
+      platform.base,
+      'GET',
+      '/v1/sms/suppressions?destination=%2B31655550077',
+      { token: acme.api_key.secret },
+    );
+    expect(suppressions.body.data).toEqual([expect.objectContaining({ originator: '3434' })]);
+
+    await dutch.sendInbound({
+      from: '31655550078',
+      to: OUR_NUMBER.slice(1),
+      text: 'nul\u0000 and \ud83d half',
+    });
+    const stored = await eventually(
+      () => bird.sms.list({ direction: 'inbound', from: '+31655550078' }),
+      (page) => page.data.length > 0,
+    );
+    expect(stored.data[0].text).toBe('nul and \ufffd half');
+  });
+
   it('acknowledges an inbound message to a number nobody holds, storing it for nobody', async () => {
     const before = dutch.deliverResponses.length;
     await dutch.sendInbound({ from: '31655555556', to: '31612347777', text: 'Anyone there?' });

@@ -16,18 +16,34 @@ export interface SmppCarriersOptions extends SmppBindTuning {
 }
 
 const NUMBER = /^\+?\d{1,20}$/;
+/** Shortest international number (country code and subscriber) we take a bare string of digits for. */
+const INTERNATIONAL_DIGITS = 9;
 
-/** A number as TON 1 / NPI 1 digits; anything else as an alphanumeric sender (TON 5 / NPI 0). */
+/**
+ * An E.164 number (`+...`) as TON 1 / NPI 1 digits; a short code (digits without `+`, as the
+ * numbers stock keeps them) as TON 3 / NPI 0 (network specific); anything else as an
+ * alphanumeric sender (TON 5 / NPI 0).
+ */
 function address(value: string): { addr: string; ton: number; npi: number } {
-  return NUMBER.test(value)
-    ? { addr: value.replace(/^\+/, ''), ton: 1, npi: 1 }
-    : { addr: value, ton: 5, npi: 0 };
+  if (!NUMBER.test(value)) return { addr: value, ton: 5, npi: 0 };
+  return value.startsWith('+')
+    ? { addr: value.slice(1), ton: 1, npi: 1 }
+    : { addr: value, ton: 3, npi: 0 };
 }
 
-/** An address a carrier sent: `+digits` when it is a number, else as it came. */
+/**
+ * An address a carrier sent: `+digits` when it is international (TON 1, or digits long enough
+ * to be one under TON 0 "unknown"); a short code or a national number stays as it came.
+ */
 function inboundAddress(value: string | undefined, ton: number | undefined): string {
   const raw = (value ?? '').trim();
-  return ton !== 5 && NUMBER.test(raw) ? `+${raw.replace(/^\+/, '')}` : raw;
+  if (ton === 5 || !NUMBER.test(raw)) return raw;
+  const digits = raw.replace(/^\+/, '');
+  const international =
+    ton === 1 ||
+    raw.startsWith('+') ||
+    (ton !== 2 && ton !== 3 && digits.length >= INTERNATIONAL_DIGITS);
+  return international ? `+${digits}` : digits;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { phoneNumber } from '@switchboard/contracts';
+import { phoneNumber, replaceLoneSurrogates } from '@switchboard/contracts';
 import { CommitBatcher, wakeQueue } from '@switchboard/background';
 import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
@@ -34,10 +34,9 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
   private readonly logger = new Logger(SmsCarrierListener.name);
   private readonly pool: Pool;
   private readonly autocommit: SqlRunner;
-  private readonly receiptWrites = new CommitBatcher<StoredReceipt>(async (receipts) => {
-    await this.receipts.store(this.autocommit, receipts);
-    wakeQueue(this.pool, 'sms_whatsapp', RECEIPTS_QUEUE);
-  });
+  private readonly receiptWrites = new CommitBatcher<StoredReceipt>((receipts) =>
+    this.storeReceipts(receipts),
+  );
 
   constructor(
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
@@ -56,28 +55,63 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
   }
 
   onReceipt(receipt: CarrierReceipt): Promise<void> {
+    const id = storable(receipt.carrierMessageId);
     return this.receiptWrites.add({
       carrier: receipt.carrier,
-      carrier_message_id: receipt.carrierMessageId,
-      match_key: carrierMessageIdKey(receipt.carrierMessageId),
-      stat: receipt.stat,
-      err: receipt.err,
+      carrier_message_id: id,
+      match_key: carrierMessageIdKey(id),
+      stat: storable(receipt.stat),
+      err: receipt.err === null ? null : storable(receipt.err),
       done_at: receipt.doneAt,
     });
   }
 
-  async onInbound(message: InboundSms): Promise<void> {
-    const to = phoneNumber(message.to) ?? message.to;
+  /**
+   * One statement for the waiting receipts; if it fails and held several, each is written alone,
+   * so one receipt PostgreSQL refuses is refused (and resent by its carrier) by itself.
+   */
+  private async storeReceipts(receipts: StoredReceipt[]): Promise<unknown[] | void> {
+    try {
+      await this.receipts.store(this.autocommit, receipts);
+    } catch (err) {
+      if (receipts.length === 1) throw err;
+      const alone = await Promise.all(
+        receipts.map((receipt) =>
+          this.receipts.store(this.autocommit, [receipt]).then(
+            () => undefined,
+            (failure: unknown) => failure ?? new Error('receipt not stored'),
+          ),
+        ),
+      );
+      wakeQueue(this.pool, 'sms_whatsapp', RECEIPTS_QUEUE);
+      return alone;
+    }
+    wakeQueue(this.pool, 'sms_whatsapp', RECEIPTS_QUEUE);
+  }
+
+  async onInbound(received: InboundSms): Promise<void> {
+    // What a handset sent may hold NUL or half a surrogate pair, which PostgreSQL cannot store:
+    // refused, the carrier would resend it forever.
+    const message = {
+      ...received,
+      text: storable(received.text),
+      from: storable(received.from),
+      to: storable(received.to),
+    };
+    const addressed = phoneNumber(message.to) ?? message.to;
     const from = phoneNumber(message.from) ?? message.from;
     const queued = await inPgTransaction(this.pool, async (tx) => {
-      const workspaceId = await this.inbound.holderOf(tx, to);
-      if (!workspaceId) {
+      const holder = await this.inbound.holderOf(tx, addressed);
+      if (!holder) {
         await this.inbound.recordUnroutable(tx, message);
         this.logger.warn(
-          `inbound SMS from ${from} to ${to} over ${message.carrier}: no workspace holds ${to}; recorded as unroutable`,
+          `inbound SMS from ${from} to ${addressed} over ${message.carrier}: no workspace holds ${addressed}; recorded as unroutable`,
         );
         return undefined;
       }
+      // The number as the workspace holds it (a short code's bare digits), for its keyword rules
+      // and the replies sent from it.
+      const { workspaceId, number: to } = holder;
       const received = draftInbound(workspaceId, { ...message, to, from });
       await this.accept.insert(tx, [received]);
       const replies = await this.rules.apply(tx, {
@@ -111,4 +145,9 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
     });
     if (queued !== undefined) this.accept.wakeAll(queued);
   }
+}
+
+/** Text PostgreSQL can store: NUL removed, lone surrogates replaced (U+FFFD). */
+function storable(text: string): string {
+  return replaceLoneSurrogates(text.replace(/\u0000/g, ''));
 }

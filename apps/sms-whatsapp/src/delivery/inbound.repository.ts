@@ -6,16 +6,20 @@ import type { InboundSms } from '../carriers/sms-carrier';
 /** Named queries of inbound messages: who holds the number, and what nobody does. */
 @Injectable()
 export class InboundRepository {
-  /** The workspace holding `number` now, if any. */
-  async holderOf(runner: SqlRunner, number: string): Promise<string | undefined> {
-    const rows = rowsOf<{ workspace_id: string }>(
+  /** The workspace holding `number` now, if any, with the number as it holds it. */
+  async holderOf(
+    runner: SqlRunner,
+    number: string,
+  ): Promise<{ workspaceId: string; number: string } | undefined> {
+    const rows = rowsOf<{ workspace_id: string; number: string }>(
       await runner.query(
-        `SELECT workspace_id FROM sms_whatsapp.number_allocations
-         WHERE number = $1 AND released_at IS NULL AND status = 'active'`,
-        [number],
+        `SELECT workspace_id, number FROM sms_whatsapp.number_allocations
+         WHERE number = ANY ($1::text[]) AND released_at IS NULL AND status = 'active'`,
+        // E.164 numbers are held with their `+`, short codes as bare digits: either spelling.
+        [[number, number.replace(/^\+/, ''), `+${number.replace(/^\+/, '')}`]],
       ),
     );
-    return rows[0]?.workspace_id;
+    return rows[0] && { workspaceId: rows[0].workspace_id, number: rows[0].number };
   }
 
   async recordUnroutable(runner: SqlRunner, message: InboundSms): Promise<void> {

@@ -16,6 +16,8 @@ export interface SubmitRow {
   tags: SmsTag[];
   metadata: Record<string, unknown>;
   created_at: Date;
+  /** Whether the workspace still holds its sender (a number not released, a sender ID registered). */
+  sender_held: boolean;
 }
 
 export interface SentRecord {
@@ -40,8 +42,15 @@ export class SubmitRepository {
   async messages(runner: SqlRunner, ids: string[]): Promise<SubmitRow[]> {
     return rowsOf<SubmitRow>(
       await runner.query(
-        `SELECT id, workspace_id, status, from_address, to_address, text, tags, metadata, created_at
-         FROM sms_whatsapp.sms_messages WHERE id = ANY ($1::text[])`,
+        `SELECT m.id, m.workspace_id, m.status, m.from_address, m.to_address, m.text, m.tags,
+           m.metadata, m.created_at,
+           (EXISTS (SELECT 1 FROM sms_whatsapp.number_allocations a
+                    WHERE a.number = m.from_address AND a.workspace_id = m.workspace_id
+                      AND a.released_at IS NULL AND a.status = 'active')
+            OR EXISTS (SELECT 1 FROM sms_whatsapp.sms_senders s
+                       WHERE s.workspace_id = m.workspace_id AND s.sender = m.from_address))
+             AS sender_held
+         FROM sms_whatsapp.sms_messages m WHERE m.id = ANY ($1::text[])`,
         [ids],
       ),
     );

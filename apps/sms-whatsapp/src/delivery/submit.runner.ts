@@ -104,6 +104,16 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async submitOne(job: SubmitJob, row: SubmitRow): Promise<Outcome> {
+    if (!row.sender_held) {
+      // Released or unregistered since it was accepted: another workspace may hold the number
+      // now, and what it sends must not go out as theirs (nor their replies come back to it).
+      const failed = new CarrierSubmitError(
+        `${row.from_address} is no longer a sender of this workspace`,
+        false,
+        'sender_unregistered',
+      );
+      return { job, row, failed, at: new Date() };
+    }
     try {
       const encoded = encodeSms(row.text, { reference: randomInt(256) });
       const sent = await this.carriers.submit({

@@ -52,6 +52,12 @@ export class InboundKeywordRules implements InboundRules {
       messageId: inbound.messageId,
       at: inbound.receivedAt,
     };
+    if (match.rule.operation === 'stop' || match.rule.operation === 'start')
+      // A STOP and a START of one pair arriving together (each deliver_sm in a transaction of its
+      // own) take turns: the second sees what the first did instead of interleaving with it.
+      await executor.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `sms_pair ${pair.workspaceId} ${pair.originator} ${pair.destination}`,
+      ]);
     if (match.rule.operation === 'stop') await this.suppressions.recordKeywordStop(executor, pair);
     if (match.rule.operation === 'start')
       await this.suppressions.recordKeywordStart(executor, pair);
