@@ -121,26 +121,30 @@ export class SmsSuppressionsRepository {
       origin: SmsSuppressionOrigin;
     },
   ): Promise<{ created: boolean; row: SmsSuppressionRow }> {
-    const inserted = rowsOf<SmsSuppressionRow>(
-      await runner.query(
-        `INSERT INTO ${TABLE} (id, workspace_id, destination, originator, reason, origin, effective_at, last_asserted_at)
-         VALUES ($1, $2, $3, $4, 'manual', $5, clock_timestamp(), clock_timestamp())
-         ON CONFLICT ${IN_FORCE} DO NOTHING
-         RETURNING ${COLUMNS}`,
-        [row.id, row.workspaceId, row.destination, row.originator, row.origin],
-      ),
-    );
-    if (inserted[0]) return { created: true, row: inserted[0] };
-    const existing = rowsOf<SmsSuppressionRow>(
-      await runner.query(
-        `SELECT ${COLUMNS} FROM ${TABLE}
-         WHERE workspace_id = $1 AND originator = $2 AND destination = $3 AND reason = 'manual' AND ended_at IS NULL`,
-        [row.workspaceId, row.originator, row.destination],
-      ),
-    );
-    if (!existing[0])
-      throw new Error('manual suppression vanished between its insert and its read');
-    return { created: false, row: existing[0] };
+    // The manual episode found by the conflict can be ended before it is read back (a remove
+    // racing this add): then the pair has none in force and the insert is tried again.
+    for (let attempt = 0; ; attempt++) {
+      const inserted = rowsOf<SmsSuppressionRow>(
+        await runner.query(
+          `INSERT INTO ${TABLE} (id, workspace_id, destination, originator, reason, origin, effective_at, last_asserted_at)
+           VALUES ($1, $2, $3, $4, 'manual', $5, clock_timestamp(), clock_timestamp())
+           ON CONFLICT ${IN_FORCE} DO NOTHING
+           RETURNING ${COLUMNS}`,
+          [row.id, row.workspaceId, row.destination, row.originator, row.origin],
+        ),
+      );
+      if (inserted[0]) return { created: true, row: inserted[0] };
+      const existing = rowsOf<SmsSuppressionRow>(
+        await runner.query(
+          `SELECT ${COLUMNS} FROM ${TABLE}
+           WHERE workspace_id = $1 AND originator = $2 AND destination = $3 AND reason = 'manual' AND ended_at IS NULL`,
+          [row.workspaceId, row.originator, row.destination],
+        ),
+      );
+      if (existing[0]) return { created: false, row: existing[0] };
+      if (attempt >= 3)
+        throw new Error('manual suppression kept vanishing between its insert and its read');
+    }
   }
 
   /** Ends an episode in force (the caller has checked its reason under the row lock). */
