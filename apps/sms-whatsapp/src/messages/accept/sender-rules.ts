@@ -15,6 +15,14 @@ import { renderTemplateSend } from './template-send';
  */
 @Injectable()
 export class SenderRules {
+  /**
+   * Senders found held in the last seconds, by workspace and sender: most sends repeat the same
+   * few, and the lookup was a query per send. Only what was found is kept (a sender registered
+   * a moment ago is seen at once); one released or unregistered meanwhile is caught when its
+   * messages are submitted (they fail `sender_unregistered`), so the cache lets nothing out.
+   */
+  private readonly recent = new Map<string, { sender: HeldSender; until: number }>();
+
   constructor(private readonly repository: AcceptRepository) {}
 
   async resolve(
@@ -54,12 +62,7 @@ export class SenderRules {
         });
     }
     if (problems.length > 0) throw sendProblemsError(problems);
-    const held = new Map<string, HeldSender>();
-    const found = await this.repository.heldSenders(workspaceId, [
-      ...new Set(ready.map((sms) => sms.from)),
-    ]);
-    for (const sender of found)
-      if (!held.has(sender.sender) || sender.kind === 'number') held.set(sender.sender, sender);
+    const held = await this.heldSenders(workspaceId, [...new Set(ready.map((sms) => sms.from))]);
     ready.forEach((sms, index) => {
       const sender = held.get(sms.from);
       const param = `${prefix(index)}from`;
@@ -79,7 +82,39 @@ export class SenderRules {
     if (problems.length > 0) throw sendProblemsError(problems);
     return ready;
   }
+
+  /** The workspace's senders among `senders`, from the recent ones or one query for the rest. */
+  private async heldSenders(
+    workspaceId: string,
+    senders: string[],
+  ): Promise<Map<string, HeldSender>> {
+    const now = Date.now();
+    const held = new Map<string, HeldSender>();
+    const unknown: string[] = [];
+    for (const sender of senders) {
+      const recent = this.recent.get(`${workspaceId} ${sender}`);
+      if (recent && recent.until > now) held.set(sender, recent.sender);
+      else unknown.push(sender);
+    }
+    if (unknown.length === 0) return held;
+    const found = await this.repository.heldSenders(workspaceId, unknown);
+    // A number the workspace holds wins over a sender ID spelled the same.
+    for (const sender of found)
+      if (!held.has(sender.sender) || sender.kind === 'number') held.set(sender.sender, sender);
+    if (this.recent.size > RECENT_LIMIT) this.recent.clear();
+    for (const sender of unknown) {
+      const found = held.get(sender);
+      if (found)
+        this.recent.set(`${workspaceId} ${sender}`, { sender: found, until: now + RECENT_MS });
+    }
+    return held;
+  }
 }
+
+/** How long a sender found held is taken as held without asking again. */
+const RECENT_MS = 2000;
+/** Entries kept at most (many workspaces' senders); past it the cache starts again. */
+const RECENT_LIMIT = 10_000;
 
 /**
  * How a sender is stored: a number in E.164 (`+` kept or added to a long run of digits), a short
