@@ -186,6 +186,24 @@ describe(InboundKeywordRules.name, () => {
     expect((await receive(ws, NL_PERSON, NL_NUMBER, 'START')).replies).toHaveLength(1);
   });
 
+  it('opens nothing and confirms nothing for a STOP received before a START that already ended the opt-out (a late redelivery)', async () => {
+    const ws = newWorkspace();
+    await receive(ws, NL_PERSON, NL_NUMBER, 'STOP');
+    const lateStop: InboundForRules = {
+      workspaceId: ws,
+      messageId: newId('sms'),
+      from: NL_PERSON,
+      to: NL_NUMBER,
+      text: 'STOP',
+      receivedAt: new Date(clock + 30_000),
+    };
+    await receive(ws, NL_PERSON, NL_NUMBER, 'START');
+    const replies = await dataSource.transaction((manager) => rules.apply(manager, lateStop));
+    expect(replies).toEqual([]);
+    const inForce = (await episodes(ws, NL_PERSON, NL_NUMBER)).filter((row) => !row.ended_at);
+    expect(inForce).toEqual([]);
+  });
+
   it('answers HELP with the reply and its carrier suffix, recording nothing', async () => {
     const ws = newWorkspace();
     const { replies } = await receive(ws, US_PERSON, US_NUMBER, 'help?');

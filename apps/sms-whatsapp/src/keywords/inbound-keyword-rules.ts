@@ -58,7 +58,13 @@ export class InboundKeywordRules implements InboundRules {
       await executor.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
         `sms_pair ${pair.workspaceId} ${pair.originator} ${pair.destination}`,
       ]);
-    if (match.rule.operation === 'stop') await this.suppressions.recordKeywordStop(executor, pair);
+    // A STOP redelivered after the person's later START took effect changes nothing and is not
+    // confirmed (a confirmation would tell them the opposite of their state).
+    if (
+      match.rule.operation === 'stop' &&
+      (await this.suppressions.recordKeywordStop(executor, pair)) === 'superseded'
+    )
+      return [];
     if (match.rule.operation === 'start')
       await this.suppressions.recordKeywordStart(executor, pair);
     const text = replyTextOf(match.rule);

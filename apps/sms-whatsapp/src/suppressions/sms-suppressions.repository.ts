@@ -165,21 +165,32 @@ export class SmsSuppressionsRepository {
    * A STOP: opens a `keyword_stop` episode for the pair, or, when one is in force, records the
    * repeat on it (`last_asserted_at`) without a new record. One statement either way.
    */
+  /**
+   * Opens the pair's `keyword_stop` episode, or re-asserts the one in force. A STOP received
+   * before a START that has already ended an episode of the pair (a carrier redelivering an old
+   * STOP late) opens nothing: answers undefined.
+   */
   async openKeywordStop(
     runner: SqlRunner,
     stop: KeywordStop,
-  ): Promise<{ created: boolean; row: SmsSuppressionRow }> {
+  ): Promise<{ created: boolean; row: SmsSuppressionRow } | undefined> {
     const rows = rowsOf<SmsSuppressionRow & { created: boolean }>(
       await runner.query(
         `INSERT INTO ${TABLE}
            (id, workspace_id, destination, originator, reason, origin, source_sms_id, effective_at, last_asserted_at)
-         VALUES ($1, $2, $3, $4, 'keyword_stop', 'keyword', $5, $6, $6)
+         SELECT $1, $2, $3, $4, 'keyword_stop', 'keyword', $5, $6, $6
+         WHERE NOT EXISTS (
+           SELECT 1 FROM ${TABLE}
+           WHERE workspace_id = $2 AND destination = $3 AND originator = $4
+             AND reason = 'keyword_stop' AND ended_reason = 'keyword_start'
+             AND ended_effective_at >= $6)
          ON CONFLICT ${IN_FORCE}
          DO UPDATE SET last_asserted_at = GREATEST(${TABLE}.last_asserted_at, EXCLUDED.last_asserted_at)
          RETURNING ${COLUMNS}, (xmax = 0) AS created`,
         [stop.id, stop.workspaceId, stop.destination, stop.originator, stop.sourceSmsId, stop.at],
       ),
     );
+    if (!rows[0]) return undefined;
     const { created, ...row } = rows[0];
     return { created, row };
   }

@@ -130,7 +130,7 @@ export class SmsSuppressionsService {
   /**
    * A STOP from `destination` to the workspace's `originator`, in the caller's transaction: opens
    * a `keyword_stop` episode (and its `sms_suppression.created` event) or re-asserts the one in
-   * force. Returns whether it opened one.
+   * force; `superseded` when a START received after it has already ended the pair's opt-out.
    */
   async recordKeywordStop(
     executor: SqlRunner,
@@ -141,8 +141,8 @@ export class SmsSuppressionsService {
       messageId: string;
       at: Date;
     },
-  ): Promise<boolean> {
-    const { created, row } = await this.repository.openKeywordStop(executor, {
+  ): Promise<'opened' | 'reasserted' | 'superseded'> {
+    const opened = await this.repository.openKeywordStop(executor, {
       id: newId(SMS_SUPPRESSION_ID_PREFIX),
       workspaceId: stop.workspaceId,
       originator: stop.originator,
@@ -150,9 +150,11 @@ export class SmsSuppressionsService {
       sourceSmsId: stop.messageId,
       at: stop.at,
     });
-    if (created)
-      await writeOutboxEvents(executor, 'sms_whatsapp', [smsSuppressionCreatedEvent(row)]);
-    return created;
+    if (!opened) return 'superseded';
+    const { created, row } = opened;
+    if (!created) return 'reasserted';
+    await writeOutboxEvents(executor, 'sms_whatsapp', [smsSuppressionCreatedEvent(row)]);
+    return 'opened';
   }
 
   /** A START: ends the pair's `keyword_stop` episodes in force (other reasons keep theirs). */
