@@ -52,12 +52,6 @@ export class InboundKeywordRules implements InboundRules {
       messageId: inbound.messageId,
       at: inbound.receivedAt,
     };
-    if (match.rule.operation === 'stop' || match.rule.operation === 'start')
-      // A STOP and a START of one pair arriving together (each deliver_sm in a transaction of its
-      // own) take turns: the second sees what the first did instead of interleaving with it.
-      await executor.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-        `sms_pair ${pair.workspaceId} ${pair.originator} ${pair.destination}`,
-      ]);
     // A STOP redelivered after the person's later START took effect changes nothing and is not
     // confirmed (a confirmation would tell them the opposite of their state).
     if (

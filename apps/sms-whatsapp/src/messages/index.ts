@@ -2,5 +2,6 @@ export { SmsMessagesModule } from './messages.module';
 export { AcceptRepository, SUBMIT_QUEUE } from './accept/accept.repository';
 export { countryOf, draftInbound, draftOutbound } from './accept/sms-draft';
 export type { OutboundSms, SmsDraft } from './accept/sms-draft';
-export { smsEvent, eventInserts, eventRows } from './sms-events';
+export { smsEvent } from './sms-events';
+export { eventInserts, eventRows } from './sms-events.repository';
 export type { SmsEventRecord, SmsEventSubject } from './sms-events';

@@ -1,3 +1,3 @@
 export { SmsSuppressionsModule } from './sms-suppressions.module';
 export { SmsSuppressionsService, SMS_SUPPRESSION_ID_PREFIX } from './sms-suppressions.service';
-export { senderForm, holdsSender } from './sms-senders';
+export { senderForm } from './sms-senders';

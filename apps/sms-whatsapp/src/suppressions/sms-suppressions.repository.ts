@@ -218,4 +218,33 @@ export class SmsSuppressionsRepository {
     );
     return rows.length;
   }
+
+  /** Whether the workspace holds `sender`: a number allocated to it, or a registered sender ID. */
+  async holdsSender(runner: SqlRunner, workspaceId: string, sender: string): Promise<boolean> {
+    const rows = rowsOf(
+      await runner.query(
+        `SELECT 1 FROM sms_whatsapp.number_allocations
+         WHERE workspace_id = $1 AND number = $2 AND released_at IS NULL
+         UNION ALL
+         SELECT 1 FROM sms_whatsapp.sms_senders WHERE workspace_id = $1 AND sender = $2
+         LIMIT 1`,
+        [workspaceId, sender],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Makes the caller's transaction the only one changing the pair's keyword episodes until it
+   * ends: a STOP and a START of one pair arriving together (each deliver_sm in a transaction of
+   * its own) take turns, the second seeing what the first did.
+   */
+  async lockPair(
+    runner: SqlRunner,
+    pair: { workspaceId: string; originator: string; destination: string },
+  ): Promise<void> {
+    await runner.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `sms_pair ${pair.workspaceId} ${pair.originator} ${pair.destination}`,
+    ]);
+  }
 }

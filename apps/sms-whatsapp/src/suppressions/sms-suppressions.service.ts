@@ -12,7 +12,7 @@ import { writeOutboxEvents } from '@switchboard/background';
 import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
-import { holdsSender, senderForm } from './sms-senders';
+import { senderForm } from './sms-senders';
 import { smsSuppressionCreatedEvent, toSmsSuppressionDto } from './sms-suppression.mapper';
 import { SmsSuppressionsRepository } from './sms-suppressions.repository';
 
@@ -81,7 +81,7 @@ export class SmsSuppressionsService {
       });
     if (!destination || !originator) throw AppError.validation(problems);
     return this.writes.run(context, async (manager) => {
-      if (!(await holdsSender(manager, workspaceId, originator)))
+      if (!(await this.repository.holdsSender(manager, workspaceId, originator)))
         throw AppError.validation([
           {
             param: 'originator',
@@ -142,6 +142,7 @@ export class SmsSuppressionsService {
       at: Date;
     },
   ): Promise<'opened' | 'reasserted' | 'superseded'> {
+    await this.repository.lockPair(executor, stop);
     const opened = await this.repository.openKeywordStop(executor, {
       id: newId(SMS_SUPPRESSION_ID_PREFIX),
       workspaceId: stop.workspaceId,
@@ -158,7 +159,7 @@ export class SmsSuppressionsService {
   }
 
   /** A START: ends the pair's `keyword_stop` episodes in force (other reasons keep theirs). */
-  recordKeywordStart(
+  async recordKeywordStart(
     executor: SqlRunner,
     start: {
       workspaceId: string;
@@ -168,6 +169,7 @@ export class SmsSuppressionsService {
       at: Date;
     },
   ): Promise<number> {
+    await this.repository.lockPair(executor, start);
     return this.repository.endKeywordStops(executor, {
       workspaceId: start.workspaceId,
       originator: start.originator,

@@ -5,7 +5,7 @@ import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { eventInserts, eventRows } from '../sms-events';
+import { eventInserts, eventRows } from '../sms-events.repository';
 import type { SmsDraft } from './sms-draft';
 
 /** The queue of messages to hand to a carrier. */
