@@ -1,6 +1,5 @@
 import { CONTACT_LIMITS, CONTACT_MATCH_KEYS } from '@switchboard/contracts';
 import type { ContactMatchKey } from '@switchboard/contracts';
-import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -12,6 +11,7 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
+import { RepeatedQuery } from '../../pipeline/http/list-filters';
 import { ManagementPageQuery, PageQuery } from '../../pipeline/http/list-query.dto';
 
 /*
@@ -66,15 +66,11 @@ export class ContactBatchDto {
   data_mode?: 'merge' | 'replace';
 }
 
-/** A repeated query parameter arrives as a string when given once: always a list here. */
-const QueryList = () =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value));
-
 export class ListContactsQuery extends ManagementPageQuery {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(CONTACT_LIMITS.emailLength) email?: string;
 
   @IsOptional()
-  @QueryList()
+  @RepeatedQuery()
   @IsArray()
   @ArrayMaxSize(CONTACT_LIMITS.phoneFilterValues, {
     message: `phone_number takes at most ${CONTACT_LIMITS.phoneFilterValues} values`,

@@ -12,7 +12,12 @@ import {
   ValidateBy,
 } from 'class-validator';
 import type { ValidationOptions } from 'class-validator';
-import { IsTimestamp, TAG_FILTER, Timestamp } from '../../pipeline/http/list-filters';
+import {
+  IsTimestamp,
+  RepeatedQuery,
+  TAG_FILTER,
+  Timestamp,
+} from '../../pipeline/http/list-filters';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
 
 const EMAIL_MESSAGE_STATUSES = [
@@ -121,7 +126,7 @@ export class ListEmailMessagesQuery extends PageQuery {
   status?: EmailMessageStatus;
   /** `name` or `name:value`; repeat the parameter to require several tags. */
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @RepeatedQuery()
   @IsString({ each: true })
   @Matches(TAG_FILTER, {
     each: true,

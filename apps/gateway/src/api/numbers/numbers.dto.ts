@@ -1,11 +1,7 @@
 import { NUMBER_ORDER_STATUSES } from '@switchboard/contracts';
-import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { RepeatedQuery } from '../../pipeline/http/list-filters';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
-
-/** A repeated query parameter (or a single one) as an array. */
-export const QueryList = () =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value));
 
 const COUNTRY = /^[A-Za-z]{2}$/;
 const COUNTRY_MESSAGE = 'country_code must be an ISO 3166-1 alpha-2 code such as GB';
@@ -19,7 +15,7 @@ class NumberFiltersQuery extends PageQuery {
   prefix?: string;
   /** Repeat the parameter to require several: every one must match. */
   @IsOptional()
-  @QueryList()
+  @RepeatedQuery()
   @IsString({ each: true })
   @Matches(/^[a-z_]{1,32}$/, { each: true, message: 'capabilities must be names such as sms' })
   capabilities?: string[];

@@ -11,7 +11,12 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
-import { IsTimestamp, TAG_FILTER, Timestamp } from '../../pipeline/http/list-filters';
+import {
+  IsTimestamp,
+  RepeatedQuery,
+  TAG_FILTER,
+  Timestamp,
+} from '../../pipeline/http/list-filters';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
 
 /*
@@ -94,7 +99,7 @@ export class ListSmsMessagesQuery extends PageQuery {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(32) from?: string;
   /** `name` or `name:value`; repeat the parameter to require several tags. */
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @RepeatedQuery()
   @IsString({ each: true })
   @Matches(TAG_FILTER, {
     each: true,

@@ -24,9 +24,8 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { RepeatedQuery, TAG_FILTER } from '../../pipeline/http/list-filters';
 import { PageQuery } from '../../pipeline/http/list-query.dto';
-
-const TAG_FILTER = /^[A-Za-z0-9_-]{1,32}(:[A-Za-z0-9_-]{1,64})?$/;
 
 /** `status=ringing,in_progress` (the SDK's form) or repeated, as one array. */
 const CommaList = () =>
@@ -54,7 +53,7 @@ export class ListVoiceCallsQuery extends PageQuery {
   @IsOptional() @IsString() @MaxLength(32) to?: string;
   @IsOptional() @IsString() @MinLength(1) @MaxLength(32) number?: string;
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @RepeatedQuery()
   @IsString({ each: true })
   @Matches(TAG_FILTER, { each: true, message: 'tag must be name or name:value' })
   @ArrayMaxSize(10)

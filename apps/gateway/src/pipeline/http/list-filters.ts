@@ -20,5 +20,9 @@ export const IsTimestamp = () =>
     },
   });
 
+/** A query parameter that may repeat (`tag=a&tag=b`): a single one arrives as a string, made a list. */
+export const RepeatedQuery = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value));
+
 /** A tag filter: `name` or `name:value`, with the tag charset. */
 export const TAG_FILTER = /^[A-Za-z0-9_-]{1,32}(:[A-Za-z0-9_-]{1,64})?$/;
