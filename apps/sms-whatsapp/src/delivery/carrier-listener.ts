@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { phoneNumber, replaceLoneSurrogates } from '@switchboard/contracts';
-import { CommitBatcher, wakeQueue } from '@switchboard/background';
+import { CommitBatcher, wakeQueue, writeTogetherOrAlone } from '@switchboard/background';
 import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
@@ -70,23 +70,12 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
    * One statement for the waiting receipts; if it fails and held several, each is written alone,
    * so one receipt PostgreSQL refuses is refused (and resent by its carrier) by itself.
    */
-  private async storeReceipts(receipts: StoredReceipt[]): Promise<unknown[] | void> {
-    try {
-      await this.receipts.store(this.autocommit, receipts);
-    } catch (err) {
-      if (receipts.length === 1) throw err;
-      const alone = await Promise.all(
-        receipts.map((receipt) =>
-          this.receipts.store(this.autocommit, [receipt]).then(
-            () => undefined,
-            (failure: unknown) => failure ?? new Error('receipt not stored'),
-          ),
-        ),
-      );
-      wakeQueue(this.pool, 'sms_whatsapp', RECEIPTS_QUEUE);
-      return alone;
-    }
+  private async storeReceipts(receipts: StoredReceipt[]): Promise<unknown[]> {
+    const failures = await writeTogetherOrAlone(receipts, (some) =>
+      this.receipts.store(this.autocommit, some),
+    );
     wakeQueue(this.pool, 'sms_whatsapp', RECEIPTS_QUEUE);
+    return failures;
   }
 
   async onInbound(received: InboundSms): Promise<void> {

@@ -54,7 +54,8 @@ type Outcome =
 export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(SubmitRunner.name);
   private readonly pool: Pool;
-  private readonly reads: SqlRunner;
+  /** Statements that commit on their own: the reads, and the one-statement record. */
+  private readonly autocommit: SqlRunner;
   private worker?: WorkQueueWorker;
   private readonly slots: Semaphore;
   private readonly recorder = new CommitBatcher<Outcome>((outcomes) => this.record(outcomes));
@@ -65,7 +66,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(SMS_CARRIERS) private readonly carriers: SmsCarriers,
   ) {
     this.pool = pgPoolOf(dataSource);
-    this.reads = poolRunner(dataSource);
+    this.autocommit = poolRunner(dataSource);
     const windows = carriers.binds().reduce((sum, bind) => sum + bind.window, 0);
     this.slots = new Semaphore(Math.max(1, windows));
   }
@@ -89,7 +90,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     const rows = new Map(
       (
         await this.repository.messages(
-          this.reads,
+          this.autocommit,
           jobs.map((job) => job.payload.message_id),
         )
       ).map((row) => [row.id, row]),
@@ -197,7 +198,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
       // The common case, every job settled: the outcomes and the jobs' completion in one
       // statement in autocommit, one round trip (a slot waits for this commit).
       const deleted = await this.repository.recordCompleting(
-        this.reads,
+        this.autocommit,
         jobFences([...finished]),
         sent,
         failed,

@@ -1,4 +1,4 @@
-import { CommitBatcher } from './commit-batcher';
+import { CommitBatcher, writeTogetherOrAlone } from './commit-batcher';
 
 describe(CommitBatcher.name, () => {
   it('commits what was added together at once, and what comes during a commit in the next one', async () => {
@@ -49,5 +49,22 @@ describe(`${CommitBatcher.name} settling items one by one`, () => {
       'fulfilled',
     ]);
     expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('cannot store bad'));
+  });
+});
+
+describe(writeTogetherOrAlone.name, () => {
+  it('writes the items together when it can, and each alone when together fails', async () => {
+    const writes: string[][] = [];
+    const write = (items: string[]) => {
+      writes.push(items);
+      return items.includes('bad')
+        ? Promise.reject(new Error(`refused ${items.join(',')}`))
+        : Promise.resolve();
+    };
+    await expect(writeTogetherOrAlone(['a', 'b'], write)).resolves.toEqual([]);
+    const answers = await writeTogetherOrAlone(['a', 'bad', 'c'], write);
+    expect(answers).toEqual([undefined, new Error('refused bad'), undefined]);
+    expect(writes).toEqual([['a', 'b'], ['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
+    await expect(writeTogetherOrAlone(['bad'], write)).rejects.toThrow('refused bad');
   });
 });

@@ -42,3 +42,28 @@ export class CommitBatcher<T> {
     this.running = false;
   }
 }
+
+/**
+ * A `CommitBatcher` commit that writes its items in one call and, if that fails and held several,
+ * writes each alone: an item the database refuses then fails by itself, not its neighbours.
+ * Answers one entry per item (undefined when written, else its error), as `commit` may.
+ */
+export async function writeTogetherOrAlone<T>(
+  items: readonly T[],
+  write: (items: T[]) => Promise<void>,
+): Promise<unknown[]> {
+  try {
+    await write([...items]);
+    return [];
+  } catch (err) {
+    if (items.length === 1) throw err;
+  }
+  return Promise.all(
+    items.map((item) =>
+      write([item]).then(
+        () => undefined,
+        (err: unknown) => err ?? new Error('not written'),
+      ),
+    ),
+  );
+}

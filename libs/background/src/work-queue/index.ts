@@ -5,4 +5,4 @@ export { completeJobs, holdJobs, jobFences, JobLeaseLostError, markCompleted } f
 export type { Job } from './job';
 export { WorkQueue } from './work-queue';
 export type { WorkQueueWorkerOptions, WorkQueueWorker, QueueLogger } from './queue-runner';
-export { CommitBatcher } from './commit-batcher';
+export { CommitBatcher, writeTogetherOrAlone } from './commit-batcher';

@@ -10,7 +10,7 @@ import type {
   RequestContext,
 } from '@switchboard/contracts';
 import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
-import { CommitBatcher } from '@switchboard/background';
+import { CommitBatcher, writeTogetherOrAlone } from '@switchboard/background';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../../config/email.config';
@@ -145,21 +145,8 @@ export class SendService {
    * so a send that cannot be stored fails by itself, not with its neighbours.
    */
   private async insertPlainSends(sends: MessageDraft[][]): Promise<unknown[]> {
-    const all = sends.flat();
-    try {
-      await this.repository.insert(all);
-      this.repository.wake(all);
-      return [];
-    } catch (err) {
-      if (sends.length === 1) throw err;
-    }
-    const failures = await Promise.all(
-      sends.map((drafts) =>
-        this.repository.insert(drafts).then(
-          () => undefined,
-          (err: unknown) => err ?? new Error('send not stored'),
-        ),
-      ),
+    const failures = await writeTogetherOrAlone(sends, (group) =>
+      this.repository.insert(group.flat()),
     );
     this.repository.wake(sends.filter((_, index) => failures[index] === undefined).flat());
     return failures;

@@ -7,7 +7,7 @@ import type {
   SmsMessage,
   SmsSendInput,
 } from '@switchboard/contracts';
-import { CommitBatcher } from '@switchboard/background';
+import { CommitBatcher, writeTogetherOrAlone } from '@switchboard/background';
 import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
@@ -141,7 +141,7 @@ export class SendService {
    * One opt-out read and one insert for every waiting send; if the insert fails and held several,
    * each is retried alone so a send that cannot be stored fails by itself.
    */
-  private async insertPlainSends(sends: PlainSend[]): Promise<unknown[] | void> {
+  private async insertPlainSends(sends: PlainSend[]): Promise<unknown[]> {
     const suppressed = await this.repository.suppressedAmong(
       sends.map(({ workspaceId, sms }) => ({ workspaceId, from: sms.from, to: sms.to })),
     );
@@ -153,22 +153,10 @@ export class SendService {
       });
     }
     const drafts = sends.map((send) => send.draft as SmsDraft);
-    const queued = drafts.some((draft) => draft.queued);
-    try {
-      await this.repository.insert(this.repository.autocommit, drafts);
-    } catch (err) {
-      if (sends.length === 1) throw err;
-      const alone = await Promise.all(
-        drafts.map((draft) =>
-          this.repository.insert(this.repository.autocommit, [draft]).then(
-            () => undefined,
-            (failure: unknown) => failure ?? new Error('insert failed'),
-          ),
-        ),
-      );
-      this.repository.wakeAll(queued);
-      return alone;
-    }
-    this.repository.wakeAll(queued);
+    const failures = await writeTogetherOrAlone(drafts, (some) =>
+      this.repository.insert(this.repository.autocommit, some),
+    );
+    this.repository.wakeAll(drafts.some((draft) => draft.queued));
+    return failures;
   }
 }
