@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { SmsErrors } from '@switchboard/contracts';
 import { normaliseSend, sendProblemsError } from './send-request.normaliser';
 
 const valid = { to: '+31 6 1234 5678', from: 'Acme', text: 'Hello', category: 'transactional' };
@@ -36,19 +37,23 @@ describe(normaliseSend.name, () => {
     });
     expect(problems.map((p) => [p.param, p.code])).toEqual(
       expect.arrayContaining([
-        ['validity_period', 'E01024'],
-        ['media_urls', 'E01024'],
-        ['personalization', 'E01024'],
-        ['options.track_clicks', 'E01024'],
-        ['options.max_price_per_segment', 'E01024'],
+        ['validity_period', SmsErrors.SMSUnsupportedFeature],
+        ['media_urls', SmsErrors.SMSUnsupportedFeature],
+        ['personalization', SmsErrors.SMSUnsupportedFeature],
+        ['options.track_clicks', SmsErrors.SMSUnsupportedFeature],
+        ['options.max_price_per_segment', SmsErrors.SMSUnsupportedFeature],
       ]),
     );
-    expect(sendProblemsError(problems).code).toBe('E01024');
+    expect(sendProblemsError(problems).code).toBe(SmsErrors.SMSUnsupportedFeature);
   });
 
   it('requires from with text (SMSNoEligibleSender) and a routable to (SMSInvalidRecipient)', () => {
-    expect(sendProblemsError(problemsOf({ ...valid, from: undefined })).code).toBe('E01022');
-    expect(sendProblemsError(problemsOf({ ...valid, to: 'not a number' })).code).toBe('E01023');
+    expect(sendProblemsError(problemsOf({ ...valid, from: undefined })).code).toBe(
+      SmsErrors.SMSNoEligibleSender,
+    );
+    expect(sendProblemsError(problemsOf({ ...valid, to: 'not a number' })).code).toBe(
+      SmsErrors.SMSInvalidRecipient,
+    );
   });
 
   it('refuses text with template, neither, from or category with template', () => {
@@ -64,8 +69,10 @@ describe(normaliseSend.name, () => {
   it('refuses a body over 12 segments with SMSBodyTooLong, never truncating', () => {
     expect(normaliseSend({ ...valid, text: 'a'.repeat(1836) }).ok).toBe(true);
     const problems = problemsOf({ ...valid, text: 'a'.repeat(1837) });
-    expect(sendProblemsError(problems).code).toBe('E01025');
-    expect(sendProblemsError(problemsOf({ ...valid, text: '😀'.repeat(403) })).code).toBe('E01025');
+    expect(sendProblemsError(problems).code).toBe(SmsErrors.SMSBodyTooLong);
+    expect(sendProblemsError(problemsOf({ ...valid, text: '😀'.repeat(403) })).code).toBe(
+      SmsErrors.SMSBodyTooLong,
+    );
   });
 
   it('checks tags (at most 20, charset, unique names) and metadata (2 KB)', () => {
