@@ -1,5 +1,5 @@
 import { storageEnv } from '@switchboard/persistence';
-import { serviceEnv } from '@switchboard/platform';
+import { env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf, EnvVar } from '@switchboard/platform';
 import { parseSmppUrl } from '../carriers/smpp-url';
 import type { SmppCarrierConfig } from '../carriers/smpp-url';
@@ -13,7 +13,34 @@ const smppUrl: EnvVar<SmppCarrierConfig[] | undefined> = {
   parse: parseSmppUrl,
 };
 
-export const smsWhatsappEnv = { ...serviceEnv, ...storageEnv, SMPP_URL: smppUrl };
+/** Contract section 10: Meta's Cloud API, and the legacy channel source WhatsApp numbers migrate from. */
+const whatsappEnv = {
+  WHATSAPP_GRAPH_URL: env.string({
+    default: 'https://graph.facebook.com/v23.0',
+    description: "Meta's Graph API base, with its version; tests point it at a local stand-in",
+  }),
+  WHATSAPP_ACCESS_TOKEN: env.optionalString({
+    secret: true,
+    description:
+      'The system-user token sent as Bearer on every Graph call; unset: WhatsApp numbers cannot be connected and sends are refused',
+  }),
+  WHATSAPP_APP_SECRET: env.optionalString({
+    secret: true,
+    description:
+      "The Meta app's secret: verifies X-Hub-Signature-256 on every webhook POST; unset: every webhook POST is refused",
+  }),
+  WHATSAPP_VERIFY_TOKEN: env.optionalString({
+    secret: true,
+    description:
+      "Answers Meta's webhook subscription challenge (GET /webhooks/whatsapp); unset: every challenge is refused",
+  }),
+  CP_URL: env.optionalString({
+    description:
+      'The legacy connectivity platform whose WhatsApp channels a connector with isCpMigrated migrates; unset: such connectors are refused',
+  }),
+};
+
+export const smsWhatsappEnv = { ...serviceEnv, ...storageEnv, SMPP_URL: smppUrl, ...whatsappEnv };
 export type SmsWhatsappConfig = ConfigOf<typeof smsWhatsappEnv>;
 
 /** The injection token of the service's `SmsWhatsappConfig` (global in the service). */

@@ -5,6 +5,7 @@ import { CreateSmsFoundations1764400000000 } from './migrations/1764400000000-cr
 import { CreateSmsMessages1764400000100 } from './migrations/1764400000100-create-sms-messages';
 import { CreateSmsKeywordRules1764400000200 } from './migrations/1764400000200-create-sms-keyword-rules';
 import { CreateNumberOrdersAndVoiceCalls1764400000300 } from './migrations/1764400000300-create-number-orders-and-voice-calls';
+import { CreateWhatsapp1764600000000 } from './migrations/1764600000000-create-whatsapp';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -18,6 +19,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       CreateSmsMessages1764400000100,
       CreateSmsKeywordRules1764400000200,
       CreateNumberOrdersAndVoiceCalls1764400000300,
+      CreateWhatsapp1764600000000,
     ],
   };
 }
