@@ -26,6 +26,7 @@ import { CURRENT_WORKSPACE } from './api/workspace/workspace.routes';
 import { AdminApiModule } from './api/admin/admin-api.module';
 import { ContactsApiModule } from './api/contacts/contacts-api.module';
 import { SmsApiModule } from './api/sms/sms-api.module';
+import { WhatsAppApiModule } from './api/whatsapp/whatsapp-api.module';
 import { SmsRulesApiModule } from './api/sms-rules/sms-rules-api.module';
 import { DocsApiModule } from './api/docs/docs-api.module';
 import { EmailApiModule } from './api/email/email-api.module';
@@ -47,6 +48,7 @@ export const GATEWAY_API_MODULES = [
   WebhooksApiModule,
   ContactsApiModule,
   SmsApiModule,
+  WhatsAppApiModule,
   SmsRulesApiModule,
   NumbersApiModule,
   VoiceApiModule,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SmsDeliveryModule } from './delivery/delivery.module';
 import { SmsWhatsappEventsRelay } from './events/sms-whatsapp-events.relay';
+import { WhatsAppBackgroundModule } from './whatsapp/whatsapp-background.module';
 
 /**
  * The service's work that outlives requests: the relay of its outbox onto the event bus.
@@ -8,7 +9,7 @@ import { SmsWhatsappEventsRelay } from './events/sms-whatsapp-events.relay';
  * thread (ADR 11).
  */
 @Module({
-  imports: [SmsDeliveryModule],
+  imports: [SmsDeliveryModule, WhatsAppBackgroundModule],
   providers: [SmsWhatsappEventsRelay],
 })
 export class SmsWhatsappBackgroundModule {}

@@ -14,6 +14,7 @@ import { VoiceCallsModule } from './voice';
 import { SmsKeywordsModule } from './keywords';
 import { SmsSuppressionsModule } from './suppressions';
 import { SmsTemplatesModule } from './templates';
+import { WhatsAppModule } from './whatsapp/whatsapp.module';
 
 /** The service's configuration, injectable with `@Inject(SMS_WHATSAPP_CONFIG)` in every feature module. */
 @Global()
@@ -49,6 +50,7 @@ export class SmsWhatsappModule {
         SmsTemplatesModule,
         SmsSuppressionsModule,
         SmsKeywordsModule,
+        WhatsAppModule,
         ...(parts === 'requests' ? [] : [SmsWhatsappBackgroundModule]),
       ],
     };

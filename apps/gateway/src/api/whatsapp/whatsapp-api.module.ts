@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+
+/**
+ * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
+ * workspace API's connectors and channel groups, and Meta's webhook endpoint; all answered by
+ * the sms-whatsapp service (ADR 0013).
+ */
+@Module({
+  controllers: [],
+})
+export class WhatsAppApiModule {}
