@@ -46,3 +46,6 @@ export * from './sms/sms-rules.rpc';
 export * from './sms/sms-rules.errors';
 export * from './validation';
 export * from './sms/encoding';
+export * from './whatsapp/interactions';
+export * from './whatsapp/interactions.rpc';
+export * from './whatsapp/interactions.errors';
