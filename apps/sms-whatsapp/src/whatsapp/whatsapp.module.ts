@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppInteractionsModule } from './inbound/whatsapp-interactions.module';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
-  imports: [],
+  imports: [WhatsAppInteractionsModule],
 })
 export class WhatsAppModule {}

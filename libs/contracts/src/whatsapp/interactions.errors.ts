@@ -9,7 +9,7 @@ export const WhatsAppInteractionsErrorCatalog = {
     name: 'WhatsAppReactionNotOneEmoji',
     message: 'A reaction must be exactly one emoji.',
     description:
-      "WhatsApp takes exactly one emoji per reaction, so `emoji` must be a single emoji as the character itself: one grapheme (a joined emoji such as a family or a flag counts as one, whatever its code points) that is an emoji. Text, two emoji, or an empty value are refused before anything is sent. To take a reaction back, call `DELETE /v1/whatsapp/messages/{message_id}/reaction` instead of sending an empty value. `param` is `emoji`.",
+      'WhatsApp takes exactly one emoji per reaction, so `emoji` must be a single emoji as the character itself: one grapheme (a joined emoji such as a family or a flag counts as one, whatever its code points) that is an emoji. Text, two emoji, or an empty value are refused before anything is sent. To take a reaction back, call `DELETE /v1/whatsapp/messages/{message_id}/reaction` instead of sending an empty value. `param` is `emoji`.',
   },
   E01096: {
     status: 422,
@@ -57,7 +57,7 @@ export const WhatsAppInteractionsErrorCatalog = {
     name: 'WhatsAppProviderIdExpired',
     message: 'The WhatsApp message can no longer be resolved at WhatsApp.',
     description:
-      "Reactions and read receipts address a message at WhatsApp by its provider id, which is kept for 15 days after the message arrived; the message itself stays readable for 30. Past those 15 days (or for a message that never reached WhatsApp), a reaction or a read receipt cannot be sent, although WhatsApp itself would accept one for up to 30 days.",
+      'Reactions and read receipts address a message at WhatsApp by its provider id, which is kept for 15 days after the message arrived; the message itself stays readable for 30. Past those 15 days (or for a message that never reached WhatsApp), a reaction or a read receipt cannot be sent, although WhatsApp itself would accept one for up to 30 days.',
   },
   E04087: {
     status: 404,

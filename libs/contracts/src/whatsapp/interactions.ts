@@ -1,8 +1,4 @@
-import type {
-  WhatsAppReactionAccepted,
-  WhatsAppReactionEvent,
-  WhatsAppReadReceipt,
-} from '@messagebird/sdk';
+import type { BirdClient, PaginatedPromise } from '@messagebird/sdk';
 import type { PageRequest } from '../pagination';
 
 /** Transport subjects of inbound WhatsApp messages' media, reactions and read receipts. */
@@ -17,7 +13,12 @@ export const WhatsAppInteractionsSubjects = {
   ReadMedia: 'whatsapp.media.read',
 } as const;
 
-export type { WhatsAppReactionAccepted, WhatsAppReactionEvent, WhatsAppReadReceipt };
+type ReactionResource = BirdClient['whatsapp']['reaction'];
+/** The SDK's shapes (it declares them without exporting them): what its methods resolve to. */
+export type WhatsAppReactionAccepted = Awaited<ReturnType<ReactionResource['set']>>;
+export type WhatsAppReactionEvent =
+  ReturnType<ReactionResource['listEvents']> extends PaginatedPromise<infer T> ? T : never;
+export type WhatsAppReadReceipt = Awaited<ReturnType<BirdClient['whatsapp']['markRead']>>;
 
 export interface WhatsAppMarkReadRequest {
   message_id: string;

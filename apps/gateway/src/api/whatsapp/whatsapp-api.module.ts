@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppInteractionsController } from './whatsapp-interactions.controller';
+import { WhatsAppMediaLinksController } from './whatsapp-media-links.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -6,6 +8,6 @@ import { Module } from '@nestjs/common';
  * the sms-whatsapp service (ADR 0013).
  */
 @Module({
-  controllers: [],
+  controllers: [WhatsAppInteractionsController, WhatsAppMediaLinksController],
 })
 export class WhatsAppApiModule {}

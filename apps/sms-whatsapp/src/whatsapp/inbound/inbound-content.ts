@@ -13,7 +13,12 @@ export interface InboundContent {
   interactiveReply: Record<string, unknown> | null;
   unsupported: { type: string } | null;
   /** Meta's media to fetch, when the content is a media kind. */
-  media: { metaMediaId: string; mimeType: string | null; sha256: string | null; filename: string | null } | null;
+  media: {
+    metaMediaId: string;
+    mimeType: string | null;
+    sha256: string | null;
+    filename: string | null;
+  } | null;
 }
 
 /**

@@ -9,15 +9,18 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { GraphError, WHATSAPP_GRAPH } from '../graph/whatsapp-graph';
 import type { WhatsAppGraph } from '../graph/whatsapp-graph';
-import { matchesDeclaredSha256, MEDIA_FETCH_ATTEMPTS, mediaRetryInMs, sha256Hex } from './media-fetch';
+import {
+  matchesDeclaredSha256,
+  MEDIA_FETCH_ATTEMPTS,
+  mediaRetryInMs,
+  sha256Hex,
+} from './media-fetch';
 import { MediaRepository } from './media.repository';
 import type { MediaRow } from './media.repository';
 import { MEDIA_FETCH_QUEUE } from './media-queues';
 
 type FetchJob = Job<{ media_id: string }>;
-type Outcome =
-  | { stored: Buffer; mimeType: string | null }
-  | { failed: string; temporary: boolean };
+type Outcome = { stored: Buffer; mimeType: string | null } | { failed: string; temporary: boolean };
 
 /**
  * Fetches inbound media from Meta (`GET /{media_id}`, then its short-lived URL with the token),
@@ -44,6 +47,8 @@ export class MediaFetchRunner implements OnApplicationBootstrap, BeforeApplicati
       queue: MEDIA_FETCH_QUEUE,
       concurrency: 4,
       leaseMs: 120_000,
+      // Jobs come from the webhook processor's transaction, which wakes no one: look often.
+      pollMs: 2_000,
       handle: (job) => this.fetch(job),
     });
   }

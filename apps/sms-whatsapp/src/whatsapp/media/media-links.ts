@@ -2,8 +2,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /** A media link's token names the media and its expiry, signed: `<media id>.<expiry ms>.<tag>`. */
 export type MediaLinkCheck =
-  | { valid: true; mediaId: string }
-  | { valid: false; reason: 'forged' | 'expired' };
+  { valid: true; mediaId: string } | { valid: false; reason: 'forged' | 'expired' };
 
 /**
  * Signs and checks the credential-free links inbound media is served from. The key is derived

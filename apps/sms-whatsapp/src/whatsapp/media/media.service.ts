@@ -34,12 +34,17 @@ export class MediaService {
     this.links = new MediaLinks(config.ENCRYPTION_KEY);
   }
 
-  async link(context: RequestContext, request: WhatsAppMediaLinkRequest): Promise<WhatsAppMediaLink> {
+  async link(
+    context: RequestContext,
+    request: WhatsAppMediaLinkRequest,
+  ): Promise<WhatsAppMediaLink> {
     const workspaceId = workspaceOf(context);
     const media = await this.repository.find(workspaceId, request.message_id, request.media_id);
     if (!media) {
       const direction = await this.repository.messageDirection(workspaceId, request.message_id);
-      throw new AppError(direction ? Errors.WhatsAppMediaNotFound : Errors.WhatsAppInteractionMessageNotFound);
+      throw new AppError(
+        direction ? Errors.WhatsAppMediaNotFound : Errors.WhatsAppInteractionMessageNotFound,
+      );
     }
     servable(media);
     const expiresAt = Date.now() + WHATSAPP_MEDIA_LINK_TTL_MS;
@@ -55,7 +60,9 @@ export class MediaService {
     const check = this.links.check(token);
     if (!check.valid)
       throw new AppError(
-        check.reason === 'expired' ? Errors.WhatsAppMediaLinkExpired : Errors.WhatsAppMediaLinkInvalid,
+        check.reason === 'expired'
+          ? Errors.WhatsAppMediaLinkExpired
+          : Errors.WhatsAppMediaLinkInvalid,
       );
     const media = await this.repository.findForLink(check.mediaId);
     if (!media) throw new AppError(Errors.WhatsAppMediaLinkInvalid);
@@ -82,6 +89,7 @@ export class MediaService {
 function servable(media: MediaRow): void {
   if (media.status === 'expired' || media.expires_at.getTime() <= Date.now())
     throw new AppError(Errors.WhatsAppMediaExpired);
-  if (media.status === 'pending') throw new AppError(Errors.WhatsAppMediaNotReady);
+  if (media.status === 'pending')
+    throw new AppError(Errors.WhatsAppMediaNotReady, { headers: { 'retry-after': '2' } });
   if (media.status === 'failed') throw new AppError(Errors.WhatsAppMediaUnavailable);
 }

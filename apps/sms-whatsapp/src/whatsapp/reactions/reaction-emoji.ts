@@ -1,3 +1,5 @@
+/** Generous: a single joined emoji is many code points (the SDK's point). */
+const MAX_EMOJI_LENGTH = 64;
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /** A keycap (`1️⃣`, `#️⃣`) or a flag (two regional indicators): emoji without a pictograph. */
@@ -13,9 +15,11 @@ const TEXT = /[\p{L}\p{N}\p{P}\p{Z}]/u;
  * flag or a keycap, with no text beside it.
  */
 export function isOneEmoji(value: string): boolean {
-  const segments = [...graphemes.segment(value)];
-  if (segments.length !== 1) return false;
-  const [{ segment }] = segments;
+  // The longest emoji (a tag sequence, a couple with two skin tones) is under 32 UTF-16 units.
+  if (value.length === 0 || value.length > MAX_EMOJI_LENGTH) return false;
+  const segments = graphemes.segment(value)[Symbol.iterator]();
+  const segment = (segments.next().value as Intl.SegmentData).segment;
+  if (!segments.next().done) return false;
   if (KEYCAP.test(segment) || FLAG.test(segment)) return true;
   return PICTOGRAPH.test(segment) && !TEXT.test(segment.replace(/\p{Extended_Pictographic}/gu, ''));
 }
