@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppNumbersModule } from './numbers';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
-  imports: [],
+  imports: [WhatsAppNumbersModule],
 })
 export class WhatsAppModule {}
