@@ -46,3 +46,7 @@ export * from './sms/sms-rules.rpc';
 export * from './sms/sms-rules.errors';
 export * from './validation';
 export * from './sms/encoding';
+export * from './whatsapp/whatsapp-messages';
+export * from './whatsapp/whatsapp-messages.rpc';
+export * from './whatsapp/whatsapp-messages.events';
+export * from './whatsapp/messages.errors';
