@@ -56,8 +56,15 @@ export function accountUpdate(value: Record<string, unknown>): {
   ban?: Record<string, unknown>;
 } {
   const ban = isObject(value.ban_info) ? value.ban_info : undefined;
-  const state = typeof ban?.waba_ban_state === 'string' ? ban.waba_ban_state.toUpperCase() : '';
-  const status = state === 'DISABLE' ? 'disabled' : state === 'REINSTATE' ? 'active' : undefined;
+  // Meta sends the state as a list (`["SCHEDULE_FOR_DISABLE"]`), older payloads as a string.
+  const states = ([] as unknown[])
+    .concat(ban?.waba_ban_state ?? [])
+    .map((state) => String(state).toUpperCase());
+  const status = states.includes('DISABLE')
+    ? 'disabled'
+    : states.includes('REINSTATE')
+      ? 'active'
+      : undefined;
   return { ...(status ? { status } : {}), ...(ban ? { ban } : {}) };
 }
 
