@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { WhatsAppNumbersModule } from './numbers';
+import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
-  imports: [WhatsAppNumbersModule],
+  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule],
 })
 export class WhatsAppModule {}
