@@ -9,6 +9,7 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 
 const areas = [
@@ -22,6 +23,7 @@ const areas = [
   NumbersErrorCatalog,
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
+  WhatsAppMessagesErrorCatalog,
   WhatsAppInteractionsErrorCatalog,
 ];
 

@@ -8,6 +8,8 @@ import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
+import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
@@ -32,6 +34,8 @@ export const ErrorCatalog = inCodeOrder({
   ...NumbersErrorCatalog,
   ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
+  ...WhatsAppMessagesErrorCatalog,
+  ...WhatsAppWebhookErrorCatalog,
   ...WhatsAppInteractionsErrorCatalog,
 });
 
