@@ -5,6 +5,7 @@ import type { OutboxEvent } from '@switchboard/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { EntityManager } from 'typeorm';
 import { MEDIA_FETCH_QUEUE } from '../media/media-queues';
+import { whatsappEvent } from '../messages';
 import type {
   ConnectedNumber,
   InboundMessagesSink,
@@ -97,38 +98,32 @@ export class InboundMessagesRecorder implements InboundMessagesSink {
     const fresh = rows.filter((row) => replyTo.has(row.id));
     const freshMedia = fresh.flatMap((row) => media.get(row.id) ?? []);
     await this.repository.insertMedia(tx, scope.workspaceId, freshMedia);
-    await this.repository.insertReceivedEvents(
-      tx,
-      scope.workspaceId,
-      fresh.map((row) => ({ id: newId('wev', row.at.getTime()), messageId: row.id, at: row.at })),
-    );
     await enqueueJobs(
       tx,
       'sms_whatsapp',
       freshMedia.map((item) => ({ queue: MEDIA_FETCH_QUEUE, payload: { media_id: item.id } })),
     );
-    const events: OutboxEvent[] = fresh.map((row) => {
-      const data: Record<string, unknown> = {
-        whatsapp_id: row.id,
-        workspace_id: scope.workspaceId,
-        direction: 'inbound',
-        from: senders.get(row.id),
-        to: business,
-        tags: null,
-        metadata: null,
-        [row.kind]: row.content,
-      };
-      const inReplyTo = replyTo.get(row.id);
-      if (inReplyTo) data.in_reply_to_message_id = inReplyTo;
-      return {
-        id: newId('evt', row.at.getTime()),
-        type: 'whatsapp.received',
-        workspaceId: scope.workspaceId,
-        timestamp: row.at.toISOString(),
-        data,
-      };
-    });
-    await writeOutboxEvents(tx, 'sms_whatsapp', events);
+    // `whatsapp.received` on each new message's timeline and on the outbox, with one id.
+    await this.repository.insertEvents(
+      tx,
+      fresh.map((row) =>
+        whatsappEvent(
+          'whatsapp.received',
+          {
+            messageId: row.id,
+            workspaceId: scope.workspaceId,
+            direction: 'inbound',
+            from: senders.get(row.id) ?? {},
+            to: business,
+            tags: [],
+            metadata: {},
+            inReplyToMessageId: replyTo.get(row.id),
+          },
+          row.at,
+          { content: { [row.kind]: row.content } },
+        ),
+      ),
+    );
   }
 
   private async recordReactions(

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '@switchboard/persistence';
+import { eventInserts, eventRows } from '../messages';
+import type { WhatsAppEventRecord } from '../messages';
 import { returnedRows } from './returned-rows';
 
 /** One inbound message as the sink stores it (arrays of these become one statement). */
@@ -125,25 +127,10 @@ export class InboundRepository {
     );
   }
 
-  /** `whatsapp.received` on each new message's timeline, at Meta's time. */
-  async insertReceivedEvents(
-    tx: SqlRunner,
-    workspaceId: string,
-    events: Array<{ id: string; messageId: string; at: Date }>,
-  ): Promise<void> {
+  /** Events on their messages' timelines and on the outbox (once per message and type). */
+  async insertEvents(tx: SqlRunner, events: WhatsAppEventRecord[]): Promise<void> {
     if (events.length === 0) return;
-    await tx.query(
-      `INSERT INTO sms_whatsapp.whatsapp_message_events (id, message_id, workspace_id, type, occurred_at)
-       SELECT t.id, t.message_id, $1, 'whatsapp.received', t.at
-       FROM unnest($2::text[], $3::text[], $4::timestamptz[]) AS t(id, message_id, at)
-       ON CONFLICT (message_id, type) DO NOTHING`,
-      [
-        workspaceId,
-        events.map((event) => event.id),
-        events.map((event) => event.messageId),
-        events.map((event) => event.at),
-      ],
-    );
+    await tx.query(`WITH ${eventInserts('$1', '$2')} SELECT 1`, eventRows(events));
   }
 
   /**

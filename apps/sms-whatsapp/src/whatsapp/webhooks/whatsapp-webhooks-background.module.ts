@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppInboundModule } from '../inbound/whatsapp-inbound.module';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WebhookInboxRepository } from './webhook-inbox.repository';
@@ -10,7 +11,7 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
  * import their module and add `{ provide: TOKEN, useExisting: TheirClass }`.
  */
 @Module({
-  imports: [],
+  imports: [WhatsAppInboundModule],
   providers: [
     WebhookInboxRepository,
     WebhookAccountsRepository,
