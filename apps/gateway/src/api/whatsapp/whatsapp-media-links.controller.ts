@@ -17,7 +17,7 @@ import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 export class WhatsAppMediaLinksController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  @Get(':token')
+  @Get(':media_link')
   @Route({
     tag: 'WhatsApp messages',
     auth: 'none',
@@ -28,7 +28,7 @@ export class WhatsAppMediaLinksController {
     errors: [403, 404, 410],
   })
   async download(
-    @Param('token') token: string,
+    @Param('media_link') token: string,
     @CallContext() context: RequestContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Readable> {
