@@ -45,11 +45,12 @@ export class InteractionsRepository {
     const rows = returnedRows<InteractionTarget>(
       await this.reads.query(
         `SELECT m.id, m.direction, m.provider_message_id, m.business_phone, m.created_at,
-           (m.reaction IS NOT NULL OR coalesce((
+           -- The latest change of ours still in effect or on its way decides, else what stands.
+           coalesce((
              SELECT e.emoji IS NOT NULL FROM sms_whatsapp.whatsapp_reaction_events e
              WHERE e.workspace_id = m.workspace_id AND e.message_id = m.id
                AND e.direction = 'outbound' AND e.status IN ('${PENDING_REACTION}', 'sent')
-             ORDER BY e.occurred_at DESC, e.seq DESC LIMIT 1), false)) AS has_own_reaction
+             ORDER BY e.occurred_at DESC, e.seq DESC LIMIT 1), m.reaction IS NOT NULL) AS has_own_reaction
          FROM sms_whatsapp.whatsapp_messages m WHERE m.workspace_id = $1 AND m.id = $2`,
         [workspaceId, messageId],
       ),
