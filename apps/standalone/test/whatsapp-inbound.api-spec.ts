@@ -270,6 +270,76 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     graph.clearFailures();
   });
 
+  it('serves media larger than one transport chunk whole', async () => {
+    const bytes = Buffer.alloc(9 * 1024 * 1024 + 123, 7);
+    bytes.write(randomUUID(), 0);
+    graph.addMedia({ id: 'media-video-big', mimeType: 'video/mp4', bytes });
+    const wamid = `wamid.in-${randomUUID()}`;
+    await webhook(
+      graph.inboundMediaPayload({
+        ...NUMBER,
+        from: CONTACT,
+        wamid,
+        kind: 'video',
+        mediaId: 'media-video-big',
+        mimeType: 'video/mp4',
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      }),
+    );
+    const { id, content } = await messageOf(wamid);
+    const mediaId = String(content.id);
+    await eventually(
+      async () =>
+        (
+          await platform.db.query(`SELECT status FROM sms_whatsapp.whatsapp_media WHERE id = $1`, [
+            mediaId,
+          ])
+        ).rows[0]?.status,
+      (status) => status === 'stored',
+    );
+    const media = await bird.whatsapp.messages.media(id, mediaId);
+    expect(media.contentType).toBe('video/mp4');
+    expect(media.contentLength).toBe(bytes.length);
+    expect(Buffer.from(media.data).equals(bytes)).toBe(true);
+  });
+
+  it('records media WhatsApp refuses as failed, and answers 404 for it', async () => {
+    graph.failNext(1, { status: 400, code: 100, path: '/media-refused' });
+    const wamid = `wamid.in-${randomUUID()}`;
+    await webhook(
+      graph.inboundMediaPayload({
+        ...NUMBER,
+        from: CONTACT,
+        wamid,
+        kind: 'audio',
+        mediaId: 'media-refused',
+        mimeType: 'audio/ogg',
+        sha256: 'x',
+        voice: true,
+      }),
+    );
+    const { id, content } = await messageOf(wamid);
+    const failed = await eventually(
+      async () =>
+        (
+          await platform.db.query<{ status: string; error: string }>(
+            `SELECT status, error FROM sms_whatsapp.whatsapp_media WHERE id = $1`,
+            [String(content.id)],
+          )
+        ).rows[0],
+      (row) => row?.status === 'failed',
+    );
+    expect(failed.error).toMatch(/100/);
+    const answer = await call(
+      platform.base,
+      'GET',
+      `/v1/whatsapp/messages/${id}/media/${String(content.id)}`,
+      { token: acme.api_key.secret },
+    );
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ error: { code: 'E04090' } });
+  });
+
   it('sets, replaces and removes our reaction through the queue and logs every change', async () => {
     const { id, wamid } = await receiveText('React to me');
     await webhook(
