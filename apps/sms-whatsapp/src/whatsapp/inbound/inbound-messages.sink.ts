@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { enqueueJobs, writeOutboxEvents } from '@switchboard/background';
 import { newId } from '@switchboard/persistence';
-import type { OutboxEvent } from '@switchboard/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { EntityManager } from 'typeorm';
 import { MEDIA_FETCH_QUEUE } from '../media/media-queues';
