@@ -46,3 +46,4 @@ export * from './sms/sms-rules.rpc';
 export * from './sms/sms-rules.errors';
 export * from './validation';
 export * from './sms/encoding';
+export * from './whatsapp/graph.errors';
