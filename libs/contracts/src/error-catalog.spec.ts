@@ -10,6 +10,7 @@ import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
+import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -23,6 +24,7 @@ const areas = [
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
   WhatsAppMessagesErrorCatalog,
+  WhatsAppGraphErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

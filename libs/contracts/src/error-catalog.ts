@@ -10,6 +10,7 @@ import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
+import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -35,6 +36,7 @@ export const ErrorCatalog = inCodeOrder({
   ...SmsRulesErrorCatalog,
   ...WhatsAppMessagesErrorCatalog,
   ...WhatsAppWebhookErrorCatalog,
+  ...WhatsAppGraphErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */
