@@ -8,6 +8,7 @@ import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
@@ -34,6 +35,7 @@ export const ErrorCatalog = inCodeOrder({
   ...NumbersErrorCatalog,
   ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
+  ...WhatsAppConnectErrorCatalog,
   ...WhatsAppMessagesErrorCatalog,
   ...WhatsAppWebhookErrorCatalog,
   ...WhatsAppGraphErrorCatalog,
