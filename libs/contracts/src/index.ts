@@ -46,3 +46,5 @@ export * from './sms/sms-rules.rpc';
 export * from './sms/sms-rules.errors';
 export * from './validation';
 export * from './sms/encoding';
+export * from './whatsapp/whatsapp-content';
+export * from './whatsapp/content.errors';
