@@ -11,6 +11,7 @@ import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
+import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -25,6 +26,7 @@ const areas = [
   SmsRulesErrorCatalog,
   WhatsAppMessagesErrorCatalog,
   WhatsAppGraphErrorCatalog,
+  WhatsAppContentErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

@@ -12,6 +12,7 @@ import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
+import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -39,6 +40,7 @@ export const ErrorCatalog = inCodeOrder({
   ...WhatsAppMessagesErrorCatalog,
   ...WhatsAppWebhookErrorCatalog,
   ...WhatsAppGraphErrorCatalog,
+  ...WhatsAppContentErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

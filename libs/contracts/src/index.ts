@@ -56,3 +56,5 @@ export * from './whatsapp/messages.errors';
 export * from './whatsapp/webhooks.rpc';
 export * from './whatsapp/webhooks.errors';
 export * from './whatsapp/graph.errors';
+export * from './whatsapp/whatsapp-content';
+export * from './whatsapp/content.errors';
