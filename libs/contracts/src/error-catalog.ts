@@ -8,6 +8,7 @@ import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -31,6 +32,7 @@ export const ErrorCatalog = inCodeOrder({
   ...NumbersErrorCatalog,
   ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
+  ...WhatsAppTemplatesErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

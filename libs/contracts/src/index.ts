@@ -46,3 +46,6 @@ export * from './sms/sms-rules.rpc';
 export * from './sms/sms-rules.errors';
 export * from './validation';
 export * from './sms/encoding';
+export * from './whatsapp/templates';
+export * from './whatsapp/templates.rpc';
+export * from './whatsapp/templates.errors';

@@ -9,6 +9,7 @@ import type { ServiceName } from './services';
 import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
+import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -29,6 +30,7 @@ export interface RpcMap
     SmsRulesRpc,
     NumbersRpc,
     VoiceRpc,
+    WhatsAppTemplatesRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

@@ -34,6 +34,13 @@ const whatsappEnv = {
     description:
       "Answers Meta's webhook subscription challenge (GET /webhooks/whatsapp); unset: every challenge is refused",
   }),
+  WHATSAPP_TEMPLATE_SYNC_INTERVAL_SECONDS: env.int({
+    default: 900,
+    min: 10,
+    max: 86_400,
+    description:
+      "How often each connected business account's templates are synced from Meta, in seconds (Meta's status webhooks apply in between)",
+  }),
   CP_URL: env.optionalString({
     description:
       'The legacy connectivity platform whose WhatsApp channels a connector with isCpMigrated migrates; unset: such connectors are refused',
