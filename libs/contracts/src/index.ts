@@ -49,3 +49,7 @@ export * from './sms/encoding';
 export * from './whatsapp/templates';
 export * from './whatsapp/templates.rpc';
 export * from './whatsapp/templates.errors';
+export * from './whatsapp/whatsapp-messages';
+export * from './whatsapp/whatsapp-messages.rpc';
+export * from './whatsapp/whatsapp-messages.events';
+export * from './whatsapp/messages.errors';
