@@ -39,12 +39,14 @@ export const WHATSAPP_TEMPLATE_STATUSES = [
   'inactive',
 ] as const satisfies readonly TemplateStatus[];
 export const WHATSAPP_TEMPLATE_SCOPES = ['system', 'workspace'] as const;
+export type TemplateStatusFilter = (typeof WHATSAPP_TEMPLATE_STATUSES)[number];
+export type TemplateScopeFilter = (typeof WHATSAPP_TEMPLATE_SCOPES)[number];
 
 /** `GET /v1/whatsapp/templates` (the SDK's `WhatsappTemplatesListQuery`). */
 export interface ListWhatsAppTemplatesRequest {
   waba?: string;
-  status?: TemplateStatus[];
-  scope?: (typeof WHATSAPP_TEMPLATE_SCOPES)[number];
+  status?: TemplateStatusFilter[];
+  scope?: TemplateScopeFilter;
   category?: string;
   /** Case-insensitive substring of the slug, name or description. */
   q?: string;

@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import {
+  ChannelGroupTemplatesController,
+  WhatsAppTemplatesController,
+} from './templates.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -6,6 +10,6 @@ import { Module } from '@nestjs/common';
  * the sms-whatsapp service (ADR 0013).
  */
 @Module({
-  controllers: [],
+  controllers: [WhatsAppTemplatesController, ChannelGroupTemplatesController],
 })
 export class WhatsAppApiModule {}

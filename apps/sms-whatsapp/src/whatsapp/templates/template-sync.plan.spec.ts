@@ -44,7 +44,7 @@ function heldAfter(
   }
   for (const l of plan.languages) {
     const t = [...templates.values()].find((x) => x.live_version_id === l.version_id)!;
-    const asRow: LanguageRow = { ...l, updated_at: NOW } as LanguageRow;
+    const asRow: LanguageRow = { ...l, updated_at: NOW };
     t.languages = [...t.languages.filter((x) => x.language !== l.language), asRow];
   }
   for (const u of plan.templates) templates.get(u.id)!.default_language = u.default_language;

@@ -43,7 +43,7 @@ export class TemplateSyncRepository {
   ): Promise<string | null | undefined> {
     const rows = rowsOf<{ business_account_id: string | null }>(
       await runner.query(
-        `SELECT business_account_id FROM ${S}.channel_groups WHERE workspace_id = $1 AND id::text = $2`,
+        `SELECT business_account_id FROM ${S}.channel_groups WHERE workspace_id = $1 AND id = $2::uuid`,
         [workspaceId, channelGroupId],
       ),
     );
