@@ -10,6 +10,7 @@ import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
+import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -35,6 +36,7 @@ export const ErrorCatalog = inCodeOrder({
   ...SmsRulesErrorCatalog,
   ...WhatsAppTemplatesErrorCatalog,
   ...WhatsAppMessagesErrorCatalog,
+  ...WhatsAppWebhookErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

@@ -11,6 +11,7 @@ import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
 import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
+import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -33,6 +34,7 @@ export interface RpcMap
     VoiceRpc,
     WhatsAppTemplatesRpc,
     WhatsAppMessagesRpc,
+    WhatsAppWebhooksRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

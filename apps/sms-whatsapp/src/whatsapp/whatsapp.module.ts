@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { WhatsAppNumbersModule } from './numbers';
 import { WhatsAppTemplatesModule } from './templates';
+import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
-  imports: [WhatsAppNumbersModule, WhatsAppTemplatesModule],
+  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppTemplatesModule],
 })
 export class WhatsAppModule {}
