@@ -81,24 +81,26 @@ export class TemplateSyncService {
   async applyTemplateStatusUpdate(
     manager: SqlRunner,
     wabaId: string,
-    value: TemplateStatusUpdate,
+    value: Record<string, unknown>,
   ): Promise<void> {
-    const status = languageStatusOfEvent(value.event ?? '');
-    if (status === undefined) return;
-    const reason = typeof value.reason === 'string' ? value.reason.trim() : '';
+    const update = value as Partial<TemplateStatusUpdate>;
+    const status = languageStatusOfEvent(typeof update.event === 'string' ? update.event : '');
+    const metaId = update.message_template_id;
+    if (status === undefined || (typeof metaId !== 'string' && typeof metaId !== 'number')) return;
+    const reason = typeof update.reason === 'string' ? update.reason.trim() : '';
     const enumLike = /^[A-Z_]+$/.test(reason) && reason !== 'NONE';
     const rejection =
       status === 'rejected'
         ? {
             ...(enumLike ? { category: reason.toLowerCase() } : {}),
             reason: enumLike || reason === '' || reason === 'NONE' ? null : reason,
-            recommendation: value.other_info?.description ?? null,
+            recommendation: update.other_info?.description ?? null,
           }
         : null;
     const applied = await this.repository.applyStatus(
       manager,
       wabaId,
-      String(value.message_template_id),
+      String(metaId),
       status,
       rejection,
     );
