@@ -8,6 +8,7 @@ import type { TestPlatform } from './test-platform';
 
 const WABA = '102290129340398';
 const OTHER_WABA = '102290129340399';
+const APP_SECRET = 'templates-app-secret';
 
 const body = (text: string) => [
   { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['A-1'] } },
@@ -109,6 +110,7 @@ describe('WhatsApp templates through the gateway', () => {
     platform = await startTestPlatform({
       WHATSAPP_GRAPH_URL: graph.url,
       WHATSAPP_ACCESS_TOKEN: graph.accessToken,
+      WHATSAPP_APP_SECRET: APP_SECRET,
       WHATSAPP_TEMPLATE_SYNC_INTERVAL_SECONDS: '86400',
       RATE_LIMITS: 'api_list=100000,read=100000,write=100000',
     });
@@ -452,6 +454,39 @@ describe('WhatsApp templates through the gateway', () => {
     });
     expect(pt.quality?.current_score).toBe('red');
     expect((await bird.whatsapp.templates.versions.list('order_shipped')).data).toHaveLength(2);
+  });
+
+  it("applies Meta's template status webhooks to the language at once, without a sync", async () => {
+    const post = (event: string, reason?: string) =>
+      graph.postWebhook(
+        `${platform.base}/webhooks/whatsapp`,
+        graph.templateStatusPayload({
+          wabaId: WABA,
+          templateId: ids.enUS,
+          name: 'order_shipped',
+          language: 'en_US',
+          event,
+          reason,
+        }),
+        { appSecret: APP_SECRET },
+      );
+    expect((await post('REJECTED', 'INVALID_FORMAT')).status).toBe(200);
+    const rejected = await eventually(
+      () => bird.whatsapp.templates.get('order_shipped'),
+      (t) => t.languages['en-US']?.status === 'rejected',
+    );
+    expect(rejected.languages['en-US']).toMatchObject({
+      status: 'rejected',
+      rejection: { category: 'invalid_format', reason: null },
+    });
+    expect(rejected.available_languages).toEqual(['de']);
+    expect((await post('REINSTATED')).status).toBe(200);
+    const reinstated = await eventually(
+      () => bird.whatsapp.templates.get('order_shipped'),
+      (t) => t.languages['en-US']?.status === 'approved',
+    );
+    expect(reinstated.status).toBe('active');
+    expect(reinstated.live_version_id).toBe(rejected.live_version_id);
   });
 
   it('templates Meta no longer lists are marked deleted, never dropped', async () => {

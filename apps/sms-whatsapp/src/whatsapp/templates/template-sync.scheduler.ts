@@ -20,6 +20,8 @@ export class TemplateSyncScheduler implements OnApplicationBootstrap, BeforeAppl
   private readonly logger = new Logger(TemplateSyncScheduler.name);
   private readonly runner: SqlRunner;
   private readonly intervalMs: number;
+  /** Without a token every Graph call fails at once: nothing is scheduled. */
+  private readonly enabled: boolean;
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
 
@@ -30,9 +32,11 @@ export class TemplateSyncScheduler implements OnApplicationBootstrap, BeforeAppl
   ) {
     this.runner = poolRunner(dataSource);
     this.intervalMs = config.WHATSAPP_TEMPLATE_SYNC_INTERVAL_SECONDS * 1000;
+    this.enabled = Boolean(config.WHATSAPP_ACCESS_TOKEN);
   }
 
   onApplicationBootstrap(): void {
+    if (!this.enabled) return;
     const every = Math.min(60_000, Math.max(1_000, this.intervalMs / 10));
     this.timer = setInterval(() => {
       this.ticking ??= this.tick().finally(() => (this.ticking = undefined));
