@@ -9,6 +9,7 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
+import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
@@ -37,6 +38,7 @@ export const ErrorCatalog = inCodeOrder({
   ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
   ...WhatsAppConnectErrorCatalog,
+  ...WhatsAppTemplatesErrorCatalog,
   ...WhatsAppMessagesErrorCatalog,
   ...WhatsAppWebhookErrorCatalog,
   ...WhatsAppGraphErrorCatalog,

@@ -10,6 +10,7 @@ import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
 import type { WhatsAppConnectRpc } from './whatsapp/connect.rpc';
+import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
 
@@ -33,6 +34,7 @@ export interface RpcMap
     NumbersRpc,
     VoiceRpc,
     WhatsAppConnectRpc,
+    WhatsAppTemplatesRpc,
     WhatsAppMessagesRpc,
     WhatsAppWebhooksRpc,
     HealthRpc {}

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { BusinessAccountsModule } from './business-accounts';
 import { WhatsAppNumbersModule } from './numbers';
+import { WhatsAppTemplatesModule } from './templates';
 import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
   imports: [WhatsAppNumbersModule, BusinessAccountsModule, WhatsAppWebhooksModule],
+  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppTemplatesModule],
 })
 export class WhatsAppModule {}

@@ -4,6 +4,9 @@ import {
   WhatsAppBusinessAccountsController,
   WhatsAppNumbersController,
 } from './whatsapp-numbers.controller';
+  ChannelGroupTemplatesController,
+  WhatsAppTemplatesController,
+} from './templates.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -16,5 +19,6 @@ import {
     WhatsAppNumbersController,
     WhatsAppBusinessAccountsController,
   ],
+  controllers: [WhatsAppTemplatesController, ChannelGroupTemplatesController],
 })
 export class WhatsAppApiModule {}
