@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppMessagesController } from './whatsapp-messages.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -6,6 +7,6 @@ import { Module } from '@nestjs/common';
  * the sms-whatsapp service (ADR 0013).
  */
 @Module({
-  controllers: [],
+  controllers: [WhatsAppMessagesController],
 })
 export class WhatsAppApiModule {}

@@ -6,3 +6,6 @@ export * from './meta-errors';
 export { WhatsAppStatusesRepository } from './message-statuses.repository';
 export type { StatusUpdate } from './message-statuses.repository';
 export { WhatsAppMessagesModule } from './whatsapp-messages.module';
+export { DISPATCH_QUEUE } from './accept/accept.repository';
+export type { DispatchPayload } from './accept/whatsapp-draft';
+export { WhatsAppMessagesRequestModule } from './whatsapp-messages-request.module';
