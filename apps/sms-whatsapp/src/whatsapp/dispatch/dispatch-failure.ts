@@ -1,6 +1,6 @@
 import type { WhatsAppError } from '@switchboard/contracts';
 import { GraphError } from '../graph/whatsapp-graph';
-import { whatsappErrorOf } from '../messages';
+import { whatsappErrorOf } from '../messages/meta-errors';
 
 /** How long a message waits for Meta to come back before it fails. */
 const GIVE_UP_MS = 24 * 3_600_000;
