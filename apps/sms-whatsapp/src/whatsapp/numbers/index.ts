@@ -1,0 +1,4 @@
+export { WhatsAppNumbersModule } from './whatsapp-numbers.module';
+export { WhatsAppNumbersRepository } from './whatsapp-numbers.repository';
+export type { NewNumberEvent, WhatsAppNumberEventRow } from './whatsapp-numbers.repository';
+export type { WhatsAppNumberRow } from './whatsapp-number.row';
