@@ -132,7 +132,7 @@ describe('WhatsApp sending survives a Graph outage and a crash', () => {
     const own = new Set(recipients);
     const counts = new Map<string, number>();
     for (const sent of graph.sentFrom(phoneNumberId)) {
-      const to = String(sent.body.to);
+      const to = String(sent.body.to).replace(/\D/g, '');
       if (own.has(to)) counts.set(to, (counts.get(to) ?? 0) + 1);
     }
     return counts;

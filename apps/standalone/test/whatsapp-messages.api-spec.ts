@@ -23,6 +23,10 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 
 const SETTLED = ['sent', 'delivered', 'failed'];
 
+/** The recipient of a Graph send, digits only (Meta takes `+` or not). */
+const recipient = (body: unknown) =>
+  String((body as { to?: unknown })?.to ?? '').replace(/\D/g, '');
+
 /**
  * WhatsApp messages end to end on the embedded default with the official SDK, against a Graph
  * stand-in (a real HTTP server speaking Meta's API). Numbers and templates are seeded as a
@@ -118,7 +122,9 @@ describe('WhatsApp messages through the gateway', () => {
     const done = await settled(accepted.id);
     expect(done.status).toBe('sent');
     expect(done.sent_at).toEqual(expect.any(String));
-    const calls = graph.sentFrom(sender.phoneNumberId).filter((s) => s.body.to === '31655550001');
+    const calls = graph
+      .sentFrom(sender.phoneNumberId)
+      .filter((s) => recipient(s.body) === '31655550001');
     expect(calls).toHaveLength(1);
     expect(calls[0].body).toMatchObject({
       messaging_product: 'whatsapp',
@@ -141,7 +147,7 @@ describe('WhatsApp messages through the gateway', () => {
       status: 400,
       code: 131026,
       message: 'Message undeliverable',
-      when: (c) => (c.body as { to?: string })?.to === '31655550002',
+      when: (c) => recipient(c.body) === '31655550002',
     });
     const accepted = await bird.whatsapp.send({
       to: '+31655550002',
@@ -169,7 +175,7 @@ describe('WhatsApp messages through the gateway', () => {
   it('retries a temporary failure and sends the message once', async () => {
     graph.failNext(2, {
       status: 500,
-      when: (c) => (c.body as { to?: string })?.to === '31655550003',
+      when: (c) => recipient(c.body) === '31655550003',
     });
     const accepted = await bird.whatsapp.send({
       to: '+31655550003',
@@ -178,7 +184,7 @@ describe('WhatsApp messages through the gateway', () => {
     });
     const done = await settled(accepted.id);
     expect(done.status).toBe('sent');
-    expect(graph.sent.filter((s) => s.body.to === '31655550003')).toHaveLength(1);
+    expect(graph.sent.filter((s) => recipient(s.body) === '31655550003')).toHaveLength(1);
   });
 
   it('refuses free-form content outside the 24-hour window before storing anything', async () => {
@@ -205,7 +211,7 @@ describe('WhatsApp messages through the gateway', () => {
     });
     expect(open).toMatchObject({ status: 'accepted', text: { body: 'Hello there' } });
     expect((await settled(open.id)).status).toBe('sent');
-    const body = graph.sent.find((s) => s.body.to === '31655550004')?.body;
+    const body = graph.sent.find((s) => recipient(s.body) === '31655550004')?.body;
     expect(body).toMatchObject({ type: 'text', text: { body: 'Hello there' } });
   });
 
@@ -214,16 +220,14 @@ describe('WhatsApp messages through the gateway', () => {
     await setServiceWindow(platform.db, acme.workspace.id, sender, to);
     graph.failFor(60_000, {
       status: 503,
-      when: (c) => (c.body as { to?: string })?.to === '31655550005',
+      when: (c) => recipient(c.body) === '31655550005',
     });
     const accepted = await bird.whatsapp.send({
       to,
       from: sender.phoneNumber,
       text: { body: 'Late' },
     });
-    await graph.waitFor(() =>
-      graph.calls.some((c) => (c.body as { to?: string })?.to === '31655550005'),
-    );
+    await graph.waitFor(() => graph.calls.some((c) => recipient(c.body) === '31655550005'));
     await setServiceWindow(platform.db, acme.workspace.id, sender, to, 25);
     graph.clearFailures();
     const done = await eventually(
@@ -235,7 +239,7 @@ describe('WhatsApp messages through the gateway', () => {
       code: 'service_window_expired',
       meta_error_code: null,
     });
-    expect(graph.sent.filter((s) => s.body.to === '31655550005')).toHaveLength(0);
+    expect(graph.sent.filter((s) => recipient(s.body) === '31655550005')).toHaveLength(0);
   }, 60_000);
 
   it('names the sender problems: required, unknown, not connected, another account', async () => {
@@ -275,8 +279,8 @@ describe('WhatsApp messages through the gateway', () => {
     });
     expect(reply.in_reply_to_message_id).toBe(first.id);
     await settled(reply.id);
-    const wamid = graph.sent.find((s) => s.body.to === '31655550007')?.wamid;
-    const quoted = graph.sent.filter((s) => s.body.to === '31655550007')[1]?.body;
+    const wamid = graph.sent.find((s) => recipient(s.body) === '31655550007')?.wamid;
+    const quoted = graph.sent.filter((s) => recipient(s.body) === '31655550007')[1]?.body;
     expect(quoted).toMatchObject({ context: { message_id: wamid } });
 
     const unknown = await send({
