@@ -50,7 +50,12 @@ export function validateWhatsAppSend(body: unknown): WhatsAppSendDraft {
   };
 }
 
-export function checkTemplateParameters(): void {}
+export function checkTemplateParameters(
+  _metaComponents: Array<Record<string, unknown>>,
+  _sendComponents?: unknown[],
+): void {}
+
+export function checkTemplateRecipient(_category: string, _to: WhatsAppRecipient): void {}
 
 export function toGraphMessage(
   to: string,

@@ -7,7 +7,7 @@ import type { WhatsAppNumberRow } from '../../numbers';
 import { TemplateCatalog } from '../../templates';
 import type { ResolvedTemplate } from '../../templates';
 import { WhatsAppAcceptRepository } from './accept.repository';
-import { checkTemplateParameters, toGraphMessage } from './send-content';
+import { checkTemplateParameters, checkTemplateRecipient, toGraphMessage } from './send-content';
 import type { WhatsAppRecipient, WhatsAppSendDraft } from './send-content';
 import type { OutboundWhatsApp } from './whatsapp-draft';
 
@@ -74,7 +74,8 @@ export class WhatsAppSendRules {
     }
     const given = (send.content as unknown as TemplateContent).template;
     const template = await this.template(workspaceId, sender, given);
-    checkTemplateParameters();
+    checkTemplateRecipient(template.category, send.to);
+    checkTemplateParameters(template.components, given.components);
     return {
       ...base,
       contentKind: 'template',

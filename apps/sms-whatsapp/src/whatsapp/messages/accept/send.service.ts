@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { WhatsAppMessagesErrors } from '@switchboard/contracts';
+import { WhatsAppGraphErrors } from '@switchboard/contracts';
 import type { RequestContext, WhatsAppMessage, WhatsAppSendInput } from '@switchboard/contracts';
 import { CommitBatcher, writeTogetherOrAlone } from '@switchboard/background';
 import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
@@ -48,7 +48,7 @@ export class WhatsAppSendService {
     const draft = validateWhatsAppSend(input.body);
     // A deployment that cannot reach Meta would never send: refused before anything is stored.
     if (!this.config.WHATSAPP_ACCESS_TOKEN)
-      throw new AppError(WhatsAppMessagesErrors.WhatsAppNotConfigured);
+      throw new AppError(WhatsAppGraphErrors.WhatsAppNotConfigured);
     const workspaceId = workspaceOf(context);
     const scope = idempotencyScope(context);
     // A retry replays the first answer, even if its window has closed since.
