@@ -9,6 +9,7 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
+import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -33,6 +34,7 @@ export const ErrorCatalog = inCodeOrder({
   ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
   ...WhatsAppMessagesErrorCatalog,
+  ...WhatsAppWebhookErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

@@ -50,3 +50,5 @@ export * from './whatsapp/whatsapp-messages';
 export * from './whatsapp/whatsapp-messages.rpc';
 export * from './whatsapp/whatsapp-messages.events';
 export * from './whatsapp/messages.errors';
+export * from './whatsapp/webhooks.rpc';
+export * from './whatsapp/webhooks.errors';

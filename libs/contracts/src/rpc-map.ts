@@ -10,6 +10,7 @@ import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
+import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -31,6 +32,7 @@ export interface RpcMap
     NumbersRpc,
     VoiceRpc,
     WhatsAppMessagesRpc,
+    WhatsAppWebhooksRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { WhatsAppMessagesRequestModule } from './messages';
 import { WhatsAppNumbersModule } from './numbers';
+import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
-  imports: [WhatsAppNumbersModule, WhatsAppMessagesRequestModule],
+  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppMessagesRequestModule],
 })
 export class WhatsAppModule {}

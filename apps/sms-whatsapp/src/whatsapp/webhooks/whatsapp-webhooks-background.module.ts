@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { WebhookAccountsRepository } from './webhook-accounts.repository';
+import { WebhookChangesApplier } from './webhook-changes.applier';
+import { WebhookInboxRepository } from './webhook-inbox.repository';
+import { WebhookProcessorRunner } from './webhook-processor.runner';
+
+/**
+ * Processing the webhook inbox. The areas that apply its changes provide their appliers here
+ * (`WHATSAPP_STATUS_APPLIER`, `WHATSAPP_INBOUND_SINK`, `WHATSAPP_TEMPLATE_STATUS_APPLIER`):
+ * import their module and add `{ provide: TOKEN, useExisting: TheirClass }`.
+ */
+@Module({
+  imports: [],
+  providers: [
+    WebhookInboxRepository,
+    WebhookAccountsRepository,
+    WebhookChangesApplier,
+    WebhookProcessorRunner,
+  ],
+})
+export class WhatsAppWebhooksBackgroundModule {}
