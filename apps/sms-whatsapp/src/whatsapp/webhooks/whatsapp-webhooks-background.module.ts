@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { MetaStatusApplier, WhatsAppMessagesModule } from '../messages';
+import { WHATSAPP_STATUS_APPLIER } from './webhook-appliers';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WebhookInboxRepository } from './webhook-inbox.repository';
@@ -10,12 +12,13 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
  * import their module and add `{ provide: TOKEN, useExisting: TheirClass }`.
  */
 @Module({
-  imports: [],
+  imports: [WhatsAppMessagesModule],
   providers: [
     WebhookInboxRepository,
     WebhookAccountsRepository,
     WebhookChangesApplier,
     WebhookProcessorRunner,
+    { provide: WHATSAPP_STATUS_APPLIER, useExisting: MetaStatusApplier },
   ],
 })
 export class WhatsAppWebhooksBackgroundModule {}
