@@ -22,6 +22,7 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 const SETTLED = ['sent', 'delivered', 'failed'];
+const APP_SECRET = 'whatsapp-messages-app-secret';
 
 /** The recipient of a Graph send, digits only (Meta takes `+` or not). */
 const recipient = (body: unknown) =>
@@ -69,6 +70,7 @@ describe('WhatsApp messages through the gateway', () => {
       RATE_LIMITS: 'off',
       WHATSAPP_GRAPH_URL: graph.url,
       WHATSAPP_ACCESS_TOKEN: graph.accessToken,
+      WHATSAPP_APP_SECRET: APP_SECRET,
     });
     acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
     other = await createWorkspace(platform.base, platform.adminToken, { name: 'Other' });
@@ -140,6 +142,97 @@ describe('WhatsApp messages through the gateway', () => {
     expect(events.data.map((event) => event.type)).toEqual(['whatsapp.accepted', 'whatsapp.sent']);
     const sentOnly = await bird.whatsapp.listEvents(accepted.id, { type: 'whatsapp.sent' });
     expect(sentOnly.data).toHaveLength(1);
+  });
+
+  it("applies Meta's statuses once, forward only, whatever order they arrive in", async () => {
+    const accepted = await bird.whatsapp.send({
+      to: '+31655550013',
+      from: sender.phoneNumber,
+      template: { ...template, components },
+    });
+    expect((await settled(accepted.id)).status).toBe('sent');
+    const wamid = graph.sent.find((s) => recipient(s.body) === '31655550013')?.wamid ?? '';
+    const number = {
+      wabaId: sender.waba,
+      phoneNumberId: sender.phoneNumberId,
+      displayPhoneNumber: sender.phoneNumber.slice(1),
+    };
+    const status = async (value: string, timestamp: number) => {
+      const posted = await graph.postWebhook(
+        `${platform.base}/webhooks/whatsapp`,
+        graph.statusPayload({
+          ...number,
+          wamid,
+          status: value,
+          recipient: '31655550013',
+          timestamp,
+        }),
+        { appSecret: APP_SECRET },
+      );
+      expect(posted.status).toBe(200);
+    };
+    const now = Math.floor(Date.now() / 1000);
+    // Meta does not keep order, and retries: read first, read again, then a late delivered.
+    await status('read', now + 20);
+    await status('read', now + 20);
+    const read = await eventually(
+      () => bird.whatsapp.get(accepted.id),
+      (message) => Boolean(message.read_at),
+    );
+    expect(read).toMatchObject({
+      status: 'delivered',
+      read_at: new Date((now + 20) * 1000).toISOString(),
+      delivered_at: new Date((now + 20) * 1000).toISOString(),
+    });
+    await status('delivered', now + 10);
+    await status('failed', now + 30);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const after = await bird.whatsapp.get(accepted.id);
+    expect(after).toMatchObject({
+      status: 'delivered',
+      read_at: read.read_at,
+      delivered_at: read.delivered_at,
+    });
+    const events = await bird.whatsapp.listEvents(accepted.id);
+    expect(events.data.map((event) => event.type)).toEqual([
+      'whatsapp.accepted',
+      'whatsapp.sent',
+      'whatsapp.delivered',
+      'whatsapp.read',
+    ]);
+  }, 40_000);
+
+  it("fails a sent message on Meta's failed status, with Meta's code normalised", async () => {
+    const accepted = await bird.whatsapp.send({
+      to: '+31655550014',
+      from: sender.phoneNumber,
+      template: { ...template, components },
+    });
+    await settled(accepted.id);
+    const wamid = graph.sent.find((s) => recipient(s.body) === '31655550014')?.wamid ?? '';
+    const posted = await graph.postWebhook(
+      `${platform.base}/webhooks/whatsapp`,
+      graph.statusPayload({
+        wabaId: sender.waba,
+        phoneNumberId: sender.phoneNumberId,
+        displayPhoneNumber: sender.phoneNumber.slice(1),
+        wamid,
+        status: 'failed',
+        recipient: '31655550014',
+        errors: [{ code: 131047, title: 'Re-engagement message', details: 'More than 24 hours' }],
+      }),
+      { appSecret: APP_SECRET },
+    );
+    expect(posted.status).toBe(200);
+    const failed = await eventually(
+      () => bird.whatsapp.get(accepted.id),
+      (message) => message.status === 'failed',
+    );
+    expect(failed.last_error).toMatchObject({
+      code: 'service_window_expired',
+      meta_error_code: '131047',
+      description: 'More than 24 hours',
+    });
   });
 
   it("fails a message Meta refuses, keeping Meta's code", async () => {
