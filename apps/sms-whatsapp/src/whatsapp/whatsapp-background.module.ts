@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WhatsAppTemplatesBackgroundModule } from './templates';
+import { WhatsAppDispatchModule } from './dispatch/whatsapp-dispatch.module';
 import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-background.module';
 
 /**
@@ -8,5 +9,6 @@ import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-b
  */
 @Module({
   imports: [WhatsAppWebhooksBackgroundModule, WhatsAppTemplatesBackgroundModule],
+  imports: [WhatsAppWebhooksBackgroundModule, WhatsAppDispatchModule],
 })
 export class WhatsAppBackgroundModule {}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BusinessAccountsModule } from './business-accounts';
+import { WhatsAppMessagesRequestModule } from './messages';
 import { WhatsAppNumbersModule } from './numbers';
 import { WhatsAppTemplatesModule } from './templates';
 import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
@@ -8,5 +9,6 @@ import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 @Module({
   imports: [WhatsAppNumbersModule, BusinessAccountsModule, WhatsAppWebhooksModule],
   imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppTemplatesModule],
+  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppMessagesRequestModule],
 })
 export class WhatsAppModule {}

@@ -7,6 +7,7 @@ import {
   ChannelGroupTemplatesController,
   WhatsAppTemplatesController,
 } from './templates.controller';
+import { WhatsAppMessagesController } from './whatsapp-messages.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -20,5 +21,6 @@ import {
     WhatsAppBusinessAccountsController,
   ],
   controllers: [WhatsAppTemplatesController, ChannelGroupTemplatesController],
+  controllers: [WhatsAppMessagesController],
 })
 export class WhatsAppApiModule {}
