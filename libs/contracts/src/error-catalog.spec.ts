@@ -9,6 +9,7 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -21,6 +22,7 @@ const areas = [
   NumbersErrorCatalog,
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
+  WhatsAppWebhookErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {
