@@ -8,7 +8,10 @@ import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
+import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
+import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -32,7 +35,10 @@ export const ErrorCatalog = inCodeOrder({
   ...NumbersErrorCatalog,
   ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
+  ...WhatsAppConnectErrorCatalog,
+  ...WhatsAppMessagesErrorCatalog,
   ...WhatsAppWebhookErrorCatalog,
+  ...WhatsAppGraphErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { BusinessAccountsModule } from './business-accounts';
+import { WhatsAppNumbersModule } from './numbers';
 import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
-  imports: [WhatsAppWebhooksModule],
+  imports: [WhatsAppNumbersModule, BusinessAccountsModule, WhatsAppWebhooksModule],
 })
 export class WhatsAppModule {}

@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ConnectorsController } from './connectors.controller';
+import {
+  WhatsAppBusinessAccountsController,
+  WhatsAppNumbersController,
+} from './whatsapp-numbers.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -6,6 +11,10 @@ import { Module } from '@nestjs/common';
  * the sms-whatsapp service (ADR 0013).
  */
 @Module({
-  controllers: [],
+  controllers: [
+    ConnectorsController,
+    WhatsAppNumbersController,
+    WhatsAppBusinessAccountsController,
+  ],
 })
 export class WhatsAppApiModule {}

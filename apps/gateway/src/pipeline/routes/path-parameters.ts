@@ -8,6 +8,7 @@ import {
   SmsRulesErrors,
   WebhookErrors,
   VoiceErrors,
+  WhatsAppConnectErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -35,6 +36,12 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   order_id: { pattern: ID, notFound: NumbersErrors.NumberOrderNotFound },
   sender_id: { pattern: ID, notFound: NumbersErrors.SmsSenderNotFound },
   call_id: { pattern: ID, notFound: VoiceErrors.VoiceCallNotFound },
+  whatsapp_number_id: { pattern: ID, notFound: WhatsAppConnectErrors.WhatsAppNumberNotFound },
+  // A WhatsApp Business Account's waa_ id or Meta's WABA id (digits).
+  business_account_ref: {
+    pattern: /^([a-z]{1,12}_[0-9a-z]{26}|\d{1,32})$/,
+    notFound: WhatsAppConnectErrors.WhatsAppBusinessAccountNotFound,
+  },
   // A phone number in any spelling the service resolves (E.164, 00..., grouped) or a short code.
   number: { pattern: /^[+0-9 ().\-/]{3,40}$/, notFound: NumbersErrors.AvailableNumberNotFound },
   // An SMS template's id or its slug (lowercase, digits, `-`, `_`; at most 63 characters).
