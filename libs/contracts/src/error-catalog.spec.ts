@@ -9,6 +9,7 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
@@ -24,6 +25,7 @@ const areas = [
   NumbersErrorCatalog,
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
+  WhatsAppWebhookErrorCatalog,
   WhatsAppMessagesErrorCatalog,
   WhatsAppGraphErrorCatalog,
   WhatsAppContentErrorCatalog,
