@@ -13,6 +13,7 @@ import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
+import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -29,6 +30,7 @@ const areas = [
   WhatsAppMessagesErrorCatalog,
   WhatsAppGraphErrorCatalog,
   WhatsAppContentErrorCatalog,
+  WhatsAppInteractionsErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

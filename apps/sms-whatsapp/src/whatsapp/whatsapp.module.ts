@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BusinessAccountsModule } from './business-accounts';
 import { WhatsAppMessagesRequestModule } from './messages';
+import { WhatsAppInteractionsModule } from './inbound/whatsapp-interactions.module';
 import { WhatsAppNumbersModule } from './numbers';
 import { WhatsAppTemplatesModule } from './templates';
 import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
@@ -10,5 +11,6 @@ import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
   imports: [WhatsAppNumbersModule, BusinessAccountsModule, WhatsAppWebhooksModule],
   imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppTemplatesModule],
   imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppMessagesRequestModule],
+  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppInteractionsModule],
 })
 export class WhatsAppModule {}

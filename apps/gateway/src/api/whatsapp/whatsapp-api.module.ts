@@ -8,6 +8,8 @@ import {
   WhatsAppTemplatesController,
 } from './templates.controller';
 import { WhatsAppMessagesController } from './whatsapp-messages.controller';
+import { WhatsAppInteractionsController } from './whatsapp-interactions.controller';
+import { WhatsAppMediaLinksController } from './whatsapp-media-links.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -22,5 +24,6 @@ import { WhatsAppMessagesController } from './whatsapp-messages.controller';
   ],
   controllers: [WhatsAppTemplatesController, ChannelGroupTemplatesController],
   controllers: [WhatsAppMessagesController],
+  controllers: [WhatsAppInteractionsController, WhatsAppMediaLinksController],
 })
 export class WhatsAppApiModule {}

@@ -3,6 +3,7 @@ import { TemplateSyncService, WhatsAppTemplatesModule } from '../templates';
 import { WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
 import { MetaStatusApplier, WhatsAppMessagesModule } from '../messages';
 import { WHATSAPP_STATUS_APPLIER } from './webhook-appliers';
+import { WhatsAppInboundModule } from '../inbound/whatsapp-inbound.module';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WebhookInboxRepository } from './webhook-inbox.repository';
@@ -16,6 +17,7 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
 @Module({
   imports: [WhatsAppTemplatesModule],
   imports: [WhatsAppMessagesModule],
+  imports: [WhatsAppInboundModule],
   providers: [
     WebhookInboxRepository,
     WebhookAccountsRepository,
