@@ -8,7 +8,10 @@ import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-b
  * inbox, fetching inbound media, syncing templates and numbers, expiring what retention bounds.
  */
 @Module({
-  imports: [WhatsAppWebhooksBackgroundModule, WhatsAppTemplatesBackgroundModule],
-  imports: [WhatsAppWebhooksBackgroundModule, WhatsAppDispatchModule],
+  imports: [
+    WhatsAppWebhooksBackgroundModule,
+    WhatsAppTemplatesBackgroundModule,
+    WhatsAppDispatchModule,
+  ],
 })
 export class WhatsAppBackgroundModule {}

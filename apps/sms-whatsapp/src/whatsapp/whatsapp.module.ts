@@ -8,9 +8,13 @@ import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
-  imports: [WhatsAppNumbersModule, BusinessAccountsModule, WhatsAppWebhooksModule],
-  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppTemplatesModule],
-  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppMessagesRequestModule],
-  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppInteractionsModule],
+  imports: [
+    WhatsAppNumbersModule,
+    BusinessAccountsModule,
+    WhatsAppWebhooksModule,
+    WhatsAppTemplatesModule,
+    WhatsAppMessagesRequestModule,
+    WhatsAppInteractionsModule,
+  ],
 })
 export class WhatsAppModule {}

@@ -4,6 +4,7 @@ import {
   WhatsAppBusinessAccountsController,
   WhatsAppNumbersController,
 } from './whatsapp-numbers.controller';
+import {
   ChannelGroupTemplatesController,
   WhatsAppTemplatesController,
 } from './templates.controller';
@@ -21,9 +22,11 @@ import { WhatsAppMediaLinksController } from './whatsapp-media-links.controller'
     ConnectorsController,
     WhatsAppNumbersController,
     WhatsAppBusinessAccountsController,
+    WhatsAppTemplatesController,
+    ChannelGroupTemplatesController,
+    WhatsAppMessagesController,
+    WhatsAppInteractionsController,
+    WhatsAppMediaLinksController,
   ],
-  controllers: [WhatsAppTemplatesController, ChannelGroupTemplatesController],
-  controllers: [WhatsAppMessagesController],
-  controllers: [WhatsAppInteractionsController, WhatsAppMediaLinksController],
 })
 export class WhatsAppApiModule {}

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TemplateSyncService, WhatsAppTemplatesModule } from '../templates';
-import { WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
 import { MetaStatusApplier, WhatsAppMessagesModule } from '../messages';
-import { WHATSAPP_STATUS_APPLIER } from './webhook-appliers';
+import { WHATSAPP_STATUS_APPLIER, WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
 import { WhatsAppInboundModule } from '../inbound/whatsapp-inbound.module';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
@@ -15,9 +14,7 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
  * import their module and add `{ provide: TOKEN, useExisting: TheirClass }`.
  */
 @Module({
-  imports: [WhatsAppTemplatesModule],
-  imports: [WhatsAppMessagesModule],
-  imports: [WhatsAppInboundModule],
+  imports: [WhatsAppTemplatesModule, WhatsAppMessagesModule, WhatsAppInboundModule],
   providers: [
     WebhookInboxRepository,
     WebhookAccountsRepository,
