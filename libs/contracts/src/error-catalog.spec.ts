@@ -9,7 +9,10 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
+import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
+import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 
 const areas = [
@@ -23,7 +26,10 @@ const areas = [
   NumbersErrorCatalog,
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
+  WhatsAppWebhookErrorCatalog,
   WhatsAppMessagesErrorCatalog,
+  WhatsAppGraphErrorCatalog,
+  WhatsAppContentErrorCatalog,
   WhatsAppInteractionsErrorCatalog,
 ];
 

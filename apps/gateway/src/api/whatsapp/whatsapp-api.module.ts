@@ -1,4 +1,14 @@
 import { Module } from '@nestjs/common';
+import { ConnectorsController } from './connectors.controller';
+import {
+  WhatsAppBusinessAccountsController,
+  WhatsAppNumbersController,
+} from './whatsapp-numbers.controller';
+import {
+  ChannelGroupTemplatesController,
+  WhatsAppTemplatesController,
+} from './templates.controller';
+import { WhatsAppMessagesController } from './whatsapp-messages.controller';
 import { WhatsAppInteractionsController } from './whatsapp-interactions.controller';
 import { WhatsAppMediaLinksController } from './whatsapp-media-links.controller';
 
@@ -8,6 +18,15 @@ import { WhatsAppMediaLinksController } from './whatsapp-media-links.controller'
  * the sms-whatsapp service (ADR 0013).
  */
 @Module({
-  controllers: [WhatsAppInteractionsController, WhatsAppMediaLinksController],
+  controllers: [
+    ConnectorsController,
+    WhatsAppNumbersController,
+    WhatsAppBusinessAccountsController,
+    WhatsAppTemplatesController,
+    ChannelGroupTemplatesController,
+    WhatsAppMessagesController,
+    WhatsAppInteractionsController,
+    WhatsAppMediaLinksController,
+  ],
 })
 export class WhatsAppApiModule {}
