@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WhatsAppTemplatesBackgroundModule } from './templates';
 import { WhatsAppDispatchModule } from './dispatch/whatsapp-dispatch.module';
+import { WhatsAppInboundBackgroundModule } from './inbound/whatsapp-inbound-background.module';
 import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-background.module';
 
 /**
@@ -12,6 +13,7 @@ import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-b
     WhatsAppWebhooksBackgroundModule,
     WhatsAppTemplatesBackgroundModule,
     WhatsAppDispatchModule,
+    WhatsAppInboundBackgroundModule,
   ],
 })
 export class WhatsAppBackgroundModule {}
