@@ -101,7 +101,7 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     await platform.db.query(
       `INSERT INTO sms_whatsapp.whatsapp_numbers (id, workspace_id, business_account_id,
          phone_number_id, phone_number, channel_id, name, status)
-       SELECT $1, $2, id, $3, '+15550100001', $4, 'Acme', 'active'
+       SELECT $1, $2, id, $3, '+15550100001', $4, 'Acme', 'connected'
        FROM sms_whatsapp.whatsapp_business_accounts WHERE waba = $5`,
       [numberId, acme.workspace.id, NUMBER.phoneNumberId, randomUUID(), NUMBER.wabaId],
     );
