@@ -74,4 +74,17 @@ export class MediaRepository {
     );
     return rows[0]?.direction;
   }
+
+  /** Of `mediaIds`, those WhatsApp could not give (no `url` on their message). */
+  async unavailable(workspaceId: string, mediaIds: string[]): Promise<Set<string>> {
+    if (mediaIds.length === 0) return new Set();
+    const rows = returnedRows<{ id: string }>(
+      await this.runner.query(
+        `SELECT id FROM sms_whatsapp.whatsapp_media
+         WHERE workspace_id = $1 AND id = ANY ($2::text[]) AND status = 'failed'`,
+        [workspaceId, mediaIds],
+      ),
+    );
+    return new Set(rows.map((row) => row.id));
+  }
 }

@@ -1,0 +1,3 @@
+// What the messages area uses of inbound media: the `url` an inbound message's media reads with.
+export { inboundMediaIdOf, withInboundMediaUrl } from './inbound-media-url';
+export { MediaRepository } from './media.repository';
