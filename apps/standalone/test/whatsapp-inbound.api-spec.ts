@@ -240,7 +240,9 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     ).toBe(404);
   });
 
-  it('answers 409 with Retry-After while the media is still being fetched', async () => {
+  it('answers 409 with Retry-After while the media is still being fetched, then serves it once Meta recovers', async () => {
+    const bytes = Buffer.from(`%PDF ${randomUUID()}`);
+    graph.addMedia({ id: 'media-slow', mimeType: 'application/pdf', bytes });
     graph.failFor(60_000, { status: 500, path: '/media-slow' });
     const wamid = `wamid.in-${randomUUID()}`;
     await webhook(
@@ -251,7 +253,7 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
         kind: 'document',
         mediaId: 'media-slow',
         mimeType: 'application/pdf',
-        sha256: 'x',
+        sha256: createHash('sha256').update(bytes).digest('hex'),
         filename: 'a.pdf',
       }),
     );
@@ -267,8 +269,21 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     expect(pending.status).toBe(409);
     expect(pending.body).toMatchObject({ error: { code: 'E01098' } });
     expect(pending.headers.get('retry-after')).toBe('2');
+    // Meta answers again: the fetch retried with back-off stores the file.
     graph.clearFailures();
-  });
+    await eventually(
+      async () =>
+        (
+          await platform.db.query(`SELECT status FROM sms_whatsapp.whatsapp_media WHERE id = $1`, [
+            String(content.id),
+          ])
+        ).rows[0]?.status,
+      (status) => status === 'stored',
+      30_000,
+    );
+    const media = await bird.whatsapp.messages.media(id, String(content.id));
+    expect(Buffer.from(media.data).equals(bytes)).toBe(true);
+  }, 45_000);
 
   it('serves media larger than one transport chunk whole', async () => {
     const bytes = Buffer.alloc(9 * 1024 * 1024 + 123, 7);
