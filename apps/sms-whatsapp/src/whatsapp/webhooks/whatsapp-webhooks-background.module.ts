@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppNumbersModule } from '../numbers';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WebhookInboxRepository } from './webhook-inbox.repository';
@@ -10,7 +11,7 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
  * import their module and add `{ provide: TOKEN, useExisting: TheirClass }`.
  */
 @Module({
-  imports: [],
+  imports: [WhatsAppNumbersModule],
   providers: [
     WebhookInboxRepository,
     WebhookAccountsRepository,
