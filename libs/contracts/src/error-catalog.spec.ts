@@ -12,6 +12,8 @@ import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
+import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
+import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -27,6 +29,8 @@ const areas = [
   WhatsAppWebhookErrorCatalog,
   WhatsAppMessagesErrorCatalog,
   WhatsAppGraphErrorCatalog,
+  WhatsAppContentErrorCatalog,
+  WhatsAppInteractionsErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {
