@@ -7,6 +7,7 @@ import { WhatsAppInboundModule } from '../inbound/whatsapp-inbound.module';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WebhookInboxRepository } from './webhook-inbox.repository';
+import { WebhookInboxRetention } from './webhook-inbox.retention';
 import { WebhookProcessorRunner } from './webhook-processor.runner';
 
 /**
@@ -26,6 +27,7 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
     WebhookAccountsRepository,
     WebhookChangesApplier,
     WebhookProcessorRunner,
+    WebhookInboxRetention,
     { provide: WHATSAPP_TEMPLATE_STATUS_APPLIER, useExisting: TemplateSyncService },
     { provide: WHATSAPP_STATUS_APPLIER, useExisting: MetaStatusApplier },
   ],
