@@ -207,6 +207,20 @@ describe('WhatsApp webhooks', () => {
       expect(rows[0].body).toBe(body);
     });
 
+    it('takes the body whatever its Content-Type says, or without one: the signature decides', async () => {
+      const body = payload('account_update', { event: 'VERIFIED_ACCOUNT', via: 'no content type' });
+      // A byte array body: fetch sends no Content-Type at all.
+      const bare = await fetch(url, {
+        method: 'POST',
+        headers: { 'x-hub-signature-256': sign(body) },
+        body: new TextEncoder().encode(body),
+      });
+      expect(bare.status).toBe(200);
+      const unsigned = await fetch(url, { method: 'POST', body: new TextEncoder().encode(body) });
+      expect(unsigned.status).toBe(401);
+      expect(await inboxRow(body)).toHaveLength(1);
+    });
+
     it('refuses a signed body that is not a JSON object with 400, recording nothing', async () => {
       const before = await inboxCount();
       for (const body of ['not json', '[1,2]', '"text"', Buffer.from([0xff, 0xfe, 0x7b, 0x7d])]) {
@@ -338,6 +352,26 @@ describe('WhatsApp webhooks', () => {
         status: 'failed',
         error: { code: 'undeliverable', meta_error_code: '131026' },
       });
+    });
+
+    it('records an inbound message once when Meta posts it twice', async () => {
+      const inbound = graph.inboundTextPayload({
+        ...number,
+        from: '16505551234',
+        text: 'Is my order on its way?',
+      });
+      for (let i = 0; i < 2; i++)
+        expect((await graph.postWebhook(url, inbound, { appSecret: APP_SECRET })).status).toBe(200);
+      const rows = await processed(JSON.stringify(inbound));
+      expect(rows.map((row) => row.error)).toEqual([null, null]);
+      const wamid = (inbound.entry[0].changes[0].value as { messages: Array<{ id: string }> })
+        .messages[0].id;
+      const stored = await platform.db.query(
+        `SELECT workspace_id FROM sms_whatsapp.whatsapp_messages
+         WHERE direction = 'inbound' AND provider_message_id = $1`,
+        [wamid],
+      );
+      expect(stored.rows).toEqual([{ workspace_id: acme.workspace.id }]);
     });
 
     it('applies an account update: the ban state Meta reports', async () => {
