@@ -123,7 +123,7 @@ function checkCards(value: unknown, report: Report): Card[] | undefined {
       );
       uniqueLabel(
         checked?.quick_reply?.text ?? checked?.cta_url?.text,
-        `${cat}.buttons[${b}]`,
+        `${cat}.buttons[${b}].${checked?.type ?? 'quick_reply'}.text`,
         seen,
         report,
       );
