@@ -23,6 +23,10 @@ import { IdempotencyKeysRepository } from './pipeline/idempotency/idempotency-ke
 import { IdempotencyStore } from './pipeline/idempotency/idempotency.store';
 import { WorkspaceService } from './identity/workspace.service';
 import { CURRENT_WORKSPACE } from './api/workspace/workspace.routes';
+import {
+  WHATSAPP_WEBHOOK_CHALLENGE,
+  WHATSAPP_WEBHOOK_RECEIVE,
+} from './api/whatsapp/whatsapp-webhooks.routes';
 import { AdminApiModule } from './api/admin/admin-api.module';
 import { ContactsApiModule } from './api/contacts/contacts-api.module';
 import { SmsApiModule } from './api/sms/sms-api.module';
@@ -64,7 +68,11 @@ export const GATEWAY_CONTROLLERS = GATEWAY_API_MODULES.flatMap(
  * them here also declares them wherever this module is loaded (the OpenAPI document, the route
  * table), not only where the gateway starts.
  */
-export const GATEWAY_NATIVE_ROUTES = [CURRENT_WORKSPACE];
+export const GATEWAY_NATIVE_ROUTES = [
+  CURRENT_WORKSPACE,
+  WHATSAPP_WEBHOOK_CHALLENGE,
+  WHATSAPP_WEBHOOK_RECEIVE,
+];
 
 /** The gateway: authentication, route policies and the error envelope in front of the services. */
 @Module({})

@@ -8,3 +8,5 @@ export * from './dns-server';
 export type { RunningPostgres } from '@switchboard/embedded-postgres';
 export * from './validation-failure';
 export * from './smsc/test-smsc';
+export * from './graph-stand-in';
+export * from './legacy-channel-source';

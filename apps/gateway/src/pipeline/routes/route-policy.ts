@@ -14,6 +14,7 @@ export type RateLimitGroup =
   | 'email_batch'
   | 'sms_send'
   | 'sms_batch'
+  | 'whatsapp_send'
   | 'realtime_publish'
   | 'admin'
   | 'auth'
@@ -114,11 +115,12 @@ export function Route(policy: RouteDeclaration): MethodDecorator {
 }
 
 /**
- * A route served by Fastify directly, without Nest's per-request machinery, for the hottest reads
- * of the gateway's own data. It gets the same policy pipeline, OpenAPI entry and 405 handling.
+ * A route served by Fastify directly, without Nest's per-request machinery: the hottest reads of
+ * the gateway's own data, and Meta's webhooks (whose raw body bytes must reach the signature
+ * check). It gets the same policy pipeline, OpenAPI entry and 405 handling.
  */
 export interface NativeRouteDeclaration {
-  method: 'GET';
+  method: 'GET' | 'POST';
   path: string;
   /** Names the operation as `<area>_<action>`, like controller routes. */
   area: string;

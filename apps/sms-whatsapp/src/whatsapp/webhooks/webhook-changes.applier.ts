@@ -1,0 +1,134 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { accountUpdate, qualityChanges, reactionStatus } from './account-changes';
+import type { ConnectedNumber, InboundMessagesSink, MetaStatus } from './meta-webhook';
+import { WHATSAPP_INBOUND_SINK } from './meta-webhook';
+import { WHATSAPP_STATUS_APPLIER, WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
+import type { WhatsAppStatusApplier, WhatsAppTemplateStatusApplier } from './webhook-appliers';
+import { WebhookAccountsRepository } from './webhook-accounts.repository';
+import type { WebhookChange } from './webhook-changes';
+
+/** How long a connected number is remembered by its phone number id. */
+const NUMBER_CACHE_MS = 30_000;
+
+/**
+ * Applies the changes of a batch of webhooks inside the processor's transaction, each to the
+ * area that owns it: statuses to the messages (and our reactions), inbound messages to the
+ * inbound sink, template updates to the templates, quality and account updates here. A change
+ * for a number no workspace connected is noted and dropped: it will never route.
+ */
+@Injectable()
+export class WebhookChangesApplier {
+  private readonly numbers = new Map<string, { number: ConnectedNumber; until: number }>();
+
+  constructor(
+    private readonly accounts: WebhookAccountsRepository,
+    @Optional() @Inject(WHATSAPP_STATUS_APPLIER) private readonly statuses?: WhatsAppStatusApplier,
+    @Optional() @Inject(WHATSAPP_INBOUND_SINK) private readonly inbound?: InboundMessagesSink,
+    @Optional()
+    @Inject(WHATSAPP_TEMPLATE_STATUS_APPLIER)
+    private readonly templates?: WhatsAppTemplateStatusApplier,
+  ) {}
+
+  async apply(
+    manager: EntityManager,
+    changes: WebhookChange[],
+    note: (rowId: string, text: string) => void,
+  ): Promise<void> {
+    const numbers = await this.connected(
+      manager,
+      changes.flatMap((change) => (change.kind === 'messages' ? [change.phoneNumberId] : [])),
+    );
+    const statusesOf = new Map<ConnectedNumber, MetaStatus[]>();
+    for (const change of changes) {
+      switch (change.kind) {
+        case 'messages': {
+          const number = numbers.get(change.phoneNumberId);
+          if (!number) {
+            note(change.rowId, `phone_number_id ${change.phoneNumberId} is not connected; ignored`);
+            break;
+          }
+          const { statuses = [], messages = [], contacts = [] } = change.value;
+          if (statuses.length > 0)
+            statusesOf.set(number, [...(statusesOf.get(number) ?? []), ...statuses]);
+          if (messages.length > 0 || contacts.length > 0)
+            await required(this.inbound, 'inbound messages').record(manager, number, change.value);
+          break;
+        }
+        case 'template_status':
+          await required(this.templates, 'template status updates').applyTemplateStatusUpdate(
+            manager,
+            change.wabaId,
+            change.value,
+          );
+          break;
+        case 'quality':
+          await this.applyQuality(manager, change, note);
+          break;
+        case 'account':
+          await this.accounts.updateAccount(manager, change.wabaId, accountUpdate(change.value));
+          break;
+      }
+    }
+    for (const [number, statuses] of statusesOf) {
+      await required(this.statuses, 'message statuses').applyStatuses(manager, number, statuses);
+      await this.accounts.applyReactionStatuses(
+        manager,
+        number.workspaceId,
+        statuses.map(reactionStatus),
+      );
+    }
+  }
+
+  private async applyQuality(
+    manager: EntityManager,
+    change: Extract<WebhookChange, { kind: 'quality' }>,
+    note: (rowId: string, text: string) => void,
+  ): Promise<void> {
+    const display = change.value.display_phone_number;
+    const digits = typeof display === 'string' ? display.replace(/\D/g, '') : '';
+    const number = digits
+      ? await this.accounts.lockNumberOfAccount(manager, change.wabaId, digits)
+      : undefined;
+    if (!number) {
+      note(
+        change.rowId,
+        `quality update for ${String(display)} of ${change.wabaId}: no such number; ignored`,
+      );
+      return;
+    }
+    for (const numberChange of qualityChanges(number, change.value))
+      await this.accounts.changeNumber(manager, number, numberChange);
+  }
+
+  /** The connected numbers by phone number id; only numbers found are remembered. */
+  private async connected(
+    manager: EntityManager,
+    phoneNumberIds: string[],
+  ): Promise<Map<string, ConnectedNumber>> {
+    const now = Date.now();
+    const found = new Map<string, ConnectedNumber>();
+    const missing: string[] = [];
+    for (const id of new Set(phoneNumberIds)) {
+      const cached = this.numbers.get(id);
+      if (cached && cached.until > now) found.set(id, cached.number);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      for (const number of await this.accounts.connected(manager, missing)) {
+        found.set(number.phoneNumberId, number);
+        this.numbers.set(number.phoneNumberId, { number, until: now + NUMBER_CACHE_MS });
+      }
+    }
+    return found;
+  }
+}
+
+/**
+ * The area that applies a kind of change. Until it is part of the service the batch fails and
+ * its webhooks stay recorded, retried with back-off, never dropped.
+ */
+function required<T>(applier: T | undefined, what: string): T {
+  if (!applier) throw new Error(`nothing in this service applies ${what} yet`);
+  return applier;
+}
