@@ -177,5 +177,5 @@ describe(fromGraphInbound.name, () => {
       ),
       { numRuns: 500 },
     );
-  });
+  }, 30_000);
 });

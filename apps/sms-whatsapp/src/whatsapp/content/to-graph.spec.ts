@@ -418,7 +418,7 @@ describe(toGraphMessage.name, () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 30_000);
 });
 
 describe('template round trip', () => {
@@ -471,5 +471,5 @@ describe('template round trip', () => {
       ),
       { numRuns: 200 },
     );
-  });
+  }, 30_000);
 });
