@@ -83,14 +83,6 @@ export const WhatsAppConnectErrorCatalog = {
     description:
       'A connector with `isCpMigrated` reads its channel from the legacy channel source, which the operator configures with the `CP_URL` setting; it is not set on this deployment. Connect the number with `wabaId`, `phoneId` and `phoneNumber` instead, or ask the operator to set `CP_URL`.',
   },
-  E05014: {
-    status: 503,
-    type: 'service_unavailable_error',
-    name: 'WhatsAppNotConfigured',
-    message: 'This deployment is not connected to WhatsApp.',
-    description:
-      "The platform reaches Meta's Cloud API with a system-user token the operator configures with the `WHATSAPP_ACCESS_TOKEN` setting; it is not set on this deployment, so numbers can neither be connected nor read from WhatsApp. Ask the operator to set it.",
-  },
   E06020: {
     status: 409,
     type: 'conflict_error',
