@@ -11,6 +11,7 @@ import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
+import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -37,6 +38,7 @@ export const ErrorCatalog = inCodeOrder({
   ...WhatsAppConnectErrorCatalog,
   ...WhatsAppMessagesErrorCatalog,
   ...WhatsAppWebhookErrorCatalog,
+  ...WhatsAppGraphErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

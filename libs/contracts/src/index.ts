@@ -55,3 +55,4 @@ export * from './whatsapp/whatsapp-messages.events';
 export * from './whatsapp/messages.errors';
 export * from './whatsapp/webhooks.rpc';
 export * from './whatsapp/webhooks.errors';
+export * from './whatsapp/graph.errors';
