@@ -192,7 +192,7 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     });
     graph.clearFailures();
     expect(unavailable.status).toBe(503);
-    expect(unavailable.body.error.code).toBe('E05011');
+    expect(unavailable.body.error.code).toBe('E05007');
     expect(await rows('SELECT 1 FROM sms_whatsapp.whatsapp_numbers')).toEqual([]);
   }, 60_000);
 

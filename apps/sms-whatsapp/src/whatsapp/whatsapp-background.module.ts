@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MetaSyncModule } from './numbers';
 import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-background.module';
 
 /**
@@ -6,6 +7,6 @@ import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-b
  * inbox, fetching inbound media, syncing templates and numbers, expiring what retention bounds.
  */
 @Module({
-  imports: [WhatsAppWebhooksBackgroundModule],
+  imports: [WhatsAppWebhooksBackgroundModule, MetaSyncModule],
 })
 export class WhatsAppBackgroundModule {}
