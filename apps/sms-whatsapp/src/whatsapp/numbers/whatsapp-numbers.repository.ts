@@ -4,6 +4,7 @@ import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, PageRequest, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import type { SqlFilter } from '../../database/sql-filter';
+import { internationalNumber } from '../../numbers/number-spelling';
 import type { ConnectedNumber } from '../webhooks/meta-webhook';
 import type { NumberReading, NumberState } from './number-reading';
 import { NUMBER_FROM, NUMBER_SELECT } from './whatsapp-number.row';
@@ -77,21 +78,24 @@ export class WhatsAppNumbersRepository {
   }
 
   /**
-   * The workspace's number a send names in `from`: its `wan_` id or its E.164 phone number (a
-   * connected one first, should the workspace hold the same phone number twice).
+   * The workspace's number a send names in `from`: its `wan_` id or its phone number (E.164, in
+   * any spelling that normalises to it; a connected one first, should the workspace hold the
+   * same phone number twice).
    */
   async findSender(
     workspaceId: string,
     from: string,
     runner: SqlRunner = this.reads,
   ): Promise<WhatsAppNumberRow | undefined> {
-    const column = from.startsWith('wan_') ? 'n.id' : 'n.phone_number';
+    const byId = from.startsWith('wan_');
+    const column = byId ? 'n.id' : 'n.phone_number';
+    const value = byId ? from : (internationalNumber(from) ?? from);
     const rows = rowsOf<WhatsAppNumberRow>(
       await runner.query(
         `SELECT ${NUMBER_SELECT} FROM ${NUMBER_FROM}
          WHERE n.workspace_id = $1 AND ${column} = $2
          ORDER BY (n.status = 'connected') DESC, n.created_at DESC LIMIT 1`,
-        [workspaceId, from],
+        [workspaceId, value],
       ),
     );
     return rows[0];
