@@ -364,6 +364,20 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     expect(accounts.next_cursor).toEqual(expect.any(String));
   });
 
+  it("filters numbers by the SDK's filters: waba, phone_number, status, scope", async () => {
+    const phones = async (query: Parameters<typeof bird.whatsapp.numbers.list>[0]) =>
+      (await bird.whatsapp.numbers.list(query)).data.map((n) => n.phone_number).sort();
+    expect(await phones({ waba: WABA })).toEqual([PHONE, LEGACY_PHONE]);
+    expect(await phones({ waba: MORE[0].waba })).toEqual([MORE[0].phone]);
+    expect(await phones({ waba: '999' })).toEqual([]);
+    expect(await phones({ phone_number: '0031612340003' })).toEqual([MORE[0].phone]);
+    expect(await phones({ status: ['connected'], scope: 'workspace' })).toHaveLength(4);
+    expect(await phones({ status: ['banned'] })).toEqual([]);
+    expect(await phones({ scope: 'system' })).toEqual([]);
+    const oldest = await bird.whatsapp.numbers.list({ order: 'asc', limit: 1 });
+    expect(oldest.data.map((n) => n.phone_number)).toEqual([PHONE]);
+  });
+
   it('another workspace sees nothing and cannot take what Acme holds', async () => {
     const [number] = (await bird.whatsapp.numbers.list({ phone_number: PHONE })).data;
     await expect(otherBird.whatsapp.numbers.get(number.id)).rejects.toBeInstanceOf(
