@@ -9,8 +9,11 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
+import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
+import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
 
 const areas = [
@@ -24,8 +27,11 @@ const areas = [
   NumbersErrorCatalog,
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
+  WhatsAppWebhookErrorCatalog,
   WhatsAppMessagesErrorCatalog,
   WhatsAppGraphErrorCatalog,
+  WhatsAppContentErrorCatalog,
+  WhatsAppInteractionsErrorCatalog,
   WhatsAppConnectErrorCatalog,
 ];
 

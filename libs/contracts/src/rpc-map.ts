@@ -10,8 +10,10 @@ import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
 import type { WhatsAppConnectRpc } from './whatsapp/connect.rpc';
+import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
+import type { WhatsAppInteractionsRpc } from './whatsapp/interactions.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -33,8 +35,10 @@ export interface RpcMap
     NumbersRpc,
     VoiceRpc,
     WhatsAppConnectRpc,
+    WhatsAppTemplatesRpc,
     WhatsAppMessagesRpc,
     WhatsAppWebhooksRpc,
+    WhatsAppInteractionsRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppTemplatesBackgroundModule } from './templates';
+import { WhatsAppDispatchModule } from './dispatch/whatsapp-dispatch.module';
 import { MetaSyncModule } from './numbers';
 import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-background.module';
 
@@ -7,6 +9,11 @@ import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-b
  * inbox, fetching inbound media, syncing templates and numbers, expiring what retention bounds.
  */
 @Module({
-  imports: [WhatsAppWebhooksBackgroundModule, MetaSyncModule],
+  imports: [
+    WhatsAppWebhooksBackgroundModule,
+    WhatsAppTemplatesBackgroundModule,
+    WhatsAppDispatchModule,
+    MetaSyncModule,
+  ],
 })
 export class WhatsAppBackgroundModule {}

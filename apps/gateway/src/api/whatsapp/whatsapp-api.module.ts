@@ -4,6 +4,13 @@ import {
   WhatsAppBusinessAccountsController,
   WhatsAppNumbersController,
 } from './whatsapp-numbers.controller';
+import {
+  ChannelGroupTemplatesController,
+  WhatsAppTemplatesController,
+} from './templates.controller';
+import { WhatsAppMessagesController } from './whatsapp-messages.controller';
+import { WhatsAppInteractionsController } from './whatsapp-interactions.controller';
+import { WhatsAppMediaLinksController } from './whatsapp-media-links.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -15,6 +22,11 @@ import {
     ConnectorsController,
     WhatsAppNumbersController,
     WhatsAppBusinessAccountsController,
+    WhatsAppTemplatesController,
+    ChannelGroupTemplatesController,
+    WhatsAppMessagesController,
+    WhatsAppInteractionsController,
+    WhatsAppMediaLinksController,
   ],
 })
 export class WhatsAppApiModule {}

@@ -9,6 +9,8 @@ import {
   WebhookErrors,
   VoiceErrors,
   WhatsAppConnectErrors,
+  WhatsAppTemplatesErrors,
+  WhatsAppInteractionsErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -50,6 +52,25 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
     notFound: SmsRulesErrors.SmsTemplateNotFound,
   },
   sms_message_id: { pattern: ID, notFound: SmsErrors.SmsMessageNotFound },
+  // A WhatsApp template's id or slug (its name at Meta: lowercase, digits, `_`; up to 512).
+  whatsapp_template_ref: {
+    pattern: /^[a-z0-9][a-z0-9_-]{0,511}$/,
+    notFound: WhatsAppTemplatesErrors.WhatsAppTemplateNotFound,
+  },
+  template_version_id: {
+    pattern: ID,
+    notFound: WhatsAppTemplatesErrors.WhatsAppTemplateVersionNotFound,
+  },
+  // A BCP-47 tag (`pt-BR`) or Meta's form of it (`pt_BR`).
+  template_language: {
+    pattern: /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/,
+    notFound: WhatsAppTemplatesErrors.WhatsAppTemplateLanguageNotFound,
+  },
+  // Channel groups of the workspace API are UUIDs.
+  channel_group_id: {
+    pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    notFound: WhatsAppTemplatesErrors.ChannelGroupNotFound,
+  },
   keyword_rule_id: { pattern: ID, notFound: SmsRulesErrors.SmsKeywordRuleNotFound },
   sms_suppression_id: { pattern: ID, notFound: SmsRulesErrors.SmsSuppressionNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and
@@ -61,6 +82,12 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   member_id: {
     pattern: /^[^\u0000-\u001f\u007f]{1,200}$/,
     notFound: RealtimeErrors.RealtimeMemberNotFound,
+  },
+  media_id: { pattern: ID, notFound: WhatsAppInteractionsErrors.WhatsAppMediaNotFound },
+  // A signed media link: `<waf_ id>.<expiry, epoch ms>.<base64url HMAC-SHA256>`.
+  media_link: {
+    pattern: /^waf_[0-9a-z]{26}\.\d{1,15}\.[A-Za-z0-9_-]{43}$/,
+    notFound: WhatsAppInteractionsErrors.WhatsAppMediaLinkInvalid,
   },
 };
 
