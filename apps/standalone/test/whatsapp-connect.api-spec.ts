@@ -417,6 +417,27 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     expect([account.status, account.body.error.code]).toEqual([409, 'E06021']);
   });
 
+  it('connects the same number sent twice at once exactly once', async () => {
+    const number = { waba: '502290129340398', phoneId: '506540352242922', phone: '+31612340006' };
+    graph.addAccount({ wabaId: number.waba, name: 'Concurrent' });
+    graph.addNumber({
+      phoneNumberId: number.phoneId,
+      wabaId: number.waba,
+      displayPhoneNumber: number.phone,
+    });
+    const args = { wabaId: number.waba, phoneId: number.phoneId, phoneNumber: number.phone };
+    const answers = await Promise.all([connect(acme, args), connect(acme, args)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
+    expect(answers[0].body.id).toBe(answers[1].body.id);
+    const stored = await rows(
+      `SELECT (SELECT count(*) FROM sms_whatsapp.whatsapp_numbers WHERE phone_number_id = $1) AS numbers,
+         (SELECT count(*) FROM sms_whatsapp.whatsapp_business_accounts WHERE waba = $2) AS accounts,
+         (SELECT count(*) FROM sms_whatsapp.channel_groups WHERE platform_group_id = $2) AS groups`,
+      [number.phoneId, number.waba],
+    );
+    expect(stored).toEqual([{ numbers: '1', accounts: '1', groups: '1' }]);
+  });
+
   it('needs an access key of the workspace', async () => {
     const path = `/workspaces/${acme.workspace.id}/channel-groups`;
     expect((await call(platform.base, 'GET', path)).status).toBe(401);

@@ -6,47 +6,15 @@ import { DataSource } from 'typeorm';
 import type { SqlFilter } from '../../database/sql-filter';
 import { internationalNumber } from '../../numbers/number-spelling';
 import type { ConnectedNumber } from '../webhooks/meta-webhook';
-import type { NumberReading, NumberState } from './number-reading';
+import type { NumberReading } from './number-reading';
 import { NUMBER_FROM, NUMBER_SELECT } from './whatsapp-number.row';
-import type { WhatsAppNumberRow } from './whatsapp-number.row';
-
-/** A stored number event (`seq` orders events recorded in the same instant). */
-export interface WhatsAppNumberEventRow {
-  id: string;
-  type: string;
-  summary: string;
-  metadata: Record<string, unknown>;
-  created_at: Date | string;
-}
-
-/** An event to record about a number. */
-export interface NewNumberEvent {
-  id: string;
-  workspaceId: string;
-  numberId: string;
-  type: string;
-  summary: string;
-  metadata: Record<string, unknown>;
-}
-
-/** A number a connect creates. */
-export interface NewWhatsAppNumber {
-  id: string;
-  workspaceId: string;
-  businessAccountId: string;
-  phoneNumberId: string;
-  phoneNumber: string;
-  channelId: string;
-  name: string;
-  status: string;
-}
-
-/** A number due for its periodic re-read from Meta. */
-export interface StaleNumber extends NumberState {
-  phone_number_id: string;
-  /** As text, to the microsecond (a Date would lose them). */
-  meta_synced_at: string | null;
-}
+import type {
+  NewNumberEvent,
+  NewWhatsAppNumber,
+  StaleNumber,
+  WhatsAppNumberEventRow,
+  WhatsAppNumberRow,
+} from './whatsapp-number.row';
 
 /**
  * Named queries over sms_whatsapp.whatsapp_numbers and their events. Reads a workspace makes are
