@@ -59,14 +59,6 @@ export const WhatsAppConnectErrorCatalog = {
     description:
       "Meta's Cloud API refused a step of connecting the number (registering it, subscribing the app to the account, or reading either). `vendor_code` carries Meta's error code verbatim (for example 133005, a wrong two-step verification PIN; 100, an ID Meta does not know or the app may not use) and the message Meta's own words. Nothing was connected; fix the cause and send the connector again.",
   },
-  E05011: {
-    status: 503,
-    type: 'service_unavailable_error',
-    name: 'WhatsAppUnavailable',
-    message: "Meta's Cloud API is unavailable.",
-    description:
-      "Meta's Cloud API could not be reached, timed out, or answered 429 or 5xx while the number was being connected or read. `vendor_code` carries Meta's code when it gave one. Nothing was connected; retry with exponential back-off.",
-  },
   E05012: {
     status: 503,
     type: 'service_unavailable_error',

@@ -27,7 +27,7 @@ import type {
 import { graphStep } from '../numbers/graph-failure';
 import { changeEvents, readingOf } from '../numbers/number-reading';
 import { WhatsAppNumbersRepository } from '../numbers/whatsapp-numbers.repository';
-import type { NewNumberEvent } from '../numbers/whatsapp-numbers.repository';
+import type { NewNumberEvent } from '../numbers/whatsapp-number.row';
 import { checkedConnectorArguments, e164Of } from './connector-arguments';
 import type { ConnectRequest, NumberToConnect } from './connector-arguments';
 import { toConnector } from './connector.row';
