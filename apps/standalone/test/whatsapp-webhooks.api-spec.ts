@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createWorkspace, startGraphStandIn } from '@switchboard/testing';
+import { call, createWorkspace, startGraphStandIn } from '@switchboard/testing';
 import type { CreatedWorkspace, GraphStandIn, WebhookNumber } from '@switchboard/testing';
 import fc from 'fast-check';
 import { startTestPlatform } from './test-platform';
@@ -96,21 +96,21 @@ describe('WhatsApp webhooks', () => {
     });
     url = `${platform.base}/webhooks/whatsapp`;
     acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
-    // The number as connecting leaves it (connecting itself is whatsapp-connect.api-spec.ts's).
-    const account = (
-      await platform.db.query<{ id: string }>(
-        `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
-         VALUES ('wab_' || md5(random()::text), $1, $2, 'Acme Support') RETURNING id`,
-        [acme.workspace.id, WABA],
-      )
-    ).rows[0].id;
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.whatsapp_numbers (id, workspace_id, business_account_id,
-         phone_number_id, phone_number, channel_id, name, status, messaging_limit)
-       VALUES ('wan_' || md5(random()::text), $1, $2, $3, $4, gen_random_uuid(), 'Acme',
-         'connected', 'tier_1k')`,
-      [acme.workspace.id, account, PHONE_NUMBER_ID, PHONE],
+    // Connected through the workspace API: its number routes the webhooks below.
+    const connected = await call(
+      platform.base,
+      'POST',
+      `/workspaces/${acme.workspace.id}/connectors`,
+      {
+        headers: { authorization: `AccessKey ${acme.access_key.secret}` },
+        body: {
+          connectorTemplateRef: 'whatsapp',
+          name: 'Support',
+          arguments: { wabaId: WABA, phoneId: PHONE_NUMBER_ID, phoneNumber: PHONE },
+        },
+      },
     );
+    expect(connected.status).toBe(201);
     number = graph.webhookNumber(PHONE_NUMBER_ID);
     numberId = (
       await platform.db.query<{ id: string }>(
