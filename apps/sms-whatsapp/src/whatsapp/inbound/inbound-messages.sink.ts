@@ -63,9 +63,8 @@ export class InboundMessagesRecorder implements InboundMessagesSink {
       const read = inboundContentOf(message);
       const id = newId('wam');
       if (read.media) {
-        const mediaId = newId('waf');
-        media.set(id, { id: mediaId, messageId: id, ...read.media });
-        read.content = { id: mediaId, ...read.content };
+        const { id: mediaId, ...meta } = read.media;
+        media.set(id, { id: mediaId, messageId: id, ...meta });
       }
       senders.set(id, from);
       rows.push({
@@ -80,7 +79,7 @@ export class InboundMessagesRecorder implements InboundMessagesSink {
         content: read.content,
         interactiveReply: read.interactiveReply,
         unsupported: read.unsupported,
-        contextWamid: message.context?.id ?? null,
+        contextWamid: read.replyToWamid,
         at: metaTime(message.timestamp),
       });
     }
