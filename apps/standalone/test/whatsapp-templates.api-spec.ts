@@ -86,15 +86,26 @@ describe('WhatsApp templates through the gateway', () => {
       { body: {}, headers: { authorization: `AccessKey ${workspace.access_key.secret}` } },
     );
 
-  /** Requests a sync and waits until one that started after the request has finished. */
+  /** Requests a sync and waits until it is done: no sync left in the queue, one finished since. */
   async function syncAndWait(groupId: string) {
-    const before = await syncedAt(WABA);
+    const requested = new Date();
     const answer = await syncTemplates(acme, groupId);
     expect(answer.status).toBe(202);
-    await eventually(
-      () => syncedAt(WABA),
-      (at) => at !== null && (before === null || at > before),
+    await syncsDone(requested);
+  }
+
+  async function syncsDone(since: Date) {
+    const done = await eventually(
+      async () => {
+        const { rows } = await platform.db.query<{ waiting: number }>(
+          "SELECT count(*)::int AS waiting FROM sms_whatsapp.jobs WHERE queue = 'whatsapp.template_sync'",
+        );
+        const at = await syncedAt(WABA);
+        return rows[0].waiting === 0 && at !== null && at >= since;
+      },
+      (finished) => finished,
     );
+    expect(done).toBe(true);
   }
 
   async function syncedAt(waba: string): Promise<Date | null> {
@@ -194,6 +205,28 @@ describe('WhatsApp templates through the gateway', () => {
     expect(
       graph.callsTo('GET', new RegExp(`^/${WABA}/message_templates`)).length,
     ).toBeGreaterThanOrEqual(3);
+    await syncsDone(new Date(0));
+  });
+
+  it('never runs two syncs of one account at once: requests made meanwhile are served by one more sync', async () => {
+    graph.delayMs = 150;
+    graph.clearCalls();
+    try {
+      const requested = new Date();
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() => syncTemplates(acme, channelGroupId)),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202, 202]);
+      const pages = () => graph.callsTo('GET', new RegExp(`^/${WABA}/message_templates`));
+      await syncsDone(requested);
+      // A first page starts a sync; each sync reads three pages before the next one starts.
+      const starts = pages().map((call) => call.query.after === undefined);
+      expect(starts.length).toBeGreaterThanOrEqual(3);
+      expect(starts.length).toBeLessThanOrEqual(6);
+      starts.forEach((start, index) => expect(start).toBe(index % 3 === 0));
+    } finally {
+      graph.delayMs = 0;
+    }
   });
 
   it('imports one template per name, each language with its status, and the aggregate status', async () => {
@@ -555,4 +588,54 @@ describe('WhatsApp templates through the gateway', () => {
     );
     expect(mine.data.map((t) => t.slug)).toEqual(['other_only']);
   });
+});
+
+/** The periodic sync, on a platform whose interval is the shortest allowed (10 s). */
+describe('WhatsApp templates synced periodically', () => {
+  let platform: TestPlatform;
+  let graph: GraphStandIn;
+
+  beforeAll(async () => {
+    graph = await startGraphStandIn();
+    platform = await startTestPlatform({
+      WHATSAPP_GRAPH_URL: graph.url,
+      WHATSAPP_ACCESS_TOKEN: graph.accessToken,
+      WHATSAPP_TEMPLATE_SYNC_INTERVAL_SECONDS: '10',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await graph?.stop();
+  });
+
+  it('imports a connected account’s templates without a request, and picks up changes at Meta', async () => {
+    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
+    const bird = new BirdClient({
+      apiKey: acme.api_key.secret,
+      baseUrl: platform.base,
+      maxRetries: 0,
+    });
+    graph.addAccount({ wabaId: WABA });
+    const stored = graph.addTemplate(WABA, template({ name: 'welcome', language: 'en' }));
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
+       VALUES ('waa_periodic000000000000000000', $1, $2, 'Acme')`,
+      [acme.workspace.id, WABA],
+    );
+    const imported = await eventually(
+      () => bird.whatsapp.templates.list(),
+      (page) => page.data.length === 1,
+    );
+    expect(imported.data[0]).toMatchObject({ slug: 'welcome', status: 'active' });
+    graph.updateTemplate(WABA, stored.id, {
+      components: body('Welcome aboard, {{1}}! Order {{2}}.'),
+    });
+    const versions = await eventually(
+      () => bird.whatsapp.templates.versions.list('welcome'),
+      (page) => page.data.length === 2,
+      30_000,
+    );
+    expect(versions.data.map((version) => version.version_number)).toEqual([2, 1]);
+  }, 60_000);
 });
