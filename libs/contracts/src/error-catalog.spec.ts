@@ -9,9 +9,12 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
-import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
-import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
+import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
+import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
+import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
+import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
+import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -24,9 +27,12 @@ const areas = [
   NumbersErrorCatalog,
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
-  WhatsAppMessagesErrorCatalog,
-  WhatsAppTemplatesErrorCatalog,
   WhatsAppWebhookErrorCatalog,
+  WhatsAppMessagesErrorCatalog,
+  WhatsAppGraphErrorCatalog,
+  WhatsAppContentErrorCatalog,
+  WhatsAppInteractionsErrorCatalog,
+  WhatsAppTemplatesErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

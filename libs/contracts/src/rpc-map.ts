@@ -9,9 +9,11 @@ import type { ServiceName } from './services';
 import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
+import type { WhatsAppConnectRpc } from './whatsapp/connect.rpc';
 import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
+import type { WhatsAppInteractionsRpc } from './whatsapp/interactions.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -32,9 +34,11 @@ export interface RpcMap
     SmsRulesRpc,
     NumbersRpc,
     VoiceRpc,
+    WhatsAppConnectRpc,
     WhatsAppTemplatesRpc,
     WhatsAppMessagesRpc,
     WhatsAppWebhooksRpc,
+    WhatsAppInteractionsRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

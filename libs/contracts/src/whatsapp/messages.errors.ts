@@ -67,14 +67,6 @@ export const WhatsAppMessagesErrorCatalog = {
     description:
       "`in_reply_to_message_id` names no message this workspace holds, or one older than 15 days: WhatsApp's message ids are kept 15 days, and a quote needs one. Nothing is stored. `param` names `in_reply_to_message_id`.",
   },
-  E05015: {
-    status: 503,
-    type: 'service_unavailable_error',
-    name: 'WhatsAppNotConfigured',
-    message: "This deployment has no access to Meta's WhatsApp Cloud API.",
-    description:
-      "The sms-whatsapp service has no `WHATSAPP_ACCESS_TOKEN`, so no message could ever reach Meta and sends are refused before anything is stored. Operators: set `WHATSAPP_ACCESS_TOKEN` to the system-user token of the platform's Meta app (and `WHATSAPP_GRAPH_URL` when not using graph.facebook.com), then restart the service. Meta being unreachable does not cause this error: messages are accepted and wait for it.",
-  },
 } satisfies Record<string, ErrorDefinition>;
 
 export const WhatsAppMessagesErrors = codesOf(WhatsAppMessagesErrorCatalog);

@@ -12,6 +12,7 @@ const RATE_LIMIT_GROUPS: readonly LimitedGroup[] = [
   'email_batch',
   'sms_send',
   'sms_batch',
+  'whatsapp_send',
   'realtime_publish',
   'admin',
   'auth',
@@ -27,6 +28,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedGroup, number>> = {
   email_batch: 5,
   sms_send: 10,
   sms_batch: 5,
+  whatsapp_send: 10,
   // Server-side publishes (events, batches, member events): an app's traffic, not management.
   realtime_publish: 6000,
   admin: 600,

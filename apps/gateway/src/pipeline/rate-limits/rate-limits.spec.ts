@@ -76,6 +76,7 @@ describe('RATE_LIMITS', () => {
       email_batch: 5,
       sms_send: 10,
       sms_batch: 5,
+      whatsapp_send: 10,
       admin: 600,
       auth: 60,
       docs: 600,

@@ -8,7 +8,9 @@ import {
   SmsRulesErrors,
   WebhookErrors,
   VoiceErrors,
+  WhatsAppConnectErrors,
   WhatsAppTemplatesErrors,
+  WhatsAppInteractionsErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -36,6 +38,12 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   order_id: { pattern: ID, notFound: NumbersErrors.NumberOrderNotFound },
   sender_id: { pattern: ID, notFound: NumbersErrors.SmsSenderNotFound },
   call_id: { pattern: ID, notFound: VoiceErrors.VoiceCallNotFound },
+  whatsapp_number_id: { pattern: ID, notFound: WhatsAppConnectErrors.WhatsAppNumberNotFound },
+  // A WhatsApp Business Account's waa_ id or Meta's WABA id (digits).
+  business_account_ref: {
+    pattern: /^([a-z]{1,12}_[0-9a-z]{26}|\d{1,32})$/,
+    notFound: WhatsAppConnectErrors.WhatsAppBusinessAccountNotFound,
+  },
   // A phone number in any spelling the service resolves (E.164, 00..., grouped) or a short code.
   number: { pattern: /^[+0-9 ().\-/]{3,40}$/, notFound: NumbersErrors.AvailableNumberNotFound },
   // An SMS template's id or its slug (lowercase, digits, `-`, `_`; at most 63 characters).
@@ -74,6 +82,12 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   member_id: {
     pattern: /^[^\u0000-\u001f\u007f]{1,200}$/,
     notFound: RealtimeErrors.RealtimeMemberNotFound,
+  },
+  media_id: { pattern: ID, notFound: WhatsAppInteractionsErrors.WhatsAppMediaNotFound },
+  // A signed media link: `<waf_ id>.<expiry, epoch ms>.<base64url HMAC-SHA256>`.
+  media_link: {
+    pattern: /^waf_[0-9a-z]{26}\.\d{1,15}\.[A-Za-z0-9_-]{43}$/,
+    notFound: WhatsAppInteractionsErrors.WhatsAppMediaLinkInvalid,
   },
 };
 

@@ -14,6 +14,7 @@ export type RateLimitGroup =
   | 'email_batch'
   | 'sms_send'
   | 'sms_batch'
+  | 'whatsapp_send'
   | 'realtime_publish'
   | 'admin'
   | 'auth'

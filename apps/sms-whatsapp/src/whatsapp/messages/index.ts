@@ -6,3 +6,8 @@ export * from './meta-errors';
 export { WhatsAppStatusesRepository } from './message-statuses.repository';
 export type { StatusUpdate } from './message-statuses.repository';
 export { WhatsAppMessagesModule } from './whatsapp-messages.module';
+export { LATE_STATUSES_QUEUE, MetaStatusApplier, statusUpdatesOf } from './meta-status.applier';
+export type { LateStatusesPayload } from './meta-status.applier';
+export { DISPATCH_QUEUE } from './accept/accept.repository';
+export type { DispatchPayload } from './accept/whatsapp-draft';
+export { WhatsAppMessagesRequestModule } from './whatsapp-messages-request.module';

@@ -58,8 +58,13 @@ export class WhatsAppStatusesRepository {
    * two statements whatever their number. Answers the wamids that matched a message: a status
    * whose wamid is not known (yet: Meta may report `sent` before the dispatcher has recorded the
    * wamid Meta answered) is the caller's to apply again later; a reaction's wamid never matches.
+   * `numberId`, when given, limits the statuses to the messages of the number they came to.
    */
-  async applyStatuses(manager: SqlRunner, statuses: StatusUpdate[]): Promise<Set<string>> {
+  async applyStatuses(
+    manager: SqlRunner,
+    statuses: StatusUpdate[],
+    numberId?: string,
+  ): Promise<Set<string>> {
     const wamids = [...new Set(statuses.map((status) => status.wamid))];
     if (wamids.length === 0) return new Set();
     const rows = rowsOf<StatusRow>(
@@ -67,8 +72,9 @@ export class WhatsAppStatusesRepository {
         `SELECT ${MESSAGE_COLUMNS}, provider_message_id, failed_at
          FROM sms_whatsapp.whatsapp_messages
          WHERE direction = 'outbound' AND provider_message_id = ANY ($1::text[])
+           AND ($2::text IS NULL OR number_id = $2)
          ORDER BY id FOR UPDATE`,
-        [wamids],
+        [wamids, numberId ?? null],
       ),
     );
     const byWamid = new Map(rows.map((row) => [row.provider_message_id, fresh(row)]));

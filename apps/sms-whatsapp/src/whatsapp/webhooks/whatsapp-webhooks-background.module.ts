@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TemplateSyncService, WhatsAppTemplatesModule } from '../templates';
-import { WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
+import { MetaStatusApplier, WhatsAppMessagesModule } from '../messages';
+import { WHATSAPP_STATUS_APPLIER, WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
+import { WhatsAppInboundModule } from '../inbound/whatsapp-inbound.module';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WebhookInboxRepository } from './webhook-inbox.repository';
@@ -12,13 +14,14 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
  * import their module and add `{ provide: TOKEN, useExisting: TheirClass }`.
  */
 @Module({
-  imports: [WhatsAppTemplatesModule],
+  imports: [WhatsAppTemplatesModule, WhatsAppMessagesModule, WhatsAppInboundModule],
   providers: [
     WebhookInboxRepository,
     WebhookAccountsRepository,
     WebhookChangesApplier,
     WebhookProcessorRunner,
     { provide: WHATSAPP_TEMPLATE_STATUS_APPLIER, useExisting: TemplateSyncService },
+    { provide: WHATSAPP_STATUS_APPLIER, useExisting: MetaStatusApplier },
   ],
 })
 export class WhatsAppWebhooksBackgroundModule {}

@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { WhatsAppGraphErrors } from '@switchboard/contracts';
+import type { RequestContext, WhatsAppMessage, WhatsAppSendInput } from '@switchboard/contracts';
+import { CommitBatcher, writeTogetherOrAlone } from '@switchboard/background';
+import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
+import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
+import { DataSource } from 'typeorm';
+import { SMS_WHATSAPP_CONFIG } from '../../../config/sms-whatsapp.config';
+import type { SmsWhatsappConfig } from '../../../config/sms-whatsapp.config';
+import { WhatsAppAcceptRepository } from './accept.repository';
+import { validateWhatsAppSend } from './send-content';
+import { WhatsAppSendRules } from './send-rules';
+import { acceptedView, draftOutbound } from './whatsapp-draft';
+import type { OutboundWhatsApp, WhatsAppDraft } from './whatsapp-draft';
+
+/** A send without an Idempotency-Key, waiting for the next shared insert. */
+interface PlainSend {
+  workspaceId: string;
+  send: OutboundWhatsApp;
+  /** Set by the insert that holds it. */
+  draft?: WhatsAppDraft;
+}
+
+/**
+ * Accepts WhatsApp sends: the content rules, the sender, the template or the service window, the
+ * quoted message; then the message, its `whatsapp.accepted` event (timeline and outbox) and its
+ * dispatch job in one transaction with its Idempotency-Key, before the 202.
+ */
+@Injectable()
+export class WhatsAppSendService {
+  /**
+   * Group commit of sends without an Idempotency-Key (nothing to claim): those arriving while one
+   * insert runs are written together by the next, in one statement in autocommit, each answered
+   * after the commit that holds it (one WAL flush for many sends under load).
+   */
+  private readonly plainSends = new CommitBatcher<PlainSend>((sends) => this.insertPlain(sends));
+
+  constructor(
+    @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig,
+    @InjectDataSource('sms_whatsapp') private readonly dataSource: DataSource,
+    private readonly box: SealedBox,
+    private readonly repository: WhatsAppAcceptRepository,
+    private readonly rules: WhatsAppSendRules,
+  ) {}
+
+  async send(context: RequestContext, input: WhatsAppSendInput): Promise<WhatsAppMessage> {
+    const draft = validateWhatsAppSend(input.body);
+    // A deployment that cannot reach Meta would never send: refused before anything is stored.
+    if (!this.config.WHATSAPP_ACCESS_TOKEN)
+      throw new AppError(WhatsAppGraphErrors.WhatsAppNotConfigured);
+    const workspaceId = workspaceOf(context);
+    const scope = idempotencyScope(context);
+    // A retry replays the first answer, even if its window has closed since.
+    const replay = await storedReply<WhatsAppMessage>(
+      this.dataSource,
+      'sms_whatsapp',
+      scope,
+      this.box,
+    );
+    if (replay !== undefined) return replay;
+    const send = await this.rules.resolve(workspaceId, draft);
+    if (!scope.key) {
+      const plain: PlainSend = { workspaceId, send };
+      await this.plainSends.add(plain);
+      return acceptedView(plain.draft as WhatsAppDraft);
+    }
+    const reply = await idempotentWrite(
+      this.dataSource,
+      'sms_whatsapp',
+      scope,
+      this.box,
+      async (manager) => {
+        const written = draftOutbound(workspaceId, send, new Date(), scope.key);
+        await this.repository.insert(manager, [written]);
+        return acceptedView(written);
+      },
+    );
+    this.repository.wakeAll();
+    return reply;
+  }
+
+  /** One insert for every waiting send; if it fails and held several, each is retried alone. */
+  private async insertPlain(sends: PlainSend[]): Promise<unknown[]> {
+    const now = new Date();
+    for (const plain of sends) plain.draft = draftOutbound(plain.workspaceId, plain.send, now);
+    const failures = await writeTogetherOrAlone(
+      sends.map((plain) => plain.draft as WhatsAppDraft),
+      (some) => this.repository.insert(this.repository.autocommit, some),
+    );
+    this.repository.wakeAll();
+    return failures;
+  }
+}
