@@ -42,6 +42,32 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 /**
+ * A business account and its channel group as connecting a number leaves them, written with SQL
+ * (the connectors route is merged separately); the channel group's id.
+ */
+async function connectAccount(
+  platform: TestPlatform,
+  graph: GraphStandIn,
+  workspace: CreatedWorkspace,
+  waba: string,
+) {
+  const accountId = `waa_${waba.padStart(26, '0')}`;
+  const groupId = randomUUID();
+  graph.addAccount({ wabaId: waba, name: `Account ${waba}` });
+  await platform.db.query(
+    `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
+     VALUES ($1, $2, $3, $4)`,
+    [accountId, workspace.workspace.id, waba, `Account ${waba}`],
+  );
+  await platform.db.query(
+    `INSERT INTO sms_whatsapp.channel_groups (id, workspace_id, platform_id, platform_group_id, business_account_id)
+     VALUES ($1, $2, 'whatsapp', $3, $4)`,
+    [groupId, workspace.workspace.id, waba, accountId],
+  );
+  return groupId;
+}
+
+/**
  * WhatsApp templates end to end: a Graph stand-in holds the account's templates at Meta (paged
  * two per page), the workspace API's sync-templates imports them, the SDK reads them back.
  */
@@ -55,24 +81,6 @@ describe('WhatsApp templates through the gateway', () => {
   let channelGroupId: string;
   let otherChannelGroupId: string;
   const ids: Record<string, string> = {};
-
-  /** A business account and its channel group, as connecting a number leaves them. */
-  async function connectAccount(workspace: CreatedWorkspace, waba: string, syncedAt: Date | null) {
-    const accountId = `waa_${waba.padStart(26, '0').slice(-26)}`;
-    const groupId = randomUUID();
-    graph.addAccount({ wabaId: waba, name: `Account ${waba}` });
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name, templates_synced_at)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [accountId, workspace.workspace.id, waba, `Account ${waba}`, syncedAt],
-    );
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.channel_groups (id, workspace_id, platform_id, platform_group_id, business_account_id)
-       VALUES ($1, $2, 'whatsapp', $3, $4)`,
-      [groupId, workspace.workspace.id, waba, accountId],
-    );
-    return { accountId, groupId };
-  }
 
   const syncTemplates = (
     workspace: CreatedWorkspace,
@@ -133,8 +141,8 @@ describe('WhatsApp templates through the gateway', () => {
       baseUrl: platform.base,
       maxRetries: 0,
     });
-    channelGroupId = (await connectAccount(acme, WABA, new Date())).groupId;
-    otherChannelGroupId = (await connectAccount(other, OTHER_WABA, new Date())).groupId;
+    channelGroupId = await connectAccount(platform, graph, acme, WABA);
+    otherChannelGroupId = await connectAccount(platform, graph, other, OTHER_WABA);
     ids.enUS = graph.addTemplate(WABA, template({ name: 'order_shipped', language: 'en_US' })).id;
     ids.ptBR = graph.addTemplate(
       WABA,
@@ -616,13 +624,8 @@ describe('WhatsApp templates synced periodically', () => {
       baseUrl: platform.base,
       maxRetries: 0,
     });
-    graph.addAccount({ wabaId: WABA });
     const stored = graph.addTemplate(WABA, template({ name: 'welcome', language: 'en' }));
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
-       VALUES ('waa_periodic000000000000000000', $1, $2, 'Acme')`,
-      [acme.workspace.id, WABA],
-    );
+    await connectAccount(platform, graph, acme, WABA);
     const imported = await eventually(
       () => bird.whatsapp.templates.list(),
       (page) => page.data.length === 1,

@@ -72,6 +72,15 @@ export class TemplateSyncService {
   }
 
   /**
+   * Asks for a sync of these accounts in the caller's transaction (connecting a number calls it
+   * for the account it connected, so its templates arrive without waiting for the periodic sync);
+   * the caller wakes the queue after its commit (`wakeQueue`, TEMPLATE_SYNC_QUEUE).
+   */
+  enqueueSyncs(manager: SqlRunner, businessAccountIds: readonly string[]): Promise<void> {
+    return this.repository.enqueue(manager, businessAccountIds);
+  }
+
+  /**
    * Applies one `message_template_status_update` in the caller's transaction (the webhook
    * inbox's): the language's status on the template's live version and the template's status.
    * A Meta template not synced yet asks for a sync of its account, which brings it with its
