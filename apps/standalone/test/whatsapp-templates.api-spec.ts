@@ -41,30 +41,47 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
-/**
- * A business account and its channel group as connecting a number leaves them, written with SQL
- * (the connectors route is merged separately); the channel group's id.
- */
+/** Connects a number of the account through the workspace API; the account's channel group. */
 async function connectAccount(
   platform: TestPlatform,
   graph: GraphStandIn,
   workspace: CreatedWorkspace,
   waba: string,
+  phoneId: string,
 ) {
-  const accountId = `waa_${waba.padStart(26, '0')}`;
-  const groupId = randomUUID();
   graph.addAccount({ wabaId: waba, name: `Account ${waba}` });
-  await platform.db.query(
-    `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
-     VALUES ($1, $2, $3, $4)`,
-    [accountId, workspace.workspace.id, waba, `Account ${waba}`],
+  graph.addNumber({
+    phoneNumberId: phoneId,
+    wabaId: waba,
+    displayPhoneNumber: `+31 6 ${phoneId.slice(-8)}`,
+    verifiedName: 'Acme',
+    pin: '123456',
+    registered: false,
+  });
+  const workspacePath = `/workspaces/${workspace.workspace.id}`;
+  const authorization = `AccessKey ${workspace.access_key.secret}`;
+  const connected = await call(platform.base, 'POST', `${workspacePath}/connectors`, {
+    headers: { authorization },
+    body: {
+      connectorTemplateRef: 'whatsapp',
+      name: 'Support',
+      arguments: {
+        wabaId: waba,
+        phoneId,
+        phoneNumber: `+316${phoneId.slice(-8)}`,
+        phoneRegistrationPin: '123456',
+      },
+    },
+  });
+  if (connected.status !== 201)
+    throw new Error(`connect: ${connected.status} ${JSON.stringify(connected.body)}`);
+  const groups = await call<{ results: Array<{ id: string; platformGroupId: string }> }>(
+    platform.base,
+    'GET',
+    `${workspacePath}/channel-groups`,
+    { headers: { authorization } },
   );
-  await platform.db.query(
-    `INSERT INTO sms_whatsapp.channel_groups (id, workspace_id, platform_id, platform_group_id, business_account_id)
-     VALUES ($1, $2, 'whatsapp', $3, $4)`,
-    [groupId, workspace.workspace.id, waba, accountId],
-  );
-  return groupId;
+  return groups.body.results.find((group) => group.platformGroupId === waba)!.id;
 }
 
 /**
@@ -141,8 +158,14 @@ describe('WhatsApp templates through the gateway', () => {
       baseUrl: platform.base,
       maxRetries: 0,
     });
-    channelGroupId = await connectAccount(platform, graph, acme, WABA);
-    otherChannelGroupId = await connectAccount(platform, graph, other, OTHER_WABA);
+    channelGroupId = await connectAccount(platform, graph, acme, WABA, '106540352242922');
+    otherChannelGroupId = await connectAccount(
+      platform,
+      graph,
+      other,
+      OTHER_WABA,
+      '106540352242923',
+    );
     ids.enUS = graph.addTemplate(WABA, template({ name: 'order_shipped', language: 'en_US' })).id;
     ids.ptBR = graph.addTemplate(
       WABA,
@@ -625,7 +648,7 @@ describe('WhatsApp templates synced periodically', () => {
       maxRetries: 0,
     });
     const stored = graph.addTemplate(WABA, template({ name: 'welcome', language: 'en' }));
-    await connectAccount(platform, graph, acme, WABA);
+    await connectAccount(platform, graph, acme, WABA, '106540352242924');
     const imported = await eventually(
       () => bird.whatsapp.templates.list(),
       (page) => page.data.length === 1,
