@@ -562,6 +562,29 @@ describe('WhatsApp templates through the gateway', () => {
     expect((await bird.whatsapp.templates.versions.list('spring_promo')).data).toHaveLength(1);
   });
 
+  it('pages versions newest first with cursors', async () => {
+    const first = await bird.whatsapp.templates.versions.list('order_shipped', { limit: 1 });
+    expect(first.data.map((v) => v.version_number)).toEqual([2]);
+    const second = await bird.whatsapp.templates.versions.list('order_shipped', {
+      limit: 1,
+      starting_after: first.next_cursor!,
+    });
+    expect(second.data.map((v) => v.version_number)).toEqual([1]);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  it('refuses to sync a channel group that holds no WhatsApp Business Account (422)', async () => {
+    const groupId = randomUUID();
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.channel_groups (id, workspace_id, platform_id, platform_group_id)
+       VALUES ($1, $2, 'sms', 'not-whatsapp')`,
+      [groupId, acme.workspace.id],
+    );
+    const answer = await syncTemplates(acme, groupId);
+    expect(answer.status).toBe(422);
+    expect((answer.body as unknown as { error: { code: string } }).error.code).toBe('E01054');
+  });
+
   it('answers the SDK’s 404s for an unknown template, version and language', async () => {
     const template = await bird.whatsapp.templates.get('order_shipped');
     const codeOf = async (path: string) =>
