@@ -292,6 +292,25 @@ describe("the route table walked with another workspace's ids", () => {
        VALUES ('nda_routetable', $1, '+31201230000')`,
       [b.workspace.id],
     );
+    // WhatsApp: a template of B's business account as a sync leaves it (seeded with SQL).
+    await platform.db.query(
+      `WITH account AS (
+         INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name, templates_synced_at)
+         VALUES ('waa_routetable0000000000000000', $1, '190000000000001', 'B', now()) RETURNING id),
+       template AS (
+         INSERT INTO sms_whatsapp.whatsapp_templates
+           (id, workspace_id, business_account_id, slug, name, category, status, default_language, live_version_id)
+         SELECT 'wat_routetable0000000000000000', $1, id, 'b_only', 'b_only', 'utility', 'active', 'en',
+           'wav_routetable0000000000000000' FROM account RETURNING id),
+       version AS (
+         INSERT INTO sms_whatsapp.whatsapp_template_versions (id, workspace_id, template_id, number, status)
+         SELECT 'wav_routetable0000000000000000', $1, id, 1, 'live' FROM template RETURNING id)
+       INSERT INTO sms_whatsapp.whatsapp_template_languages
+         (version_id, language, workspace_id, meta_template_id, components, status, content_hash, submitted_at)
+       SELECT id, 'en', $1, '190000000000002', '[{"type":"BODY","text":"Only for B"}]', 'approved',
+         'sha256:0', now() FROM version`,
+      [b.workspace.id],
+    );
     const keywordRule = await asOwner<{ id: string }>('POST', '/v1/sms/keyword-rules', {
       operation: 'help',
       country: 'NL',
@@ -321,6 +340,9 @@ describe("the route table walked with another workspace's ids", () => {
       order_id: order.body.id,
       number: '+447700900901',
       call_id: voiceCall.body.id,
+      whatsapp_template_ref: 'wat_routetable0000000000000000',
+      template_version_id: 'wav_routetable0000000000000000',
+      template_language: 'en',
     };
   }, 60_000);
 

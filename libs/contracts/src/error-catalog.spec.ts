@@ -10,6 +10,8 @@ import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
+import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
+import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -23,6 +25,8 @@ const areas = [
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
   WhatsAppMessagesErrorCatalog,
+  WhatsAppGraphErrorCatalog,
+  WhatsAppContentErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

@@ -8,8 +8,12 @@ import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
+import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
+import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
+import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -33,8 +37,12 @@ export const ErrorCatalog = inCodeOrder({
   ...NumbersErrorCatalog,
   ...VoiceErrorCatalog,
   ...SmsRulesErrorCatalog,
+  ...WhatsAppConnectErrorCatalog,
+  ...WhatsAppTemplatesErrorCatalog,
   ...WhatsAppMessagesErrorCatalog,
   ...WhatsAppWebhookErrorCatalog,
+  ...WhatsAppGraphErrorCatalog,
+  ...WhatsAppContentErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

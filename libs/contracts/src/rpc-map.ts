@@ -9,6 +9,8 @@ import type { ServiceName } from './services';
 import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
+import type { WhatsAppConnectRpc } from './whatsapp/connect.rpc';
+import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
 
@@ -31,6 +33,8 @@ export interface RpcMap
     SmsRulesRpc,
     NumbersRpc,
     VoiceRpc,
+    WhatsAppConnectRpc,
+    WhatsAppTemplatesRpc,
     WhatsAppMessagesRpc,
     WhatsAppWebhooksRpc,
     HealthRpc {}

@@ -162,9 +162,7 @@ describe('startGraphStandIn', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/whatsapp`;
     const payload = graph.statusPayload({
-      wabaId: '2001',
-      phoneNumberId: '3001',
-      displayPhoneNumber: '15550100000',
+      ...graph.webhookNumber('3001'),
       wamid: 'wamid.abc',
       status: 'failed',
       recipient: '31612345678',
@@ -189,6 +187,86 @@ describe('startGraphStandIn', () => {
           ],
         },
       ],
+    });
+  });
+  it("builds inbound messages and template updates in Meta's shapes", () => {
+    const number = graph.webhookNumber('3001');
+    expect(number).toEqual({
+      wabaId: '2001',
+      phoneNumberId: '3001',
+      displayPhoneNumber: '15550100000',
+    });
+    const base = { ...number, from: '31612345678', wamid: 'wamid.in', timestamp: 1_700_000_000 };
+    const valueOf = (payload: { entry: Array<{ changes: Array<{ value: unknown }> }> }) =>
+      payload.entry[0].changes[0].value as {
+        metadata: unknown;
+        contacts: unknown[];
+        messages: unknown[];
+      };
+    const text = valueOf(graph.inboundTextPayload({ ...base, text: 'hi', userId: 'US.1' }));
+    expect(text.metadata).toEqual({ display_phone_number: '15550100000', phone_number_id: '3001' });
+    expect(text.contacts).toEqual([
+      { profile: { name: 'Test User' }, wa_id: '31612345678', user_id: 'US.1' },
+    ]);
+    expect(text.messages).toEqual([
+      {
+        from: '31612345678',
+        from_user_id: 'US.1',
+        id: 'wamid.in',
+        timestamp: '1700000000',
+        type: 'text',
+        text: { body: 'hi' },
+      },
+    ]);
+    const media = valueOf(
+      graph.inboundMediaPayload({
+        ...base,
+        kind: 'document',
+        mediaId: '4001',
+        mimeType: 'application/pdf',
+        sha256: 'abc',
+        filename: 'a.pdf',
+      }),
+    );
+    expect(media.messages[0]).toMatchObject({
+      type: 'document',
+      document: { id: '4001', mime_type: 'application/pdf', sha256: 'abc', filename: 'a.pdf' },
+    });
+    const reaction = valueOf(
+      graph.inboundReactionPayload({ ...base, messageId: 'wamid.out', emoji: '👍' }),
+    );
+    expect(reaction.messages[0]).toMatchObject({
+      type: 'reaction',
+      reaction: { message_id: 'wamid.out', emoji: '👍' },
+    });
+    const reply = valueOf(
+      graph.inboundInteractiveReplyPayload({
+        ...base,
+        context: { id: 'wamid.out' },
+        reply: { type: 'button_reply', id: 'yes', title: 'Yes' },
+      }),
+    );
+    expect(reply.messages[0]).toMatchObject({
+      type: 'interactive',
+      context: { from: '15550100000', id: 'wamid.out' },
+      interactive: { type: 'button_reply', button_reply: { id: 'yes', title: 'Yes' } },
+    });
+    const update = graph.templateStatusPayload({
+      wabaId: '2001',
+      templateId: '77',
+      name: 'order',
+      language: 'en',
+      event: 'APPROVED',
+    });
+    expect(update.entry[0].changes[0]).toEqual({
+      field: 'message_template_status_update',
+      value: {
+        event: 'APPROVED',
+        message_template_id: 77,
+        message_template_name: 'order',
+        message_template_language: 'en',
+        reason: 'NONE',
+      },
     });
   });
 });

@@ -48,6 +48,8 @@ export interface GraphStandIn {
   updateTemplate(wabaId: string, id: string, patch: Partial<SeedTemplate>): StoredTemplate;
   removeTemplate(wabaId: string, id: string): void;
   addMedia(media: SeedMedia): void;
+  /** A seeded number as webhook payloads name it (`displayPhoneNumber` in digits, as Meta sends it). */
+  webhookNumber(phoneNumberId: string): webhooks.WebhookNumber;
   /** Whether `POST /{waba_id}/subscribed_apps` was called for the account. */
   isSubscribed(wabaId: string): boolean;
   /** Whether the number was registered (seeded so, or `POST /{id}/register` succeeded). */
@@ -215,6 +217,12 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
       list.splice(list.indexOf(templateAt(wabaId, id)), 1);
     },
     addMedia: (media) => void state.media.set(media.id, media),
+    webhookNumber: (phoneNumberId) => {
+      const number = state.numbers.get(phoneNumberId);
+      if (!number) throw new Error(`Graph stand-in: no number ${phoneNumberId}`);
+      const displayPhoneNumber = number.displayPhoneNumber.replace(/\D/g, '');
+      return { wabaId: number.wabaId, phoneNumberId, displayPhoneNumber };
+    },
     isSubscribed: (wabaId) => state.accounts.get(wabaId)?.subscribed ?? false,
     isRegistered: (phoneNumberId) => state.numbers.get(phoneNumberId)?.registered ?? false,
     failNext: (count, failure) => failures.failNext(count, failure),

@@ -34,6 +34,17 @@ const whatsappEnv = {
     description:
       "Answers Meta's webhook subscription challenge (GET /webhooks/whatsapp); unset: every challenge is refused",
   }),
+  WHATSAPP_META_SYNC_SECONDS: env.int({
+    default: 3600,
+    min: 5,
+    max: 86_400,
+    description:
+      'How often each connected WhatsApp number and business account is re-read from Meta (status, quality rating, messaging limit); the SDK documents roughly hourly',
+  WHATSAPP_TEMPLATE_SYNC_INTERVAL_SECONDS: env.int({
+    default: 900,
+    min: 10,
+      "How often each connected business account's templates are synced from Meta, in seconds (Meta's status webhooks apply in between)",
+  }),
   CP_URL: env.optionalString({
     description:
       'The legacy connectivity platform whose WhatsApp channels a connector with isCpMigrated migrates; unset: such connectors are refused',

@@ -6,6 +6,7 @@ import { CreateSmsMessages1764400000100 } from './migrations/1764400000100-creat
 import { CreateSmsKeywordRules1764400000200 } from './migrations/1764400000200-create-sms-keyword-rules';
 import { CreateNumberOrdersAndVoiceCalls1764400000300 } from './migrations/1764400000300-create-number-orders-and-voice-calls';
 import { CreateWhatsapp1764600000000 } from './migrations/1764600000000-create-whatsapp';
+import { WhatsappTemplateSync1764600000410 } from './migrations/1764600000410-whatsapp-template-sync';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -20,6 +21,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       CreateSmsKeywordRules1764400000200,
       CreateNumberOrdersAndVoiceCalls1764400000300,
       CreateWhatsapp1764600000000,
+      WhatsappTemplateSync1764600000410,
     ],
   };
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WhatsAppDispatchModule } from './dispatch/whatsapp-dispatch.module';
+import { WhatsAppTemplatesBackgroundModule } from './templates';
 import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-background.module';
 
 /**
@@ -7,6 +8,10 @@ import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-b
  * inbox, fetching inbound media, syncing templates and numbers, expiring what retention bounds.
  */
 @Module({
-  imports: [WhatsAppWebhooksBackgroundModule, WhatsAppDispatchModule],
+  imports: [
+    WhatsAppWebhooksBackgroundModule,
+    WhatsAppTemplatesBackgroundModule,
+    WhatsAppDispatchModule,
+  ],
 })
 export class WhatsAppBackgroundModule {}

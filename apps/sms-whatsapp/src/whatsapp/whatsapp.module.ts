@@ -1,10 +1,18 @@
 import { Module } from '@nestjs/common';
+import { BusinessAccountsModule } from './business-accounts';
 import { WhatsAppMessagesRequestModule } from './messages';
 import { WhatsAppNumbersModule } from './numbers';
+import { WhatsAppTemplatesModule } from './templates';
 import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 
 /** WhatsApp over Meta's Cloud API, the request side: each area's module is imported here. */
 @Module({
-  imports: [WhatsAppNumbersModule, WhatsAppWebhooksModule, WhatsAppMessagesRequestModule],
+  imports: [
+    WhatsAppNumbersModule,
+    BusinessAccountsModule,
+    WhatsAppWebhooksModule,
+    WhatsAppTemplatesModule,
+    WhatsAppMessagesRequestModule,
+  ],
 })
 export class WhatsAppModule {}

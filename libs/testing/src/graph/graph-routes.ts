@@ -84,7 +84,8 @@ function mediaInfo(state: GraphState, media: SeedMedia) {
 
 function templatesPage(state: GraphState, wabaId: string, query: Record<string, string>) {
   const all = state.templates.get(wabaId) ?? [];
-  const limit = Math.max(1, Number(query.limit) || state.templatePageSize);
+  // The page size is Meta's cap: a larger `limit` still gets pages of this size.
+  const limit = Math.max(1, Math.min(Number(query.limit) || Infinity, state.templatePageSize));
   const start = query.after ? Number(Buffer.from(query.after, 'base64url').toString()) : 0;
   if (!Number.isInteger(start) || start < 0) return invalidParameter('(#100) Invalid cursor');
   const data = all

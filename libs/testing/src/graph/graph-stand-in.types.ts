@@ -5,7 +5,7 @@ export interface GraphStandInOptions {
   accessToken?: string;
   /** The version segment of `url` (default `v23.0`); any `/vNN.N` prefix is accepted. */
   apiVersion?: string;
-  /** Templates per page of `GET /{waba_id}/message_templates` without `limit` (default 25, Meta's). */
+  /** Most templates per page of `GET /{waba_id}/message_templates`, whatever `limit` asks (default 25). */
   templatePageSize?: number;
   /** Delay before every answer, in ms (default 0; `standIn.delayMs` changes it later). */
   delayMs?: number;

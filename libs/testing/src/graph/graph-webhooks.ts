@@ -26,6 +26,8 @@ export interface InboundBase extends WebhookNumber {
   timestamp?: number;
   /** The message replied to (`context.id`). */
   context?: { id: string; from?: string };
+  /** The user's business-scoped user id (BSUID), when Meta sends one. */
+  userId?: string;
 }
 
 export interface MetaStatusError {
@@ -68,6 +70,7 @@ export function statusPayload(
     status: 'sent' | 'delivered' | 'read' | 'failed' | (string & {});
     /** The user's WhatsApp id (digits). */
     recipient: string;
+    recipientUserId?: string;
     timestamp?: number;
     errors?: MetaStatusError[];
     /** `pricing.category` on sent/delivered (default `utility`). */
@@ -80,6 +83,7 @@ export function statusPayload(
     timestamp: String(input.timestamp ?? nowSeconds()),
     recipient_id: input.recipient,
   };
+  if (input.recipientUserId) status.recipient_user_id = input.recipientUserId;
   if (input.status === 'sent' || input.status === 'delivered') {
     const category = input.category ?? 'utility';
     status.conversation = {
@@ -108,10 +112,17 @@ function inbound(base: InboundBase, type: string, content: Record<string, unknow
     type,
     ...content,
   };
+  if (base.userId) message.from_user_id = base.userId;
   if (base.context)
     message.context = { from: base.context.from ?? base.displayPhoneNumber, id: base.context.id };
   return messagesValue(base, {
-    contacts: [{ profile: { name: base.profileName ?? 'Test User' }, wa_id: base.from }],
+    contacts: [
+      {
+        profile: { name: base.profileName ?? 'Test User' },
+        wa_id: base.from,
+        ...(base.userId ? { user_id: base.userId } : {}),
+      },
+    ],
     messages: [message],
   });
 }

@@ -1,5 +1,14 @@
 import { Module } from '@nestjs/common';
+import { ConnectorsController } from './connectors.controller';
+import {
+  ChannelGroupTemplatesController,
+  WhatsAppTemplatesController,
+} from './templates.controller';
 import { WhatsAppMessagesController } from './whatsapp-messages.controller';
+import {
+  WhatsAppBusinessAccountsController,
+  WhatsAppNumbersController,
+} from './whatsapp-numbers.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -7,6 +16,13 @@ import { WhatsAppMessagesController } from './whatsapp-messages.controller';
  * the sms-whatsapp service (ADR 0013).
  */
 @Module({
-  controllers: [WhatsAppMessagesController],
+  controllers: [
+    ConnectorsController,
+    WhatsAppNumbersController,
+    WhatsAppBusinessAccountsController,
+    WhatsAppTemplatesController,
+    ChannelGroupTemplatesController,
+    WhatsAppMessagesController,
+  ],
 })
 export class WhatsAppApiModule {}

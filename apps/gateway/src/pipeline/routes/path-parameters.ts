@@ -8,6 +8,8 @@ import {
   SmsRulesErrors,
   WebhookErrors,
   VoiceErrors,
+  WhatsAppConnectErrors,
+  WhatsAppTemplatesErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -35,6 +37,12 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   order_id: { pattern: ID, notFound: NumbersErrors.NumberOrderNotFound },
   sender_id: { pattern: ID, notFound: NumbersErrors.SmsSenderNotFound },
   call_id: { pattern: ID, notFound: VoiceErrors.VoiceCallNotFound },
+  whatsapp_number_id: { pattern: ID, notFound: WhatsAppConnectErrors.WhatsAppNumberNotFound },
+  // A WhatsApp Business Account's waa_ id or Meta's WABA id (digits).
+  business_account_ref: {
+    pattern: /^([a-z]{1,12}_[0-9a-z]{26}|\d{1,32})$/,
+    notFound: WhatsAppConnectErrors.WhatsAppBusinessAccountNotFound,
+  },
   // A phone number in any spelling the service resolves (E.164, 00..., grouped) or a short code.
   number: { pattern: /^[+0-9 ().\-/]{3,40}$/, notFound: NumbersErrors.AvailableNumberNotFound },
   // An SMS template's id or its slug (lowercase, digits, `-`, `_`; at most 63 characters).
@@ -43,6 +51,25 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
     notFound: SmsRulesErrors.SmsTemplateNotFound,
   },
   sms_message_id: { pattern: ID, notFound: SmsErrors.SmsMessageNotFound },
+  // A WhatsApp template's id or slug (its name at Meta: lowercase, digits, `_`; up to 512).
+  whatsapp_template_ref: {
+    pattern: /^[a-z0-9][a-z0-9_-]{0,511}$/,
+    notFound: WhatsAppTemplatesErrors.WhatsAppTemplateNotFound,
+  },
+  template_version_id: {
+    pattern: ID,
+    notFound: WhatsAppTemplatesErrors.WhatsAppTemplateVersionNotFound,
+  },
+  // A BCP-47 tag (`pt-BR`) or Meta's form of it (`pt_BR`).
+  template_language: {
+    pattern: /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/,
+    notFound: WhatsAppTemplatesErrors.WhatsAppTemplateLanguageNotFound,
+  },
+  // Channel groups of the workspace API are UUIDs.
+  channel_group_id: {
+    pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    notFound: WhatsAppTemplatesErrors.ChannelGroupNotFound,
+  },
   keyword_rule_id: { pattern: ID, notFound: SmsRulesErrors.SmsKeywordRuleNotFound },
   sms_suppression_id: { pattern: ID, notFound: SmsRulesErrors.SmsSuppressionNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and

@@ -5,6 +5,7 @@ import type { CursorCodec, Page, PageRequest, SqlRunner } from '@switchboard/per
 import { DataSource } from 'typeorm';
 import type { SqlFilter } from '../../database/sql-filter';
 import type { ConnectedNumber } from '../webhooks/meta-webhook';
+import type { NumberReading, NumberState } from './number-reading';
 import { NUMBER_FROM, NUMBER_SELECT } from './whatsapp-number.row';
 import type { WhatsAppNumberRow } from './whatsapp-number.row';
 
@@ -25,6 +26,25 @@ export interface NewNumberEvent {
   type: string;
   summary: string;
   metadata: Record<string, unknown>;
+}
+
+/** A number a connect creates. */
+export interface NewWhatsAppNumber {
+  id: string;
+  workspaceId: string;
+  businessAccountId: string;
+  phoneNumberId: string;
+  phoneNumber: string;
+  channelId: string;
+  name: string;
+  status: string;
+}
+
+/** A number due for its periodic re-read from Meta. */
+export interface StaleNumber extends NumberState {
+  phone_number_id: string;
+  /** As text, to the microsecond (a Date would lose them). */
+  meta_synced_at: string | null;
 }
 
 /**
@@ -149,6 +169,94 @@ export class WhatsAppNumbersRepository {
       },
       page,
       cursors,
+    );
+  }
+
+  /** Records a connected number, read from Meta at `reading`. */
+  async insert(
+    runner: SqlRunner,
+    number: NewWhatsAppNumber,
+    reading: NumberReading,
+  ): Promise<void> {
+    await runner.query(
+      `INSERT INTO sms_whatsapp.whatsapp_numbers (id, workspace_id, business_account_id,
+         phone_number_id, phone_number, channel_id, name, status, quality_rating, messaging_limit,
+         throughput_level, is_official_business_account, data_localization_region, meta_synced_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, clock_timestamp())`,
+      [
+        number.id,
+        number.workspaceId,
+        number.businessAccountId,
+        number.phoneNumberId,
+        number.phoneNumber,
+        number.channelId,
+        number.name,
+        number.status,
+        reading.quality_rating,
+        reading.messaging_limit,
+        reading.throughput_level,
+        reading.is_official_business_account,
+        reading.data_localization_region,
+      ],
+    );
+  }
+
+  /**
+   * Stores a reading from Meta (fields Meta left out keep their value). With `seenSyncedAt`, only
+   * if no other reading was stored since (a concurrent re-read): false when one was.
+   */
+  async applyReading(
+    runner: SqlRunner,
+    id: string,
+    reading: NumberReading,
+    changes: { status?: string; name?: string; phoneNumber?: string; seenSyncedAt?: string | null },
+  ): Promise<boolean> {
+    const params: unknown[] = [
+      id,
+      changes.status ?? reading.status,
+      reading.quality_rating,
+      reading.messaging_limit,
+      reading.throughput_level,
+      reading.is_official_business_account,
+      reading.data_localization_region,
+      changes.name ?? null,
+      changes.phoneNumber ?? null,
+    ];
+    let guard = '';
+    if (changes.seenSyncedAt !== undefined) {
+      params.push(changes.seenSyncedAt);
+      guard = `AND meta_synced_at IS NOT DISTINCT FROM $${params.length}::timestamptz`;
+    }
+    const rows = rowsOf(
+      await runner.query(
+        `UPDATE sms_whatsapp.whatsapp_numbers SET status = COALESCE($2, status),
+           quality_rating = COALESCE($3, quality_rating),
+           messaging_limit = COALESCE($4, messaging_limit),
+           throughput_level = COALESCE($5, throughput_level),
+           is_official_business_account = COALESCE($6, is_official_business_account),
+           data_localization_region = COALESCE($7, data_localization_region),
+           name = COALESCE($8, name), phone_number = COALESCE($9, phone_number),
+           error = CASE WHEN COALESCE($2, status) = 'failed' THEN error END,
+           meta_synced_at = clock_timestamp(), updated_at = clock_timestamp()
+         WHERE id = $1 ${guard} RETURNING id`,
+        params,
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** Numbers of every workspace whose last reading from Meta is older than `olderThanMs`. */
+  async listStale(olderThanMs: number, limit: number): Promise<StaleNumber[]> {
+    return rowsOf<StaleNumber>(
+      await this.reads.query(
+        `SELECT id, workspace_id, phone_number_id, status, quality_rating, messaging_limit,
+           meta_synced_at::text AS meta_synced_at
+         FROM sms_whatsapp.whatsapp_numbers
+         WHERE meta_synced_at IS NULL
+            OR meta_synced_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000)
+         ORDER BY meta_synced_at NULLS FIRST, id LIMIT $2`,
+        [olderThanMs, limit],
+      ),
     );
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MetaStatusApplier, WhatsAppMessagesModule } from '../messages';
-import { WHATSAPP_STATUS_APPLIER } from './webhook-appliers';
+import { TemplateSyncService, WhatsAppTemplatesModule } from '../templates';
+import { WHATSAPP_STATUS_APPLIER, WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WebhookInboxRepository } from './webhook-inbox.repository';
@@ -12,12 +13,13 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
  * import their module and add `{ provide: TOKEN, useExisting: TheirClass }`.
  */
 @Module({
-  imports: [WhatsAppMessagesModule],
+  imports: [WhatsAppTemplatesModule, WhatsAppMessagesModule],
   providers: [
     WebhookInboxRepository,
     WebhookAccountsRepository,
     WebhookChangesApplier,
     WebhookProcessorRunner,
+    { provide: WHATSAPP_TEMPLATE_STATUS_APPLIER, useExisting: TemplateSyncService },
     { provide: WHATSAPP_STATUS_APPLIER, useExisting: MetaStatusApplier },
   ],
 })

@@ -1,0 +1,2 @@
+export { BusinessAccountsModule } from './business-accounts.module';
+export { BusinessAccountsRepository } from './business-accounts.repository';

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { BusinessAccountsModule } from '../business-accounts';
+import { WhatsAppNumbersModule } from '../numbers';
+import { ChannelGroupsService } from './channel-groups.service';
+import { ConnectService } from './connect.service';
+import { ConnectorsHandler } from './connectors.handler';
+import { ConnectorsRepository } from './connectors.repository';
+
+/** The workspace API's connectors and channel groups: connecting WhatsApp numbers (ADR 0013). */
+@Module({
+  imports: [WhatsAppNumbersModule, BusinessAccountsModule],
+  controllers: [ConnectorsHandler],
+  providers: [ConnectorsRepository, ConnectService, ChannelGroupsService],
+})
+export class ConnectorsModule {}

@@ -1,0 +1,1 @@
+export { ConnectorsModule } from './connectors.module';

@@ -1,0 +1,10 @@
+export { WhatsAppTemplatesModule } from './whatsapp-templates.module';
+export { WhatsAppTemplatesBackgroundModule } from './whatsapp-templates-background.module';
+export { TemplateCatalog } from './template-catalog';
+export type { ResolvedTemplate } from './template-catalog';
+export { TemplateSyncService } from './template-sync.service';
+export type { TemplateStatusUpdate } from './template-sync.service';
+export { TEMPLATE_SYNC_QUEUE } from './template-sync.repository';
+export { placeholdersOf, placeholderKeys } from './placeholders';
+export type { ButtonSlot, CardSlots, HeaderSlot, TemplatePlaceholders } from './placeholders';
+export { canonicalTag, metaLanguageOf } from './language-tags';
