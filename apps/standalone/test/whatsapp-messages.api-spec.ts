@@ -25,8 +25,10 @@ const SETTLED = ['sent', 'delivered', 'failed'];
 const APP_SECRET = 'whatsapp-messages-app-secret';
 
 /** The recipient of a Graph send, digits only (Meta takes `+` or not). */
-const recipient = (body: unknown) =>
-  String((body as { to?: unknown })?.to ?? '').replace(/\D/g, '');
+const recipient = (body: unknown) => {
+  const to = (body as { to?: unknown } | undefined)?.to;
+  return typeof to === 'string' ? to.replace(/\D/g, '') : '';
+};
 
 /**
  * WhatsApp messages end to end on the embedded default with the official SDK, against a Graph

@@ -40,9 +40,12 @@ const whatsappEnv = {
     max: 86_400,
     description:
       'How often each connected WhatsApp number and business account is re-read from Meta (status, quality rating, messaging limit); the SDK documents roughly hourly',
+  }),
   WHATSAPP_TEMPLATE_SYNC_INTERVAL_SECONDS: env.int({
     default: 900,
     min: 10,
+    max: 86_400,
+    description:
       "How often each connected business account's templates are synced from Meta, in seconds (Meta's status webhooks apply in between)",
   }),
   CP_URL: env.optionalString({
