@@ -9,9 +9,11 @@ import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
+import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
+import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -24,9 +26,11 @@ const areas = [
   NumbersErrorCatalog,
   VoiceErrorCatalog,
   SmsRulesErrorCatalog,
+  WhatsAppWebhookErrorCatalog,
   WhatsAppMessagesErrorCatalog,
   WhatsAppGraphErrorCatalog,
   WhatsAppContentErrorCatalog,
+  WhatsAppInteractionsErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

@@ -14,6 +14,7 @@ import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
+import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -43,6 +44,7 @@ export const ErrorCatalog = inCodeOrder({
   ...WhatsAppWebhookErrorCatalog,
   ...WhatsAppGraphErrorCatalog,
   ...WhatsAppContentErrorCatalog,
+  ...WhatsAppInteractionsErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

@@ -61,3 +61,6 @@ export * from './whatsapp/webhooks.errors';
 export * from './whatsapp/graph.errors';
 export * from './whatsapp/whatsapp-content';
 export * from './whatsapp/content.errors';
+export * from './whatsapp/interactions';
+export * from './whatsapp/interactions.rpc';
+export * from './whatsapp/interactions.errors';

@@ -13,6 +13,7 @@ import type { WhatsAppConnectRpc } from './whatsapp/connect.rpc';
 import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
+import type { WhatsAppInteractionsRpc } from './whatsapp/interactions.rpc';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -37,6 +38,7 @@ export interface RpcMap
     WhatsAppTemplatesRpc,
     WhatsAppMessagesRpc,
     WhatsAppWebhooksRpc,
+    WhatsAppInteractionsRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { WhatsAppDispatchModule } from './dispatch/whatsapp-dispatch.module';
 import { WhatsAppTemplatesBackgroundModule } from './templates';
+import { WhatsAppDispatchModule } from './dispatch/whatsapp-dispatch.module';
 import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-background.module';
 
 /**

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BusinessAccountsModule } from './business-accounts';
 import { WhatsAppMessagesRequestModule } from './messages';
+import { WhatsAppInteractionsModule } from './inbound/whatsapp-interactions.module';
 import { WhatsAppNumbersModule } from './numbers';
 import { WhatsAppTemplatesModule } from './templates';
 import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
@@ -13,6 +14,7 @@ import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
     WhatsAppWebhooksModule,
     WhatsAppTemplatesModule,
     WhatsAppMessagesRequestModule,
+    WhatsAppInteractionsModule,
   ],
 })
 export class WhatsAppModule {}

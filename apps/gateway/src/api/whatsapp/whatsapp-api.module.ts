@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ConnectorsController } from './connectors.controller';
 import {
+  WhatsAppBusinessAccountsController,
+  WhatsAppNumbersController,
+} from './whatsapp-numbers.controller';
+import {
   ChannelGroupTemplatesController,
   WhatsAppTemplatesController,
 } from './templates.controller';
 import { WhatsAppMessagesController } from './whatsapp-messages.controller';
-import {
-  WhatsAppBusinessAccountsController,
-  WhatsAppNumbersController,
-} from './whatsapp-numbers.controller';
+import { WhatsAppInteractionsController } from './whatsapp-interactions.controller';
+import { WhatsAppMediaLinksController } from './whatsapp-media-links.controller';
 
 /**
  * WhatsApp: messages, templates, numbers and business accounts under `/v1/whatsapp`, the
@@ -23,6 +25,8 @@ import {
     WhatsAppTemplatesController,
     ChannelGroupTemplatesController,
     WhatsAppMessagesController,
+    WhatsAppInteractionsController,
+    WhatsAppMediaLinksController,
   ],
 })
 export class WhatsAppApiModule {}

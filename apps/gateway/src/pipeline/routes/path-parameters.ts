@@ -10,6 +10,7 @@ import {
   VoiceErrors,
   WhatsAppConnectErrors,
   WhatsAppTemplatesErrors,
+  WhatsAppInteractionsErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -81,6 +82,12 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   member_id: {
     pattern: /^[^\u0000-\u001f\u007f]{1,200}$/,
     notFound: RealtimeErrors.RealtimeMemberNotFound,
+  },
+  media_id: { pattern: ID, notFound: WhatsAppInteractionsErrors.WhatsAppMediaNotFound },
+  // A signed media link: `<waf_ id>.<expiry, epoch ms>.<base64url HMAC-SHA256>`.
+  media_link: {
+    pattern: /^waf_[0-9a-z]{26}\.\d{1,15}\.[A-Za-z0-9_-]{43}$/,
+    notFound: WhatsAppInteractionsErrors.WhatsAppMediaLinkInvalid,
   },
 };
 

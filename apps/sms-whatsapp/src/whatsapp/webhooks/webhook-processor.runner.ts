@@ -57,13 +57,13 @@ export class WebhookProcessorRunner implements OnApplicationBootstrap, BeforeApp
     } catch (err) {
       if (jobs.length === 1) return this.failedAlone(jobs[0], err);
     }
-    let failure: unknown;
+    let failure: Error | undefined;
     for (const job of jobs) {
       await this.processTogether([job]).catch((err: unknown) =>
-        this.failedAlone(job, err).catch((still: unknown) => (failure ??= still)),
+        this.failedAlone(job, err).catch((still: unknown) => (failure ??= asError(still))),
       );
     }
-    if (failure !== undefined) throw failure;
+    if (failure) throw failure;
   }
 
   private async processTogether(jobs: InboxJob[]): Promise<void> {
@@ -105,4 +105,8 @@ export class WebhookProcessorRunner implements OnApplicationBootstrap, BeforeApp
       await completeJobs(manager, held);
     });
   }
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(JSON.stringify(value));
 }

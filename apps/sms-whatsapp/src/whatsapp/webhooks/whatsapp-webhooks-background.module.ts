@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { MetaStatusApplier, WhatsAppMessagesModule } from '../messages';
 import { TemplateSyncService, WhatsAppTemplatesModule } from '../templates';
+import { MetaStatusApplier, WhatsAppMessagesModule } from '../messages';
 import { WHATSAPP_STATUS_APPLIER, WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
+import { WhatsAppInboundModule } from '../inbound/whatsapp-inbound.module';
 import { WebhookAccountsRepository } from './webhook-accounts.repository';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WebhookInboxRepository } from './webhook-inbox.repository';
@@ -13,7 +14,7 @@ import { WebhookProcessorRunner } from './webhook-processor.runner';
  * import their module and add `{ provide: TOKEN, useExisting: TheirClass }`.
  */
 @Module({
-  imports: [WhatsAppTemplatesModule, WhatsAppMessagesModule],
+  imports: [WhatsAppTemplatesModule, WhatsAppMessagesModule, WhatsAppInboundModule],
   providers: [
     WebhookInboxRepository,
     WebhookAccountsRepository,

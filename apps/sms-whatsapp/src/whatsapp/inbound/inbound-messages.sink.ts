@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import { enqueueJobs, writeOutboxEvents } from '@switchboard/background';
+import { newId } from '@switchboard/persistence';
+import type { OutboxEvent } from '@switchboard/platform';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { EntityManager } from 'typeorm';
+import { MEDIA_FETCH_QUEUE } from '../media/media-queues';
+import { whatsappEvent } from '../messages';
+import type {
+  ConnectedNumber,
+  InboundMessagesSink,
+  MetaContact,
+  MetaInboundMessage,
+  MetaMessagesValue,
+} from '../webhooks/meta-webhook';
+import { inboundContentOf } from './inbound-content';
+import { InboundRepository } from './inbound.repository';
+import type {
+  InboundMediaRow,
+  InboundMessageRow,
+  InboundReactionRow,
+  InboundScope,
+} from './inbound.repository';
+
+type Address = Record<string, string>;
+
+/**
+ * Records the messages and reactions of one `messages` change in the webhook processor's
+ * transaction: a statement per kind of row whatever the number of messages, and nothing new
+ * when Meta retries the change (messages and reactions are keyed by their wamid).
+ */
+@Injectable()
+export class InboundMessagesRecorder implements InboundMessagesSink {
+  constructor(private readonly repository: InboundRepository) {}
+
+  async record(tx: EntityManager, number: ConnectedNumber, value: MetaMessagesValue) {
+    const scope: InboundScope = {
+      workspaceId: number.workspaceId,
+      numberId: number.id,
+      businessPhone: number.phoneNumber,
+    };
+    const business: Address = number.phoneNumber ? { phone_number: number.phoneNumber } : {};
+    const incoming = value.messages ?? [];
+    const reactions = incoming.filter((message) => message.type === 'reaction');
+    const messages = incoming.filter((message) => message.type !== 'reaction');
+    // Preferences and suppressions for WhatsApp (the preferences issue) are checked here.
+    await this.recordMessages(tx, scope, business, messages, value.contacts ?? []);
+    await this.recordReactions(tx, scope, business, reactions, value.contacts ?? []);
+  }
+
+  private async recordMessages(
+    tx: EntityManager,
+    scope: InboundScope,
+    business: Address,
+    messages: MetaInboundMessage[],
+    contacts: MetaContact[],
+  ): Promise<void> {
+    if (messages.length === 0) return;
+    const rows: InboundMessageRow[] = [];
+    const media = new Map<string, InboundMediaRow>();
+    const senders = new Map<string, Address>();
+    for (const message of messages) {
+      const from = senderOf(message, contacts);
+      const read = inboundContentOf(message);
+      const id = newId('wam');
+      if (read.media) {
+        const mediaId = newId('waf');
+        media.set(id, { id: mediaId, messageId: id, ...read.media });
+        read.content = { id: mediaId, ...read.content };
+      }
+      senders.set(id, from);
+      rows.push({
+        id,
+        wamid: message.id,
+        phone: from.phone_number ?? null,
+        bsuid: from.bsuid ?? null,
+        username: from.username ?? null,
+        displayName: from.display_name ?? null,
+        country: countryOf(from.phone_number),
+        kind: read.kind,
+        content: read.content,
+        interactiveReply: read.interactiveReply,
+        unsupported: read.unsupported,
+        contextWamid: message.context?.id ?? null,
+        at: metaTime(message.timestamp),
+      });
+    }
+    await this.repository.openWindows(
+      tx,
+      scope,
+      rows.flatMap((row) =>
+        [row.phone, row.bsuid].flatMap((contact) => (contact ? [{ contact, at: row.at }] : [])),
+      ),
+    );
+    const inserted = await this.repository.insertMessages(tx, scope, rows);
+    if (inserted.length === 0) return;
+    const replyTo = new Map(inserted.map((row) => [row.id, row.in_reply_to_message_id]));
+    const fresh = rows.filter((row) => replyTo.has(row.id));
+    const freshMedia = fresh.flatMap((row) => media.get(row.id) ?? []);
+    await this.repository.insertMedia(tx, scope.workspaceId, freshMedia);
+    await enqueueJobs(
+      tx,
+      'sms_whatsapp',
+      freshMedia.map((item) => ({ queue: MEDIA_FETCH_QUEUE, payload: { media_id: item.id } })),
+    );
+    // `whatsapp.received` on each new message's timeline and on the outbox, with one id.
+    await this.repository.insertEvents(
+      tx,
+      fresh.map((row) =>
+        whatsappEvent(
+          'whatsapp.received',
+          {
+            messageId: row.id,
+            workspaceId: scope.workspaceId,
+            direction: 'inbound',
+            from: senders.get(row.id) ?? {},
+            to: business,
+            tags: [],
+            metadata: {},
+            inReplyToMessageId: replyTo.get(row.id),
+          },
+          row.at,
+          { content: { [row.kind]: row.content } },
+        ),
+      ),
+    );
+  }
+
+  private async recordReactions(
+    tx: EntityManager,
+    scope: InboundScope,
+    business: Address,
+    reactions: MetaInboundMessage[],
+    contacts: MetaContact[],
+  ): Promise<void> {
+    const rows: InboundReactionRow[] = reactions.flatMap((message) =>
+      message.reaction
+        ? [
+            {
+              id: newId('wre'),
+              wamid: message.id,
+              targetWamid: message.reaction.message_id,
+              // Meta sends the removal of a reaction as an empty (or absent) emoji.
+              emoji: message.reaction.emoji ? message.reaction.emoji : null,
+              from: senderOf(message, contacts),
+              at: metaTime(message.timestamp),
+            },
+          ]
+        : [],
+    );
+    const logged = await this.repository.insertReactions(tx, scope.workspaceId, rows);
+    if (logged.length === 0) return;
+    await this.repository.foldInboundReactions(tx, scope.workspaceId, [
+      ...new Set(logged.map((entry) => entry.message_id)),
+    ]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    await writeOutboxEvents(
+      tx,
+      'sms_whatsapp',
+      logged.map((entry) => {
+        const row = byId.get(entry.id)!;
+        return {
+          id: newId('evt', row.at.getTime()),
+          type: 'whatsapp.reacted',
+          workspaceId: scope.workspaceId,
+          timestamp: row.at.toISOString(),
+          data: {
+            whatsapp_id: entry.message_id,
+            emoji: row.emoji,
+            from: row.from,
+            to: business,
+            workspace_id: scope.workspaceId,
+          },
+        };
+      }),
+    );
+  }
+}
+
+/** The person who sent `message`, with the profile `contacts[]` gives them. */
+function senderOf(message: MetaInboundMessage, contacts: MetaContact[]): Address {
+  const contact =
+    contacts.find((c) => message.from_user_id && c.user_id === message.from_user_id) ??
+    contacts.find((c) => message.from && c.wa_id === message.from);
+  const address: Address = {};
+  const digits = message.from || contact?.wa_id;
+  if (digits) address.phone_number = digits.startsWith('+') ? digits : `+${digits}`;
+  const bsuid = message.from_user_id ?? contact?.user_id;
+  if (bsuid) address.bsuid = bsuid;
+  if (contact?.profile?.username) address.username = contact.profile.username.replace(/^@/, '');
+  if (contact?.profile?.name) address.display_name = contact.profile.name;
+  return address;
+}
+
+function countryOf(phone: string | undefined): string {
+  return (phone && parsePhoneNumberFromString(phone)?.country) || 'ZZ';
+}
+
+/** Meta's `timestamp` (epoch seconds, as a string); now when it is missing or malformed. */
+function metaTime(timestamp: string): Date {
+  const seconds = Number(timestamp);
+  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
+}
