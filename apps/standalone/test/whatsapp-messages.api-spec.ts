@@ -323,13 +323,15 @@ describe('WhatsApp messages through the gateway', () => {
       text: { body: 'Late' },
     });
     await graph.waitFor(() => graph.calls.some((c) => recipient(c.body) === '31655550005'));
+    // Meta stays away until the dispatcher gave up this try (the client's own retries included);
+    // the window closes meanwhile, so the next try must not call Meta at all.
     await setServiceWindow(platform.db, acme.workspace.id, sender, to, 25);
-    graph.clearFailures();
     const done = await eventually(
       () => bird.whatsapp.get(accepted.id),
       (message) => message.status === 'failed',
       40_000,
     );
+    graph.clearFailures();
     expect(done.last_error).toMatchObject({
       code: 'service_window_expired',
       meta_error_code: null,

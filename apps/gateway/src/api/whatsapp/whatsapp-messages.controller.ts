@@ -70,7 +70,7 @@ export class WhatsAppMessagesController {
     );
   }
 
-  @Get(':message_id')
+  @Get(':whatsapp_message_id')
   @Route({
     ...messages,
     summary: 'Get a message: its content, status, read receipt and failure detail',
@@ -79,7 +79,7 @@ export class WhatsAppMessagesController {
     response: { status: 200, description: 'The message' },
   })
   get(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @CallContext() context: RequestContext,
   ): Promise<WhatsAppMessage> {
     return this.services.send(
@@ -89,7 +89,7 @@ export class WhatsAppMessagesController {
     );
   }
 
-  @Get(':message_id/events')
+  @Get(':whatsapp_message_id/events')
   @Route({
     ...messages,
     summary: "A message's whole timeline, oldest first (optional type filter); not paginated",
@@ -99,7 +99,7 @@ export class WhatsAppMessagesController {
     response: { status: 200, description: '{data: [WhatsAppEvent...]}' },
   })
   events(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @ValidQuery() query: ListWhatsAppEventsQuery,
     @CallContext() context: RequestContext,
   ): Promise<WhatsAppEventList> {
