@@ -13,6 +13,7 @@ import type { WhatsAppNumberRow } from '../../numbers';
 import { TemplateCatalog } from '../../templates';
 import type { ResolvedTemplate } from '../../templates';
 import { WhatsAppAcceptRepository } from './accept.repository';
+import { RecentLookups } from './recent-lookups';
 import { checkTemplateParameters, checkTemplateRecipient, toGraphMessage } from '../../content';
 import type { OutboundWhatsApp } from './whatsapp-draft';
 
@@ -38,6 +39,9 @@ function readShape(content: WhatsAppSendContent): unknown {
  */
 @Injectable()
 export class WhatsAppSendRules {
+  private readonly senders = new RecentLookups<WhatsAppNumberRow>();
+  private readonly resolved = new RecentLookups<ResolvedTemplate>();
+
   constructor(
     private readonly numbers: WhatsAppNumbersRepository,
     private readonly templates: TemplateCatalog,
@@ -113,7 +117,9 @@ export class WhatsAppSendRules {
         'from',
         'Name the WhatsApp number to send from, in E.164.',
       );
-    const sender = await this.numbers.findSender(workspaceId, from);
+    const sender = await this.senders.get(`${workspaceId} ${from}`, () =>
+      this.numbers.findSender(workspaceId, from),
+    );
     if (!sender)
       throw refuse(
         WhatsAppMessagesErrors.WhatsAppSenderNotFound,
@@ -137,12 +143,10 @@ export class WhatsAppSendRules {
   ): Promise<ResolvedTemplate> {
     const ref = given.id ?? given.slug ?? '';
     try {
-      return await this.templates.resolveForSend(
-        workspaceId,
-        ref,
-        given.language,
-        sender.business_account_id,
-      );
+      const key = `${workspaceId} ${sender.business_account_id} ${ref} ${given.language ?? ''}`;
+      return (await this.resolved.get(key, () =>
+        this.templates.resolveForSend(workspaceId, ref, given.language, sender.business_account_id),
+      )) as ResolvedTemplate;
     } catch (err) {
       if (
         !(err instanceof AppError) ||
