@@ -6,8 +6,8 @@ describe(RecentLookups.name, () => {
   it('remembers what was found for two seconds, and never a miss', async () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const memo = new RecentLookups<string>();
-    const lookup = jest.fn(async () => 'found');
-    const miss = jest.fn(async () => undefined);
+    const lookup = jest.fn(() => Promise.resolve('found'));
+    const miss = jest.fn(() => Promise.resolve(undefined));
     expect(await memo.get('a', lookup)).toBe('found');
     expect(await memo.get('a', lookup)).toBe('found');
     expect(lookup).toHaveBeenCalledTimes(1);
