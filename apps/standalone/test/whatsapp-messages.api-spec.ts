@@ -310,6 +310,29 @@ describe('WhatsApp messages through the gateway', () => {
     expect(body).toMatchObject({ type: 'text', text: { body: 'Hello there' } });
   });
 
+  it("opens the window with the contact's inbound message, posted by Meta as a webhook", async () => {
+    const body = { to: '+31655550015', from: sender.phoneNumber, text: { body: 'Welcome back' } };
+    expect((await send(body)).body.error?.code).toBe('E01084');
+    const posted = await graph.postWebhook(
+      `${platform.base}/webhooks/whatsapp`,
+      graph.inboundTextPayload({
+        wabaId: sender.waba,
+        phoneNumberId: sender.phoneNumberId,
+        displayPhoneNumber: sender.phoneNumber.slice(1),
+        from: '31655550015',
+        text: 'Hi, is my order on its way?',
+      }),
+      { appSecret: APP_SECRET },
+    );
+    expect(posted.status).toBe(200);
+    const opened = await eventually(
+      () => send(body),
+      (answer) => answer.status === 202,
+    );
+    expect(opened.body).toMatchObject({ status: 'accepted', text: { body: 'Welcome back' } });
+    expect((await settled(opened.body.id)).status).toBe('sent');
+  });
+
   it('fails free-form content whose window closed before dispatch, without calling Meta', async () => {
     const to = '+31655550005';
     await setServiceWindow(platform.db, acme.workspace.id, sender, to);
