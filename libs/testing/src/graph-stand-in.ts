@@ -165,7 +165,10 @@ export async function startGraphStandIn(options: GraphStandInOptions = {}): Prom
   const server = createServer((request, response) => {
     handle(request, response).catch(() => response.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const port = (server.address() as AddressInfo).port;
   state.origin = `http://127.0.0.1:${port}`;
   state.url = `${state.origin}/${options.apiVersion ?? 'v23.0'}`;

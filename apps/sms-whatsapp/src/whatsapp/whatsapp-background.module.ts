@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
-import { WhatsAppTemplatesBackgroundModule } from './templates';
 import { WhatsAppDispatchModule } from './dispatch/whatsapp-dispatch.module';
+import { WhatsAppInboundBackgroundModule } from './inbound/whatsapp-inbound-background.module';
+import { MetaSyncModule } from './numbers';
+import { WhatsAppTemplatesBackgroundModule } from './templates';
 import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-background.module';
 
 /**
@@ -12,6 +14,8 @@ import { WhatsAppWebhooksBackgroundModule } from './webhooks/whatsapp-webhooks-b
     WhatsAppWebhooksBackgroundModule,
     WhatsAppTemplatesBackgroundModule,
     WhatsAppDispatchModule,
+    WhatsAppInboundBackgroundModule,
+    MetaSyncModule,
   ],
 })
 export class WhatsAppBackgroundModule {}

@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { BusinessAccountsModule } from './business-accounts';
 import { WhatsAppMessagesRequestModule } from './messages';
 import { WhatsAppInteractionsModule } from './inbound/whatsapp-interactions.module';
-import { WhatsAppNumbersModule } from './numbers';
+import { ConnectorsModule } from './connectors';
+import { NumberReadsModule, WhatsAppNumbersModule } from './numbers';
 import { WhatsAppTemplatesModule } from './templates';
 import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
 
@@ -15,6 +16,8 @@ import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
     WhatsAppTemplatesModule,
     WhatsAppMessagesRequestModule,
     WhatsAppInteractionsModule,
+    NumberReadsModule,
+    ConnectorsModule,
   ],
 })
 export class WhatsAppModule {}

@@ -13,6 +13,8 @@ export interface GraphStandInOptions {
   mediaUrlTtlMs?: number;
   /** Refuse template sends naming a template the account does not hold APPROVED (132001). */
   checkTemplates?: boolean;
+  /** The port to listen on, on 127.0.0.1 (default: any free one; `npm run dev:graph` fixes one). */
+  port?: number;
 }
 
 /** One request as the stand-in received it. */

@@ -89,5 +89,5 @@ describe(SendWhatsAppMessageDto.name, () => {
       ),
       { numRuns: 300 },
     );
-  });
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppGraphModule } from '../graph/whatsapp-graph.module';
 import { BusinessAccountsModule } from '../business-accounts';
 import { WhatsAppNumbersModule } from '../numbers';
 import { ChannelGroupsService } from './channel-groups.service';
@@ -8,7 +9,7 @@ import { ConnectorsRepository } from './connectors.repository';
 
 /** The workspace API's connectors and channel groups: connecting WhatsApp numbers (ADR 0013). */
 @Module({
-  imports: [WhatsAppNumbersModule, BusinessAccountsModule],
+  imports: [WhatsAppGraphModule, WhatsAppNumbersModule, BusinessAccountsModule],
   controllers: [ConnectorsHandler],
   providers: [ConnectorsRepository, ConnectService, ChannelGroupsService],
 })

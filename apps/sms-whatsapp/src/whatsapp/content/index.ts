@@ -8,3 +8,7 @@ export { toGraphMessage } from './to-graph';
 export type { GraphTarget } from './to-graph';
 export { toGraphTemplate } from './to-graph-template';
 export type { ResolvedGraphTemplate } from './to-graph-template';
+export { fromGraphInbound } from './from-graph';
+export type { InboundContext } from './from-graph';
+export { echoContent } from './echo-content';
+export type { EchoedTemplate } from './echo-content';

@@ -1,15 +1,14 @@
 import { WHATSAPP_CONTENT_LIMITS as L, WhatsAppContentErrors } from '@switchboard/contracts';
 import type { WhatsAppInteractiveSend } from '@switchboard/contracts';
-import { checkList, checkMediaUrl, checkText, isObject, refuseUnknown } from './content-problems';
+import { checkList, checkText, isObject, refuseUnknown } from './content-problems';
+import { checkButton, checkHeader, uniqueLabel } from './interactive-parts.rules';
 import type { Report } from './content-problems';
 
 type Kind = WhatsAppInteractiveSend['type'];
 type Header = NonNullable<WhatsAppInteractiveSend['header']>;
-type Button = NonNullable<WhatsAppInteractiveSend['buttons']>[number];
 type Card = NonNullable<WhatsAppInteractiveSend['cards']>[number];
 
-const { WhatsAppInteractiveLimitExceeded, WhatsAppInteractiveDuplicateLabel } =
-  WhatsAppContentErrors;
+const { WhatsAppInteractiveLimitExceeded } = WhatsAppContentErrors;
 
 /** Per kind: its own field, the header kinds it takes, whether it takes a footer. */
 const KINDS: Record<Kind, { field?: string; headers: readonly string[]; footer: boolean }> = {
@@ -21,75 +20,6 @@ const KINDS: Record<Kind, { field?: string; headers: readonly string[]; footer: 
   request_contact_info: { headers: [], footer: false },
 };
 const PAYLOAD_FIELDS = ['buttons', 'list', 'cta_url', 'cards'];
-
-/** Refuses a label seen before in `seen` (labels are unique within their scope). */
-function uniqueLabel(label: string | undefined, at: string, seen: Set<string>, report: Report) {
-  if (label === undefined) return;
-  if (seen.has(label))
-    report(
-      at,
-      `repeats the label "${label}": labels are unique`,
-      WhatsAppInteractiveDuplicateLabel,
-    );
-  seen.add(label);
-}
-
-function checkHeader(
-  value: unknown,
-  at: string,
-  allowed: readonly string[],
-  report: Report,
-): Header | undefined {
-  if (!isObject(value)) return void report(at, 'must be an object');
-  const type = value.type;
-  if (typeof type !== 'string' || !['text', 'image', 'video', 'document'].includes(type))
-    return void report(`${at}.type`, 'must be one of text, image, video, document');
-  if (!allowed.includes(type))
-    return void report(`${at}.type`, `must be ${allowed.join(' or ')} here`);
-  if (type === 'text') {
-    refuseUnknown(value, ['type', 'text'], at, report, 'a text header');
-    const text = checkText(value.text, `${at}.text`, report, { max: L.headerText, required: true });
-    return text === undefined ? undefined : { type, text };
-  }
-  refuseUnknown(value, ['type', 'url'], at, report, `a ${type} header`);
-  const url = checkMediaUrl(value.url, `${at}.url`, report);
-  return url === undefined ? undefined : ({ type, url } as Header);
-}
-
-/** A `quick_reply` or `cta_url` button; `kinds` are the ones this place takes. */
-function checkButton(
-  value: unknown,
-  at: string,
-  kinds: readonly string[],
-  report: Report,
-): Button | undefined {
-  if (!isObject(value)) return void report(at, 'must be an object');
-  const type = value.type;
-  if (typeof type !== 'string' || !kinds.includes(type))
-    return void report(`${at}.type`, `must be ${kinds.join(' or ')}`);
-  refuseUnknown(value, ['type', type], at, report, `a ${type} button`);
-  const body = value[type];
-  if (!isObject(body)) return void report(`${at}.${type}`, 'is required: an object');
-  const text = checkText(body.text, `${at}.${type}.text`, report, {
-    max: L.buttonLabel,
-    required: true,
-  });
-  if (type === 'quick_reply') {
-    refuseUnknown(body, ['slug', 'text'], `${at}.${type}`, report, 'a quick reply');
-    const slug = checkText(body.slug, `${at}.quick_reply.slug`, report, {
-      max: L.buttonSlug,
-      required: true,
-    });
-    return slug === undefined || text === undefined
-      ? undefined
-      : { type, quick_reply: { slug, text } };
-  }
-  refuseUnknown(body, ['text', 'url'], `${at}.${type}`, report, 'a link button');
-  const url = checkMediaUrl(body.url, `${at}.cta_url.url`, report, { httpAllowed: true });
-  return url === undefined || text === undefined
-    ? undefined
-    : { type: 'cta_url', cta_url: { text, url } };
-}
 
 function checkList_(
   value: unknown,
@@ -193,7 +123,7 @@ function checkCards(value: unknown, report: Report): Card[] | undefined {
       );
       uniqueLabel(
         checked?.quick_reply?.text ?? checked?.cta_url?.text,
-        `${cat}.buttons[${b}]`,
+        `${cat}.buttons[${b}].${checked?.type ?? 'quick_reply'}.text`,
         seen,
         report,
       );

@@ -264,5 +264,5 @@ describe(validateWhatsAppSend.name, () => {
       ),
       { numRuns: 500 },
     );
-  });
+  }, 30_000);
 });

@@ -164,7 +164,8 @@ export function validateWhatsAppSend(body: unknown): WhatsAppSendDraft {
   let inReplyToMessageId: string | undefined;
   if (body.in_reply_to_message_id !== undefined && body.in_reply_to_message_id !== null) {
     const given = body.in_reply_to_message_id;
-    if (typeof given !== 'string' || !/^wam_[A-Za-z0-9]{1,64}$/.test(given))
+    // Any string: an id naming no message of the workspace is the send's 404, not a 422.
+    if (typeof given !== 'string' || given.trim() === '' || given.length > 128)
       report('in_reply_to_message_id', 'must be a WhatsApp message id (wam_...)', INVALID);
     else inReplyToMessageId = given;
   }

@@ -116,8 +116,6 @@ export function checkTemplateSend(
     'a template send',
   );
   const id = checkText(value.id, 'template.id', report, { max: 64 });
-  if (id !== undefined && !/^wat_[A-Za-z0-9]+$/.test(id))
-    report('template.id', 'must be a template id (wat_...)');
   const slug = checkText(value.slug, 'template.slug', report, { max: L.templateSlug });
   if (id === undefined && slug === undefined && value.id === undefined && value.slug === undefined)
     report('template', 'must name the template by id or slug');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { WhatsAppSendContent } from '@switchboard/contracts';
 import { validateWhatsAppSend } from './send-validation';
+import { checkTemplateParameters } from './template-parameters';
 import { toGraphMessage } from './to-graph';
 import type { ResolvedGraphTemplate } from './to-graph-template';
 
@@ -417,5 +418,58 @@ describe(toGraphMessage.name, () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 30_000);
+});
+
+describe('template round trip', () => {
+  it('turns a generated template send that fits its template into a Graph template with every value', () => {
+    const value = fc
+      .string({ minLength: 1, maxLength: 40 })
+      .filter((text) => text.trim().length > 0);
+    fc.assert(
+      fc.property(
+        fc.array(value, { maxLength: 5 }),
+        fc.option(value, { nil: undefined }),
+        (bodyValues, urlValue) => {
+          const placeholders = bodyValues.map((_, i) => `{{${i + 1}}}`).join(' ');
+          const resolved: ResolvedGraphTemplate = {
+            name: 'generated',
+            language: 'en_US',
+            components: [
+              { type: 'BODY', text: `Hello ${placeholders}` },
+              {
+                type: 'BUTTONS',
+                buttons: [
+                  { type: 'QUICK_REPLY', text: 'Ok' },
+                  ...(urlValue === undefined
+                    ? []
+                    : [{ type: 'URL', url: 'https://x.example.org/{{1}}' }]),
+                ],
+              },
+            ],
+          };
+          const components = [
+            ...(bodyValues.length > 0
+              ? [{ type: 'body', parameters: bodyValues.map((text) => ({ type: 'text', text })) }]
+              : []),
+            ...(urlValue === undefined
+              ? []
+              : [{ type: 'button', parameters: [{ type: 'text', text: urlValue }] }]),
+          ];
+          const content = contentOf({
+            template: { slug: 'generated', language: 'en', components },
+          });
+          if (content.kind !== 'template') throw new Error('expected template content');
+          checkTemplateParameters(resolved.components, content.template.components);
+          const message = toGraphMessage(content, { to, template: resolved });
+          expect(message.type).toBe('template');
+          const sent = JSON.stringify(message.template);
+          for (const text of [...bodyValues, ...(urlValue === undefined ? [] : [urlValue])])
+            expect(sent).toContain(JSON.stringify(text).slice(1, -1));
+          if (urlValue !== undefined) expect(sent).toContain('"sub_type":"url","index":"1"');
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 30_000);
 });

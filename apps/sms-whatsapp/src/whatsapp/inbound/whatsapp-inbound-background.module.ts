@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppGraphModule } from '../graph/whatsapp-graph.module';
 import { MediaFetchRunner } from '../media/media-fetch.runner';
 import { InboundRetention } from '../media/media-retention';
 import { MediaRepository } from '../media/media.repository';
@@ -9,7 +10,7 @@ import { InteractionsRunner } from '../reactions/interactions.runner';
  * Meta, and the retention of media bytes and reaction logs.
  */
 @Module({
-  imports: [],
+  imports: [WhatsAppGraphModule],
   providers: [MediaRepository, MediaFetchRunner, InteractionsRunner, InboundRetention],
 })
 export class WhatsAppInboundBackgroundModule {}
