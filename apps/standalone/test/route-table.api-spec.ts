@@ -320,7 +320,20 @@ describe("the route table walked with another workspace's ids", () => {
       destination: '+31612345678',
       originator: '+31201230000',
     });
+    // A WhatsApp number and business account of B (connecting needs Meta: rows).
+    await platform.db.query(
+      `WITH a AS (
+         INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
+         VALUES ('waa_${'r'.repeat(26)}', $1, '102290129340398', 'Owner') RETURNING id)
+       INSERT INTO sms_whatsapp.whatsapp_numbers (id, workspace_id, business_account_id,
+         phone_number_id, phone_number, channel_id, name, status)
+       SELECT 'wan_${'r'.repeat(26)}', $1, a.id, '106540352242922', '+31612340001',
+         gen_random_uuid(), 'Owner', 'connected' FROM a`,
+      [b.workspace.id],
+    );
     ids = {
+      whatsapp_number_id: `wan_${'r'.repeat(26)}`,
+      business_account_ref: '102290129340398',
       sms_message_id: sms.body.id,
       keyword_rule_id: keywordRule.body.id,
       sms_suppression_id: smsSuppression.body.id,
@@ -373,6 +386,11 @@ describe("the route table walked with another workspace's ids", () => {
     );
     expect(failedReads).toEqual([
       ['/v1/email/messages/:message_id/content', expect.objectContaining({ status: 425 })],
+      // The profile is read live from Meta, which this platform is not configured for.
+      [
+        '/v1/whatsapp/numbers/:whatsapp_number_id/profile',
+        expect.objectContaining({ status: 503 }),
+      ],
       ['/v1/numbers/available', expect.objectContaining({ status: 422 })],
       ['/v1/numbers/available/:number', expect.objectContaining({ status: 404 })],
     ]);

@@ -192,7 +192,7 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     });
     graph.clearFailures();
     expect(unavailable.status).toBe(503);
-    expect(unavailable.body.error.code).toBe('E05011');
+    expect(unavailable.body.error.code).toBe('E05007');
     expect(await rows('SELECT 1 FROM sms_whatsapp.whatsapp_numbers')).toEqual([]);
   }, 60_000);
 
@@ -364,6 +364,20 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     expect(accounts.next_cursor).toEqual(expect.any(String));
   });
 
+  it("filters numbers by the SDK's filters: waba, phone_number, status, scope", async () => {
+    const phones = async (query: Parameters<typeof bird.whatsapp.numbers.list>[0]) =>
+      (await bird.whatsapp.numbers.list(query)).data.map((n) => n.phone_number).sort();
+    expect(await phones({ waba: WABA })).toEqual([PHONE, LEGACY_PHONE]);
+    expect(await phones({ waba: MORE[0].waba })).toEqual([MORE[0].phone]);
+    expect(await phones({ waba: '999' })).toEqual([]);
+    expect(await phones({ phone_number: '0031612340003' })).toEqual([MORE[0].phone]);
+    expect(await phones({ status: ['connected'], scope: 'workspace' })).toHaveLength(4);
+    expect(await phones({ status: ['banned'] })).toEqual([]);
+    expect(await phones({ scope: 'system' })).toEqual([]);
+    const oldest = await bird.whatsapp.numbers.list({ order: 'asc', limit: 1 });
+    expect(oldest.data.map((n) => n.phone_number)).toEqual([PHONE]);
+  });
+
   it('another workspace sees nothing and cannot take what Acme holds', async () => {
     const [number] = (await bird.whatsapp.numbers.list({ phone_number: PHONE })).data;
     await expect(otherBird.whatsapp.numbers.get(number.id)).rejects.toBeInstanceOf(
@@ -401,6 +415,27 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
       phoneNumber: '+31612340005',
     });
     expect([account.status, account.body.error.code]).toEqual([409, 'E06021']);
+  });
+
+  it('connects the same number sent twice at once exactly once', async () => {
+    const number = { waba: '502290129340398', phoneId: '506540352242922', phone: '+31612340006' };
+    graph.addAccount({ wabaId: number.waba, name: 'Concurrent' });
+    graph.addNumber({
+      phoneNumberId: number.phoneId,
+      wabaId: number.waba,
+      displayPhoneNumber: number.phone,
+    });
+    const args = { wabaId: number.waba, phoneId: number.phoneId, phoneNumber: number.phone };
+    const answers = await Promise.all([connect(acme, args), connect(acme, args)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
+    expect(answers[0].body.id).toBe(answers[1].body.id);
+    const stored = await rows(
+      `SELECT (SELECT count(*) FROM sms_whatsapp.whatsapp_numbers WHERE phone_number_id = $1) AS numbers,
+         (SELECT count(*) FROM sms_whatsapp.whatsapp_business_accounts WHERE waba = $2) AS accounts,
+         (SELECT count(*) FROM sms_whatsapp.channel_groups WHERE platform_group_id = $2) AS groups`,
+      [number.phoneId, number.waba],
+    );
+    expect(stored).toEqual([{ numbers: '1', accounts: '1', groups: '1' }]);
   });
 
   it('needs an access key of the workspace', async () => {

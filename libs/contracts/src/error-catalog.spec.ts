@@ -14,6 +14,8 @@ import { WhatsAppMessagesErrorCatalog } from './whatsapp/messages.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
+import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
+import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -31,6 +33,8 @@ const areas = [
   WhatsAppGraphErrorCatalog,
   WhatsAppContentErrorCatalog,
   WhatsAppInteractionsErrorCatalog,
+  WhatsAppConnectErrorCatalog,
+  WhatsAppTemplatesErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

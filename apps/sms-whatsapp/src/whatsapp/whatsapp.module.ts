@@ -13,6 +13,8 @@ import { WhatsAppWebhooksModule } from './webhooks/whatsapp-webhooks.module';
     WhatsAppNumbersModule,
     BusinessAccountsModule,
     WhatsAppWebhooksModule,
+    NumberReadsModule,
+    ConnectorsModule,
     WhatsAppTemplatesModule,
     WhatsAppMessagesRequestModule,
     WhatsAppInteractionsModule,

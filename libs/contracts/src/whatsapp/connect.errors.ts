@@ -59,14 +59,6 @@ export const WhatsAppConnectErrorCatalog = {
     description:
       "Meta's Cloud API refused a step of connecting the number (registering it, subscribing the app to the account, or reading either). `vendor_code` carries Meta's error code verbatim (for example 133005, a wrong two-step verification PIN; 100, an ID Meta does not know or the app may not use) and the message Meta's own words. Nothing was connected; fix the cause and send the connector again.",
   },
-  E05011: {
-    status: 503,
-    type: 'service_unavailable_error',
-    name: 'WhatsAppUnavailable',
-    message: "Meta's Cloud API is unavailable.",
-    description:
-      "Meta's Cloud API could not be reached, timed out, or answered 429 or 5xx while the number was being connected or read. `vendor_code` carries Meta's code when it gave one. Nothing was connected; retry with exponential back-off.",
-  },
   E05012: {
     status: 503,
     type: 'service_unavailable_error',
@@ -82,14 +74,6 @@ export const WhatsAppConnectErrorCatalog = {
     message: 'This deployment has no legacy channel source to migrate from.',
     description:
       'A connector with `isCpMigrated` reads its channel from the legacy channel source, which the operator configures with the `CP_URL` setting; it is not set on this deployment. Connect the number with `wabaId`, `phoneId` and `phoneNumber` instead, or ask the operator to set `CP_URL`.',
-  },
-  E05014: {
-    status: 503,
-    type: 'service_unavailable_error',
-    name: 'WhatsAppNotConfigured',
-    message: 'This deployment is not connected to WhatsApp.',
-    description:
-      "The platform reaches Meta's Cloud API with a system-user token the operator configures with the `WHATSAPP_ACCESS_TOKEN` setting; it is not set on this deployment, so numbers can neither be connected nor read from WhatsApp. Ask the operator to set it.",
   },
   E06020: {
     status: 409,

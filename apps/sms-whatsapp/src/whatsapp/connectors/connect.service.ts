@@ -4,6 +4,7 @@ import {
   CommonErrors,
   WHATSAPP_CONNECTOR_TEMPLATE_REF,
   WhatsAppConnectErrors,
+  WhatsAppGraphErrors,
 } from '@switchboard/contracts';
 import type {
   CreateConnectorReply,
@@ -26,7 +27,7 @@ import type {
 import { graphStep } from '../numbers/graph-failure';
 import { changeEvents, readingOf } from '../numbers/number-reading';
 import { WhatsAppNumbersRepository } from '../numbers/whatsapp-numbers.repository';
-import type { NewNumberEvent } from '../numbers/whatsapp-numbers.repository';
+import type { NewNumberEvent } from '../numbers/whatsapp-number.row';
 import { checkedConnectorArguments, e164Of } from './connector-arguments';
 import type { ConnectRequest, NumberToConnect } from './connector-arguments';
 import { toConnector } from './connector.row';
@@ -97,7 +98,7 @@ export class ConnectService {
   /** Register (when there is a PIN), subscribe, then read the number and the account. */
   private async connectAtMeta(number: NumberToConnect): Promise<MetaReadings> {
     if (!this.config.WHATSAPP_ACCESS_TOKEN)
-      throw new AppError(WhatsAppConnectErrors.WhatsAppNotConfigured);
+      throw new AppError(WhatsAppGraphErrors.WhatsAppNotConfigured);
     const { pin } = number;
     if (pin !== undefined)
       await graphStep('registering the number', () =>

@@ -13,7 +13,7 @@ describe(numberFilters.name, () => {
 
   it('matches a phone number it cannot normalise exactly, and scope=system to nothing', () => {
     const { filter } = numberFilters('ws_1', { limit: 25, phone_number: 'abc', scope: 'system' });
-    expect(filter.params).toEqual(['ws_1', 'abc', null]);
-    expect(filter.sql).toContain('FALSE');
+    expect(filter.params).toEqual(['ws_1', 'abc', 'system']);
+    expect(filter.sql).toContain("$3::text = 'workspace'");
   });
 });

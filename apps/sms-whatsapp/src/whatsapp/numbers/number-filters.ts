@@ -22,7 +22,8 @@ export function numberFilters(
   if (phone !== undefined) filter.add('n.phone_number = $?', phone);
   const statuses = input.status && [...new Set(input.status)].sort();
   if (statuses?.length) filter.add('n.status = ANY($?::text[])', statuses);
-  if (input.scope === 'system') filter.add('FALSE AND $? IS NULL', null);
+  // Every number here is one the workspace connected: its scope is `workspace`.
+  if (input.scope !== undefined) filter.add("$?::text = 'workspace'", input.scope);
   return {
     filter,
     bound: { workspaceId, waba: input.waba, phone, statuses, scope: input.scope ?? null },

@@ -1,6 +1,6 @@
 import { newId } from '@switchboard/persistence';
 import type { GraphPhoneNumber } from '../graph/whatsapp-graph';
-import type { NewNumberEvent } from './whatsapp-numbers.repository';
+import type { NewNumberEvent } from './whatsapp-number.row';
 
 /** What a read of `GET /{phone_number_id}` says about a number, in the SDK's lower-cased tokens. */
 export interface NumberReading {

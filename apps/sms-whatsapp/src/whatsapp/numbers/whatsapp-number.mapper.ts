@@ -1,5 +1,5 @@
 import type { WhatsAppNumber, WhatsAppNumberEvent } from '@switchboard/contracts';
-import type { WhatsAppNumberEventRow } from './whatsapp-numbers.repository';
+import type { WhatsAppNumberEventRow } from './whatsapp-number.row';
 import type { WhatsAppNumberRow } from './whatsapp-number.row';
 
 const iso = (value: Date | string) => new Date(value).toISOString();

@@ -1,3 +1,5 @@
+import type { NumberState } from './number-reading';
+
 /** A stored WhatsApp number with its account's WABA (timestamps come back from pg as Dates). */
 export interface WhatsAppNumberRow {
   id: string;
@@ -29,3 +31,41 @@ export const NUMBER_SELECT = `n.id, n.workspace_id, n.business_account_id, a.wab
 
 export const NUMBER_FROM = `sms_whatsapp.whatsapp_numbers n
   JOIN sms_whatsapp.whatsapp_business_accounts a ON a.id = n.business_account_id`;
+
+/** A stored number event (`seq` orders events recorded in the same instant). */
+export interface WhatsAppNumberEventRow {
+  id: string;
+  type: string;
+  summary: string;
+  metadata: Record<string, unknown>;
+  created_at: Date | string;
+}
+
+/** An event to record about a number. */
+export interface NewNumberEvent {
+  id: string;
+  workspaceId: string;
+  numberId: string;
+  type: string;
+  summary: string;
+  metadata: Record<string, unknown>;
+}
+
+/** A number a connect creates. */
+export interface NewWhatsAppNumber {
+  id: string;
+  workspaceId: string;
+  businessAccountId: string;
+  phoneNumberId: string;
+  phoneNumber: string;
+  channelId: string;
+  name: string;
+  status: string;
+}
+
+/** A number due for its periodic re-read from Meta. */
+export interface StaleNumber extends NumberState {
+  phone_number_id: string;
+  /** As text, to the microsecond (a Date would lose them). */
+  meta_synced_at: string | null;
+}

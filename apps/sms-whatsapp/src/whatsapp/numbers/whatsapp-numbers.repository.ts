@@ -4,48 +4,17 @@ import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, PageRequest, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import type { SqlFilter } from '../../database/sql-filter';
+import { internationalNumber } from '../../numbers/number-spelling';
 import type { ConnectedNumber } from '../webhooks/meta-webhook';
-import type { NumberReading, NumberState } from './number-reading';
+import type { NumberReading } from './number-reading';
 import { NUMBER_FROM, NUMBER_SELECT } from './whatsapp-number.row';
-import type { WhatsAppNumberRow } from './whatsapp-number.row';
-
-/** A stored number event (`seq` orders events recorded in the same instant). */
-export interface WhatsAppNumberEventRow {
-  id: string;
-  type: string;
-  summary: string;
-  metadata: Record<string, unknown>;
-  created_at: Date | string;
-}
-
-/** An event to record about a number. */
-export interface NewNumberEvent {
-  id: string;
-  workspaceId: string;
-  numberId: string;
-  type: string;
-  summary: string;
-  metadata: Record<string, unknown>;
-}
-
-/** A number a connect creates. */
-export interface NewWhatsAppNumber {
-  id: string;
-  workspaceId: string;
-  businessAccountId: string;
-  phoneNumberId: string;
-  phoneNumber: string;
-  channelId: string;
-  name: string;
-  status: string;
-}
-
-/** A number due for its periodic re-read from Meta. */
-export interface StaleNumber extends NumberState {
-  phone_number_id: string;
-  /** As text, to the microsecond (a Date would lose them). */
-  meta_synced_at: string | null;
-}
+import type {
+  NewNumberEvent,
+  NewWhatsAppNumber,
+  StaleNumber,
+  WhatsAppNumberEventRow,
+  WhatsAppNumberRow,
+} from './whatsapp-number.row';
 
 /**
  * Named queries over sms_whatsapp.whatsapp_numbers and their events. Reads a workspace makes are
@@ -77,21 +46,24 @@ export class WhatsAppNumbersRepository {
   }
 
   /**
-   * The workspace's number a send names in `from`: its `wan_` id or its E.164 phone number (a
-   * connected one first, should the workspace hold the same phone number twice).
+   * The workspace's number a send names in `from`: its `wan_` id or its phone number (E.164, in
+   * any spelling that normalises to it; a connected one first, should the workspace hold the
+   * same phone number twice).
    */
   async findSender(
     workspaceId: string,
     from: string,
     runner: SqlRunner = this.reads,
   ): Promise<WhatsAppNumberRow | undefined> {
-    const column = from.startsWith('wan_') ? 'n.id' : 'n.phone_number';
+    const byId = from.startsWith('wan_');
+    const column = byId ? 'n.id' : 'n.phone_number';
+    const value = byId ? from : (internationalNumber(from) ?? from);
     const rows = rowsOf<WhatsAppNumberRow>(
       await runner.query(
         `SELECT ${NUMBER_SELECT} FROM ${NUMBER_FROM}
          WHERE n.workspace_id = $1 AND ${column} = $2
          ORDER BY (n.status = 'connected') DESC, n.created_at DESC LIMIT 1`,
-        [workspaceId, from],
+        [workspaceId, value],
       ),
     );
     return rows[0];

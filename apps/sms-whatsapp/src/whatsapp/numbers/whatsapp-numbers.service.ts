@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WhatsAppConnectErrors } from '@switchboard/contracts';
+import { WhatsAppConnectErrors, WhatsAppGraphErrors } from '@switchboard/contracts';
 import type {
   ListWhatsAppNumberEventsRequest,
   ListWhatsAppNumbersRequest,
@@ -64,7 +64,7 @@ export class WhatsAppNumbersService {
   async profile(context: RequestContext, numberId: string): Promise<WhatsAppNumberProfile> {
     const number = await this.find(context, numberId);
     if (!this.config.WHATSAPP_ACCESS_TOKEN)
-      throw new AppError(WhatsAppConnectErrors.WhatsAppNotConfigured);
+      throw new AppError(WhatsAppGraphErrors.WhatsAppNotConfigured);
     const [profile, phone] = await Promise.all([
       graphStep('reading the business profile', () =>
         this.graph.getBusinessProfile(number.phone_number_id),
