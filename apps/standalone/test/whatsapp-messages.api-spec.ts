@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BirdClient } from '@messagebird/sdk';
 import type { WhatsAppMessage } from '@messagebird/sdk';
 import { call, createWorkspace, startGraphStandIn } from '@switchboard/testing';
@@ -70,6 +72,7 @@ describe('WhatsApp messages through the gateway', () => {
     graph = await startGraphStandIn();
     platform = await startTestPlatform({
       RATE_LIMITS: 'off',
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
       WHATSAPP_GRAPH_URL: graph.url,
       WHATSAPP_ACCESS_TOKEN: graph.accessToken,
       WHATSAPP_APP_SECRET: APP_SECRET,
@@ -144,6 +147,63 @@ describe('WhatsApp messages through the gateway', () => {
     expect(events.data.map((event) => event.type)).toEqual(['whatsapp.accepted', 'whatsapp.sent']);
     const sentOnly = await bird.whatsapp.listEvents(accepted.id, { type: 'whatsapp.sent' });
     expect(sentOnly.data).toHaveLength(1);
+  });
+
+  it("publishes the message's events as signed webhooks in the SDK's shapes", async () => {
+    const deliveries: Array<{ body: string; headers: Record<string, string> }> = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        deliveries.push({
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers as Record<string, string>,
+        });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const endpoint = (await bird.webhooks.create({
+        url: `http://127.0.0.1:${port}/whatsapp`,
+        events: ['whatsapp.accepted', 'whatsapp.sent', 'whatsapp.failed'],
+      })) as unknown as { id: string; secret: string };
+      const message = await bird.whatsapp.send({
+        to: '+31655550016',
+        from: sender.phoneNumber,
+        template: { ...template, components },
+        tags: [{ name: 'flow', value: 'hooks' }],
+        metadata: { order: 'o_1' },
+      });
+      await settled(message.id);
+      const events = await eventually(
+        () =>
+          Promise.resolve(
+            deliveries.map((d) =>
+              bird.webhooks.unwrap(d.body, d.headers, { secret: endpoint.secret }),
+            ),
+          ),
+        (list) => list.length >= 2,
+      );
+      expect(events.map((event) => event.type).sort()).toEqual([
+        'whatsapp.accepted',
+        'whatsapp.sent',
+      ]);
+      for (const event of events)
+        expect(event.data).toEqual({
+          whatsapp_id: message.id,
+          workspace_id: acme.workspace.id,
+          direction: 'outbound',
+          from: { phone_number: sender.phoneNumber },
+          to: { phone_number: '+31655550016' },
+          tags: [{ name: 'flow', value: 'hooks' }],
+          metadata: { order: 'o_1' },
+        });
+      await bird.webhooks.delete(endpoint.id);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it("applies Meta's statuses once, forward only, whatever order they arrive in", async () => {
