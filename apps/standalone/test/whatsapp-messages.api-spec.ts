@@ -264,6 +264,40 @@ describe('WhatsApp messages through the gateway', () => {
     ]);
   }, 40_000);
 
+  it('applies a status Meta reports before the wamid it names is recorded, once it is', async () => {
+    const accepted = await bird.whatsapp.send({
+      to: '+31655550017',
+      from: sender.phoneNumber,
+      template: { ...template, components },
+    });
+    await settled(accepted.id);
+    // As if Meta's webhook overtook the dispatcher's record of Meta's answer.
+    const early = `wamid.early${Date.now()}`;
+    const posted = await graph.postWebhook(
+      `${platform.base}/webhooks/whatsapp`,
+      graph.statusPayload({
+        wabaId: sender.waba,
+        phoneNumberId: sender.phoneNumberId,
+        displayPhoneNumber: sender.phoneNumber.slice(1),
+        wamid: early,
+        status: 'delivered',
+        recipient: '31655550017',
+      }),
+      { appSecret: APP_SECRET },
+    );
+    expect(posted.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await platform.db.query(
+      'UPDATE sms_whatsapp.whatsapp_messages SET provider_message_id = $2 WHERE id = $1',
+      [accepted.id, early],
+    );
+    const delivered = await eventually(
+      () => bird.whatsapp.get(accepted.id),
+      (message) => message.status === 'delivered',
+    );
+    expect(delivered.delivered_at).toEqual(expect.any(String));
+  }, 30_000);
+
   it("fails a sent message on Meta's failed status, with Meta's code normalised", async () => {
     const accepted = await bird.whatsapp.send({
       to: '+31655550014',
