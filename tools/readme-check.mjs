@@ -3,7 +3,7 @@
 // HEAD, under a mode-700 directory (as a clone under /root is), and checks that each does what the
 // README says. The commands are read from the README's fenced blocks, so the check cannot drift:
 // `sh` blocks run line by line (servers in the background, `# -> ...` lines are expectations),
-// the first `ts` block (email) and the SMS one run with the official SDK. Not run: `npm test` (CI
+// the first `ts` block (email), the SMS one and the WhatsApp one run with the official SDK. Not run: `npm test` (CI
 // runs it) and the webhook receiver snippet (its rawBody and req belong to a receiver). Exit 1 on
 // the first miss.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -135,10 +135,11 @@ async function main() {
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // Free ports in place of the README's (8080, 2525, 5300, 2775): other programs may hold those.
+  // Free ports in place of the README's (8080, 2525, 5300, 2775, 4100): others may hold those.
   const smtpPort = await freePort();
   const dnsPort = await freePort();
   const smscPort = await freePort();
+  const graphPort = await freePort();
   const env = {
     ...process.env,
     PORT: String(port),
@@ -146,6 +147,7 @@ async function main() {
     DEV_SMTP_PORT: String(smtpPort),
     DEV_DNS_PORT: String(dnsPort),
     DEV_SMSC_PORT: String(smscPort),
+    DEV_GRAPH_PORT: String(graphPort),
   };
   delete env.PLATFORM_ADMIN_TOKEN;
   const state = { servers: new Map(), values: {}, moved: [] };
@@ -155,6 +157,8 @@ async function main() {
       .replaceAll('127.0.0.1:2525', `127.0.0.1:${smtpPort}`)
       .replaceAll('127.0.0.1:5300', `127.0.0.1:${dnsPort}`)
       .replaceAll('127.0.0.1:2775', `127.0.0.1:${smscPort}`)
+      .replaceAll('127.0.0.1:4100', `127.0.0.1:${graphPort}`)
+      .replaceAll('ak_...', state.values.accessKey ?? 'ak_...')
       .replaceAll('ws_...', state.values.workspace ?? 'ws_...')
       .replaceAll('bk_us1_...', state.values.key ?? 'bk_us1_...')
       .replaceAll('em_...', state.values.message ?? 'em_...')
@@ -167,6 +171,8 @@ async function main() {
         await runSdk(block.source, clone, env, base, state);
       else if (block.lang === 'ts' && /bird\.sms\./.test(block.source))
         await runSmsSdk(block.source, client, clone, env, base, state);
+      else if (block.lang === 'ts' && /bird\.whatsapp\./.test(block.source))
+        await runWhatsAppSdk(block.source, client, clone, env, base, state);
       else if (block.lang === 'ts')
         say('skip ts block: a webhook receiver snippet (rawBody, req are its own)');
       if (block.lang === 'ts') continue;
@@ -199,6 +205,7 @@ async function run(command, cwd, env, state, substitute) {
       'dev:smtp': /SMTP sink on/,
       'dev:dns': /DNS for your workspace/,
       'dev:smsc': /SMSC on 127\.0\.0\.1:\d+; start Switchboard with SMPP_URL=/,
+      'dev:graph': /Graph API stand-in on http:\/\/127\.0\.0\.1:\d+\/v[\d.]+\. Start Switchboard/,
     }[name];
     const server = new Background(name, program, cwd, env, ready);
     state.servers.set(name, server);
@@ -297,6 +304,7 @@ async function curl(line, expect, cwd, env, state) {
   if (body.workspace?.id && body.api_key?.secret) {
     state.values.workspace = body.workspace.id;
     state.values.key = body.api_key.secret;
+    state.values.accessKey = body.access_key?.secret;
   }
   if (typeof body.id === 'string' && body.id.startsWith('em_')) state.values.message = body.id;
   if (typeof body.id === 'string' && body.id.startsWith('sms_')) state.values.sms = body.id;
@@ -360,6 +368,29 @@ async function runSmsSdk(source, client, cwd, env, base, state) {
   }
   if (read?.status !== 'delivered') fail(`bird.sms.get(${sms.id}): ${JSON.stringify(read)}`);
   say(`ok   the SMS SDK example: ${sms.id} accepted, printed by the SMSC, then delivered`);
+}
+
+/** The WhatsApp example: accepted, printed by the Graph stand-in, then read (its webhooks came). */
+async function runWhatsAppSdk(source, client, cwd, env, base, state) {
+  const prelude = client
+    .split('\n')
+    .filter((line) => /^import |^const bird = /.test(line))
+    .join('\n');
+  const { whatsapp } = runTs(`${prelude}\n${source}`, cwd, env, base, state);
+  if (!/^wam_/.test(whatsapp?.id ?? '') || whatsapp.status !== 'accepted')
+    fail(`whatsapp.send: ${JSON.stringify(whatsapp)}`);
+  const graph = state.servers.get('dev:graph') ?? fail('no Graph stand-in running');
+  await graph.waitFor(/WhatsApp template to \+?31612345678: .*order_update/);
+  let read;
+  for (const end = Date.now() + 15_000; Date.now() < end; await sleep(300)) {
+    const response = await fetch(`${base}/v1/whatsapp/messages/${whatsapp.id}`, {
+      headers: { authorization: `Bearer ${state.values.key}` },
+    });
+    read = await response.json();
+    if (read.read_at) break;
+  }
+  if (!read?.read_at) fail(`bird.whatsapp.get(${whatsapp.id}): ${JSON.stringify(read)}`);
+  say(`ok   the WhatsApp SDK example: ${whatsapp.id} accepted, printed by the stand-in, then read`);
 }
 
 async function runSdk(source, cwd, env, base, state) {

@@ -179,7 +179,14 @@ describe('WhatsApp webhooks survive a crash', () => {
            WHERE workspace_id = 'ws_crash' AND delivered_at IS NOT NULL`,
         )
       ).rows[0].n;
-      if (delivered === MESSAGES) break;
+      const unprocessed = (
+        await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM sms_whatsapp.whatsapp_webhook_inbox
+           WHERE processed_at IS NULL`,
+        )
+      ).rows[0].n;
+      // Delivered, and Meta's duplicates processed too (they must change nothing).
+      if (delivered === MESSAGES && unprocessed === 0) break;
       await new Promise((done) => setTimeout(done, 200));
     }
     const inbox = (

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { call, createWorkspace, startGraphStandIn } from '@switchboard/testing';
+import type { CreatedWorkspace, GraphStandIn, WebhookNumber } from '@switchboard/testing';
 import fc from 'fast-check';
 import { startTestPlatform } from './test-platform';
 import type { TestPlatform } from './test-platform';
@@ -7,6 +9,7 @@ const APP_SECRET = 'meta-app-secret-for-tests';
 const VERIFY_TOKEN = 'verify-token-for-tests';
 const WABA = '102290129340398';
 const PHONE_NUMBER_ID = '106540352242922';
+const PHONE = '+15550783881';
 
 const sign = (body: Buffer | string, secret = APP_SECRET) =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -35,6 +38,10 @@ function payload(field: string, value: Record<string, unknown>, waba = WABA) {
  */
 describe('WhatsApp webhooks', () => {
   let platform: TestPlatform;
+  let graph: GraphStandIn;
+  let acme: CreatedWorkspace;
+  let number: WebhookNumber;
+  let numberId: string;
   let url: string;
 
   const post = (body: Buffer | string, headers: Record<string, string> = {}) =>
@@ -57,6 +64,12 @@ describe('WhatsApp webhooks', () => {
         [body],
       )
     ).rows as Array<{ id: string; body: string; processed_at: Date | null; error: string | null }>;
+  const lastNumberEvent = async () =>
+    (
+      await platform.db.query<{ seq: string }>(
+        'SELECT coalesce(max(seq), 0) AS seq FROM sms_whatsapp.whatsapp_number_events',
+      )
+    ).rows[0].seq;
   const processed = (body: string) =>
     eventually(
       () => inboxRow(body),
@@ -64,28 +77,52 @@ describe('WhatsApp webhooks', () => {
     );
 
   beforeAll(async () => {
+    graph = await startGraphStandIn();
+    graph.addAccount({ wabaId: WABA, name: 'Acme Support' });
+    graph.addNumber({
+      phoneNumberId: PHONE_NUMBER_ID,
+      wabaId: WABA,
+      displayPhoneNumber: '+1 555-078-3881',
+      verifiedName: 'Acme',
+      status: 'CONNECTED',
+      messagingLimitTier: 'TIER_1K',
+    });
     platform = await startTestPlatform({
+      RATE_LIMITS: 'off',
+      WHATSAPP_GRAPH_URL: graph.url,
+      WHATSAPP_ACCESS_TOKEN: graph.accessToken,
       WHATSAPP_APP_SECRET: APP_SECRET,
       WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
     });
     url = `${platform.base}/webhooks/whatsapp`;
-    // A connected number of a workspace, as connecting leaves it (the connector flow has its own spec).
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
-       VALUES ('wab_webhooks', 'ws_webhooks', $1, 'Acme')`,
-      [WABA],
+    acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
+    // Connected through the workspace API: its number routes the webhooks below.
+    const connected = await call(
+      platform.base,
+      'POST',
+      `/workspaces/${acme.workspace.id}/connectors`,
+      {
+        headers: { authorization: `AccessKey ${acme.access_key.secret}` },
+        body: {
+          connectorTemplateRef: 'whatsapp',
+          name: 'Support',
+          arguments: { wabaId: WABA, phoneId: PHONE_NUMBER_ID, phoneNumber: PHONE },
+        },
+      },
     );
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.whatsapp_numbers (id, workspace_id, business_account_id,
-         phone_number_id, phone_number, channel_id, name, status, messaging_limit)
-       VALUES ('wan_webhooks', 'ws_webhooks', 'wab_webhooks', $1, '+15550783881',
-         gen_random_uuid(), 'Acme support', 'connected', 'tier_1k')`,
-      [PHONE_NUMBER_ID],
-    );
-  });
+    expect(connected.status).toBe(201);
+    number = graph.webhookNumber(PHONE_NUMBER_ID);
+    numberId = (
+      await platform.db.query<{ id: string }>(
+        'SELECT id FROM sms_whatsapp.whatsapp_numbers WHERE phone_number_id = $1',
+        [PHONE_NUMBER_ID],
+      )
+    ).rows[0].id;
+  }, 90_000);
 
   afterAll(async () => {
     await platform?.stop();
+    await graph?.stop();
   });
 
   describe('GET /webhooks/whatsapp (the subscription challenge)', () => {
@@ -125,6 +162,25 @@ describe('WhatsApp webhooks', () => {
   describe('POST /webhooks/whatsapp (signed webhooks)', () => {
     it('answers 401 to a missing or wrong signature and records nothing', async () => {
       const before = await inboxCount();
+      const status = graph.statusPayload({
+        ...number,
+        wamid: 'wamid.unsigned',
+        status: 'delivered',
+        recipient: '16505551234',
+      });
+      const unsigned = await graph.postWebhook(url, status, {
+        appSecret: APP_SECRET,
+        unsigned: true,
+      });
+      const forged = await graph.postWebhook(url, status, {
+        appSecret: APP_SECRET,
+        badSignature: true,
+      });
+      expect([unsigned.status, forged.status]).toEqual([401, 401]);
+      expect([unsigned.body, forged.body].map((text) => JSON.parse(text).error.code)).toEqual([
+        'E02010',
+        'E02011',
+      ]);
       const body = payload('account_update', { event: 'VERIFIED_ACCOUNT' });
       const cases: Array<[Record<string, string>, string]> = [
         [{}, 'E02010'],
@@ -151,6 +207,20 @@ describe('WhatsApp webhooks', () => {
       expect(rows[0].body).toBe(body);
     });
 
+    it('takes the body whatever its Content-Type says, or without one: the signature decides', async () => {
+      const body = payload('account_update', { event: 'VERIFIED_ACCOUNT', via: 'no content type' });
+      // A byte array body: fetch sends no Content-Type at all.
+      const bare = await fetch(url, {
+        method: 'POST',
+        headers: { 'x-hub-signature-256': sign(body) },
+        body: new TextEncoder().encode(body),
+      });
+      expect(bare.status).toBe(200);
+      const unsigned = await fetch(url, { method: 'POST', body: new TextEncoder().encode(body) });
+      expect(unsigned.status).toBe(401);
+      expect(await inboxRow(body)).toHaveLength(1);
+    });
+
     it('refuses a signed body that is not a JSON object with 400, recording nothing', async () => {
       const before = await inboxCount();
       for (const body of ['not json', '[1,2]', '"text"', Buffer.from([0xff, 0xfe, 0x7b, 0x7d])]) {
@@ -169,11 +239,16 @@ describe('WhatsApp webhooks', () => {
 
     it('keeps a webhook of another object, or for a number nobody connected, as processed with a note', async () => {
       const page = JSON.stringify({ object: 'page', entry: [] });
-      const stranger = payload('messages', {
-        messaging_product: 'whatsapp',
-        metadata: { display_phone_number: '15550000000', phone_number_id: '999999999' },
-        statuses: [{ id: 'wamid.stranger', status: 'delivered', timestamp: '1700000000' }],
-      });
+      const stranger = JSON.stringify(
+        graph.statusPayload({
+          wabaId: WABA,
+          phoneNumberId: '999999999',
+          displayPhoneNumber: '15550000000',
+          wamid: 'wamid.stranger',
+          status: 'delivered',
+          recipient: '16505551234',
+        }),
+      );
       expect((await postSigned(page)).status).toBe(200);
       expect((await postSigned(stranger)).status).toBe(200);
       expect((await processed(page))[0].error).toMatch(/object "page"/);
@@ -188,17 +263,20 @@ describe('WhatsApp webhooks', () => {
         event: 'FLAGGED',
         current_limit: 'TIER_10K',
       });
+      const seq = await lastNumberEvent();
       for (let i = 0; i < 3; i++) expect((await postSigned(body)).status).toBe(200);
       const rows = await processed(body);
       expect(rows).toHaveLength(3);
       expect(rows.every((row) => row.error === null)).toBe(true);
       const number = await platform.db.query(
-        `SELECT status, messaging_limit FROM sms_whatsapp.whatsapp_numbers WHERE id = 'wan_webhooks'`,
+        'SELECT status, messaging_limit FROM sms_whatsapp.whatsapp_numbers WHERE id = $1',
+        [numberId],
       );
       expect(number.rows[0]).toEqual({ status: 'flagged', messaging_limit: 'tier_10k' });
       const events = await platform.db.query(
         `SELECT type, metadata FROM sms_whatsapp.whatsapp_number_events
-         WHERE number_id = 'wan_webhooks' ORDER BY seq`,
+         WHERE number_id = $1 AND seq > $2 ORDER BY seq`,
+        [numberId, seq],
       );
       expect(events.rows).toEqual([
         {
@@ -212,6 +290,90 @@ describe('WhatsApp webhooks', () => {
       ]);
     });
 
+    it('applies a status once when Meta posts the same webhook twice', async () => {
+      const wamid = 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA';
+      // A message sent earlier (its send is the messages area's): outbound, sent, with Meta's wamid.
+      await platform.db.query(
+        `INSERT INTO sms_whatsapp.whatsapp_messages (id, workspace_id, direction, status, number_id,
+           business_phone, contact_phone, content_kind, content, provider_message_id, created_at,
+           sent_at, status_at)
+         VALUES ('wam_twice', $1, 'outbound', 'sent', $2, $3, '+16505551234', 'text',
+           '{"text":{"body":"hi"}}', $4, now(), now(), now())`,
+        [acme.workspace.id, numberId, PHONE, wamid],
+      );
+      const delivered = graph.statusPayload({
+        ...number,
+        wamid,
+        status: 'delivered',
+        recipient: '16505551234',
+      });
+      for (let i = 0; i < 2; i++)
+        expect((await graph.postWebhook(url, delivered, { appSecret: APP_SECRET })).status).toBe(
+          200,
+        );
+      const rows = await processed(JSON.stringify(delivered));
+      expect(rows).toHaveLength(2);
+      expect(rows.map((row) => row.error)).toEqual([null, null]);
+      const message = await platform.db.query(
+        `SELECT status, delivered_at IS NOT NULL AS delivered FROM sms_whatsapp.whatsapp_messages
+         WHERE id = 'wam_twice'`,
+      );
+      expect(message.rows[0]).toEqual({ status: 'delivered', delivered: true });
+      const events = await platform.db.query(
+        `SELECT type, count(*)::int AS n FROM sms_whatsapp.whatsapp_message_events
+         WHERE message_id = 'wam_twice' GROUP BY type`,
+      );
+      expect(events.rows.length).toBeGreaterThan(0);
+      expect(events.rows.every((row: { n: number }) => row.n === 1)).toBe(true);
+    });
+
+    it("fails a reaction of ours Meta reports failed, once, keeping Meta's code", async () => {
+      const wamid = 'wamid.reaction-of-ours';
+      await platform.db.query(
+        `INSERT INTO sms_whatsapp.whatsapp_reaction_events (id, workspace_id, message_id, emoji,
+           status, direction, from_address, provider_message_id, occurred_at)
+         VALUES ('wre_ours', $1, 'wam_twice', '👍', 'sent', 'outbound', $2::jsonb, $3, now())`,
+        [acme.workspace.id, JSON.stringify({ phone_number: PHONE }), wamid],
+      );
+      const failed = graph.statusPayload({
+        ...number,
+        wamid,
+        status: 'failed',
+        recipient: '16505551234',
+        errors: [{ code: 131026, title: 'Message undeliverable' }],
+      });
+      for (let i = 0; i < 2; i++)
+        expect((await graph.postWebhook(url, failed, { appSecret: APP_SECRET })).status).toBe(200);
+      await processed(JSON.stringify(failed));
+      const reaction = await platform.db.query(
+        `SELECT status, error FROM sms_whatsapp.whatsapp_reaction_events WHERE id = 'wre_ours'`,
+      );
+      expect(reaction.rows[0]).toMatchObject({
+        status: 'failed',
+        error: { code: 'undeliverable', meta_error_code: '131026' },
+      });
+    });
+
+    it('records an inbound message once when Meta posts it twice', async () => {
+      const inbound = graph.inboundTextPayload({
+        ...number,
+        from: '16505551234',
+        text: 'Is my order on its way?',
+      });
+      for (let i = 0; i < 2; i++)
+        expect((await graph.postWebhook(url, inbound, { appSecret: APP_SECRET })).status).toBe(200);
+      const rows = await processed(JSON.stringify(inbound));
+      expect(rows.map((row) => row.error)).toEqual([null, null]);
+      const wamid = (inbound.entry[0].changes[0].value as { messages: Array<{ id: string }> })
+        .messages[0].id;
+      const stored = await platform.db.query(
+        `SELECT workspace_id FROM sms_whatsapp.whatsapp_messages
+         WHERE direction = 'inbound' AND provider_message_id = $1`,
+        [wamid],
+      );
+      expect(stored.rows).toEqual([{ workspace_id: acme.workspace.id }]);
+    });
+
     it('applies an account update: the ban state Meta reports', async () => {
       const body = payload('account_update', {
         event: 'DISABLED_UPDATE',
@@ -220,7 +382,8 @@ describe('WhatsApp webhooks', () => {
       expect((await postSigned(body)).status).toBe(200);
       await processed(body);
       const account = await platform.db.query(
-        `SELECT status, ban FROM sms_whatsapp.whatsapp_business_accounts WHERE id = 'wab_webhooks'`,
+        'SELECT status, ban FROM sms_whatsapp.whatsapp_business_accounts WHERE waba = $1',
+        [WABA],
       );
       expect(account.rows[0].ban).toEqual({
         waba_ban_state: ['SCHEDULE_FOR_DISABLE'],

@@ -19,7 +19,9 @@ export function qualityChanges(
       messagingLimit: limit,
       event: {
         type: 'whatsapp_number.messaging_limit_updated',
-        summary: `Messaging limit changed to ${limit}`,
+        summary: number.messaging_limit
+          ? `Messaging limit changed from ${number.messaging_limit} to ${limit}`
+          : `Messaging limit is ${limit}`,
         metadata: {
           ...(number.messaging_limit ? { from: number.messaging_limit } : {}),
           to: limit,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { newId, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
-import type { ConnectedNumber } from './meta-webhook';
 
 export interface NumberState {
   id: string;
@@ -18,23 +17,11 @@ export interface NumberChange {
 }
 
 /**
- * Named queries the webhook processor runs on numbers and business accounts of its own: routing
- * (which connected number a change is for) and the account-level updates Meta reports.
+ * Named queries the webhook processor runs on numbers and business accounts of its own: the
+ * account-level updates Meta reports, and the statuses of our reactions.
  */
 @Injectable()
 export class WebhookAccountsRepository {
-  /** The connected numbers among Meta's phone number ids. */
-  async connected(runner: SqlRunner, phoneNumberIds: string[]): Promise<ConnectedNumber[]> {
-    return rowsOf<ConnectedNumber>(
-      await runner.query(
-        `SELECT id, workspace_id AS "workspaceId", business_account_id AS "businessAccountId",
-           phone_number_id AS "phoneNumberId", phone_number AS "phoneNumber"
-         FROM sms_whatsapp.whatsapp_numbers WHERE phone_number_id = ANY ($1::text[])`,
-        [phoneNumberIds],
-      ),
-    );
-  }
-
   /**
    * The account's number with these digits, locked: changes that name a number by its display
    * form (quality updates) and carry no phone number id.

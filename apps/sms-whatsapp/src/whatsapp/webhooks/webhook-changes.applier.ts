@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { WhatsAppNumbersRepository } from '../numbers';
 import { accountUpdate, qualityChanges, reactionStatus } from './account-changes';
 import type { ConnectedNumber, InboundMessagesSink, MetaStatus } from './meta-webhook';
 import { WHATSAPP_INBOUND_SINK } from './meta-webhook';
@@ -23,6 +24,7 @@ export class WebhookChangesApplier {
 
   constructor(
     private readonly accounts: WebhookAccountsRepository,
+    private readonly registered: WhatsAppNumbersRepository,
     @Optional() @Inject(WHATSAPP_STATUS_APPLIER) private readonly statuses?: WhatsAppStatusApplier,
     @Optional() @Inject(WHATSAPP_INBOUND_SINK) private readonly inbound?: InboundMessagesSink,
     @Optional()
@@ -101,7 +103,10 @@ export class WebhookChangesApplier {
       await this.accounts.changeNumber(manager, number, numberChange);
   }
 
-  /** The connected numbers by phone number id; only numbers found are remembered. */
+  /**
+   * The connected numbers by phone number id. Only numbers found are remembered: a number
+   * connected a moment ago is found by the next webhook, not refused for the cache's lifetime.
+   */
   private async connected(
     manager: EntityManager,
     phoneNumberIds: string[],
@@ -114,11 +119,12 @@ export class WebhookChangesApplier {
       if (cached && cached.until > now) found.set(id, cached.number);
       else missing.push(id);
     }
-    if (missing.length > 0) {
-      for (const number of await this.accounts.connected(manager, missing)) {
-        found.set(number.phoneNumberId, number);
-        this.numbers.set(number.phoneNumberId, { number, until: now + NUMBER_CACHE_MS });
-      }
+    // A batch names few numbers (the cache holds the rest): one indexed read each.
+    for (const id of missing) {
+      const number = await this.registered.findConnectedByPhoneNumberId(id, manager);
+      if (!number) continue;
+      found.set(id, number);
+      this.numbers.set(id, { number, until: now + NUMBER_CACHE_MS });
     }
     return found;
   }

@@ -64,14 +64,16 @@ describe(readWebhooks.name, () => {
       row('3', wrap([{ field: 'messages', value: { statuses: [] } }])),
       row('4', wrap([{ field: 'security', value: {} }, 'x'])),
       row('5', { object: 'whatsapp_business_account', entry: [{ changes: [] }] }),
+      row('6', wrap([{ field: 'messages', value: { metadata, errors: [{ code: 131000 }] } }])),
     ]);
-    expect(changes).toEqual([]);
+    expect(changes.map((change) => change.rowId)).toEqual(['6']);
     expect(Object.fromEntries(notes)).toEqual({
       '1': ['object "page" is not whatsapp_business_account; ignored'],
       '2': ['not a JSON object'],
       '3': ['a messages change without metadata.phone_number_id; ignored'],
       '4': ['field "security" ignored', 'field undefined ignored'],
       '5': ['an entry without id or changes; ignored'],
+      '6': ['Meta reported errors: [{"code":131000}]'],
     });
   });
 });

@@ -78,6 +78,9 @@ export function readWebhooks(rows: ReadonlyArray<{ id: string; body: string }>):
           note(row.id, 'a messages change without metadata.phone_number_id; ignored');
           continue;
         }
+        // Meta reports failures of its own (not of one message) here: kept for the operator.
+        if (Array.isArray(value.errors) && value.errors.length > 0)
+          note(row.id, `Meta reported errors: ${JSON.stringify(value.errors).slice(0, 500)}`);
         changes.push({
           kind,
           rowId: row.id,

@@ -55,4 +55,20 @@ export class WebhookInboxRepository {
       [JSON.stringify(rows)],
     );
   }
+
+  /** Deletes up to `limit` rows processed before `before`; answers how many. */
+  async purgeProcessed(runner: SqlRunner, before: Date, limit: number): Promise<number> {
+    const [row] = rowsOf<{ count: number }>(
+      await runner.query(
+        `WITH d AS (
+           DELETE FROM sms_whatsapp.whatsapp_webhook_inbox
+           WHERE id IN (SELECT id FROM sms_whatsapp.whatsapp_webhook_inbox
+                        WHERE processed_at < $1 LIMIT $2)
+           RETURNING 1)
+         SELECT count(*)::int AS count FROM d`,
+        [before, limit],
+      ),
+    );
+    return row.count;
+  }
 }
