@@ -86,6 +86,11 @@ export class TemplateSyncService {
     return this.repository.enqueue(manager, businessAccountIds);
   }
 
+  /** Wakes the sync workers after a commit that enqueued syncs (`enqueueSyncs`). */
+  wakeSyncs(): void {
+    wakeQueue(pgPoolOf(this.dataSource), 'sms_whatsapp', TEMPLATE_SYNC_QUEUE);
+  }
+
   /**
    * Applies one `message_template_status_update` in the caller's transaction (the webhook
    * inbox's): the language's status on the template's live version and the template's status.
