@@ -9,11 +9,12 @@ import { Client } from 'pg';
 import {
   call,
   createWorkspace,
+  startGraphStandIn,
   startSmtpSink,
   startTestSmsc,
   waitForOk,
 } from '@switchboard/testing';
-import type { SmtpSink, TestSmsc } from '@switchboard/testing';
+import type { GraphStandIn, SmtpSink, TestSmsc } from '@switchboard/testing';
 import { startDistributedTopology } from './distributed-topology';
 import type { DistributedTopology } from './distributed-topology';
 
@@ -29,13 +30,19 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
   let topology: DistributedTopology;
   let sink: SmtpSink;
   let smsc: TestSmsc;
+  let graph: GraphStandIn;
+  const WHATSAPP_APP_SECRET = 'distributed-app-secret';
 
   beforeAll(async () => {
     sink = await startSmtpSink();
     smsc = await startTestSmsc({ receipts: () => ({ stat: 'DELIVRD', delayMs: 50 }) });
+    graph = await startGraphStandIn();
     topology = await startDistributedTopology({
       SMTP_RELAY_URL: sink.url,
       SMPP_URL: smsc.url,
+      WHATSAPP_GRAPH_URL: graph.url,
+      WHATSAPP_ACCESS_TOKEN: graph.accessToken,
+      WHATSAPP_APP_SECRET,
       WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
       // A SIGKILLed realtime process is taken as gone after this long.
       REALTIME_PEER_TIMEOUT_SECONDS: '2',
@@ -46,6 +53,7 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     await topology?.stop();
     await sink?.stop();
     await smsc?.stop();
+    await graph?.stop();
   });
 
   it('reads the workspace through the gateway with the official SDK', async () => {
@@ -130,6 +138,75 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     });
     expect(refused.status).toBe('rejected');
     expect(refused.last_error?.code).toBe('recipient_opted_out');
+  });
+
+  it('connects a WhatsApp number, sends a synced template and applies signed webhooks, all over NATS', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Chats',
+    });
+    const waba = '110000000000001';
+    const phoneNumberId = '110000000000011';
+    graph.addAccount({ wabaId: waba, name: 'Chats Inc' });
+    graph.addNumber({ phoneNumberId, wabaId: waba, displayPhoneNumber: '+31 20 555 0100' });
+    graph.addTemplate(waba, {
+      name: 'order_update',
+      language: 'en_US',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Your order {{1}} has shipped.' }],
+    });
+    const connected = await call(
+      topology.gatewayUrl,
+      'POST',
+      `/workspaces/${created.workspace.id}/connectors`,
+      {
+        headers: { authorization: `AccessKey ${created.access_key.secret}` },
+        body: {
+          connectorTemplateRef: 'whatsapp',
+          name: 'Support',
+          arguments: { wabaId: waba, phoneId: phoneNumberId, phoneNumber: '+31205550100' },
+        },
+      },
+    );
+    expect(connected.status).toBe(201);
+    const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+    // Connecting asked for the account's templates: the sync runs in the service's workers.
+    for (let i = 0; i < 100 && (await bird.whatsapp.templates.list()).data.length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const sent = await bird.whatsapp.send({
+      from: '+31205550100',
+      to: '+31612345678',
+      template: {
+        slug: 'order_update',
+        language: 'en-US',
+        components: [{ type: 'body', parameters: [{ type: 'text', text: '#1042' }] }],
+      },
+    });
+    expect(sent.status).toBe('accepted');
+    await graph.waitFor(() => graph.sentFrom(phoneNumberId).length === 1, 30_000);
+    const { wamid } = graph.sentFrom(phoneNumberId)[0];
+    const base = graph.webhookNumber(phoneNumberId);
+    for (const status of ['delivered', 'read']) {
+      const posted = await graph.postWebhook(
+        `${topology.gatewayUrl}/webhooks/whatsapp`,
+        graph.statusPayload({ ...base, wamid, status, recipient: '31612345678' }),
+        { appSecret: WHATSAPP_APP_SECRET },
+      );
+      expect(posted.status).toBe(200);
+    }
+    for (let i = 0; i < 100 && !(await bird.whatsapp.get(sent.id)).read_at; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await bird.whatsapp.get(sent.id)).toMatchObject({ status: 'delivered' });
+    expect((await bird.whatsapp.get(sent.id)).read_at).toEqual(expect.any(String));
+
+    const forged = await graph.postWebhook(
+      `${topology.gatewayUrl}/webhooks/whatsapp`,
+      graph.statusPayload({ ...base, wamid, status: 'failed', recipient: '31612345678' }),
+      { appSecret: WHATSAPP_APP_SECRET, badSignature: true },
+    );
+    expect(forged.status).toBe(401);
+    expect((await bird.whatsapp.get(sent.id)).status).toBe('delivered');
   });
 
   it('accepts a 20 MB email and a 20 MB batch body over NATS (its max_payload as deployed) and delivers the email', async () => {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BirdClient } from '@messagebird/sdk';
 import type { WhatsAppMessage } from '@messagebird/sdk';
 import { call, createWorkspace, startGraphStandIn } from '@switchboard/testing';
@@ -25,8 +27,10 @@ const SETTLED = ['sent', 'delivered', 'failed'];
 const APP_SECRET = 'whatsapp-messages-app-secret';
 
 /** The recipient of a Graph send, digits only (Meta takes `+` or not). */
-const recipient = (body: unknown) =>
-  String((body as { to?: unknown })?.to ?? '').replace(/\D/g, '');
+const recipient = (body: unknown) => {
+  const to = (body as { to?: unknown } | undefined)?.to;
+  return typeof to === 'string' ? to.replace(/\D/g, '') : '';
+};
 
 /**
  * WhatsApp messages end to end on the embedded default with the official SDK, against a Graph
@@ -68,6 +72,7 @@ describe('WhatsApp messages through the gateway', () => {
     graph = await startGraphStandIn();
     platform = await startTestPlatform({
       RATE_LIMITS: 'off',
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
       WHATSAPP_GRAPH_URL: graph.url,
       WHATSAPP_ACCESS_TOKEN: graph.accessToken,
       WHATSAPP_APP_SECRET: APP_SECRET,
@@ -144,6 +149,63 @@ describe('WhatsApp messages through the gateway', () => {
     expect(sentOnly.data).toHaveLength(1);
   });
 
+  it("publishes the message's events as signed webhooks in the SDK's shapes", async () => {
+    const deliveries: Array<{ body: string; headers: Record<string, string> }> = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        deliveries.push({
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers as Record<string, string>,
+        });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const endpoint = (await bird.webhooks.create({
+        url: `http://127.0.0.1:${port}/whatsapp`,
+        events: ['whatsapp.accepted', 'whatsapp.sent', 'whatsapp.failed'],
+      })) as unknown as { id: string; secret: string };
+      const message = await bird.whatsapp.send({
+        to: '+31655550016',
+        from: sender.phoneNumber,
+        template: { ...template, components },
+        tags: [{ name: 'flow', value: 'hooks' }],
+        metadata: { order: 'o_1' },
+      });
+      await settled(message.id);
+      const events = await eventually(
+        () =>
+          Promise.resolve(
+            deliveries.map((d) =>
+              bird.webhooks.unwrap(d.body, d.headers, { secret: endpoint.secret }),
+            ),
+          ),
+        (list) => list.length >= 2,
+      );
+      expect(events.map((event) => event.type).sort()).toEqual([
+        'whatsapp.accepted',
+        'whatsapp.sent',
+      ]);
+      for (const event of events)
+        expect(event.data).toEqual({
+          whatsapp_id: message.id,
+          workspace_id: acme.workspace.id,
+          direction: 'outbound',
+          from: { phone_number: sender.phoneNumber },
+          to: { phone_number: '+31655550016' },
+          tags: [{ name: 'flow', value: 'hooks' }],
+          metadata: { order: 'o_1' },
+        });
+      await bird.webhooks.delete(endpoint.id);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
   it("applies Meta's statuses once, forward only, whatever order they arrive in", async () => {
     const accepted = await bird.whatsapp.send({
       to: '+31655550013',
@@ -201,6 +263,40 @@ describe('WhatsApp messages through the gateway', () => {
       'whatsapp.read',
     ]);
   }, 40_000);
+
+  it('applies a status Meta reports before the wamid it names is recorded, once it is', async () => {
+    const accepted = await bird.whatsapp.send({
+      to: '+31655550017',
+      from: sender.phoneNumber,
+      template: { ...template, components },
+    });
+    await settled(accepted.id);
+    // As if Meta's webhook overtook the dispatcher's record of Meta's answer.
+    const early = `wamid.early${Date.now()}`;
+    const posted = await graph.postWebhook(
+      `${platform.base}/webhooks/whatsapp`,
+      graph.statusPayload({
+        wabaId: sender.waba,
+        phoneNumberId: sender.phoneNumberId,
+        displayPhoneNumber: sender.phoneNumber.slice(1),
+        wamid: early,
+        status: 'delivered',
+        recipient: '31655550017',
+      }),
+      { appSecret: APP_SECRET },
+    );
+    expect(posted.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await platform.db.query(
+      'UPDATE sms_whatsapp.whatsapp_messages SET provider_message_id = $2 WHERE id = $1',
+      [accepted.id, early],
+    );
+    const delivered = await eventually(
+      () => bird.whatsapp.get(accepted.id),
+      (message) => message.status === 'delivered',
+    );
+    expect(delivered.delivered_at).toEqual(expect.any(String));
+  }, 30_000);
 
   it("fails a sent message on Meta's failed status, with Meta's code normalised", async () => {
     const accepted = await bird.whatsapp.send({
@@ -308,6 +404,29 @@ describe('WhatsApp messages through the gateway', () => {
     expect(body).toMatchObject({ type: 'text', text: { body: 'Hello there' } });
   });
 
+  it("opens the window with the contact's inbound message, posted by Meta as a webhook", async () => {
+    const body = { to: '+31655550015', from: sender.phoneNumber, text: { body: 'Welcome back' } };
+    expect((await send(body)).body.error?.code).toBe('E01084');
+    const posted = await graph.postWebhook(
+      `${platform.base}/webhooks/whatsapp`,
+      graph.inboundTextPayload({
+        wabaId: sender.waba,
+        phoneNumberId: sender.phoneNumberId,
+        displayPhoneNumber: sender.phoneNumber.slice(1),
+        from: '31655550015',
+        text: 'Hi, is my order on its way?',
+      }),
+      { appSecret: APP_SECRET },
+    );
+    expect(posted.status).toBe(200);
+    const opened = await eventually(
+      () => send(body),
+      (answer) => answer.status === 202,
+    );
+    expect(opened.body).toMatchObject({ status: 'accepted', text: { body: 'Welcome back' } });
+    expect((await settled(opened.body.id)).status).toBe('sent');
+  });
+
   it('fails free-form content whose window closed before dispatch, without calling Meta', async () => {
     const to = '+31655550005';
     await setServiceWindow(platform.db, acme.workspace.id, sender, to);
@@ -321,13 +440,15 @@ describe('WhatsApp messages through the gateway', () => {
       text: { body: 'Late' },
     });
     await graph.waitFor(() => graph.calls.some((c) => recipient(c.body) === '31655550005'));
+    // Meta stays away until the dispatcher gave up this try (the client's own retries included);
+    // the window closes meanwhile, so the next try must not call Meta at all.
     await setServiceWindow(platform.db, acme.workspace.id, sender, to, 25);
-    graph.clearFailures();
     const done = await eventually(
       () => bird.whatsapp.get(accepted.id),
       (message) => message.status === 'failed',
       40_000,
     );
+    graph.clearFailures();
     expect(done.last_error).toMatchObject({
       code: 'service_window_expired',
       meta_error_code: null,
@@ -438,7 +559,16 @@ describe('WhatsApp messages through the gateway', () => {
     expect(
       (await bird.whatsapp.list({ from: sender.phoneNumber, direction: 'outbound' })).data.length,
     ).toBeGreaterThan(3);
-    expect((await bird.whatsapp.list({ direction: 'inbound' })).data).toHaveLength(0);
+    // The one inbound message (the window test's): `to` is our number on it, `from` the contact.
+    const inbound = (await bird.whatsapp.list({ direction: 'inbound' })).data;
+    expect(inbound.map((m) => m.from.phone_number)).toEqual(['+31655550015']);
+    expect((await bird.whatsapp.list({ from: '+31655550015' })).data.map((m) => m.id)).toEqual([
+      inbound[0].id,
+    ]);
+    const toUs = await bird.whatsapp.list({ to: sender.phoneNumber });
+    expect(toUs.data.map((m) => m.id)).toEqual([inbound[0].id]);
+    const withContact = await bird.whatsapp.list({ phone_number: '+31655550015' });
+    expect(withContact.data.map((m) => m.direction).sort()).toEqual(['inbound', 'outbound']);
     expect((await bird.whatsapp.list({ category: 'utility' })).data.length).toBeGreaterThan(0);
     expect((await bird.whatsapp.list({ category: 'marketing' })).data).toHaveLength(0);
     expect(

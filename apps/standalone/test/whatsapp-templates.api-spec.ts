@@ -41,6 +41,49 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
+/** Connects a number of the account through the workspace API; the account's channel group. */
+async function connectAccount(
+  platform: TestPlatform,
+  graph: GraphStandIn,
+  workspace: CreatedWorkspace,
+  waba: string,
+  phoneId: string,
+) {
+  graph.addAccount({ wabaId: waba, name: `Account ${waba}` });
+  graph.addNumber({
+    phoneNumberId: phoneId,
+    wabaId: waba,
+    displayPhoneNumber: `+31 6 ${phoneId.slice(-8)}`,
+    verifiedName: 'Acme',
+    pin: '123456',
+    registered: false,
+  });
+  const workspacePath = `/workspaces/${workspace.workspace.id}`;
+  const authorization = `AccessKey ${workspace.access_key.secret}`;
+  const connected = await call(platform.base, 'POST', `${workspacePath}/connectors`, {
+    headers: { authorization },
+    body: {
+      connectorTemplateRef: 'whatsapp',
+      name: 'Support',
+      arguments: {
+        wabaId: waba,
+        phoneId,
+        phoneNumber: `+316${phoneId.slice(-8)}`,
+        phoneRegistrationPin: '123456',
+      },
+    },
+  });
+  if (connected.status !== 201)
+    throw new Error(`connect: ${connected.status} ${JSON.stringify(connected.body)}`);
+  const groups = await call<{ results: Array<{ id: string; platformGroupId: string }> }>(
+    platform.base,
+    'GET',
+    `${workspacePath}/channel-groups`,
+    { headers: { authorization } },
+  );
+  return groups.body.results.find((group) => group.platformGroupId === waba)!.id;
+}
+
 /**
  * WhatsApp templates end to end: a Graph stand-in holds the account's templates at Meta (paged
  * two per page), the workspace API's sync-templates imports them, the SDK reads them back.
@@ -56,24 +99,6 @@ describe('WhatsApp templates through the gateway', () => {
   let otherChannelGroupId: string;
   const ids: Record<string, string> = {};
 
-  /** A business account and its channel group, as connecting a number leaves them. */
-  async function connectAccount(workspace: CreatedWorkspace, waba: string, syncedAt: Date | null) {
-    const accountId = `waa_${waba.padStart(26, '0').slice(-26)}`;
-    const groupId = randomUUID();
-    graph.addAccount({ wabaId: waba, name: `Account ${waba}` });
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name, templates_synced_at)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [accountId, workspace.workspace.id, waba, `Account ${waba}`, syncedAt],
-    );
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.channel_groups (id, workspace_id, platform_id, platform_group_id, business_account_id)
-       VALUES ($1, $2, 'whatsapp', $3, $4)`,
-      [groupId, workspace.workspace.id, waba, accountId],
-    );
-    return { accountId, groupId };
-  }
-
   const syncTemplates = (
     workspace: CreatedWorkspace,
     groupId: string,
@@ -86,15 +111,26 @@ describe('WhatsApp templates through the gateway', () => {
       { body: {}, headers: { authorization: `AccessKey ${workspace.access_key.secret}` } },
     );
 
-  /** Requests a sync and waits until one that started after the request has finished. */
+  /** Requests a sync and waits until it is done: no sync left in the queue, one finished since. */
   async function syncAndWait(groupId: string) {
-    const before = await syncedAt(WABA);
+    const requested = new Date();
     const answer = await syncTemplates(acme, groupId);
     expect(answer.status).toBe(202);
-    await eventually(
-      () => syncedAt(WABA),
-      (at) => at !== null && (before === null || at > before),
+    await syncsDone(requested);
+  }
+
+  async function syncsDone(since: Date) {
+    const done = await eventually(
+      async () => {
+        const { rows } = await platform.db.query<{ waiting: number }>(
+          "SELECT count(*)::int AS waiting FROM sms_whatsapp.jobs WHERE queue = 'whatsapp.template_sync'",
+        );
+        const at = await syncedAt(WABA);
+        return rows[0].waiting === 0 && at !== null && at >= since;
+      },
+      (finished) => finished,
     );
+    expect(done).toBe(true);
   }
 
   async function syncedAt(waba: string): Promise<Date | null> {
@@ -122,8 +158,14 @@ describe('WhatsApp templates through the gateway', () => {
       baseUrl: platform.base,
       maxRetries: 0,
     });
-    channelGroupId = (await connectAccount(acme, WABA, new Date())).groupId;
-    otherChannelGroupId = (await connectAccount(other, OTHER_WABA, new Date())).groupId;
+    channelGroupId = await connectAccount(platform, graph, acme, WABA, '106540352242922');
+    otherChannelGroupId = await connectAccount(
+      platform,
+      graph,
+      other,
+      OTHER_WABA,
+      '106540352242923',
+    );
     ids.enUS = graph.addTemplate(WABA, template({ name: 'order_shipped', language: 'en_US' })).id;
     ids.ptBR = graph.addTemplate(
       WABA,
@@ -194,6 +236,30 @@ describe('WhatsApp templates through the gateway', () => {
     expect(
       graph.callsTo('GET', new RegExp(`^/${WABA}/message_templates`)).length,
     ).toBeGreaterThanOrEqual(3);
+    await syncsDone(new Date(0));
+  });
+
+  it('never runs two syncs of one account at once: requests made meanwhile are served by one more sync', async () => {
+    graph.delayMs = 150;
+    graph.clearCalls();
+    try {
+      const requested = new Date();
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() => syncTemplates(acme, channelGroupId)),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202, 202]);
+      const pages = () => graph.callsTo('GET', new RegExp(`^/${WABA}/message_templates`));
+      await syncsDone(requested);
+      // A first page starts a sync; each sync reads three pages before the next one starts. The
+      // four requests are served by at most three syncs (the one running, the one they fold
+      // into, and a periodic or connect-time sync that may have been waiting already).
+      const starts = pages().map((call) => call.query.after === undefined);
+      expect(starts.length).toBeGreaterThanOrEqual(3);
+      expect(starts.length).toBeLessThanOrEqual(9);
+      starts.forEach((start, index) => expect(start).toBe(index % 3 === 0));
+    } finally {
+      graph.delayMs = 0;
+    }
   });
 
   it('imports one template per name, each language with its status, and the aggregate status', async () => {
@@ -498,6 +564,29 @@ describe('WhatsApp templates through the gateway', () => {
     expect((await bird.whatsapp.templates.versions.list('spring_promo')).data).toHaveLength(1);
   });
 
+  it('pages versions newest first with cursors', async () => {
+    const first = await bird.whatsapp.templates.versions.list('order_shipped', { limit: 1 });
+    expect(first.data.map((v) => v.version_number)).toEqual([2]);
+    const second = await bird.whatsapp.templates.versions.list('order_shipped', {
+      limit: 1,
+      starting_after: first.next_cursor!,
+    });
+    expect(second.data.map((v) => v.version_number)).toEqual([1]);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  it('refuses to sync a channel group that holds no WhatsApp Business Account (422)', async () => {
+    const groupId = randomUUID();
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.channel_groups (id, workspace_id, platform_id, platform_group_id)
+       VALUES ($1, $2, 'sms', 'not-whatsapp')`,
+      [groupId, acme.workspace.id],
+    );
+    const answer = await syncTemplates(acme, groupId);
+    expect(answer.status).toBe(422);
+    expect((answer.body as unknown as { error: { code: string } }).error.code).toBe('E01054');
+  });
+
   it('answers the SDK’s 404s for an unknown template, version and language', async () => {
     const template = await bird.whatsapp.templates.get('order_shipped');
     const codeOf = async (path: string) =>
@@ -555,4 +644,49 @@ describe('WhatsApp templates through the gateway', () => {
     );
     expect(mine.data.map((t) => t.slug)).toEqual(['other_only']);
   });
+});
+
+/** The periodic sync, on a platform whose interval is the shortest allowed (10 s). */
+describe('WhatsApp templates synced periodically', () => {
+  let platform: TestPlatform;
+  let graph: GraphStandIn;
+
+  beforeAll(async () => {
+    graph = await startGraphStandIn();
+    platform = await startTestPlatform({
+      WHATSAPP_GRAPH_URL: graph.url,
+      WHATSAPP_ACCESS_TOKEN: graph.accessToken,
+      WHATSAPP_TEMPLATE_SYNC_INTERVAL_SECONDS: '10',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await graph?.stop();
+  });
+
+  it('imports a connected account’s templates without a request, and picks up changes at Meta', async () => {
+    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
+    const bird = new BirdClient({
+      apiKey: acme.api_key.secret,
+      baseUrl: platform.base,
+      maxRetries: 0,
+    });
+    const stored = graph.addTemplate(WABA, template({ name: 'welcome', language: 'en' }));
+    await connectAccount(platform, graph, acme, WABA, '106540352242924');
+    const imported = await eventually(
+      () => bird.whatsapp.templates.list(),
+      (page) => page.data.length === 1,
+    );
+    expect(imported.data[0]).toMatchObject({ slug: 'welcome', status: 'active' });
+    graph.updateTemplate(WABA, stored.id, {
+      components: body('Welcome aboard, {{1}}! Order {{2}}.'),
+    });
+    const versions = await eventually(
+      () => bird.whatsapp.templates.versions.list('welcome'),
+      (page) => page.data.length === 2,
+      30_000,
+    );
+    expect(versions.data.map((version) => version.version_number)).toEqual([2, 1]);
+  }, 60_000);
 });

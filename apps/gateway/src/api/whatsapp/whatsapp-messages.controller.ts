@@ -5,11 +5,8 @@ import { ServiceClient } from '@switchboard/platform';
 import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
-import {
-  InterimSendWhatsAppMessageDto,
-  ListWhatsAppEventsQuery,
-  ListWhatsAppMessagesQuery,
-} from './whatsapp-messages.dto';
+import { ListWhatsAppEventsQuery, ListWhatsAppMessagesQuery } from './whatsapp-messages.dto';
+import { SendWhatsAppMessageDto } from './whatsapp-send.dto';
 
 const messages = { tag: 'WhatsApp messages', auth: 'api' } as const;
 
@@ -30,11 +27,11 @@ export class WhatsAppMessagesController {
       'Send a WhatsApp message (one content kind): 202 accepted; 422 for content, sender, template and a closed 24-hour window, before anything is stored',
     role: 'write',
     rateLimit: 'whatsapp_send',
-    body: InterimSendWhatsAppMessageDto,
+    body: SendWhatsAppMessageDto,
     response: { status: 202, description: 'The message, status accepted' },
   })
   send(
-    @ValidBody() body: InterimSendWhatsAppMessageDto,
+    @ValidBody() body: SendWhatsAppMessageDto,
     @CallContext() context: RequestContext,
   ): Promise<WhatsAppMessage> {
     return this.services.send(WhatsAppMessageSubjects.SendMessage, { body }, context);
@@ -73,7 +70,7 @@ export class WhatsAppMessagesController {
     );
   }
 
-  @Get(':message_id')
+  @Get(':whatsapp_message_id')
   @Route({
     ...messages,
     summary: 'Get a message: its content, status, read receipt and failure detail',
@@ -82,7 +79,7 @@ export class WhatsAppMessagesController {
     response: { status: 200, description: 'The message' },
   })
   get(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @CallContext() context: RequestContext,
   ): Promise<WhatsAppMessage> {
     return this.services.send(
@@ -92,7 +89,7 @@ export class WhatsAppMessagesController {
     );
   }
 
-  @Get(':message_id/events')
+  @Get(':whatsapp_message_id/events')
   @Route({
     ...messages,
     summary: "A message's whole timeline, oldest first (optional type filter); not paginated",
@@ -102,7 +99,7 @@ export class WhatsAppMessagesController {
     response: { status: 200, description: '{data: [WhatsAppEvent...]}' },
   })
   events(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @ValidQuery() query: ListWhatsAppEventsQuery,
     @CallContext() context: RequestContext,
   ): Promise<WhatsAppEventList> {

@@ -1,6 +1,5 @@
 import { WHATSAPP_MESSAGE_STATUSES } from '@switchboard/contracts';
 import {
-  Allow,
   ArrayMaxSize,
   IsIn,
   IsOptional,
@@ -66,23 +65,4 @@ export class ListWhatsAppEventsQuery {
     message: 'type must be a WhatsApp event type, such as whatsapp.delivered',
   })
   type?: string;
-}
-
-/** INTERIM until the content helper's `whatsapp-send.dto.ts` lands: names the send's fields. */
-export class InterimSendWhatsAppMessageDto {
-  @Allow() to: unknown;
-  @IsOptional() from?: unknown;
-  @IsOptional() template?: unknown;
-  @IsOptional() text?: unknown;
-  @IsOptional() image?: unknown;
-  @IsOptional() video?: unknown;
-  @IsOptional() audio?: unknown;
-  @IsOptional() sticker?: unknown;
-  @IsOptional() document?: unknown;
-  @IsOptional() location?: unknown;
-  @IsOptional() interactive?: unknown;
-  @IsOptional() contact_cards?: unknown;
-  @IsOptional() in_reply_to_message_id?: unknown;
-  @IsOptional() tags?: unknown;
-  @IsOptional() metadata?: unknown;
 }

@@ -11,6 +11,7 @@ import {
   WhatsAppConnectErrors,
   WhatsAppTemplatesErrors,
   WhatsAppInteractionsErrors,
+  WhatsAppMessagesErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -52,6 +53,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
     notFound: SmsRulesErrors.SmsTemplateNotFound,
   },
   sms_message_id: { pattern: ID, notFound: SmsErrors.SmsMessageNotFound },
+  whatsapp_message_id: { pattern: ID, notFound: WhatsAppMessagesErrors.WhatsAppMessageNotFound },
   // A WhatsApp template's id or slug (its name at Meta: lowercase, digits, `_`; up to 512).
   whatsapp_template_ref: {
     pattern: /^[a-z0-9][a-z0-9_-]{0,511}$/,

@@ -27,6 +27,7 @@ import type {
 import { graphStep } from '../numbers/graph-failure';
 import { changeEvents, readingOf } from '../numbers/number-reading';
 import { WhatsAppNumbersRepository } from '../numbers/whatsapp-numbers.repository';
+import { TemplateSyncService } from '../templates/template-sync.service';
 import type { NewNumberEvent } from '../numbers/whatsapp-number.row';
 import { checkedConnectorArguments, e164Of } from './connector-arguments';
 import type { ConnectRequest, NumberToConnect } from './connector-arguments';
@@ -56,6 +57,7 @@ export class ConnectService {
     private readonly numbers: WhatsAppNumbersRepository,
     private readonly accounts: BusinessAccountsRepository,
     private readonly writes: IdempotentWrites,
+    private readonly templateSyncs: TemplateSyncService,
   ) {}
 
   async create(
@@ -76,9 +78,11 @@ export class ConnectService {
         : request.number;
     await this.refuseHeldElsewhere(workspaceId, number);
     const meta = await this.connectAtMeta(number);
-    return this.writes.run(context, (manager) =>
+    const reply = await this.writes.run(context, (manager) =>
       this.record(manager, context, input, request, number, meta),
     );
+    this.templateSyncs.wakeSyncs();
+    return reply;
   }
 
   /** Checked before Meta is asked to do anything, and again under the transaction's lock. */
@@ -190,6 +194,8 @@ export class ConnectService {
       ];
     }
     await this.numbers.insertEvents(manager, events);
+    // The account's templates arrive at once rather than at the next periodic sync.
+    await this.templateSyncs.enqueueSyncs(manager, [accountId]);
 
     const args: ConnectorRow['arguments'] = {
       ...(request.kind === 'legacy' ? { isCpMigrated: true, cpChannelId: request.channelId } : {}),

@@ -1,9 +1,11 @@
 import type { GraphTemplate } from '../graph/whatsapp-graph';
 import { canonicalTag } from './language-tags';
-import { contentHashOf } from './meta-components';
-import type { MetaComponent } from './meta-components';
-import { languageStatusOf, templateStatusOf } from './template-states';
+import { copy, incoming, merged } from './language-writes';
+import type { Incoming, LanguageWrite } from './language-writes';
+import { templateStatusOf } from './template-states';
 import type { LanguageRow } from './template-rows';
+
+export type { LanguageWrite } from './language-writes';
 
 /** A template of the account as the sync finds it, with its live version's languages. */
 export interface SyncedTemplate {
@@ -13,25 +15,6 @@ export interface SyncedTemplate {
   live_version_id: string | null;
   live_number: number | null;
   languages: LanguageRow[];
-}
-
-/** A language row to write: inserted under a new version, or updated in place (status-only). */
-export interface LanguageWrite {
-  version_id: string;
-  language: string;
-  meta_template_id: string;
-  components: MetaComponent[];
-  status: string;
-  category: string | null;
-  previous_category: string | null;
-  quality: string | null;
-  quality_previous: string | null;
-  quality_updated_at: Date | null;
-  rejection: LanguageRow['rejection'];
-  revision: number;
-  content_hash: string;
-  submitted_at: Date;
-  approved_at: Date | null;
 }
 
 export interface SyncPlan {
@@ -53,54 +36,6 @@ export interface SyncPlan {
 export interface PlanIds {
   template(): string;
   version(): string;
-}
-
-const lower = (value: string | undefined | null) =>
-  value === undefined || value === null || value === '' ? null : value.toLowerCase();
-const at = (value: Date | string | null) => (value === null ? null : new Date(value));
-
-/** Meta's language of one name as the row it becomes (content and what Meta says of it). */
-function incoming(meta: GraphTemplate, tag: string) {
-  const status = languageStatusOf(meta.status);
-  const reason = lower(meta.rejected_reason);
-  return {
-    language: tag,
-    meta_template_id: meta.id,
-    components: meta.components,
-    content_hash: contentHashOf(meta.components),
-    status,
-    category: lower(meta.category),
-    previous_category: lower(meta.previous_category),
-    quality: lower(meta.quality_score?.score),
-    rejection:
-      status === 'rejected'
-        ? {
-            ...(reason && reason !== 'none' ? { category: reason } : {}),
-            reason: null,
-            recommendation: null,
-          }
-        : null,
-  };
-}
-type Incoming = ReturnType<typeof incoming>;
-
-/** The language's Meta-side state over what was held: category and quality keep where they moved from. */
-function merged(held: LanguageRow | undefined, next: Incoming, now: Date) {
-  const qualityMoved = held !== undefined && held.quality !== next.quality;
-  return {
-    status: next.status,
-    category: next.category,
-    previous_category:
-      next.previous_category ??
-      (held && held.category !== next.category ? held.category : (held?.previous_category ?? null)),
-    quality: next.quality,
-    quality_previous: qualityMoved ? held.quality : (held?.quality_previous ?? null),
-    quality_updated_at:
-      qualityMoved || !held ? (next.quality ? now : null) : at(held.quality_updated_at),
-    rejection: next.rejection,
-    meta_template_id: next.meta_template_id,
-    approved_at: at(held?.approved_at ?? null) ?? (next.status === 'approved' ? now : null),
-  };
 }
 
 const metaOrder = (a: string, b: string) =>
@@ -231,24 +166,4 @@ export function planSync(
     });
   }
   return plan;
-}
-
-function copy(row: LanguageRow): LanguageWrite {
-  return {
-    version_id: row.version_id,
-    language: row.language,
-    meta_template_id: row.meta_template_id,
-    components: row.components,
-    status: row.status,
-    category: row.category,
-    previous_category: row.previous_category,
-    quality: row.quality,
-    quality_previous: row.quality_previous,
-    quality_updated_at: at(row.quality_updated_at),
-    rejection: row.rejection,
-    revision: row.revision,
-    content_hash: row.content_hash,
-    submitted_at: new Date(row.submitted_at),
-    approved_at: at(row.approved_at),
-  };
 }

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { wakeQueue } from '@switchboard/background';
-import { CommonErrors, WhatsAppTemplatesErrors } from '@switchboard/contracts';
+import { CommonErrors, WhatsAppGraphErrors, WhatsAppTemplatesErrors } from '@switchboard/contracts';
 import type {
   RequestContext,
   SyncWhatsAppTemplatesReply,
@@ -11,6 +11,8 @@ import { IdempotentWrites, pgPoolOf, poolRunner } from '@switchboard/persistence
 import type { SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
+import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
+import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { languageStatusOfEvent } from './template-states';
 import { TEMPLATE_SYNC_QUEUE, TemplateSyncRepository } from './template-sync.repository';
 
@@ -36,6 +38,7 @@ export class TemplateSyncService {
     @InjectDataSource('sms_whatsapp') private readonly dataSource: DataSource,
     private readonly repository: TemplateSyncRepository,
     private readonly writes: IdempotentWrites,
+    @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig,
   ) {
     this.reads = poolRunner(dataSource);
   }
@@ -60,6 +63,9 @@ export class TemplateSyncService {
       throw new AppError(WhatsAppTemplatesErrors.ChannelGroupNotWhatsApp, {
         param: 'channel_group_id',
       });
+    // A deployment without a token could never read Meta: refused rather than accepted in vain.
+    if (!this.config.WHATSAPP_ACCESS_TOKEN)
+      throw new AppError(WhatsAppGraphErrors.WhatsAppNotConfigured);
     const reply = await this.writes.run(context, async (manager) => {
       await this.repository.enqueue(manager, [accountId]);
       return {
@@ -69,6 +75,20 @@ export class TemplateSyncService {
     });
     wakeQueue(pgPoolOf(this.dataSource), 'sms_whatsapp', TEMPLATE_SYNC_QUEUE);
     return reply;
+  }
+
+  /**
+   * Asks for a sync of these accounts in the caller's transaction (connecting a number calls it
+   * for the account it connected, so its templates arrive without waiting for the periodic sync);
+   * the caller wakes the queue after its commit (`wakeQueue`, TEMPLATE_SYNC_QUEUE).
+   */
+  enqueueSyncs(manager: SqlRunner, businessAccountIds: readonly string[]): Promise<void> {
+    return this.repository.enqueue(manager, businessAccountIds);
+  }
+
+  /** Wakes the sync workers after a commit that enqueued syncs (`enqueueSyncs`). */
+  wakeSyncs(): void {
+    wakeQueue(pgPoolOf(this.dataSource), 'sms_whatsapp', TEMPLATE_SYNC_QUEUE);
   }
 
   /**

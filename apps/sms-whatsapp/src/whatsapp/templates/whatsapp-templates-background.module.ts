@@ -5,8 +5,8 @@ import { TemplateSyncRunner } from './template-sync.runner';
 import { TemplateSyncScheduler } from './template-sync.scheduler';
 
 /**
- * Template syncs, the background side: the work-queue runner that reads Meta and writes the
- * templates, and the periodic scheduler.
+ * Template syncs, the background side: the work-queue runner that reads Meta (`WHATSAPP_GRAPH`)
+ * and writes the templates, and the periodic scheduler.
  */
 @Module({
   imports: [WhatsAppGraphModule],

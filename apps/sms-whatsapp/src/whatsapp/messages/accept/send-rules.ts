@@ -1,27 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { WhatsAppMessagesErrors, WhatsAppTemplatesErrors } from '@switchboard/contracts';
-import type { ErrorCode } from '@switchboard/contracts';
+import type {
+  ErrorCode,
+  WhatsAppRecipient,
+  WhatsAppSendContent,
+  WhatsAppSendDraft,
+  WhatsAppTemplateSend,
+} from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import { WhatsAppNumbersRepository } from '../../numbers';
 import type { WhatsAppNumberRow } from '../../numbers';
 import { TemplateCatalog } from '../../templates';
 import type { ResolvedTemplate } from '../../templates';
 import { WhatsAppAcceptRepository } from './accept.repository';
-import { checkTemplateParameters, checkTemplateRecipient, toGraphMessage } from './send-content';
-import type { WhatsAppRecipient, WhatsAppSendDraft } from './send-content';
+import { RecentLookups } from './recent-lookups';
+import { checkTemplateParameters, checkTemplateRecipient, toGraphMessage } from '../../content';
 import type { OutboundWhatsApp } from './whatsapp-draft';
 
 const DAY_MS = 86_400_000;
 /** Meta's message ids are kept 15 days: an older message cannot be quoted. */
 const QUOTABLE_MS = 15 * DAY_MS;
 
-type TemplateContent = {
-  template: { id?: string; slug?: string; language?: string; components?: unknown[] };
-};
+/** The contact a recipient names: its E.164 number or its business-scoped user id. */
+const contactOf = (to: WhatsAppRecipient) =>
+  to.kind === 'phone_number' ? to.phoneNumber : to.bsuid;
 
-const contactsOf = (to: WhatsAppRecipient) => [
-  to.kind === 'phone_number' ? to.phoneNumber : to.bsuid,
-];
+/** Free-form content as it reads back: a text's `preview_url` is not returned. */
+function readShape(content: WhatsAppSendContent): unknown {
+  if (content.kind === 'text') return { body: content.text.body };
+  return (content as unknown as Record<string, unknown>)[content.kind];
+}
 
 /**
  * The rules of a send after its content's: the sender (`from`, a connected number of the
@@ -31,6 +39,9 @@ const contactsOf = (to: WhatsAppRecipient) => [
  */
 @Injectable()
 export class WhatsAppSendRules {
+  private readonly senders = new RecentLookups<WhatsAppNumberRow>();
+  private readonly resolved = new RecentLookups<ResolvedTemplate>();
+
   constructor(
     private readonly numbers: WhatsAppNumbersRepository,
     private readonly templates: TemplateCatalog,
@@ -39,7 +50,7 @@ export class WhatsAppSendRules {
 
   async resolve(workspaceId: string, send: WhatsAppSendDraft): Promise<OutboundWhatsApp> {
     const sender = await this.sender(workspaceId, send.from);
-    const replyWamid = send.inReplyToMessageId
+    const replyToWamid = send.inReplyToMessageId
       ? await this.replyWamid(workspaceId, sender, send.to, send.inReplyToMessageId)
       : undefined;
     const base = {
@@ -50,32 +61,30 @@ export class WhatsAppSendRules {
       tags: send.tags,
       metadata: send.metadata,
     };
-    const context = replyWamid ? { context: { message_id: replyWamid } } : {};
-    if (send.content.kind !== 'template') {
-      if (!(await this.repository.windowOpen(sender.id, contactsOf(send.to))))
+    const target = { to: contactOf(send.to), replyToWamid };
+    const { content } = send;
+    if (content.kind !== 'template') {
+      if (!(await this.repository.windowOpen(sender.id, [contactOf(send.to)])))
         throw refuse(
           WhatsAppMessagesErrors.WhatsAppServiceWindowClosed,
-          send.content.kind,
-          `${contactsOf(send.to)[0]} has not written to ${sender.phone_number} in the last 24 hours: send a template.`,
+          content.kind,
+          `${contactOf(send.to)} has not written to ${sender.phone_number} in the last 24 hours: send a template.`,
         );
-      const { kind, ...arm } = send.content;
-      const value = arm[kind] as Record<string, unknown>;
       return {
         ...base,
-        contentKind: kind,
-        content: kind === 'text' ? { body: value.body } : value,
+        contentKind: content.kind,
+        content: readShape(content),
         freeForm: true,
         category: null,
         templateId: null,
         templateVersionId: null,
         templateLanguage: null,
-        graph: { ...toGraphMessage(recipientOf(send.to), send.content), ...context },
+        graph: toGraphMessage(content, target),
       };
     }
-    const given = (send.content as unknown as TemplateContent).template;
-    const template = await this.template(workspaceId, sender, given);
+    const template = await this.template(workspaceId, sender, content.template);
     checkTemplateRecipient(template.category, send.to);
-    checkTemplateParameters(template.components, given.components);
+    checkTemplateParameters(template.components, content.template.components);
     return {
       ...base,
       contentKind: 'template',
@@ -83,14 +92,21 @@ export class WhatsAppSendRules {
         slug: template.metaName,
         category: template.category,
         language: template.languageTag,
-        components: given.components ?? [],
+        components: content.template.components ?? [],
       },
       freeForm: false,
       category: template.category,
       templateId: template.templateId,
       templateVersionId: template.versionId,
       templateLanguage: template.languageTag,
-      graph: { ...toGraphMessage(recipientOf(send.to), send.content, template), ...context },
+      graph: toGraphMessage(content, {
+        ...target,
+        template: {
+          name: template.metaName,
+          language: template.language,
+          components: template.components,
+        },
+      }),
     };
   }
 
@@ -101,7 +117,9 @@ export class WhatsAppSendRules {
         'from',
         'Name the WhatsApp number to send from, in E.164.',
       );
-    const sender = await this.numbers.findSender(workspaceId, from);
+    const sender = await this.senders.get(`${workspaceId} ${from}`, () =>
+      this.numbers.findSender(workspaceId, from),
+    );
     if (!sender)
       throw refuse(
         WhatsAppMessagesErrors.WhatsAppSenderNotFound,
@@ -121,16 +139,14 @@ export class WhatsAppSendRules {
   private async template(
     workspaceId: string,
     sender: WhatsAppNumberRow,
-    given: TemplateContent['template'],
+    given: WhatsAppTemplateSend,
   ): Promise<ResolvedTemplate> {
     const ref = given.id ?? given.slug ?? '';
     try {
-      return await this.templates.resolveForSend(
-        workspaceId,
-        ref,
-        given.language,
-        sender.business_account_id,
-      );
+      const key = `${workspaceId} ${sender.business_account_id} ${ref} ${given.language ?? ''}`;
+      return (await this.resolved.get(key, () =>
+        this.templates.resolveForSend(workspaceId, ref, given.language, sender.business_account_id),
+      )) as ResolvedTemplate;
     } catch (err) {
       if (
         !(err instanceof AppError) ||
@@ -199,9 +215,4 @@ export class WhatsAppSendRules {
 /** A refusal naming the field it is about (in `param` and in `details`). */
 function refuse(code: ErrorCode, param: string, message: string): AppError {
   return new AppError(code, { message, param, details: [{ param, message }] });
-}
-
-/** Meta's `to`: a phone number's digits, or the business-scoped user id. */
-function recipientOf(to: WhatsAppRecipient): string {
-  return to.kind === 'phone_number' ? to.phoneNumber.replace(/^\+/, '') : to.bsuid;
 }

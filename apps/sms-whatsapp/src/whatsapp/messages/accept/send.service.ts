@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../../../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../../../config/sms-whatsapp.config';
 import { WhatsAppAcceptRepository } from './accept.repository';
-import { validateWhatsAppSend } from './send-content';
+import { validateWhatsAppSend } from '../../content';
 import { WhatsAppSendRules } from './send-rules';
 import { acceptedView, draftOutbound } from './whatsapp-draft';
 import type { OutboundWhatsApp, WhatsAppDraft } from './whatsapp-draft';

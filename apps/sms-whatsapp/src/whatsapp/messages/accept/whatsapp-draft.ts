@@ -5,7 +5,7 @@ import { toWhatsAppMessage } from '../message.mapper';
 import type { WhatsAppMessageRow, WhatsAppTag } from '../message.mapper';
 import { eventSubjectOf, whatsappEvent } from '../whatsapp-events';
 import type { WhatsAppEventRecord } from '../whatsapp-events';
-import type { WhatsAppRecipient } from './send-content';
+import type { WhatsAppRecipient } from '@switchboard/contracts';
 
 /** An outbound message whose every rule passed: its sender, content and Graph body are final. */
 export interface OutboundWhatsApp {
