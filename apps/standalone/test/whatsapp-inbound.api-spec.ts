@@ -499,7 +499,7 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     ]) {
       const answer = await attempt;
       expect(answer.status).toBe(404);
-      expect(answer.body).toMatchObject({ error: { code: 'E04085' } });
+      expect(answer.body).toMatchObject({ error: { code: 'E04080' } });
     }
     const listed = [];
     for await (const item of otherBird.whatsapp.list({ direction: 'inbound' }))

@@ -43,14 +43,6 @@ export const WhatsAppInteractionsErrorCatalog = {
     description:
       'The link `GET /v1/whatsapp/messages/{message_id}/media/{media_id}` redirects to is valid for 15 minutes and needs no credentials, which is why it does not last. Call that operation again (with your API key) for a fresh link; the media stays available for 30 days after the message arrived.',
   },
-  E04085: {
-    status: 404,
-    type: 'not_found_error',
-    name: 'WhatsAppInteractionMessageNotFound',
-    message: 'The WhatsApp message does not exist.',
-    description:
-      'No WhatsApp message with this id exists in the workspace of the credential (messages are kept 30 days). List them with `GET /v1/whatsapp/messages`.',
-  },
   E04086: {
     status: 404,
     type: 'not_found_error',

@@ -22,7 +22,7 @@ const interactions = { tag: 'WhatsApp messages', auth: 'api' } as const;
  * Read receipts, reactions and inbound media of WhatsApp messages (SDK: `bird.whatsapp.markRead`,
  * `bird.whatsapp.reaction`, `bird.whatsapp.messages.media`), answered by the sms-whatsapp service.
  */
-@Controller('v1/whatsapp/messages/:message_id')
+@Controller('v1/whatsapp/messages/:whatsapp_message_id')
 export class WhatsAppInteractionsController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
@@ -38,7 +38,7 @@ export class WhatsAppInteractionsController {
     response: { status: 202, description: '{typing_indicator}' },
   })
   markRead(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @ValidBody() body: MarkWhatsAppReadDto | undefined,
     @CallContext() context: RequestContext,
   ): Promise<WhatsAppReadReceipt> {
@@ -61,7 +61,7 @@ export class WhatsAppInteractionsController {
     response: { status: 202, description: '{id, emoji}' },
   })
   setReaction(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @ValidBody() body: SetWhatsAppReactionDto,
     @CallContext() context: RequestContext,
   ): Promise<WhatsAppReactionAccepted> {
@@ -83,7 +83,7 @@ export class WhatsAppInteractionsController {
     response: { status: 202, description: 'No body' },
   })
   async removeReaction(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @CallContext() context: RequestContext,
   ): Promise<void> {
     await this.services.send(Subjects.RemoveReaction, { message_id: messageId }, context);
@@ -101,7 +101,7 @@ export class WhatsAppInteractionsController {
     response: { status: 200, description: 'A page of reaction events' },
   })
   listReactionEvents(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @ValidQuery() query: ListWhatsAppReactionEventsQuery,
     @CallContext() context: RequestContext,
   ) {
@@ -129,7 +129,7 @@ export class WhatsAppInteractionsController {
     errors: [409, 410],
   })
   async media(
-    @Param('message_id') messageId: string,
+    @Param('whatsapp_message_id') messageId: string,
     @Param('media_id') mediaId: string,
     @CallContext() context: RequestContext,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -3,6 +3,7 @@ import {
   WHATSAPP_MEDIA_CHUNK_BYTES,
   WHATSAPP_MEDIA_LINK_TTL_MS,
   WhatsAppInteractionsErrors,
+  WhatsAppMessagesErrors,
 } from '@switchboard/contracts';
 import type {
   RequestContext,
@@ -43,7 +44,7 @@ export class MediaService {
     if (!media) {
       const direction = await this.repository.messageDirection(workspaceId, request.message_id);
       throw new AppError(
-        direction ? Errors.WhatsAppMediaNotFound : Errors.WhatsAppInteractionMessageNotFound,
+        direction ? Errors.WhatsAppMediaNotFound : WhatsAppMessagesErrors.WhatsAppMessageNotFound,
       );
     }
     servable(media);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WhatsAppInteractionsErrors } from '@switchboard/contracts';
+import { WhatsAppInteractionsErrors, WhatsAppMessagesErrors } from '@switchboard/contracts';
 import type {
   ErrorCode,
   ListWhatsAppReactionEventsRequest,
@@ -88,7 +88,7 @@ export class InteractionsService {
   ): Promise<Page<WhatsAppReactionEvent>> {
     const workspaceId = workspaceOf(context);
     if (!(await this.repository.target(workspaceId, request.message_id)))
-      throw new AppError(Errors.WhatsAppInteractionMessageNotFound);
+      throw new AppError(WhatsAppMessagesErrors.WhatsAppMessageNotFound);
     const page = await this.repository.listEvents(
       workspaceId,
       request.message_id,
@@ -105,7 +105,7 @@ export class InteractionsService {
     outboundError: ErrorCode,
   ): Promise<InteractionTarget> {
     const target = await this.repository.target(workspaceOf(context), messageId);
-    if (!target) throw new AppError(Errors.WhatsAppInteractionMessageNotFound);
+    if (!target) throw new AppError(WhatsAppMessagesErrors.WhatsAppMessageNotFound);
     if (target.direction !== 'inbound') throw new AppError(outboundError);
     const age = Date.now() - new Date(target.created_at).getTime();
     if (!target.provider_message_id || age > PROVIDER_ID_RETENTION_MS)
