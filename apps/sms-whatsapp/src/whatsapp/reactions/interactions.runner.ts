@@ -12,6 +12,7 @@ import type { WhatsAppGraph } from '../graph/whatsapp-graph';
 import { returnedRows } from '../inbound/returned-rows';
 import { DISPATCH_ATTEMPTS, dispatchRetryInMs, reactionError } from './interactions-dispatch';
 import { INTERACTIONS_QUEUE, PENDING_REACTION } from './interaction-queue';
+import { foldOwnReactions } from './own-reaction-fold';
 import type { InteractionJob } from './interaction-queue';
 
 interface Addressed {
@@ -89,17 +90,18 @@ export class InteractionsRunner implements OnApplicationBootstrap, BeforeApplica
             reaction: { message_id: message.provider_message_id, emoji: entry.emoji ?? '' },
           });
           await settle(tx, entry.id, 'sent', sent.messageId || null, null);
-          await standing(tx, job.payload.message_id, entry.emoji, message.business_phone);
         } catch (err) {
           if (err instanceof GraphError && err.temporary && job.attempts < DISPATCH_ATTEMPTS) {
             // This change and the ones after it wait, in order, for the next attempt.
             this.logger.warn(`reaction ${entry.id} not sent yet (${err.message}); retrying`);
+            await foldOwnReactions(tx, { messageIds: [job.payload.message_id] });
             await job.retryAt(tx, new Date(Date.now() + dispatchRetryInMs(job.attempts)));
             return;
           }
           await settle(tx, entry.id, 'failed', null, reactionError(err, at));
         }
       }
+      await foldOwnReactions(tx, { messageIds: [job.payload.message_id] });
       await job.complete(tx);
     });
   }
@@ -168,18 +170,4 @@ async function settle(
      SET status = $2, provider_message_id = $3, error = $4::jsonb WHERE id = $1`,
     [id, status, wamid, error === null ? null : JSON.stringify(error)],
   );
-}
-
-/** Folds a reaction of ours Meta took into the message's `reaction` (NULL once taken back). */
-async function standing(
-  tx: SqlRunner,
-  messageId: string,
-  emoji: string | null,
-  phone: string | null,
-) {
-  const from = phone ? { phone_number: phone } : {};
-  await tx.query(`UPDATE sms_whatsapp.whatsapp_messages SET reaction = $2::jsonb WHERE id = $1`, [
-    messageId,
-    emoji === null ? null : JSON.stringify({ emoji, from }),
-  ]);
 }

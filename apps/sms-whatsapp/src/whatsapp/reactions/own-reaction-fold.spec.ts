@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
+import type { RunningPostgres } from '@switchboard/testing';
+import { startTestPostgres } from '@switchboard/testing';
+import { DataSource } from 'typeorm';
+import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
+import { smsWhatsappDatabase } from '../../database/sms-whatsapp.database';
+import { foldOwnReactions } from './own-reaction-fold';
+
+const WORKSPACE = 'ws_fold_test';
+const FROM = { phone_number: '+15550100001' };
+
+describe('foldOwnReactions', () => {
+  let postgres: RunningPostgres;
+  let dataSource: DataSource;
+
+  async function message(): Promise<string> {
+    const id = `wam_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
+    await dataSource.query(
+      `INSERT INTO sms_whatsapp.whatsapp_messages (id, workspace_id, direction, status, number_id,
+         content_kind, content, created_at, status_at)
+       VALUES ($1, $2, 'inbound', 'received', 'wan_fold', 'text', '{}', now(), now())`,
+      [id, WORKSPACE],
+    );
+    return id;
+  }
+
+  async function entry(
+    messageId: string,
+    emoji: string | null,
+    status: string,
+    secondsAgo: number,
+  ) {
+    const wamid = `wamid.${randomUUID()}`;
+    await dataSource.query(
+      `INSERT INTO sms_whatsapp.whatsapp_reaction_events (id, workspace_id, message_id, emoji,
+         status, direction, from_address, provider_message_id, occurred_at)
+       VALUES ($1, $2, $3, $4, $5, 'outbound', $6, $7, now() - make_interval(secs => $8))`,
+      [`wre_${randomUUID()}`, WORKSPACE, messageId, emoji, status, FROM, wamid, secondsAgo],
+    );
+    return wamid;
+  }
+
+  const reactionOf = async (id: string) =>
+    (
+      await dataSource.query<Array<{ reaction: unknown }>>(
+        `SELECT reaction FROM sms_whatsapp.whatsapp_messages WHERE id = $1`,
+        [id],
+      )
+    )[0].reaction;
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    const config = {
+      DATABASE_URL: postgres.url,
+      DATABASE_POOL_SIZE: 2,
+      ENCRYPTION_KEY: 'an encryption key for the fold tests',
+    } as SmsWhatsappConfig;
+    await runMigrations(smsWhatsappDatabase(config));
+    dataSource = await new DataSource(
+      serviceDataSourceOptions(smsWhatsappDatabase(config)),
+    ).initialize();
+    await dataSource.query(
+      `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
+       VALUES ('waba_fold', $1, '777', 'Acme')`,
+      [WORKSPACE],
+    );
+    await dataSource.query(
+      `INSERT INTO sms_whatsapp.whatsapp_numbers (id, workspace_id, business_account_id,
+         phone_number_id, channel_id, name, status)
+       VALUES ('wan_fold', $1, 'waba_fold', '666', $2, 'Acme', 'connected')`,
+      [WORKSPACE, randomUUID()],
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await postgres?.stop();
+  });
+
+  it('stands the latest reaction WhatsApp took, and nothing after a removal', async () => {
+    const id = await message();
+    await entry(id, '👍', 'sent', 30);
+    await entry(id, '❤️', 'sent', 20);
+    await foldOwnReactions(dataSource, { messageIds: [id] });
+    expect(await reactionOf(id)).toEqual({ emoji: '❤️', from: FROM });
+    await entry(id, null, 'sent', 10);
+    await foldOwnReactions(dataSource, { messageIds: [id] });
+    expect(await reactionOf(id)).toBeNull();
+  });
+
+  it('shows the reaction before one a status webhook reports failed', async () => {
+    const id = await message();
+    await entry(id, '👍', 'sent', 30);
+    const later = await entry(id, '❤️', 'sent', 20);
+    await dataSource.query(
+      `UPDATE sms_whatsapp.whatsapp_reaction_events SET status = 'failed' WHERE provider_message_id = $1`,
+      [later],
+    );
+    await foldOwnReactions(dataSource, { workspaceId: WORKSPACE, wamids: [later] });
+    expect(await reactionOf(id)).toEqual({ emoji: '👍', from: FROM });
+  });
+});
