@@ -19,7 +19,6 @@ interface Addressed {
   phone_number_id: string;
   provider_message_id: string | null;
   to: string | null;
-  business_phone: string | null;
 }
 
 /**
@@ -147,7 +146,7 @@ async function addressed(
 ): Promise<Addressed | undefined> {
   const rows = returnedRows<Addressed>(
     await runner.query(
-      `SELECT n.phone_number_id, m.provider_message_id, m.business_phone,
+      `SELECT n.phone_number_id, m.provider_message_id,
          coalesce(ltrim(m.contact_phone, '+'), m.contact_bsuid) AS to
        FROM sms_whatsapp.whatsapp_messages m
        JOIN sms_whatsapp.whatsapp_numbers n ON n.id = m.number_id
