@@ -172,6 +172,8 @@ describe("the route table walked with another workspace's ids", () => {
     UpdateContactPropertyDto: { fallback_value: 'enterprise' },
     UpdateContactDto: { first_name: 'Mallory', data: { plan: 'stolen' } },
     UpdateSmsKeywordRuleDto: { reply: 'taken over' },
+    MarkWhatsAppReadDto: { typing_indicator: true },
+    SetWhatsAppReactionDto: { emoji: '👍' },
   });
 
   beforeAll(async () => {
@@ -331,8 +333,25 @@ describe("the route table walked with another workspace's ids", () => {
          gen_random_uuid(), 'Owner', 'connected' FROM a`,
       [b.workspace.id],
     );
+    // An inbound WhatsApp image of B's, its bytes fetched from Meta (rows: it came by webhook).
+    await platform.db.query(
+      `WITH m AS (
+         INSERT INTO sms_whatsapp.whatsapp_messages (id, workspace_id, direction, status, number_id,
+           business_phone, contact_phone, content_kind, content, provider_message_id, created_at,
+           status_at)
+         VALUES ('wam_${'r'.repeat(26)}', $1, 'inbound', 'received', 'wan_${'r'.repeat(26)}',
+           '+31612340001', '+31612345678', 'image', '{"id":"waf_${'r'.repeat(26)}"}',
+           'wamid.route-table', now(), now()) RETURNING id)
+       INSERT INTO sms_whatsapp.whatsapp_media (id, workspace_id, message_id, meta_media_id,
+         mime_type, bytes, size_bytes, status, fetched_at, expires_at)
+       SELECT 'waf_${'r'.repeat(26)}', $1, m.id, 'meta-route-table', 'image/png', '\\x0102'::bytea,
+         2, 'stored', now(), now() + interval '30 days' FROM m`,
+      [b.workspace.id],
+    );
     ids = {
       whatsapp_number_id: `wan_${'r'.repeat(26)}`,
+      whatsapp_message_id: `wam_${'r'.repeat(26)}`,
+      media_id: `waf_${'r'.repeat(26)}`,
       business_account_ref: '102290129340398',
       sms_message_id: sms.body.id,
       keyword_rule_id: keywordRule.body.id,

@@ -13,6 +13,7 @@ import type {
 import { CursorCodec } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
+import { InboundMediaUrls } from '../media/inbound-media-urls';
 import { toWhatsAppEvent, toWhatsAppMessage } from './message.mapper';
 import { WhatsAppMessagesRepository } from './messages.repository';
 
@@ -27,12 +28,14 @@ export class WhatsAppMessagesService {
   constructor(
     private readonly repository: WhatsAppMessagesRepository,
     private readonly cursors: CursorCodec,
+    private readonly mediaUrls: InboundMediaUrls,
   ) {}
 
   async get(context: RequestContext, messageId: string): Promise<WhatsAppMessage> {
     const row = await this.repository.findMessage(workspaceOf(context), messageId);
     if (!row) throw new AppError(WhatsAppMessagesErrors.WhatsAppMessageNotFound);
-    return toWhatsAppMessage(row);
+    const [message] = await this.mediaUrls.add(context, [toWhatsAppMessage(row)]);
+    return message;
   }
 
   /** Messages are kept 30 days: an earlier (or absent) `created_after` is raised to that bound. */
@@ -54,7 +57,7 @@ export class WhatsAppMessagesService {
       },
       this.cursors,
     );
-    return { ...page, data: page.data.map(toWhatsAppMessage) };
+    return { ...page, data: await this.mediaUrls.add(context, page.data.map(toWhatsAppMessage)) };
   }
 
   async events(

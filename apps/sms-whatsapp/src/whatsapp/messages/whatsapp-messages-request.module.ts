@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WhatsAppMediaModule } from '../media';
 import { WhatsAppNumbersModule } from '../numbers';
 import { WhatsAppTemplatesModule } from '../templates';
 import { WhatsAppAcceptRepository } from './accept/accept.repository';
@@ -13,7 +14,7 @@ import { WhatsAppMessagesService } from './messages.service';
  * Meta is background work (`WhatsAppDispatchModule`).
  */
 @Module({
-  imports: [WhatsAppNumbersModule, WhatsAppTemplatesModule],
+  imports: [WhatsAppNumbersModule, WhatsAppTemplatesModule, WhatsAppMediaModule],
   controllers: [WhatsAppMessagesHandler],
   providers: [
     WhatsAppSendService,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { WhatsAppNumbersRepository } from '../numbers';
+import { foldOwnReactions } from '../reactions/own-reaction-fold';
 import { accountUpdate, qualityChanges, reactionStatus } from './account-changes';
 import type { ConnectedNumber, InboundMessagesSink, MetaStatus } from './meta-webhook';
 import { WHATSAPP_INBOUND_SINK } from './meta-webhook';
@@ -79,6 +80,11 @@ export class WebhookChangesApplier {
         number.workspaceId,
         statuses.map(reactionStatus),
       );
+      // A reaction of ours Meta reports failed no longer stands on its message.
+      await foldOwnReactions(manager, {
+        workspaceId: number.workspaceId,
+        wamids: statuses.filter((status) => status.status === 'failed').map((status) => status.id),
+      });
     }
   }
 
