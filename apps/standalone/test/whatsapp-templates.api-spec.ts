@@ -608,7 +608,10 @@ describe('WhatsApp templates through the gateway', () => {
   });
 
   it('another workspace sees none of it, and cannot sync a channel group it does not hold', async () => {
-    expect((await otherBird.whatsapp.templates.list()).data).toEqual([]);
+    // Its own account's templates (synced when it connected), none of Acme's.
+    const theirTemplates = (await otherBird.whatsapp.templates.list()).data;
+    expect(theirTemplates.map((t) => t.name)).not.toContain('order_shipped');
+    expect(theirTemplates.every((t) => t.waba === OTHER_WABA)).toBe(true);
     const template = await bird.whatsapp.templates.get('order_shipped');
     const foreign = await call<{ error: { code: string } }>(
       platform.base,
@@ -623,7 +626,7 @@ describe('WhatsApp templates through the gateway', () => {
     expect(theirs.status).toBe(404);
     expect((theirs.body as unknown as { error: { code: string } }).error.code).toBe('E04078');
     const pathOfAcme = await syncTemplates(other, otherChannelGroupId, acme.workspace.id);
-    expect(pathOfAcme.status).toBe(404);
+    expect(pathOfAcme.status).toBe(403);
     const unknown = await syncTemplates(acme, randomUUID());
     expect(unknown.status).toBe(404);
     const apiKey = await call(

@@ -1,3 +1,4 @@
+import { completedJobsCte } from '@switchboard/background';
 import { Injectable } from '@nestjs/common';
 import type { SmsTag } from '@switchboard/contracts';
 import { rowsOf } from '@switchboard/persistence';
@@ -99,16 +100,8 @@ export class SubmitRepository {
  * only the messages of the jobs it deleted.
  */
 function recordSql(fenced: boolean): string {
-  const ours = (column: string) =>
-    fenced ? ` AND ${column} IN (SELECT message_id FROM done)` : '';
-  const done = fenced
-    ? `done AS (
-         DELETE FROM sms_whatsapp.jobs
-         WHERE id = ANY ($6::bigint[])
-           AND (id, attempts) IN (SELECT * FROM unnest($6::bigint[], $7::int[]))
-         RETURNING id, payload->>'message_id' AS message_id
-       ), `
-    : '';
+  const ours = (column: string) => (fenced ? ` AND ${column} IN (SELECT key FROM done)` : '');
+  const done = fenced ? `${completedJobsCte('sms_whatsapp', 6, 'message_id')}, ` : '';
   return `WITH ${done}s AS (
        UPDATE sms_whatsapp.sms_messages m
        SET status = 'sent', sent_at = x.sent_at, status_at = x.sent_at, carrier = x.carrier,
@@ -133,7 +126,7 @@ function recordSql(fenced: boolean): string {
        FROM jsonb_to_recordset($3::jsonb) AS x(id text, code text, description text,
          carrier_code text, at timestamptz)
        WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}
-     ), ${eventInserts('$4', '$5', fenced ? '(SELECT message_id FROM done)' : undefined)}
+     ), ${eventInserts('$4', '$5', fenced ? '(SELECT key FROM done)' : undefined)}
      ${fenced ? 'SELECT id::text AS id FROM done' : 'SELECT 1'}`;
 }
 

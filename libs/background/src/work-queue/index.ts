@@ -1,7 +1,14 @@
 export { workQueueTable, workQueueOwnerColumn, jobsChannel } from './work-queue.table';
 export { enqueueJobs } from './enqueue-jobs';
 export type { NewJob } from './enqueue-jobs';
-export { completeJobs, holdJobs, jobFences, JobLeaseLostError, markCompleted } from './job';
+export {
+  completedJobsCte,
+  completeJobs,
+  holdJobs,
+  jobFences,
+  JobLeaseLostError,
+  markCompleted,
+} from './job';
 export type { Job } from './job';
 export { WorkQueue } from './work-queue';
 export type { WorkQueueWorkerOptions, WorkQueueWorker, QueueLogger } from './queue-runner';

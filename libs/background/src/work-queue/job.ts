@@ -159,6 +159,21 @@ export function jobFences<P>(jobs: readonly Job<P>[]): Array<{ id: string; attem
   return jobs.map(claimedJob).map((job) => ({ id: job.id, attempts: job.attempts }));
 }
 
+/**
+ * The CTE such a statement deletes its jobs with: `done AS (...)`, fenced on the fences' ids in
+ * parameter `$idsParam` and attempts in the next, answering each deleted job's `id` and the
+ * `payloadKey` of its payload (the row the job was for) as `key`.
+ */
+export function completedJobsCte(schema: string, idsParam: number, payloadKey: string): string {
+  const ids = `$${idsParam}::bigint[]`;
+  return `done AS (
+         DELETE FROM "${schema}".jobs
+         WHERE id = ANY (${ids})
+           AND (id, attempts) IN (SELECT * FROM unnest(${ids}, $${idsParam + 1}::int[]))
+         RETURNING id, payload->>'${payloadKey}' AS key
+       )`;
+}
+
 export function markCompleted<P>(
   jobs: readonly Job<P>[],
   deletedIds: ReadonlySet<string>,

@@ -72,7 +72,11 @@ async function fetchPage(
     { count?: unknown; channels?: unknown } | undefined;
   if (!body || !Array.isArray(body.channels)) throw unavailable('answered an unreadable list');
   const count = typeof body.count === 'number' ? body.count : offset + body.channels.length;
-  return { count, channels: body.channels as LegacyChannel[] };
+  // A source may list anything: only objects are channels.
+  const channels = (body.channels as unknown[]).filter(
+    (item): item is LegacyChannel => typeof item === 'object' && item !== null,
+  );
+  return { count, channels };
 }
 
 function numberOf(channel: LegacyChannel): NumberToConnect {
@@ -80,10 +84,22 @@ function numberOf(channel: LegacyChannel): NumberToConnect {
   const { waba_id: wabaId, phone_number_id: phoneId, msisdn, pin } = settings;
   if (!wabaId || !phoneId || !msisdn)
     throw unavailable(`holds channel ${channel.id} without waba_id, phone_number_id and msisdn`);
+  // What reaches Meta from the source is held to the rules a connector's own arguments meet.
+  const phoneNumber = e164Of(String(msisdn));
+  if (
+    !/^\d{1,32}$/.test(String(wabaId)) ||
+    !/^\d{1,32}$/.test(String(phoneId)) ||
+    !/^\+\d{6,15}$/.test(phoneNumber)
+  )
+    throw unavailable(
+      `holds channel ${channel.id} with a malformed waba_id, phone_number_id or msisdn`,
+    );
+  if (pin && !/^\d{6}$/.test(String(pin)))
+    throw unavailable(`holds channel ${channel.id} with a pin that is not six digits`);
   return {
     wabaId: String(wabaId),
     phoneId: String(phoneId),
-    phoneNumber: e164Of(String(msisdn)),
+    phoneNumber,
     ...(pin ? { pin: String(pin) } : {}),
   };
 }

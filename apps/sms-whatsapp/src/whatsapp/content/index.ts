@@ -4,7 +4,7 @@ export { checkTemplateParameters, checkTemplateRecipient } from './template-para
 export { templateSlots } from './template-slots';
 export type { MetaTemplateComponent, TemplateSlots } from './template-slots';
 export { normaliseLanguageTag } from './template.rules';
-export { toGraphMessage } from './to-graph';
+export { graphAddress, toGraphMessage } from './to-graph';
 export type { GraphTarget } from './to-graph';
 export { toGraphTemplate } from './to-graph-template';
 export type { ResolvedGraphTemplate } from './to-graph-template';

@@ -77,16 +77,20 @@ const GRAPH_TYPE: Record<WhatsAppSendContent['kind'], string> = {
   contact_cards: 'contacts',
 };
 
+/** How Meta is told the person: `to` for a phone number (digits), `recipient` for a BSUID. */
+export function graphAddress(to: string): { to: string } | { recipient: string } {
+  return to.startsWith('+') ? { to: to.slice(1) } : { recipient: to };
+}
+
 /** The body of Meta's `POST /{phone_number_id}/messages` for one send's content. */
 export function toGraphMessage(
   content: WhatsAppSendContent,
   target: GraphTarget,
 ): GraphMessageBody {
-  const address = target.to.startsWith('+') ? { to: target.to.slice(1) } : { recipient: target.to };
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
-    ...address,
+    ...graphAddress(target.to),
     ...(target.replyToWamid !== undefined && { context: { message_id: target.replyToWamid } }),
     type: GRAPH_TYPE[content.kind],
     ...graphContent(content, target),

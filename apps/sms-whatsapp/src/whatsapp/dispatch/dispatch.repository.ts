@@ -1,7 +1,9 @@
+import { completedJobsCte } from '@switchboard/background';
 import { Injectable } from '@nestjs/common';
 import type { WhatsAppError } from '@switchboard/contracts';
 import { rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
+import { SENDING_NUMBER_STATUSES_SQL } from '../numbers/sending-statuses';
 import { eventInserts, eventRows } from '../messages';
 import type { WhatsAppEventRecord, WhatsAppMessageRow } from '../messages';
 
@@ -33,7 +35,8 @@ export class DispatchRepository {
     return rowsOf<DispatchRow>(
       await runner.query(
         `SELECT m.*, n.phone_number_id,
-           (n.status = 'connected' AND n.workspace_id = m.workspace_id) AS number_connected,
+           (n.status IN (${SENDING_NUMBER_STATUSES_SQL}) AND n.workspace_id = m.workspace_id)
+             AS number_connected,
            EXISTS (SELECT 1 FROM sms_whatsapp.whatsapp_service_windows w
                    WHERE w.number_id = m.number_id
                      AND w.contact IN (m.contact_phone, m.contact_bsuid)
@@ -86,16 +89,8 @@ export class DispatchRepository {
 
 /** The statement of `record`; `fenced` adds the jobs' deletion ($5 ids, $6 attempts). */
 function recordSql(fenced: boolean): string {
-  const ours = (column: string) =>
-    fenced ? ` AND ${column} IN (SELECT message_id FROM done)` : '';
-  const done = fenced
-    ? `done AS (
-         DELETE FROM sms_whatsapp.jobs
-         WHERE id = ANY ($5::bigint[])
-           AND (id, attempts) IN (SELECT * FROM unnest($5::bigint[], $6::int[]))
-         RETURNING id, payload->>'message_id' AS message_id
-       ), `
-    : '';
+  const ours = (column: string) => (fenced ? ` AND ${column} IN (SELECT key FROM done)` : '');
+  const done = fenced ? `${completedJobsCte('sms_whatsapp', 5, 'message_id')}, ` : '';
   return `WITH ${done}s AS (
        UPDATE sms_whatsapp.whatsapp_messages m
        SET status = 'sent', sent_at = x.at, status_at = x.at, provider_message_id = x.wamid
@@ -108,7 +103,7 @@ function recordSql(fenced: boolean): string {
          last_error_meta_code = (x.error->>'meta_error_code')::int, last_error_at = x.at
        FROM jsonb_to_recordset($2::jsonb) AS x(id text, error jsonb, at timestamptz)
        WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}
-     ), ${eventInserts('$3', '$4', fenced ? '(SELECT message_id FROM done)' : undefined)}
+     ), ${eventInserts('$3', '$4', fenced ? '(SELECT key FROM done)' : undefined)}
      ${fenced ? 'SELECT id::text AS id FROM done' : 'SELECT 1'}`;
 }
 

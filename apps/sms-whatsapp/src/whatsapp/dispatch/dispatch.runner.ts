@@ -7,6 +7,7 @@ import {
   completeJobs,
   holdJobs,
   jobFences,
+  JobLeaseLostError,
   markCompleted,
   wakeRelay,
   WorkQueue,
@@ -24,6 +25,9 @@ import type { DispatchPayload, WhatsAppEventRecord } from '../messages';
 import { dispatchFailure } from './dispatch-failure';
 import { DispatchRepository } from './dispatch.repository';
 import type { DispatchRow, FailedRecord, SentRecord } from './dispatch.repository';
+
+/** Tries at recording a sent message (about 20 s in all, well within the job's 60 s lease). */
+const RECORD_ATTEMPTS = 8;
 
 const BATCH_SIZE = 16;
 const CONCURRENCY = 64;
@@ -94,9 +98,29 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
         const row = rows.get(job.payload.message_id);
         if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
         const outcome = await this.perNumber.use(row.phone_number_id, () => this.sendOne(job, row));
-        return this.recorder.add(outcome);
+        return this.recordDurably(outcome);
       }),
     );
+  }
+
+  /**
+   * A message Meta took (it has a wamid) is never sent again because recording it failed once
+   * (a dropped connection, a failover): its outcome is recorded again, with back-off, for as
+   * long as the job's lease lasts. Other outcomes fail the job, which the queue retries.
+   */
+  private async recordDurably(outcome: Outcome): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.recorder.add(outcome);
+      } catch (err) {
+        if (!('wamid' in outcome) || err instanceof JobLeaseLostError || attempt >= RECORD_ATTEMPTS)
+          throw err;
+        this.logger.warn(
+          `recording ${outcome.row.id} as sent failed (${(err as Error).message}); trying again`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 4_000)));
+      }
+    }
   }
 
   private async sendOne(job: DispatchJob, row: DispatchRow): Promise<Outcome> {

@@ -12,8 +12,8 @@ const CHUNK = 5_000;
 
 /**
  * The SDK's retention bounds for WhatsApp messages: Meta's wamid is cleared after 15 days (a
- * message can no longer be quoted, reacted to or marked read), the message and its timeline are
- * deleted after 30. Runs every ten minutes in chunks; running on several replicas at once only
+ * message can no longer be quoted, reacted to or marked read), the message, its timeline, its
+ * media rows and reaction log are deleted after 30, and service windows long closed go. Runs every ten minutes in chunks; running on several replicas at once only
  * repeats work already done.
  */
 @Injectable()
@@ -80,6 +80,11 @@ export class WhatsAppMessagesRetention
            ), e AS (
              DELETE FROM sms_whatsapp.whatsapp_message_events
              WHERE message_id IN (SELECT id FROM d)
+           ), media AS (
+             DELETE FROM sms_whatsapp.whatsapp_media WHERE message_id IN (SELECT id FROM d)
+           ), reactions AS (
+             DELETE FROM sms_whatsapp.whatsapp_reaction_events
+             WHERE message_id IN (SELECT id FROM d)
            )
            SELECT count(*)::int AS count FROM d`,
           [messageBound],
@@ -88,6 +93,11 @@ export class WhatsAppMessagesRetention
       deleted += row.count;
       if (row.count < CHUNK) break;
     }
+    // A window closed a day ago is as good as none: its row only grows the table.
+    await this.runner.query(
+      `DELETE FROM sms_whatsapp.whatsapp_service_windows
+       WHERE last_inbound_at < clock_timestamp() - interval '2 days'`,
+    );
     return { cleared, deleted };
   }
 }

@@ -7,6 +7,7 @@ import { inPgTransaction, newId, pgPoolOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { graphAddress } from '../content/to-graph';
 import { GraphError, WHATSAPP_GRAPH } from '../graph/whatsapp-graph';
 import type { WhatsAppGraph } from '../graph/whatsapp-graph';
 import { returnedRows } from '../inbound/returned-rows';
@@ -83,7 +84,7 @@ export class InteractionsRunner implements OnApplicationBootstrap, BeforeApplica
           const sent = await this.graph.sendMessage(message.phone_number_id, {
             messaging_product: 'whatsapp',
             recipient_type: 'individual',
-            to: message.to,
+            ...(message.to ? graphAddress(message.to) : {}),
             type: 'reaction',
             // Meta takes a reaction back as a reaction with an empty emoji.
             reaction: { message_id: message.provider_message_id, emoji: entry.emoji ?? '' },
@@ -147,7 +148,7 @@ async function addressed(
   const rows = returnedRows<Addressed>(
     await runner.query(
       `SELECT n.phone_number_id, m.provider_message_id,
-         coalesce(ltrim(m.contact_phone, '+'), m.contact_bsuid) AS to
+         coalesce(m.contact_phone, m.contact_bsuid) AS to
        FROM sms_whatsapp.whatsapp_messages m
        JOIN sms_whatsapp.whatsapp_numbers n ON n.id = m.number_id
        WHERE m.id = $1 ${lock ? 'FOR UPDATE OF m' : ''}`,

@@ -48,8 +48,8 @@ export class TemplateSyncService {
     input: SyncWhatsAppTemplatesRequest,
   ): Promise<SyncWhatsAppTemplatesReply> {
     const workspaceId = workspaceOf(context);
-    if (input.workspace_id !== workspaceId)
-      throw new AppError(CommonErrors.WorkspaceNotFound, { param: 'workspace_id' });
+    // As the connectors and channel groups answer another workspace's id in the path.
+    if (input.workspace_id !== workspaceId) throw new AppError(CommonErrors.WorkspaceMismatch);
     const accountId = await this.repository.channelGroupAccount(
       this.reads,
       workspaceId,

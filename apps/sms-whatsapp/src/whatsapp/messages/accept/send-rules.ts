@@ -8,6 +8,7 @@ import type {
   WhatsAppTemplateSend,
 } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
+import { numberSends } from '../../numbers/sending-statuses';
 import { WhatsAppNumbersRepository } from '../../numbers';
 import type { WhatsAppNumberRow } from '../../numbers';
 import { TemplateCatalog } from '../../templates';
@@ -126,7 +127,7 @@ export class WhatsAppSendRules {
         'from',
         `The workspace has no WhatsApp number ${from}.`,
       );
-    if (sender.status !== 'connected')
+    if (!numberSends(sender.status))
       throw refuse(
         WhatsAppMessagesErrors.WhatsAppSenderNotConnected,
         'from',
