@@ -480,6 +480,41 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     expect(late.body).toMatchObject({ error: { code: 'E04086' } });
   });
 
+  it('applies an inbound message Meta posted while its number was still being connected', async () => {
+    const late = {
+      wabaId: '4100000002',
+      phoneNumberId: '5100000002',
+      displayPhoneNumber: '15550100002',
+    };
+    graph.addAccount({ wabaId: late.wabaId, name: 'Acme late' });
+    graph.addNumber({ ...late, displayPhoneNumber: '+1 555-010-0002' });
+    const wamid = `wamid.in-${randomUUID()}`;
+    await webhook(graph.inboundTextPayload({ ...late, from: CONTACT, text: 'Early', wamid }));
+    const connected = await call(
+      platform.base,
+      'POST',
+      `/workspaces/${acme.workspace.id}/connectors`,
+      {
+        headers: { authorization: `AccessKey ${acme.access_key.secret}` },
+        body: {
+          connectorTemplateRef: 'whatsapp',
+          name: 'Late',
+          arguments: {
+            wabaId: late.wabaId,
+            phoneId: late.phoneNumberId,
+            phoneNumber: '+15550100002',
+          },
+        },
+      },
+    );
+    expect(connected.status).toBe(201);
+    const { id } = await messageOf(wamid);
+    expect(await bird.whatsapp.get(id)).toMatchObject({
+      direction: 'inbound',
+      text: { body: 'Early' },
+    });
+  });
+
   it('shows another workspace nothing', async () => {
     const { id } = await receiveText('Private');
     for (const attempt of [

@@ -93,6 +93,8 @@ describe('WhatsApp webhooks', () => {
       WHATSAPP_ACCESS_TOKEN: graph.accessToken,
       WHATSAPP_APP_SECRET: APP_SECRET,
       WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
+      // A webhook for a number nobody connected is noted at once (the wait has its own test).
+      WHATSAPP_UNKNOWN_NUMBER_GRACE_SECONDS: '0',
     });
     url = `${platform.base}/webhooks/whatsapp`;
     acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });

@@ -48,6 +48,13 @@ const whatsappEnv = {
     description:
       "How often each connected business account's templates are synced from Meta, in seconds (Meta's status webhooks apply in between)",
   }),
+  WHATSAPP_UNKNOWN_NUMBER_GRACE_SECONDS: env.int({
+    default: 300,
+    min: 0,
+    max: 86_400,
+    description:
+      'How long a webhook for a phone number id no workspace has connected is retried (Meta may post while the number is being connected) before it is kept as processed with a note',
+  }),
   CP_URL: env.optionalString({
     description:
       'The legacy connectivity platform whose WhatsApp channels a connector with isCpMigrated migrates; unset: such connectors are refused',

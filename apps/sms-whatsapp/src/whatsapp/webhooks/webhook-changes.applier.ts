@@ -33,10 +33,16 @@ export class WebhookChangesApplier {
     private readonly templates?: WhatsAppTemplateStatusApplier,
   ) {}
 
+  /**
+   * `mayWait(rowId)`: whether a change for a number not connected yet is retried rather than
+   * noted (Meta may post for a number while it is being connected: its app is subscribed before
+   * the number's row commits).
+   */
   async apply(
     manager: EntityManager,
     changes: WebhookChange[],
     note: (rowId: string, text: string) => void,
+    mayWait: (rowId: string) => boolean = () => false,
   ): Promise<void> {
     const numbers = await this.connected(
       manager,
@@ -47,6 +53,8 @@ export class WebhookChangesApplier {
       switch (change.kind) {
         case 'messages': {
           const number = numbers.get(change.phoneNumberId);
+          if (!number && mayWait(change.rowId))
+            throw new Error(`phone_number_id ${change.phoneNumberId} is not connected (yet)`);
           if (!number) {
             note(change.rowId, `phone_number_id ${change.phoneNumberId} is not connected; ignored`);
             break;

@@ -8,6 +8,7 @@ export const WEBHOOK_INBOX_QUEUE = 'whatsapp.webhook';
 export interface InboxRow {
   id: string;
   body: string;
+  received_at: Date;
 }
 
 /** An inbox row done with: `note` says why nothing (or not all) of it applied, null when all did. */
@@ -37,7 +38,7 @@ export class WebhookInboxRepository {
   async pending(runner: SqlRunner, ids: string[]): Promise<InboxRow[]> {
     return rowsOf<InboxRow>(
       await runner.query(
-        `SELECT id::text AS id, body FROM sms_whatsapp.whatsapp_webhook_inbox
+        `SELECT id::text AS id, body, received_at FROM sms_whatsapp.whatsapp_webhook_inbox
          WHERE id = ANY ($1::bigint[]) AND processed_at IS NULL
          ORDER BY id FOR UPDATE`,
         [ids],

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { completeJobs, holdJobs, wakeRelay, WorkQueue } from '@switchboard/background';
@@ -6,6 +6,8 @@ import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { pgPoolOf } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
+import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { readWebhooks } from './webhook-changes';
 import { WebhookChangesApplier } from './webhook-changes.applier';
 import { WEBHOOK_INBOX_QUEUE, WebhookInboxRepository } from './webhook-inbox.repository';
@@ -32,6 +34,7 @@ export class WebhookProcessorRunner implements OnApplicationBootstrap, BeforeApp
     @InjectDataSource('sms_whatsapp') private readonly dataSource: DataSource,
     private readonly inbox: WebhookInboxRepository,
     private readonly changes: WebhookChangesApplier,
+    @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig,
   ) {
     this.pool = pgPoolOf(dataSource);
   }
@@ -77,7 +80,13 @@ export class WebhookProcessorRunner implements OnApplicationBootstrap, BeforeApp
       const { changes, notes } = readWebhooks(rows);
       const note = (rowId: string, text: string) =>
         notes.set(rowId, [...(notes.get(rowId) ?? []), text]);
-      await this.changes.apply(manager, changes, note);
+      const graceMs = this.config.WHATSAPP_UNKNOWN_NUMBER_GRACE_SECONDS * 1000;
+      const young = new Set(
+        rows
+          .filter((row) => Date.now() - new Date(row.received_at).getTime() < graceMs)
+          .map((row) => row.id),
+      );
+      await this.changes.apply(manager, changes, note, (rowId) => young.has(rowId));
       await this.inbox.markProcessed(
         manager,
         rows.map((row) => ({ id: row.id, note: notes.get(row.id)?.join('; ') ?? null })),
