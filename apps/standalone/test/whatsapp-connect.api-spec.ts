@@ -177,7 +177,10 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     });
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatchObject({ code: 'E05010', vendor_code: '133005' });
-    expect(graph.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`POST /${PHONE_ID}/register`]);
+    expect(graph.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `GET /${PHONE_ID}`,
+      `POST /${PHONE_ID}/register`,
+    ]);
     for (const table of ['whatsapp_numbers', 'whatsapp_business_accounts', 'connectors'])
       expect(await rows(`SELECT 1 FROM sms_whatsapp.${table}`)).toEqual([]);
   });
@@ -196,7 +199,7 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     expect(await rows('SELECT 1 FROM sms_whatsapp.whatsapp_numbers')).toEqual([]);
   }, 60_000);
 
-  it('connects a number: register, subscribe, read both with the token; then it is readable everywhere', async () => {
+  it('connects a number: read it, register, subscribe, read both with the token; then it is readable everywhere', async () => {
     graph.clearCalls();
     const created = await connect(acme, {
       wabaId: WABA,
@@ -215,12 +218,13 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     expect(created.body.arguments).not.toHaveProperty('phoneRegistrationPin');
     expect(created.body.dataCapture.captureEndpoint).toMatch(/\/webhooks\/whatsapp$/);
     expect(graph.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `GET /${PHONE_ID}`,
       `POST /${PHONE_ID}/register`,
       `POST /${WABA}/subscribed_apps`,
       `GET /${PHONE_ID}`,
       `GET /${WABA}`,
     ]);
-    expect(graph.calls[0].body).toEqual({ messaging_product: 'whatsapp', pin: PIN });
+    expect(graph.calls[1].body).toEqual({ messaging_product: 'whatsapp', pin: PIN });
     for (const c of graph.calls)
       expect(c.headers.authorization).toBe(`Bearer ${graph.accessToken}`);
     expect(graph.isRegistered(PHONE_ID) && graph.isSubscribed(WABA)).toBe(true);
@@ -297,6 +301,32 @@ describe('WhatsApp connectors, channel groups, numbers and business accounts', (
     expect(await rows('SELECT id FROM sms_whatsapp.connectors')).toHaveLength(1);
     const numbers = await bird.whatsapp.numbers.list();
     expect(numbers.data.map((n) => n.name)).toEqual(['Support desk']);
+  });
+
+  it('replays a connect retried with its Idempotency-Key without asking Meta again', async () => {
+    const key = `connect-${Date.now()}`;
+    const once = () =>
+      call<ConnectorBody & Envelope>(
+        platform.base,
+        'POST',
+        `/workspaces/${acme.workspace.id}/connectors`,
+        {
+          headers: { authorization: `AccessKey ${acme.access_key.secret}`, 'idempotency-key': key },
+          body: {
+            connectorTemplateRef: 'whatsapp',
+            name: 'Support desk',
+            arguments: { wabaId: WABA, phoneId: PHONE_ID, phoneNumber: PHONE },
+          },
+        },
+      );
+    const first = await once();
+    expect(first.status).toBeLessThan(300);
+    graph.clearCalls();
+    const again = await once();
+    expect(again.status).toBe(first.status);
+    expect(again.body.id).toBe(first.body.id);
+    // Nothing asked of Meta again (reads of a template sync may run beside it).
+    expect(graph.calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
 
   it('migrates a legacy channel, paging the legacy list with the access key', async () => {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '@switchboard/contracts';
 import type { SealedBox } from '@switchboard/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { idempotencyScope, idempotentWrite } from './idempotent-write';
+import { idempotencyScope, idempotentWrite, storedReply } from './idempotent-write';
 import type { IdempotencyScope } from './idempotent-write';
 
 /**
@@ -31,6 +31,15 @@ export class IdempotentWrites {
     const reply = await idempotentWrite(this.dataSource, this.schema, scope, this.box, write);
     this.afterWrite?.();
     return reply;
+  }
+
+  /**
+   * The reply an earlier request with this Idempotency-Key stored, for a write that acts outside
+   * the database before it writes (connecting a number at Meta): a retry replays it without
+   * acting again. Undefined without a key or a stored reply (`run` then claims the key).
+   */
+  replayOf<T>(context: RequestContext): Promise<T | undefined> {
+    return storedReply<T>(this.dataSource, this.schema, idempotencyScope(context), this.box);
   }
 
   /**

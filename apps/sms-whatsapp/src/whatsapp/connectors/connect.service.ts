@@ -72,6 +72,9 @@ export class ConnectService {
       });
     const request = checkedConnectorArguments(input.arguments ?? {});
     if (Array.isArray(request)) throw AppError.validation(request);
+    // A retry of a connect that went through replays it, without asking Meta again.
+    const replay = await this.writes.replayOf<CreateConnectorReply>(context);
+    if (replay) return replay;
     const number =
       request.kind === 'legacy'
         ? await readLegacyChannel(this.config.CP_URL, request.channelId, request.accessKey)
@@ -99,10 +102,17 @@ export class ConnectService {
       });
   }
 
-  /** Register (when there is a PIN), subscribe, then read the number and the account. */
+  /**
+   * The number is read first, so a phone number ID that is not the number named changes
+   * nothing at Meta; then register (when there is a PIN), subscribe, and read both again.
+   */
   private async connectAtMeta(number: NumberToConnect): Promise<MetaReadings> {
     if (!this.config.WHATSAPP_ACCESS_TOKEN)
       throw new AppError(WhatsAppGraphErrors.WhatsAppNotConfigured);
+    this.refuseOtherNumber(
+      number,
+      await graphStep('reading the number', () => this.graph.getPhoneNumber(number.phoneId)),
+    );
     const { pin } = number;
     if (pin !== undefined)
       await graphStep('registering the number', () =>
@@ -117,12 +127,16 @@ export class ConnectService {
     const account = await graphStep('reading the account', () =>
       this.graph.getBusinessAccount(number.wabaId),
     );
+    this.refuseOtherNumber(number, phone);
+    return { phone, account };
+  }
+
+  private refuseOtherNumber(number: NumberToConnect, phone: GraphPhoneNumber): void {
     if (phone.display_phone_number && e164Of(phone.display_phone_number) !== number.phoneNumber)
       throw new AppError(WhatsAppConnectErrors.WhatsAppPhoneNumberMismatch, {
         param: 'arguments.phoneNumber',
         message: `WhatsApp holds ${e164Of(phone.display_phone_number)} under this phone number ID, not ${number.phoneNumber}.`,
       });
-    return { phone, account };
   }
 
   private async record(
@@ -155,7 +169,7 @@ export class ConnectService {
         param: 'arguments.wabaId',
       });
 
-    const reading = { ...readingOf(meta.phone), status: 'connected' };
+    const reading = { ...readingOf(meta.phone), status: connectedStatus(meta.phone) };
     let channelId: string;
     let events: NewNumberEvent[];
     if (existing) {
@@ -236,4 +250,21 @@ export class ConnectService {
   ): NewNumberEvent {
     return { id: newId('wne'), workspaceId, numberId, type, summary, metadata };
   }
+}
+
+/** Statuses Meta reports that connecting does not paper over: the number is kept as Meta has it. */
+const KEPT_STATUSES = [
+  'banned',
+  'deleted',
+  'disconnected',
+  'migrated',
+  'flagged',
+  'rate_limited',
+  'restricted',
+];
+
+/** A number just registered and subscribed is `connected`, unless Meta says otherwise above. */
+function connectedStatus(phone: GraphPhoneNumber): string {
+  const status = readingOf(phone).status;
+  return status && KEPT_STATUSES.includes(status) ? status : 'connected';
 }
