@@ -8,6 +8,7 @@ import {
   completeJobs,
   holdJobs,
   jobFences,
+  JobLeaseLostError,
   markCompleted,
   wakeRelay,
   WorkQueue,
@@ -99,9 +100,24 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
       jobs.map((job) => {
         const row = rows.get(job.payload.message_id);
         if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
-        return this.slots.use(async () => this.recorder.add(await this.submitOne(job, row)));
+        return this.slots.use(async () => this.recordDurably(await this.submitOne(job, row)));
       }),
     );
+  }
+
+  /**
+   * A message the carrier took is never submitted again because recording it failed once: its
+   * outcome is recorded again while the job's lease lasts. Other outcomes fail the job, which the
+   * queue retries.
+   */
+  private recordDurably(outcome: Outcome): Promise<void> {
+    return this.recorder.addPersistently(outcome, (err) => {
+      if (!('sent' in outcome) || err instanceof JobLeaseLostError) return false;
+      this.logger.warn(
+        `recording ${outcome.row.id} as sent failed (${(err as Error).message}); trying again`,
+      );
+      return true;
+    });
   }
 
   private async submitOne(job: SubmitJob, row: SubmitRow): Promise<Outcome> {

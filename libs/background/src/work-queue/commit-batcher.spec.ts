@@ -68,3 +68,22 @@ describe(writeTogetherOrAlone.name, () => {
     await expect(writeTogetherOrAlone(['bad'], write)).rejects.toThrow('refused bad');
   });
 });
+
+describe(`${CommitBatcher.name} adding persistently`, () => {
+  it('records an item again after failed commits, and gives up at once when told to', async () => {
+    let failures = 2;
+    const committed: string[][] = [];
+    const batcher = new CommitBatcher<string>((items) => {
+      if (failures-- > 0) return Promise.reject(new Error('connection lost'));
+      committed.push(items);
+      return Promise.resolve();
+    });
+    const tries: number[] = [];
+    await batcher.addPersistently('sent', (_err, attempt) => tries.push(attempt) > 0);
+    expect(tries).toEqual([1, 2]);
+    expect(committed).toEqual([['sent']]);
+
+    failures = 1;
+    await expect(batcher.addPersistently('failed', () => false)).rejects.toThrow('connection lost');
+  });
+});

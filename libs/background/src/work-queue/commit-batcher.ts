@@ -8,11 +8,30 @@
  * `commit` may settle its items one by one by returning one entry per item: `undefined` for an
  * item it committed, the error for one it could not (so one bad item need not fail the others).
  */
+/** Tries of `addPersistently` (back-off 0.4, 0.8, 1.6, 3.2, then 4 s: about 20 s in all). */
+const PERSISTENT_ATTEMPTS = 8;
+
 export class CommitBatcher<T> {
   private waiting: Array<{ item: T; resolve: () => void; reject: (err: unknown) => void }> = [];
   private running = false;
 
   constructor(private readonly commit: (items: T[]) => Promise<void | ReadonlyArray<unknown>>) {}
+
+  /**
+   * `add`, tried again with back-off (about 20 s in all) while `retry(err)` says so: for an item
+   * the outside world already acted on (a message a carrier or Meta took), which one failed
+   * statement (a dropped connection, a failover) must not send a second time.
+   */
+  async addPersistently(item: T, retry: (err: unknown, attempt: number) => boolean): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.add(item);
+      } catch (err) {
+        if (attempt >= PERSISTENT_ATTEMPTS || !retry(err, attempt)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 4_000)));
+      }
+    }
+  }
 
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {

@@ -26,9 +26,6 @@ import { dispatchFailure } from './dispatch-failure';
 import { DispatchRepository } from './dispatch.repository';
 import type { DispatchRow, FailedRecord, SentRecord } from './dispatch.repository';
 
-/** Tries at recording a sent message (about 20 s in all, well within the job's 60 s lease). */
-const RECORD_ATTEMPTS = 8;
-
 const BATCH_SIZE = 16;
 const CONCURRENCY = 64;
 const LEASE_MS = 60_000;
@@ -104,23 +101,18 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
   }
 
   /**
-   * A message Meta took (it has a wamid) is never sent again because recording it failed once
-   * (a dropped connection, a failover): its outcome is recorded again, with back-off, for as
-   * long as the job's lease lasts. Other outcomes fail the job, which the queue retries.
+   * A message Meta took (it has a wamid) is never sent again because recording it failed once:
+   * its outcome is recorded again while the job's lease lasts. Other outcomes fail the job, which
+   * the queue retries.
    */
-  private async recordDurably(outcome: Outcome): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.recorder.add(outcome);
-      } catch (err) {
-        if (!('wamid' in outcome) || err instanceof JobLeaseLostError || attempt >= RECORD_ATTEMPTS)
-          throw err;
-        this.logger.warn(
-          `recording ${outcome.row.id} as sent failed (${(err as Error).message}); trying again`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 4_000)));
-      }
-    }
+  private recordDurably(outcome: Outcome): Promise<void> {
+    return this.recorder.addPersistently(outcome, (err) => {
+      if (!('wamid' in outcome) || err instanceof JobLeaseLostError) return false;
+      this.logger.warn(
+        `recording ${outcome.row.id} as sent failed (${(err as Error).message}); trying again`,
+      );
+      return true;
+    });
   }
 
   private async sendOne(job: DispatchJob, row: DispatchRow): Promise<Outcome> {
