@@ -23,6 +23,12 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
 /** A media link as the service signs them (docs/guides/whatsapp-inbound.md), for a chosen expiry. */
 function mediaLinkToken(mediaId: string, expiresAt: number): string {
   const key = Buffer.from(
@@ -420,6 +426,113 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
         workspace_id: acme.workspace.id,
       },
     ]);
+  });
+
+  describe('our reactions and the status webhooks Meta posts about them', () => {
+    const reactionOfOurs = async (entryId: string) =>
+      (
+        await platform.db.query<{ status: string; provider_message_id: string | null }>(
+          `SELECT status, provider_message_id FROM sms_whatsapp.whatsapp_reaction_events
+           WHERE id = $1`,
+          [entryId],
+        )
+      ).rows[0];
+    const failedStatus = (wamid: string) =>
+      graph.statusPayload({
+        ...NUMBER,
+        wamid,
+        status: 'failed',
+        recipient: CONTACT,
+        errors: [{ code: 131026, title: 'Message undeliverable' }],
+      });
+
+    it('applies a status webhook for a message while a reaction to it waits on a slow Meta', async () => {
+      const { id, wamid } = await receiveText('Meta is slow today');
+      const reactionCalls = () =>
+        graph
+          .callsTo('POST', `/${NUMBER.phoneNumberId}/messages`)
+          .filter(
+            (sent) =>
+              (sent.body as { reaction?: { message_id?: string } }).reaction?.message_id === wamid,
+          );
+      const first = await bird.whatsapp.reaction.set(id, { emoji: '👍' });
+      const sent = await eventually(
+        () => reactionOfOurs(first.id),
+        (entry) => Boolean(entry.provider_message_id),
+      );
+      graph.delayMs = 2000;
+      try {
+        await bird.whatsapp.reaction.set(id, { emoji: '❤️' });
+        await graph.waitFor(() => reactionCalls().length === 2);
+        const inFlight = reactionCalls()[1];
+        // Meta reports the first reaction failed while the second one is on its way.
+        await webhook(failedStatus(sent.provider_message_id as string));
+        const failed = await eventually(
+          () => reactionOfOurs(first.id),
+          (entry) => entry.status === 'failed',
+          5_000,
+        );
+        expect(failed.status).toBe('failed');
+        // Applied before Graph answered the second reaction: nothing held the message meanwhile.
+        expect(inFlight.status).toBe(0);
+      } finally {
+        graph.delayMs = 0;
+      }
+      const message = await eventually(
+        () => bird.whatsapp.get(id),
+        (m) => (m.reactions ?? []).some((r) => r.emoji === '❤️'),
+      );
+      expect(message.reactions).toEqual([{ emoji: '❤️', from: { phone_number: '+15550100001' } }]);
+    });
+
+    it('fails a reaction whose failed status Meta posted before its wamid was recorded', async () => {
+      const { id } = await receiveText('Fail me late');
+      const reactionWamid = `wamid.reaction-${randomUUID()}`;
+      const entryId = `wre_late${Date.now()}`;
+      // The reaction as the runner leaves it while Graph answers: pending, no wamid yet.
+      await platform.db.query(
+        `INSERT INTO sms_whatsapp.whatsapp_reaction_events (id, workspace_id, message_id, emoji,
+           status, direction, from_address, occurred_at)
+         VALUES ($1, $2, $3, '😂', 'pending', 'outbound', '{"phone_number":"+15550100001"}', now())`,
+        [entryId, acme.workspace.id, id],
+      );
+      const failed = failedStatus(reactionWamid);
+      await webhook(failed);
+      const late = await eventually(
+        async () =>
+          (
+            await platform.db.query<{ payload: Record<string, unknown> }>(
+              `SELECT payload FROM sms_whatsapp.jobs
+               WHERE queue = 'whatsapp.late-statuses' AND payload::text LIKE '%' || $1 || '%'`,
+              [reactionWamid],
+            )
+          ).rows,
+        (rows) => rows.length > 0,
+      );
+      expect(late[0].payload).toMatchObject({ workspace_id: acme.workspace.id });
+      // Then the runner records what Meta answered and folds it, as it does after its Graph call.
+      await platform.db.query(
+        `WITH recorded AS (
+           UPDATE sms_whatsapp.whatsapp_reaction_events SET status = 'sent', provider_message_id = $2
+           WHERE id = $1 RETURNING message_id)
+         UPDATE sms_whatsapp.whatsapp_messages m
+         SET reaction = '{"emoji":"😂","from":{"phone_number":"+15550100001"}}'
+         FROM recorded WHERE m.id = recorded.message_id`,
+        [entryId, reactionWamid],
+      );
+      const entry = await eventually(
+        () => reactionOfOurs(entryId),
+        (row) => row.status === 'failed',
+      );
+      expect(entry.status).toBe('failed');
+      expect((await bird.whatsapp.get(id)).reactions ?? []).toEqual([]);
+      const [event] = await collect(bird.whatsapp.reaction.listEvents(id));
+      expect(event).toMatchObject({
+        id: entryId,
+        status: 'failed',
+        error: { code: 'undeliverable', meta_error_code: '131026' },
+      });
+    });
   });
 
   it('refuses a reaction that is not one emoji, or on a message this workspace sent', async () => {

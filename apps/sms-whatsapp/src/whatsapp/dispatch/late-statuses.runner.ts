@@ -7,15 +7,19 @@ import { inPgTransaction, pgPoolOf } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { LATE_STATUSES_QUEUE, WhatsAppStatusesRepository } from '../messages';
-import type { LateStatusesPayload } from '../messages';
+import type { LateStatusesPayload, StatusUpdate } from '../messages';
+import { applyOwnReactionStatuses } from '../reactions';
+import type { MetaError, MetaStatus } from '../webhooks/meta-webhook';
 
-/** Tries before a status whose wamid matches no message is given up (about a minute in all). */
+/** Tries before a status whose wamid matches nothing is given up (about a minute in all). */
 const ATTEMPTS = 6;
 
 /**
  * Applies again the statuses Meta reported before their wamid was recorded (`MetaStatusApplier`
- * queues them): each try in one transaction with the job's completion, the rest rescheduled with
- * a growing delay until `ATTEMPTS`, then dropped as not ours (a reaction's).
+ * queues them): a message's, recorded by the dispatcher once Meta answered it, or one of our
+ * reactions', recorded by the interactions runner. Each try is one transaction with the job's
+ * completion; what still matches nothing is rescheduled with a growing delay until `ATTEMPTS`,
+ * then dropped as not ours.
  */
 @Injectable()
 export class LateStatusesRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -43,17 +47,33 @@ export class LateStatusesRunner implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async apply(job: Job<LateStatusesPayload>): Promise<void> {
-    const { number_id: numberId, statuses } = job.payload;
+    const { number_id: numberId, workspace_id: workspaceId, statuses } = job.payload;
     await inPgTransaction(this.pool, async (tx) => {
-      const matched = await this.statuses.applyStatuses(tx, statuses, numberId);
-      const left = statuses.filter((status) => !matched.has(status.wamid));
+      const messages = await this.statuses.applyStatuses(tx, statuses, numberId);
+      const unmatched = statuses.filter((status) => !messages.has(status.wamid));
+      // A job queued before the payload named its workspace tries the messages only.
+      const reactions = workspaceId
+        ? await applyOwnReactionStatuses(tx, workspaceId, unmatched.map(asMetaStatus))
+        : new Set<string>();
+      const left = unmatched.filter((status) => !reactions.has(status.wamid));
       if (left.length === 0 || job.attempts >= ATTEMPTS) await job.complete(tx);
       else
         await job.retryAt(tx, new Date(Date.now() + 2_000 * job.attempts), {
           number_id: numberId,
+          workspace_id: workspaceId,
           statuses: left,
         });
     });
     wakeRelay(this.pool, 'sms_whatsapp');
   }
+}
+
+/** The status as Meta posted it: `statusUpdatesOf` queued its wamid, status, time and errors. */
+function asMetaStatus(status: StatusUpdate): MetaStatus {
+  return {
+    id: status.wamid,
+    status: status.status,
+    timestamp: String(status.timestamp),
+    errors: status.errors as MetaError[] | undefined,
+  };
 }

@@ -11,6 +11,8 @@ export const LATE_STATUSES_QUEUE = 'whatsapp.late-statuses';
 
 export interface LateStatusesPayload {
   number_id: string;
+  /** The number's workspace: a late status may be a reaction's, looked up in that workspace. */
+  workspace_id: string;
   statuses: StatusUpdate[];
 }
 
@@ -28,8 +30,9 @@ export function statusUpdatesOf(statuses: MetaStatus[]): StatusUpdate[] {
  * The webhook processor's `WHATSAPP_STATUS_APPLIER`: Meta's `statuses[]` of one number, applied
  * to that number's outbound messages. Meta may report `sent` before the dispatcher has recorded
  * the wamid Meta answered it; a status whose wamid matches no message yet is therefore queued
- * (in the same transaction) to be applied again a few times before it is given up (a reaction's
- * wamid, which the reactions area applies, never matches a message).
+ * (in the same transaction) to be applied again a few times before it is given up. The webhook
+ * applier hands over only what no reaction of ours claimed; a reaction whose wamid the
+ * interactions runner has not recorded yet is among the late ones, and the retry tries it too.
  */
 @Injectable()
 export class MetaStatusApplier implements WhatsAppStatusApplier {
@@ -44,7 +47,11 @@ export class MetaStatusApplier implements WhatsAppStatusApplier {
     const matched = await this.statuses.applyStatuses(manager, updates, number.id);
     const late = updates.filter((update) => !matched.has(update.wamid));
     if (late.length === 0) return;
-    const payload: LateStatusesPayload = { number_id: number.id, statuses: late };
+    const payload: LateStatusesPayload = {
+      number_id: number.id,
+      workspace_id: number.workspaceId,
+      statuses: late,
+    };
     await enqueueJobs(manager, 'sms_whatsapp', [
       { queue: LATE_STATUSES_QUEUE, payload, runAt: new Date(Date.now() + 2_000) },
     ]);

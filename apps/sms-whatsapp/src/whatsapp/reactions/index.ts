@@ -1,2 +1,3 @@
-// What the webhook processor uses of reactions: refolding what stands after a status webhook.
-export { foldOwnReactions } from './own-reaction-fold';
+// What the webhook processor and the late-status retry use of reactions: the statuses of our
+// own reactions, and refolding what stands after them.
+export { applyOwnReactionStatuses, foldOwnReactions } from './own-reaction-fold';

@@ -5,7 +5,7 @@ import { startTestPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../../database/sms-whatsapp.database';
-import { foldOwnReactions } from './own-reaction-fold';
+import { applyOwnReactionStatuses, foldOwnReactions } from './own-reaction-fold';
 
 const WORKSPACE = 'ws_fold_test';
 const FROM = { phone_number: '+15550100001' };
@@ -99,5 +99,31 @@ describe('foldOwnReactions', () => {
     );
     await foldOwnReactions(dataSource, { workspaceId: WORKSPACE, wamids: [later] });
     expect(await reactionOf(id)).toEqual({ emoji: '👍', from: FROM });
+  });
+
+  it("applies Meta's statuses to our reactions only, failed winning, and answers their wamids", async () => {
+    const id = await message();
+    await entry(id, '👍', 'sent', 30);
+    const later = await entry(id, '❤️', 'sent', 20);
+    await foldOwnReactions(dataSource, { messageIds: [id] });
+    const at = String(Math.floor(Date.now() / 1000));
+    const failed = { id: later, status: 'failed', timestamp: at, errors: [{ code: 131026 }] };
+    const ours = await applyOwnReactionStatuses(dataSource, WORKSPACE, [
+      { id: later, status: 'delivered', timestamp: at },
+      failed,
+      { id: 'wamid.of-a-message', status: 'sent', timestamp: at },
+    ]);
+    expect([...ours]).toEqual([later]);
+    expect(await reactionOf(id)).toEqual({ emoji: '👍', from: FROM });
+    // Another workspace names nothing of ours; a later `read` does not revive a failed reaction.
+    expect(await applyOwnReactionStatuses(dataSource, 'ws_other', [failed])).toEqual(new Set());
+    await applyOwnReactionStatuses(dataSource, WORKSPACE, [
+      { id: later, status: 'read', timestamp: at },
+    ]);
+    const [row] = await dataSource.query<Array<{ status: string; error: unknown }>>(
+      `SELECT status, error FROM sms_whatsapp.whatsapp_reaction_events WHERE provider_message_id = $1`,
+      [later],
+    );
+    expect(row).toMatchObject({ status: 'failed', error: { meta_error_code: '131026' } });
   });
 });

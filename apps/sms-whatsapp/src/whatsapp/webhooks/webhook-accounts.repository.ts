@@ -86,28 +86,4 @@ export class WebhookAccountsRepository {
       [wabaId, update.status ?? null, update.ban ? JSON.stringify(update.ban) : null],
     );
   }
-
-  /**
-   * Statuses of our own reactions (a reaction is a message with a wamid of its own): `sent`, or
-   * `failed` with Meta's error; a reaction that failed stays failed, whatever arrives after.
-   */
-  async applyReactionStatuses(
-    runner: SqlRunner,
-    workspaceId: string,
-    statuses: Array<{
-      wamid: string;
-      status: 'sent' | 'failed';
-      error: Record<string, unknown> | null;
-    }>,
-  ): Promise<void> {
-    if (statuses.length === 0) return;
-    await runner.query(
-      `UPDATE sms_whatsapp.whatsapp_reaction_events r
-       SET status = x.status, error = x.error
-       FROM jsonb_to_recordset($2::jsonb) AS x(wamid text, status text, error jsonb)
-       WHERE r.workspace_id = $1 AND r.direction = 'outbound' AND r.provider_message_id = x.wamid
-         AND r.status NOT IN ('failed', 'rejected') AND r.status IS DISTINCT FROM x.status`,
-      [workspaceId, JSON.stringify(statuses)],
-    );
-  }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { WhatsAppNumbersRepository } from '../numbers';
-import { foldOwnReactions } from '../reactions/own-reaction-fold';
-import { accountUpdate, qualityChanges, reactionStatus } from './account-changes';
+import { applyOwnReactionStatuses } from '../reactions/own-reaction-fold';
+import { accountUpdate, qualityChanges } from './account-changes';
 import type { ConnectedNumber, InboundMessagesSink, MetaStatus } from './meta-webhook';
 import { WHATSAPP_INBOUND_SINK } from './meta-webhook';
 import { WHATSAPP_STATUS_APPLIER, WHATSAPP_TEMPLATE_STATUS_APPLIER } from './webhook-appliers';
@@ -82,17 +82,14 @@ export class WebhookChangesApplier {
       }
     }
     for (const [number, statuses] of statusesOf) {
-      await required(this.statuses, 'message statuses').applyStatuses(manager, number, statuses);
-      await this.accounts.applyReactionStatuses(
+      // Our reactions' first: the statuses they leave are the messages', and those the messages
+      // do not know yet are retried later (a reaction's too, whose wamid may not be recorded yet).
+      const reactions = await applyOwnReactionStatuses(manager, number.workspaceId, statuses);
+      await required(this.statuses, 'message statuses').applyStatuses(
         manager,
-        number.workspaceId,
-        statuses.map(reactionStatus),
+        number,
+        statuses.filter((status) => !reactions.has(status.id)),
       );
-      // A reaction of ours Meta reports failed no longer stands on its message.
-      await foldOwnReactions(manager, {
-        workspaceId: number.workspaceId,
-        wamids: statuses.filter((status) => status.status === 'failed').map((status) => status.id),
-      });
     }
   }
 
