@@ -1,8 +1,24 @@
 import type { DynamicModule } from '@nestjs/common';
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { ServiceDataModule } from '@switchboard/persistence';
+import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from './config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from './config/verify-lookup-preferences.config';
 import { verifyLookupPreferencesDatabase } from './database/verify-lookup-preferences.database';
+import { LookupModule } from './lookup';
+
+/** The service's configuration, injectable with `@Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG)`. */
+@Global()
+@Module({})
+class VerifyLookupPreferencesConfigModule {
+  static register(config: VerifyLookupPreferencesConfig): DynamicModule {
+    const provider = { provide: VERIFY_LOOKUP_PREFERENCES_CONFIG, useValue: config };
+    return {
+      module: VerifyLookupPreferencesConfigModule,
+      providers: [provider],
+      exports: [provider],
+    };
+  }
+}
 
 /** The verify-lookup-preferences service: one-time passcodes, lookup and consent preferences. */
 @Module({})
@@ -11,10 +27,13 @@ export class VerifyLookupPreferencesModule {
     return {
       module: VerifyLookupPreferencesModule,
       imports: [
+        VerifyLookupPreferencesConfigModule.register(config),
         ServiceDataModule.forService({
           database: verifyLookupPreferencesDatabase(config),
           health: 'verify_lookup_preferences',
+          storage: config,
         }),
+        LookupModule,
       ],
     };
   }

@@ -6,6 +6,7 @@ import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
+import { LookupErrorCatalog } from './lookup/lookup.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
@@ -45,6 +46,7 @@ export const ErrorCatalog = inCodeOrder({
   ...WhatsAppGraphErrorCatalog,
   ...WhatsAppContentErrorCatalog,
   ...WhatsAppInteractionsErrorCatalog,
+  ...LookupErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */
