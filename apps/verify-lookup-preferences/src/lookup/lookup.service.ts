@@ -34,7 +34,9 @@ export class LookupService {
   }
 
   phoneNumber(context: RequestContext, input: LookupPhoneNumberParams): Promise<PhoneNumberLookup> {
-    return this.writes.runEffect(context, async () => lookUpPhoneNumber(input));
+    return this.writes.runEffect(context, () =>
+      Promise.resolve().then(() => lookUpPhoneNumber(input)),
+    );
   }
 
   email(context: RequestContext, input: LookupEmailParams): Promise<EmailLookup> {

@@ -9,9 +9,9 @@ export class CreateLookupIdempotencyRecords1764700000100 implements MigrationInt
   name = 'CreateLookupIdempotencyRecords1764700000100';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const exists = await queryRunner.query(
+    const exists = (await queryRunner.query(
       `SELECT to_regclass('verify_lookup_preferences.idempotency_records') IS NOT NULL AS found`,
-    );
+    )) as Array<{ found: boolean }>;
     if (!exists[0]?.found)
       await queryRunner.query(idempotencyRecordsTable('verify_lookup_preferences'));
   }
