@@ -33,7 +33,11 @@ describe('lookup', () => {
     dns.set('gmail.com', mx('gmail-smtp-in.l.google.com'));
     dns.set('mailinator.com', mx('mail.mailinator.com'));
     dns.set('broken.test', 'servfail');
-    platform = await startTestPlatform({ DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '1000' });
+    platform = await startTestPlatform({
+      DNS_SERVERS: dns.address,
+      DNS_TIMEOUT_MS: '1000',
+      RATE_LIMITS: 'read=100000,write=100000',
+    });
     acme = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Acme' });
     bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base });
   }, 60_000);

@@ -7,7 +7,8 @@ import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import { LookupEmailDto, LookupPhoneNumberDto } from './lookup.dto';
 
-const lookup = { tag: 'Lookup', auth: 'api', role: 'write', rateLimit: 'write' } as const;
+// Lookups change nothing, and clients check addresses as they are typed: the read quota.
+const lookup = { tag: 'Lookup', auth: 'api', role: 'write', rateLimit: 'read' } as const;
 
 /** Phone number and email lookups, answered by the verify-lookup-preferences service. */
 @Controller('v1/lookup')
