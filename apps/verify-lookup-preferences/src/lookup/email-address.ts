@@ -1,3 +1,5 @@
+import { domainToASCII } from 'node:url';
+
 /** One bare address split at its last `@`, or undefined when it is not well formed. */
 export interface EmailParts {
   local: string;
@@ -21,7 +23,8 @@ export function parseEmailAddress(email: string): EmailParts | undefined {
   const at = email.lastIndexOf('@');
   if (at < 1) return undefined;
   const local = email.slice(0, at);
-  const domain = email.slice(at + 1).toLowerCase();
+  // An internationalized domain is looked up in its ASCII (`xn--`) form, as DNS holds it.
+  const domain = domainToASCII(email.slice(at + 1));
   if (local.length > 64 || !DOT_ATOM.test(local)) return undefined;
   const labels = domain.split('.');
   if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return undefined;

@@ -26,6 +26,11 @@ describe(emailAnswer.name, () => {
     `${'a'.repeat(65)}@x.com`,
   ])('reads %s as malformed', (email) => expect(parseEmailAddress(email)).toBeUndefined());
 
+  it('looks an internationalized domain up in its ASCII form', () => {
+    expect(parseEmailAddress('jan@Müller.de')?.domain).toBe('xn--mller-kva.de');
+    expect(parseEmailAddress('jan@bad domain.de')).toBeUndefined();
+  });
+
   it('tells a display name or a list from a bare address', () => {
     expect(looksLikeDisplayNameOrList('Aisha <a@x.com>')).toBe(true);
     expect(looksLikeDisplayNameOrList('a@x.com, b@x.com')).toBe(true);
