@@ -160,6 +160,15 @@ export async function runBench(name, main, children, tmpDir) {
   } catch (err) {
     process.stderr.write(`${name}: ${err.stack ?? err}\n`);
   } finally {
+    // A profiled platform stops cleanly first, so its profile is written.
+    const platform = children.find((child) => child.name === 'platform');
+    if (process.env.BENCH_PROFILE_DIR && platform) {
+      platform.proc.kill('SIGINT');
+      await new Promise((done) => {
+        const timer = setTimeout(done, 15_000);
+        platform.proc.once('exit', () => done(clearTimeout(timer)));
+      });
+    }
     for (const child of [...children].reverse()) killGroup(child);
     const tmp = tmpDir();
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
@@ -183,7 +192,13 @@ export async function startPlatformOnPostgres(children, root, tmp, name, env = {
     children,
     root,
     'platform',
-    [join(root, 'dist/apps/standalone/src/main.js')],
+    [
+      // BENCH_PROFILE_DIR=dir: the platform writes a V8 CPU profile there when the bench ends.
+      ...(process.env.BENCH_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : []),
+      join(root, 'dist/apps/standalone/src/main.js'),
+    ],
     {
       DATABASE_URL: databaseUrl,
       PORT: '0',
