@@ -1,6 +1,7 @@
 import type { ServiceDatabase } from '@switchboard/persistence';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { CreateVerifyLookupPreferencesSchema1763800000400 } from './migrations/1763800000400-create-verify-lookup-preferences-schema';
+import { CreatePreferences1764700000200 } from './migrations/1764700000200-create-preferences';
 
 export function verifyLookupPreferencesDatabase(
   config: VerifyLookupPreferencesConfig,
@@ -10,6 +11,6 @@ export function verifyLookupPreferencesDatabase(
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
     entities: [],
-    migrations: [CreateVerifyLookupPreferencesSchema1763800000400],
+    migrations: [CreateVerifyLookupPreferencesSchema1763800000400, CreatePreferences1764700000200],
   };
 }
