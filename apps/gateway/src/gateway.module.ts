@@ -40,6 +40,7 @@ import { SessionsApiModule } from './api/sessions/sessions-api.module';
 import { WebhooksApiModule } from './api/webhooks/webhooks-api.module';
 import { NumbersApiModule } from './api/numbers/numbers-api.module';
 import { VoiceApiModule } from './api/voice/voice-api.module';
+import { PreferencesApiModule } from './api/preferences/preferences-api.module';
 
 /** One module per product area: its controllers and shape DTOs (api/<area>/<area>-api.module.ts). */
 export const GATEWAY_API_MODULES = [
@@ -56,6 +57,7 @@ export const GATEWAY_API_MODULES = [
   SmsRulesApiModule,
   NumbersApiModule,
   VoiceApiModule,
+  PreferencesApiModule,
 ];
 
 /** Every controller of every area: what the boot check and the route-table tests walk. */

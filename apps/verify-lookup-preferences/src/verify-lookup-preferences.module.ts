@@ -29,7 +29,10 @@ class VerifyLookupPreferencesConfigModule {
  */
 @Module({})
 export class VerifyLookupPreferencesModule {
-  static register(config: VerifyLookupPreferencesConfig, parts: ServiceParts = 'all'): DynamicModule {
+  static register(
+    config: VerifyLookupPreferencesConfig,
+    parts: ServiceParts = 'all',
+  ): DynamicModule {
     return {
       module: VerifyLookupPreferencesModule,
       imports: [

@@ -13,7 +13,9 @@ const RELAY_GATHER_MS = 50;
 
 /** Publishes the service's committed events (`preference.*`) from its outbox onto the event bus. */
 @Injectable()
-export class VerifyLookupPreferencesEventsRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class VerifyLookupPreferencesEventsRelay
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
   private readonly relay: OutboxRelay;
 
   constructor(

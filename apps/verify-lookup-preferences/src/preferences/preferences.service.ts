@@ -51,7 +51,10 @@ export class PreferencesService {
       if (current && state.effectiveAt < new Date(current.effective_at)) {
         // Older than the delete that left the key empty.
         const transitionId = await this.transition(manager, current, state, false);
-        return { created: false, result: { applied: false, transition_id: transitionId, preference: null } };
+        return {
+          created: false,
+          result: { applied: false, transition_id: transitionId, preference: null },
+        };
       }
       const row = current
         ? await this.repository.replace(manager, current.id, state)
@@ -67,11 +70,16 @@ export class PreferencesService {
   ): Promise<CreatePreferenceReply> {
     const surviving = toPreferenceDto(current);
     if (isRepeat(current, state))
-      return { created: false, result: { applied: true, transition_id: null, preference: surviving } };
+      return {
+        created: false,
+        result: { applied: true, transition_id: null, preference: surviving },
+      };
     const ownOptOut = current.status === 'revoked' && isOwnStatement(current.origin);
     if (current.status === 'revoked' && state.status === 'granted' && !state.consentedAt)
       throw new AppError(
-        ownOptOut ? PreferenceErrors.PreferenceOwnOptOut : PreferenceErrors.PreferenceConsentRequired,
+        ownOptOut
+          ? PreferenceErrors.PreferenceOwnOptOut
+          : PreferenceErrors.PreferenceConsentRequired,
       );
     if (ownOptOut && state.status === 'revoked')
       throw new AppError(PreferenceErrors.PreferenceOwnOptOut);
@@ -81,7 +89,10 @@ export class PreferencesService {
     // A grant must postdate the opt-out it reverses; anything else must not predate the key.
     if (overOptOut ? at <= currentAt : at < currentAt) {
       const transitionId = await this.transition(manager, current, state, false);
-      return { created: false, result: { applied: false, transition_id: transitionId, preference: surviving } };
+      return {
+        created: false,
+        result: { applied: false, transition_id: transitionId, preference: surviving },
+      };
     }
     const row = await this.repository.replace(manager, current.id, state);
     return { created: false, result: await this.applied(manager, row, state) };
@@ -143,7 +154,11 @@ export class PreferencesService {
       };
       if (now < new Date(current.effective_at)) {
         const transitionId = await this.transition(manager, current, state, false, 'deleted');
-        return { applied: false, transition_id: transitionId, preference: toPreferenceDto(current) };
+        return {
+          applied: false,
+          transition_id: transitionId,
+          preference: toPreferenceDto(current),
+        };
       }
       await this.repository.markDeleted(manager, current.id, now);
       const transitionId = await this.transition(manager, current, state, true, 'deleted');
@@ -196,7 +211,11 @@ export class PreferencesService {
     const page = await this.repository.page(
       workspaceOf(context),
       match,
-      { limit: request.limit, starting_after: request.starting_after, ending_before: request.ending_before },
+      {
+        limit: request.limit,
+        starting_after: request.starting_after,
+        ending_before: request.ending_before,
+      },
       this.cursors,
     );
     return { ...page, data: page.data.map(toPreferenceDto) };
