@@ -181,7 +181,7 @@ describe('preferences through the gateway', () => {
   });
 
   it("never deletes or overrides a person's own opt-out, but a later consent restores messaging", async () => {
-    const id = 'prf_ownoptout0000000000000000';
+    const id = `prf_${'ownoptout'.padEnd(26, '0')}`;
     await platform.db.query(
       `INSERT INTO verify_lookup_preferences.preferences
          (id, workspace_id, channel, handle, sender_scope, status, coverage, origin, effective_at)
@@ -263,8 +263,8 @@ describe('preferences through the gateway', () => {
     });
     expect(noChannel.status).toBe(422);
     expect((await otherBird.preferences.list()).data).toEqual([]);
-    expect((await failure(otherBird.preferences.get(all[0]!.id))).statusCode).toBe(404);
-    expect((await failure(otherBird.preferences.delete(all[0]!.id))).statusCode).toBe(404);
+    expect((await failure(otherBird.preferences.get(all[0].id))).statusCode).toBe(404);
+    expect((await failure(otherBird.preferences.delete(all[0].id))).statusCode).toBe(404);
   });
 
   it("lists a contact's preferences by its current handles, and 404 for an unknown contact", async () => {
@@ -292,7 +292,8 @@ describe('preferences through the gateway', () => {
       'email:cy@example.com',
     ]);
     expect(
-      (await failure(bird.contacts.preferences.list('con_unknown0000000000000000'))).statusCode,
+      (await failure(bird.contacts.preferences.list(`con_${'unknown'.padEnd(26, '0')}`)))
+        .statusCode,
     ).toBe(404);
     expect((await failure(otherBird.contacts.preferences.list(contact.id))).statusCode).toBe(404);
   });

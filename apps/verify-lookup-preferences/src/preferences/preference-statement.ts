@@ -12,6 +12,7 @@ export function isOwnStatement(origin: string): boolean {
 /** The handle as the key stores it: a lowercased address on email, E.164 on SMS and WhatsApp. */
 export function normalizeHandle(channel: string, handle: string): string | undefined {
   const trimmed = handle.trim();
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return undefined;
   if (channel === 'email') {
     const lowered = trimmed.toLowerCase();
     return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lowered) ? lowered : undefined;

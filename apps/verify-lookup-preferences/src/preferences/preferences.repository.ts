@@ -113,7 +113,7 @@ export class PreferencesRepository {
   async lockKey(runner: SqlRunner, key: PreferenceKey): Promise<PreferenceRow | undefined> {
     const params = [key.workspaceId, key.channel, key.handle, key.senderScope ?? ''];
     await runner.query(
-      `SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(0) || $2 || chr(0) || $3 || chr(0) || $4, 7))`,
+      `SELECT pg_advisory_xact_lock(hashtextextended(jsonb_build_array($1::text, $2::text, $3::text, $4::text)::text, 7))`,
       params,
     );
     const rows = rowsOf<PreferenceRow>(
@@ -150,7 +150,7 @@ export class PreferencesRepository {
         [id, key.workspaceId, key.channel, key.handle, key.senderScope, ...stateParams(state)],
       ),
     );
-    return rows[0] as PreferenceRow;
+    return rows[0];
   }
 
   /** Replaces the row's statement; a deleted key comes back (its id stays the key's). */
@@ -165,7 +165,7 @@ export class PreferencesRepository {
         [id, ...stateParams(state)],
       ),
     );
-    return rows[0] as PreferenceRow;
+    return rows[0];
   }
 
   async markDeleted(runner: SqlRunner, id: string, effectiveAt: Date): Promise<void> {
