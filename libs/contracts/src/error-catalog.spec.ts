@@ -16,6 +16,7 @@ import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
 import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
+import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -35,6 +36,7 @@ const areas = [
   WhatsAppInteractionsErrorCatalog,
   WhatsAppConnectErrorCatalog,
   WhatsAppTemplatesErrorCatalog,
+  PreferenceErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {
