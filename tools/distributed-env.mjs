@@ -8,6 +8,7 @@ export const ENCRYPTED = [
   'realtime',
   'email',
   'sms-whatsapp',
+  'verify-lookup-preferences',
   'webhooks',
   'workspace-objects',
 ];

@@ -41,6 +41,7 @@ import { WebhooksApiModule } from './api/webhooks/webhooks-api.module';
 import { NumbersApiModule } from './api/numbers/numbers-api.module';
 import { VoiceApiModule } from './api/voice/voice-api.module';
 import { PreferencesApiModule } from './api/preferences/preferences-api.module';
+import { LookupApiModule } from './api/lookup/lookup-api.module';
 
 /** One module per product area: its controllers and shape DTOs (api/<area>/<area>-api.module.ts). */
 export const GATEWAY_API_MODULES = [
@@ -58,6 +59,7 @@ export const GATEWAY_API_MODULES = [
   NumbersApiModule,
   VoiceApiModule,
   PreferencesApiModule,
+  LookupApiModule,
 ];
 
 /** Every controller of every area: what the boot check and the route-table tests walk. */

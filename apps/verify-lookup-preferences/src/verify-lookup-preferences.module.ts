@@ -6,6 +6,7 @@ import { ServiceDataModule } from '@switchboard/persistence';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from './config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from './config/verify-lookup-preferences.config';
 import { verifyLookupPreferencesDatabase } from './database/verify-lookup-preferences.database';
+import { LookupModule } from './lookup';
 import { PreferencesModule } from './preferences';
 import { VerifyLookupPreferencesBackgroundModule } from './verify-lookup-preferences-background.module';
 
@@ -43,6 +44,7 @@ export class VerifyLookupPreferencesModule {
           storage: config,
           afterWrites: (pool) => wakeRelay(pool, 'verify_lookup_preferences'),
         }),
+        LookupModule,
         PreferencesModule,
         ...(parts === 'requests' ? [] : [VerifyLookupPreferencesBackgroundModule]),
       ],

@@ -17,6 +17,7 @@ import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
 import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 import { PreferenceErrorCatalog } from './preferences/preferences.errors';
+import { LookupErrorCatalog } from './lookup/lookup.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -37,6 +38,7 @@ const areas = [
   WhatsAppConnectErrorCatalog,
   WhatsAppTemplatesErrorCatalog,
   PreferenceErrorCatalog,
+  LookupErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

@@ -7,6 +7,7 @@ import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
+import { LookupErrorCatalog } from './lookup/lookup.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
@@ -47,6 +48,7 @@ export const ErrorCatalog = inCodeOrder({
   ...WhatsAppContentErrorCatalog,
   ...WhatsAppInteractionsErrorCatalog,
   ...PreferenceErrorCatalog,
+  ...LookupErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

@@ -8,6 +8,7 @@ import type { Rpc } from './rpc';
 import type { SmsRpc } from './sms/sms.rpc';
 import type { ServiceName } from './services';
 import type { SmsRulesRpc } from './sms/sms-rules.rpc';
+import type { LookupRpc } from './lookup/lookup.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
 import type { WhatsAppConnectRpc } from './whatsapp/connect.rpc';
@@ -41,6 +42,7 @@ export interface RpcMap
     WhatsAppWebhooksRpc,
     WhatsAppInteractionsRpc,
     PreferencesRpc,
+    LookupRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

@@ -1,6 +1,7 @@
 import type { ServiceDatabase } from '@switchboard/persistence';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { CreateVerifyLookupPreferencesSchema1763800000400 } from './migrations/1763800000400-create-verify-lookup-preferences-schema';
+import { CreateLookupIdempotencyRecords1764700000100 } from './migrations/1764700000100-create-lookup-idempotency-records';
 import { CreatePreferences1764700000200 } from './migrations/1764700000200-create-preferences';
 
 export function verifyLookupPreferencesDatabase(
@@ -11,6 +12,10 @@ export function verifyLookupPreferencesDatabase(
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
     entities: [],
-    migrations: [CreateVerifyLookupPreferencesSchema1763800000400, CreatePreferences1764700000200],
+    migrations: [
+      CreateVerifyLookupPreferencesSchema1763800000400,
+      CreateLookupIdempotencyRecords1764700000100,
+      CreatePreferences1764700000200,
+    ],
   };
 }

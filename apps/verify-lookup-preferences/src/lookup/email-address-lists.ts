@@ -1,0 +1,142 @@
+import disposableDomains from 'disposable-email-domains';
+
+/**
+ * Throwaway-address providers: the `disposable-email-domains` package (pinned 1.0.62, a kept
+ * list of ~121,500 domains), read once into a set.
+ */
+const DISPOSABLE = new Set<string>(disposableDomains);
+
+/**
+ * Mailbox names that address a function rather than a person: the ones RFC 2142 reserves
+ * (postmaster, abuse, hostmaster...) and the usual department aliases.
+ */
+const ROLE_MAILBOXES = new Set([
+  'abuse',
+  'admin',
+  'administrator',
+  'billing',
+  'contact',
+  'customerservice',
+  'devnull',
+  'dns',
+  'ftp',
+  'help',
+  'helpdesk',
+  'hello',
+  'hostmaster',
+  'info',
+  'inquiries',
+  'jobs',
+  'list',
+  'mail',
+  'mailer-daemon',
+  'marketing',
+  'news',
+  'noc',
+  'no-reply',
+  'noreply',
+  'office',
+  'postmaster',
+  'privacy',
+  'root',
+  'sales',
+  'security',
+  'service',
+  'support',
+  'team',
+  'usenet',
+  'uucp',
+  'webmaster',
+  'www',
+]);
+
+/**
+ * Consumer mailbox providers: the largest by share of consumer mail worldwide (the providers'
+ * own published domains), kept short on purpose: a miss only omits the flag.
+ */
+const FREE_PROVIDERS = new Set([
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'hotmail.co.uk',
+  'hotmail.fr',
+  'live.com',
+  'msn.com',
+  'yahoo.com',
+  'yahoo.co.uk',
+  'yahoo.fr',
+  'ymail.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'aol.com',
+  'proton.me',
+  'protonmail.com',
+  'gmx.com',
+  'gmx.de',
+  'gmx.net',
+  'web.de',
+  'mail.com',
+  'yandex.com',
+  'yandex.ru',
+  'mail.ru',
+  'zoho.com',
+  'qq.com',
+  '163.com',
+  '126.com',
+  'fastmail.com',
+  'tutanota.com',
+  'laposte.net',
+  'orange.fr',
+  'libero.it',
+]);
+
+/** The providers whose misspellings are common enough to suggest a correction for. */
+const TYPO_TARGETS = [
+  'gmail.com',
+  'yahoo.com',
+  'hotmail.com',
+  'outlook.com',
+  'icloud.com',
+  'aol.com',
+  'live.com',
+  'googlemail.com',
+  'protonmail.com',
+  'hotmail.co.uk',
+  'yahoo.co.uk',
+];
+
+export const isDisposableDomain = (domain: string): boolean => DISPOSABLE.has(domain);
+export const isFreeProvider = (domain: string): boolean => FREE_PROVIDERS.has(domain);
+
+/** `john.doe+news` is `john.doe`'s; role names match case-insensitively, as servers route them. */
+export function isRoleMailbox(local: string): boolean {
+  return ROLE_MAILBOXES.has(local.toLowerCase().split('+')[0]);
+}
+
+/** Edit distance with adjacent transpositions (gmial -> gmail is one edit). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return rows[a.length][b.length];
+}
+
+/**
+ * The provider domain this one looks like a misspelling of (one edit away), or undefined; a
+ * domain that is itself a known provider or throwaway domain is taken as meant.
+ */
+export function suggestedDomain(domain: string): string | undefined {
+  if (FREE_PROVIDERS.has(domain) || DISPOSABLE.has(domain)) return undefined;
+  return TYPO_TARGETS.find((target) => editDistance(domain, target) === 1);
+}

@@ -1,0 +1,33 @@
+import { domainToASCII } from 'node:url';
+
+/** One bare address split at its last `@`, or undefined when it is not well formed. */
+export interface EmailParts {
+  local: string;
+  domain: string;
+}
+
+// RFC 5322 dot-atom for the mailbox; RFC 1035 host names (letters, digits, hyphens) for the
+// domain, whose last label is alphabetic or an IDN's `xn--` form. Quoted local parts and
+// address literals are legal but not accepted by mailbox providers, so they count as malformed.
+const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const TOP_LABEL = /^([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+
+/** A display name or a list is not one bare address: the API refuses it instead of guessing. */
+export function looksLikeDisplayNameOrList(email: string): boolean {
+  return /[<>]/.test(email) || (/[,;]/.test(email) && email.split('@').length > 2);
+}
+
+export function parseEmailAddress(email: string): EmailParts | undefined {
+  if (email.length > 254) return undefined;
+  const at = email.lastIndexOf('@');
+  if (at < 1) return undefined;
+  const local = email.slice(0, at);
+  // An internationalized domain is looked up in its ASCII (`xn--`) form, as DNS holds it.
+  const domain = domainToASCII(email.slice(at + 1));
+  if (local.length > 64 || !DOT_ATOM.test(local)) return undefined;
+  const labels = domain.split('.');
+  if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return undefined;
+  if (!TOP_LABEL.test(labels[labels.length - 1])) return undefined;
+  return { local, domain };
+}

@@ -1,0 +1,73 @@
+import { parseEmailAddress, looksLikeDisplayNameOrList } from './email-address';
+import { isRoleMailbox, suggestedDomain } from './email-address-lists';
+import { emailAnswer } from './email-lookup';
+
+describe(emailAnswer.name, () => {
+  const parts = (email: string) => {
+    const parsed = parseEmailAddress(email);
+    if (!parsed) throw new Error(`${email} did not parse`);
+    return parsed;
+  };
+
+  it('keeps the local part as sent and lowercases the domain', () => {
+    expect(parseEmailAddress('Aisha.Khan@Example.COM')).toEqual({
+      local: 'Aisha.Khan',
+      domain: 'example.com',
+    });
+  });
+
+  it.each([
+    'plain',
+    'a@b',
+    'a@-x.com',
+    'a..b@x.com',
+    '.a@x.com',
+    'a@x.c0m',
+    `${'a'.repeat(65)}@x.com`,
+  ])('reads %s as malformed', (email) => expect(parseEmailAddress(email)).toBeUndefined());
+
+  it('looks an internationalized domain up in its ASCII form', () => {
+    expect(parseEmailAddress('jan@Müller.de')?.domain).toBe('xn--mller-kva.de');
+    expect(parseEmailAddress('jan@bad domain.de')).toBeUndefined();
+  });
+
+  it('tells a display name or a list from a bare address', () => {
+    expect(looksLikeDisplayNameOrList('Aisha <a@x.com>')).toBe(true);
+    expect(looksLikeDisplayNameOrList('a@x.com, b@x.com')).toBe(true);
+    expect(looksLikeDisplayNameOrList('a@x.com')).toBe(false);
+  });
+
+  it('suggests corrections one edit away from a provider, never for the provider itself', () => {
+    expect(suggestedDomain('gmial.com')).toBe('gmail.com');
+    expect(suggestedDomain('gmail.con')).toBe('gmail.com');
+    expect(suggestedDomain('hotmial.com')).toBe('hotmail.com');
+    expect(suggestedDomain('gmail.com')).toBeUndefined();
+    expect(suggestedDomain('mail.com')).toBeUndefined();
+    expect(suggestedDomain('acme.com')).toBeUndefined();
+  });
+
+  it('reads role mailboxes case-insensitively, ignoring a +tag', () => {
+    expect(isRoleMailbox('Support+eu')).toBe(true);
+    expect(isRoleMailbox('aisha')).toBe(false);
+  });
+
+  it('grades by mail hosts, then flags', () => {
+    expect(emailAnswer('a@x.com', parts('a@x.com'), 'refuses')).toMatchObject({
+      valid: false,
+      result: 'undeliverable',
+      reason: 'invalid_domain',
+    });
+    expect(emailAnswer('a@x.com', parts('a@x.com'), 'unknown')).toEqual({
+      email: 'a@x.com',
+      valid: false,
+      result: 'neutral',
+      delivery_confidence: 40,
+      flags: [],
+    });
+    expect(emailAnswer('info@gmail.com', parts('info@gmail.com'), 'accepts')).toMatchObject({
+      valid: true,
+      result: 'risky',
+      flags: ['role', 'free_provider'],
+    });
+  });
+});

@@ -1,0 +1,1 @@
+export { LookupModule } from './lookup.module';

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// Phone number lookups on the embedded default, side by side in one run with the bare ceiling,
+// on this machine: `POST /v1/lookup/phone-number` at 64 connections against a bare Fastify
+// route doing the same `libphonenumber-js/max` parse (bench/bare-lookup.mjs), the two taking
+// turns in rounds. No Idempotency-Key is sent, so neither side touches the database.
+//
+//   npm run bench:lookup              build, measure, print the figures and MEETS / MISSES
+//   npm run bench:lookup -- --write   same, and (re)write its section of bench/RESULTS.md
+//   ROUND_S=1 ROUNDS=1 npm run bench:lookup   a short smoke run
+//
+// Exit status 0 when every goal is met, 1 otherwise (or when the run fails).
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import {
+  apiCall,
+  assertLoopback,
+  cpuSnapshot,
+  runBench,
+  startNodeChild,
+  startPlatformOnPostgres,
+  writeResultsSection,
+} from './harness.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS_FILE = join(root, 'bench', 'RESULTS.md');
+const HEADING = '## Phone number lookups (`npm run bench:lookup`)';
+const write = process.argv.includes('--write');
+
+const CONNECTIONS = 64;
+const WARMUP_S = Number(process.env.WARMUP_S ?? 2);
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
+const ROUND_S = Number(process.env.ROUND_S ?? 3);
+const GOALS = { ratio: 0.6 };
+
+const children = [];
+let tmp;
+const log = (line) => process.stdout.write(`${line}\n`);
+
+/** One autocannon run of `seconds` against a target; fails on any error or non-2xx answer. */
+async function load(target, seconds) {
+  const result = await autocannon({
+    url: target.url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', ...target.headers },
+    body: JSON.stringify(target.body),
+  });
+  if (result.errors || result.timeouts || result.non2xx)
+    throw new Error(
+      `${target.name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+    );
+  return { requests: result.requests.total, seconds: result.duration, p99: result.latency.p99 };
+}
+
+async function main() {
+  tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-lookup-'));
+  const { base, adminToken } = await startPlatformOnPostgres(children, root, tmp, 'lookup');
+  const created = await apiCall(base, 'POST', '/admin/v1/workspaces', adminToken, {
+    name: 'Bench',
+  });
+  const token = created.api_key.secret;
+  const bare = startNodeChild(children, root, 'bare-lookup', [
+    join(root, 'bench/bare-lookup.mjs'),
+    '0',
+  ]);
+  const [, bareBase] = await bare.line(/bare-lookup listening at (http:\/\/127\.0\.0\.1:\d+)/);
+  assertLoopback(bareBase);
+  const groups = children.map((child) => child.proc.pid);
+  const body = { phone_number: '+31612345678' };
+  const targets = [
+    {
+      name: 'platform',
+      url: `${base}/v1/lookup/phone-number`,
+      headers: { authorization: `Bearer ${token}` },
+      body,
+    },
+    { name: 'bare', url: `${bareBase}/lookup/phone-number`, headers: {}, body },
+  ];
+  log(
+    `phone number lookups: warm-up ${WARMUP_S} s each, then ${ROUNDS} rounds of ${ROUND_S} s per side at ${CONNECTIONS} connections ...`,
+  );
+  for (const target of targets) await load(target, WARMUP_S);
+  const answered = { platform: [], bare: [] };
+  const cpuBefore = await cpuSnapshot(groups);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [...targets].reverse() : targets;
+    for (const target of order) answered[target.name].push(await load(target, ROUND_S));
+  }
+  const cpuAfter = await cpuSnapshot(groups);
+  return report({ answered, cpu: cpuShare(cpuBefore, cpuAfter, groups) });
+}
+
+function cpuShare(before, after, groups) {
+  if (!before || !after) return undefined;
+  const seconds = Number(after.at - before.at) / 1e9;
+  const share = (pid) => (after.byGroup[pid] - before.byGroup[pid]) / 100 / seconds;
+  const [postgres, platform, bare] = groups;
+  return { platform: share(platform), bare: share(bare), postgres: share(postgres) };
+}
+
+async function report({ answered, cpu }) {
+  const rate = (runs) =>
+    runs.reduce((sum, run) => sum + run.requests, 0) /
+    runs.reduce((sum, run) => sum + run.seconds, 0);
+  const p99 = (runs) => Math.max(...runs.map((run) => run.p99));
+  const platform = { rate: rate(answered.platform), p99: p99(answered.platform) };
+  const bare = { rate: rate(answered.bare), p99: p99(answered.bare) };
+  const ratio = platform.rate / bare.rate;
+  const verdict = (ok) => (ok ? 'MEETS' : 'MISSES');
+  const goals = [
+    [
+      ratio >= GOALS.ratio,
+      `phone number lookups ${Math.round(platform.rate)}/s = ${(ratio * 100).toFixed(1)}% of bare (goal >= ${GOALS.ratio * 100}%)`,
+    ],
+  ];
+  const met = goals.every(([ok]) => ok);
+  const lines = [
+    HEADING,
+    '',
+    `**Result: ${met ? 'every goal met' : 'NOT every goal met'}.**`,
+    '',
+    ...goals.map(([ok, text]) => `- ${verdict(ok)}: ${text}`),
+    '',
+    '| measure | Switchboard | bare | Switchboard / bare |',
+    '|---|---:|---:|---:|',
+    `| phone number lookups at ${CONNECTIONS} connections | ${Math.round(platform.rate)}/s, p99 ${platform.p99} ms | ${Math.round(bare.rate)}/s, p99 ${bare.p99} ms | ${(ratio * 100).toFixed(1)}% |`,
+    '',
+    '### How it was measured',
+    '',
+    `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
+    '- Switchboard: the embedded default (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`) on one embedded PostgreSQL (fsync on): gateway (API key, body validation) -> verify-lookup-preferences -> `libphonenumber-js/max`; no Idempotency-Key, so no database write',
+    `- Answered: autocannon, ${CONNECTIONS} connections, \`{"phone_number":"+31612345678"}\`; ${WARMUP_S} s warm-up per side, then ${ROUNDS} rounds of ${ROUND_S} s, sides alternating; rate over all rounds, p99 the worst round's. Bare: one Fastify route with the same parse and the same JSON out, no auth, no validation, no transport hop`,
+    cpu
+      ? `- CPU during the rounds: platform ${cpu.platform.toFixed(2)}, bare ${cpu.bare.toFixed(2)}, PostgreSQL ${cpu.postgres.toFixed(2)} CPUs`
+      : '- CPU: not measured',
+    '',
+    '```sh',
+    'npm run bench:lookup              # build, measure, print the figures and MEETS / MISSES',
+    'npm run bench:lookup -- --write   # same, and rewrite this section',
+    '```',
+  ];
+  const section = lines.join('\n');
+  log(`\n${section}\n`);
+  if (write) await writeResultsSection(RESULTS_FILE, HEADING, section);
+  return met ? 0 : 1;
+}
+
+await runBench('lookup.bench', main, children, () => tmp);
