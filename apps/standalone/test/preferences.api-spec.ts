@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BirdClient } from '@messagebird/sdk';
 import type { BirdAPIError, Preference } from '@messagebird/sdk';
 import { call, createWorkspace } from '@switchboard/testing';
@@ -17,6 +20,26 @@ async function failure(promise: Promise<unknown>): Promise<BirdAPIError> {
   throw new Error('expected the call to fail');
 }
 
+/** A local webhook receiver that records every delivery. */
+async function startReceiver() {
+  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/preferences`,
+    received,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /**
  * The preference ledger through the gateway with the official SDK (raw HTTP where the status is
  * the point). A person's own opt-out arrives through the channels (a STOP keyword, an unsubscribe
@@ -28,6 +51,7 @@ describe('preferences through the gateway', () => {
   let other: CreatedWorkspace;
   let bird: BirdClient;
   let otherBird: BirdClient;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   const post = (body: unknown) =>
     call<Record<string, unknown>>(platform.base, 'POST', '/v1/preferences', {
@@ -47,7 +71,8 @@ describe('preferences through the gateway', () => {
     ).rows;
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ RATE_LIMITS: 'off' });
+    receiver = await startReceiver();
+    platform = await startTestPlatform({ RATE_LIMITS: 'off', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' });
     acme = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Acme' });
     other = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Other' });
     bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
@@ -60,6 +85,7 @@ describe('preferences through the gateway', () => {
 
   afterAll(async () => {
     await platform?.stop();
+    await receiver?.stop();
   });
 
   it('records a statement with 201, answers a write to the same key 200, and a repeat with no transition', async () => {
@@ -246,6 +272,41 @@ describe('preferences through the gateway', () => {
       if (unpublished > 0) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(unpublished).toBe(0);
+  });
+
+  it('delivers preference.granted, .revoked and .deleted to a subscribed webhook, signed', async () => {
+    const endpoint = (await bird.webhooks.create({
+      url: receiver.url,
+      events: ['preference.granted', 'preference.revoked', 'preference.deleted'],
+    })) as unknown as { secret: string };
+    const handle = '+31612345020';
+    const revoked = await bird.preferences.create({ channel: 'sms', handle, status: 'revoked' });
+    const granted = await bird.preferences.create({
+      channel: 'sms',
+      handle,
+      status: 'granted',
+      consented_at: new Date(),
+    });
+    const deleted = await bird.preferences.delete(revoked.preference!.id);
+    const until = Date.now() + 20_000;
+    while (receiver.received.length < 3 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const events = receiver.received.map(
+      (request) =>
+        bird.webhooks.unwrap(request.body, request.headers as Record<string, string>, {
+          secret: endpoint.secret,
+        }) as unknown as { type: string; data: { transition_id: string; handle: string } },
+    );
+    // Deliveries run concurrently: a receiver orders them by the envelope timestamp.
+    expect(
+      events.map((event) => [event.type, event.data.transition_id, event.data.handle]).sort(),
+    ).toEqual(
+      [
+        ['preference.revoked', revoked.transition_id, handle],
+        ['preference.granted', granted.transition_id, handle],
+        ['preference.deleted', deleted.transition_id, handle],
+      ].sort(),
+    );
   });
 
   it('lists newest first with the channel and handle filters, and another workspace sees nothing', async () => {
