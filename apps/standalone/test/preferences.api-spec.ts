@@ -352,6 +352,8 @@ describe('preferences through the gateway', () => {
       'sms:+31612345009',
       'email:cy@example.com',
     ]);
+    // Both handles matched the contact when they were written (by address, and by number).
+    expect(listed.map((p) => p.contact_id)).toEqual([contact.id, contact.id]);
     expect(
       (await failure(bird.contacts.preferences.list(`con_${'unknown'.padEnd(26, '0')}`)))
         .statusCode,
