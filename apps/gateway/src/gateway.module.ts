@@ -40,6 +40,7 @@ import { SessionsApiModule } from './api/sessions/sessions-api.module';
 import { WebhooksApiModule } from './api/webhooks/webhooks-api.module';
 import { NumbersApiModule } from './api/numbers/numbers-api.module';
 import { VoiceApiModule } from './api/voice/voice-api.module';
+import { PreferencesApiModule } from './api/preferences/preferences-api.module';
 import { LookupApiModule } from './api/lookup/lookup-api.module';
 
 /** One module per product area: its controllers and shape DTOs (api/<area>/<area>-api.module.ts). */
@@ -57,6 +58,7 @@ export const GATEWAY_API_MODULES = [
   SmsRulesApiModule,
   NumbersApiModule,
   VoiceApiModule,
+  PreferencesApiModule,
   LookupApiModule,
 ];
 

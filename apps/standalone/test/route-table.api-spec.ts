@@ -322,6 +322,11 @@ describe("the route table walked with another workspace's ids", () => {
       destination: '+31612345678',
       originator: '+31201230000',
     });
+    const preference = await asOwner<{ preference: { id: string } }>('POST', '/v1/preferences', {
+      channel: 'sms',
+      handle: '+31612345678',
+      status: 'revoked',
+    });
     // A WhatsApp number and business account of B (connecting needs Meta: rows).
     await platform.db.query(
       `WITH a AS (
@@ -356,6 +361,7 @@ describe("the route table walked with another workspace's ids", () => {
       sms_message_id: sms.body.id,
       keyword_rule_id: keywordRule.body.id,
       sms_suppression_id: smsSuppression.body.id,
+      preference_id: preference.body.preference.id,
       template_ref: 'bird_otp_verification',
       realtime_app_id: realtime.body.app.id,
       realtime_app_key_id: second.body.id,

@@ -1,10 +1,14 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
+import { wakeRelay } from '@switchboard/background';
+import type { ServiceParts } from '@switchboard/platform';
 import { ServiceDataModule } from '@switchboard/persistence';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from './config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from './config/verify-lookup-preferences.config';
 import { verifyLookupPreferencesDatabase } from './database/verify-lookup-preferences.database';
 import { LookupModule } from './lookup';
+import { PreferencesModule } from './preferences';
+import { VerifyLookupPreferencesBackgroundModule } from './verify-lookup-preferences-background.module';
 
 /** The service's configuration, injectable with `@Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG)`. */
 @Global()
@@ -20,10 +24,16 @@ class VerifyLookupPreferencesConfigModule {
   }
 }
 
-/** The verify-lookup-preferences service: one-time passcodes, lookup and consent preferences. */
+/**
+ * The verify-lookup-preferences service: one-time passcodes, lookup and consent preferences.
+ * With `parts` `requests` its background work (the outbox relay) is left out.
+ */
 @Module({})
 export class VerifyLookupPreferencesModule {
-  static register(config: VerifyLookupPreferencesConfig): DynamicModule {
+  static register(
+    config: VerifyLookupPreferencesConfig,
+    parts: ServiceParts = 'all',
+  ): DynamicModule {
     return {
       module: VerifyLookupPreferencesModule,
       imports: [
@@ -32,8 +42,11 @@ export class VerifyLookupPreferencesModule {
           database: verifyLookupPreferencesDatabase(config),
           health: 'verify_lookup_preferences',
           storage: config,
+          afterWrites: (pool) => wakeRelay(pool, 'verify_lookup_preferences'),
         }),
         LookupModule,
+        PreferencesModule,
+        ...(parts === 'requests' ? [] : [VerifyLookupPreferencesBackgroundModule]),
       ],
     };
   }

@@ -7,6 +7,7 @@ import { VerifyLookupPreferencesModule } from './verify-lookup-preferences.modul
 export const verifyLookupPreferencesService: ServiceProcess<typeof verifyLookupPreferencesEnv> = {
   name: 'verify_lookup_preferences',
   schema: verifyLookupPreferencesEnv,
-  module: (config) => VerifyLookupPreferencesModule.register(config),
+  module: (config, parts) => VerifyLookupPreferencesModule.register(config, parts),
+  background: { consumesEvents: false },
   migrate: (config) => runMigrations(verifyLookupPreferencesDatabase(config)),
 };

@@ -16,6 +16,7 @@ import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
 import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
+import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { LookupErrorCatalog } from './lookup/lookup.errors';
 
 const areas = [
@@ -36,6 +37,7 @@ const areas = [
   WhatsAppInteractionsErrorCatalog,
   WhatsAppConnectErrorCatalog,
   WhatsAppTemplatesErrorCatalog,
+  PreferenceErrorCatalog,
   LookupErrorCatalog,
 ];
 

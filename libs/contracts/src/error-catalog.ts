@@ -3,6 +3,7 @@ import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
+import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
@@ -46,6 +47,7 @@ export const ErrorCatalog = inCodeOrder({
   ...WhatsAppGraphErrorCatalog,
   ...WhatsAppContentErrorCatalog,
   ...WhatsAppInteractionsErrorCatalog,
+  ...PreferenceErrorCatalog,
   ...LookupErrorCatalog,
 });
 

@@ -67,3 +67,6 @@ export * from './whatsapp/content.errors';
 export * from './whatsapp/interactions';
 export * from './whatsapp/interactions.rpc';
 export * from './whatsapp/interactions.errors';
+export * from './preferences/preferences';
+export * from './preferences/preferences.rpc';
+export * from './preferences/preferences.errors';

@@ -2,6 +2,7 @@ import type { ContactsRpc } from './contacts/contacts.rpc';
 import type { DocsRpc } from './docs/docs.rpc';
 import type { EmailRpc } from './email/email.rpc';
 import type { NumbersRpc } from './numbers/numbers.rpc';
+import type { PreferencesRpc } from './preferences/preferences.rpc';
 import type { RealtimeRpc } from './realtime/realtime.rpc';
 import type { Rpc } from './rpc';
 import type { SmsRpc } from './sms/sms.rpc';
@@ -40,6 +41,7 @@ export interface RpcMap
     WhatsAppMessagesRpc,
     WhatsAppWebhooksRpc,
     WhatsAppInteractionsRpc,
+    PreferencesRpc,
     LookupRpc,
     HealthRpc {}
 

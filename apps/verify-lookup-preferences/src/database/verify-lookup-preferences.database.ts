@@ -2,6 +2,7 @@ import type { ServiceDatabase } from '@switchboard/persistence';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { CreateVerifyLookupPreferencesSchema1763800000400 } from './migrations/1763800000400-create-verify-lookup-preferences-schema';
 import { CreateLookupIdempotencyRecords1764700000100 } from './migrations/1764700000100-create-lookup-idempotency-records';
+import { CreatePreferences1764700000200 } from './migrations/1764700000200-create-preferences';
 
 export function verifyLookupPreferencesDatabase(
   config: VerifyLookupPreferencesConfig,
@@ -14,6 +15,7 @@ export function verifyLookupPreferencesDatabase(
     migrations: [
       CreateVerifyLookupPreferencesSchema1763800000400,
       CreateLookupIdempotencyRecords1764700000100,
+      CreatePreferences1764700000200,
     ],
   };
 }

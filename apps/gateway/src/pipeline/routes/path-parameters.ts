@@ -3,6 +3,7 @@ import {
   ContactErrors,
   EmailErrors,
   NumbersErrors,
+  PreferenceErrors,
   RealtimeErrors,
   SmsErrors,
   SmsRulesErrors,
@@ -75,6 +76,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   },
   keyword_rule_id: { pattern: ID, notFound: SmsRulesErrors.SmsKeywordRuleNotFound },
   sms_suppression_id: { pattern: ID, notFound: SmsRulesErrors.SmsSuppressionNotFound },
+  preference_id: { pattern: ID, notFound: PreferenceErrors.PreferenceNotFound },
   // Any printable value may reach the service, which answers unknown channels as unoccupied and
   // malformed names with 422; only what no name can be (control characters, 200+) stops here.
   channel_name: {

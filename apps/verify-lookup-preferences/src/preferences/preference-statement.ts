@@ -1,0 +1,78 @@
+import { OWN_PREFERENCE_ORIGINS } from '@switchboard/contracts';
+import type { CreatePreferenceRequest, ErrorDetail } from '@switchboard/contracts';
+import { AppError } from '@switchboard/platform';
+import type { PreferenceRow, PreferenceState } from './preferences.repository';
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+export function isOwnStatement(origin: string): boolean {
+  return (OWN_PREFERENCE_ORIGINS as readonly string[]).includes(origin);
+}
+
+/** The handle as the key stores it: a lowercased address on email, E.164 on SMS and WhatsApp. */
+export function normalizeHandle(channel: string, handle: string): string | undefined {
+  const trimmed = handle.trim();
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return undefined;
+  if (channel === 'email') {
+    const lowered = trimmed.toLowerCase();
+    return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lowered) ? lowered : undefined;
+  }
+  if (channel === 'sms' || channel === 'whatsapp') return E164.test(trimmed) ? trimmed : undefined;
+  return trimmed.length > 0 ? trimmed : undefined;
+}
+
+/** The statement a create records, checked against the rules the gateway cannot see. */
+export function statementOf(
+  input: CreatePreferenceRequest,
+  origin: string,
+  now: Date,
+): { handle: string; state: PreferenceState } {
+  const details: ErrorDetail[] = [];
+  const handle = normalizeHandle(input.channel, input.handle);
+  if (!handle)
+    details.push({
+      param: 'handle',
+      message:
+        input.channel === 'email'
+          ? 'must be an email address on the email channel'
+          : 'must be a phone number in E.164 format (+ and 7 to 15 digits)',
+    });
+  if (input.channel === 'email' && input.sender_scope !== undefined)
+    details.push({ param: 'sender_scope', message: 'is not supported on email' });
+  let consentedAt: Date | null = null;
+  if (input.consented_at !== undefined) {
+    consentedAt = new Date(input.consented_at);
+    if (Number.isNaN(consentedAt.getTime()))
+      details.push({ param: 'consented_at', message: 'must be an RFC 3339 date-time' });
+    else if (consentedAt.getTime() > now.getTime())
+      details.push({ param: 'consented_at', message: 'may not be in the future' });
+    if (input.status === 'revoked')
+      details.push({ param: 'consented_at', message: 'is only accepted on a granted statement' });
+  }
+  if (details.length > 0 || !handle) throw AppError.validation(details);
+  return {
+    handle,
+    state: {
+      status: input.status,
+      coverage: input.coverage ?? 'non_transactional',
+      origin,
+      source: input.source ?? null,
+      consentedAt,
+      // A grant is dated by its consent evidence; anything else by when it reaches us.
+      effectiveAt: consentedAt ?? now,
+      contactId: input.contact_id ?? null,
+    },
+  };
+}
+
+/** Whether the statement says exactly what the key's live row already says. */
+export function isRepeat(row: PreferenceRow, state: PreferenceState): boolean {
+  const consented = row.consented_at ? new Date(row.consented_at).getTime() : null;
+  return (
+    row.status === state.status &&
+    row.coverage === state.coverage &&
+    row.origin === state.origin &&
+    row.source === state.source &&
+    consented === (state.consentedAt?.getTime() ?? null)
+  );
+}

@@ -1,0 +1,210 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { PageRequest, PreferenceCoverage, PreferenceStatus } from '@switchboard/contracts';
+import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
+import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
+import { DataSource } from 'typeorm';
+
+export interface PreferenceRow {
+  id: string;
+  workspace_id: string;
+  channel: string;
+  handle: string;
+  sender_scope: string | null;
+  topic_id: string | null;
+  status: PreferenceStatus;
+  coverage: PreferenceCoverage;
+  origin: string;
+  source: string | null;
+  consented_at: Date | null;
+  effective_at: Date;
+  contact_id: string | null;
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A key: the workspace's channel, handle and sender scope (topics are reserved, null in v1). */
+export interface PreferenceKey {
+  workspaceId: string;
+  channel: string;
+  handle: string;
+  senderScope: string | null;
+}
+
+/** The statement a row holds after a write. */
+export interface PreferenceState {
+  status: PreferenceStatus;
+  coverage: PreferenceCoverage;
+  origin: string;
+  source: string | null;
+  consentedAt: Date | null;
+  effectiveAt: Date;
+  contactId: string | null;
+}
+
+export interface TransitionRecord {
+  id: string;
+  workspaceId: string;
+  preferenceId: string;
+  kind: PreferenceStatus | 'deleted';
+  applied: boolean;
+  coverage: PreferenceCoverage;
+  origin: string;
+  source: string | null;
+  consentedAt: Date | null;
+  effectiveAt: Date;
+}
+
+const COLUMNS =
+  'id, workspace_id, channel, handle, sender_scope, topic_id, status, coverage, origin, source, consented_at, effective_at, contact_id, deleted_at, created_at, updated_at';
+const TABLE = 'verify_lookup_preferences.preferences';
+
+/** Named queries over the preference ledger; every one is scoped by workspace. */
+@Injectable()
+export class PreferencesRepository {
+  private readonly reads: SqlRunner;
+
+  constructor(@InjectDataSource('verify_lookup_preferences') dataSource: DataSource) {
+    this.reads = poolRunner(dataSource);
+  }
+
+  /** A page of the workspace's current preferences matching `where`, newest first. */
+  page(
+    workspaceId: string,
+    match: { sql: string; params: unknown[]; filters: Record<string, unknown> },
+    request: PageRequest,
+    cursors: CursorCodec,
+  ): Promise<Page<PreferenceRow>> {
+    return paginate<PreferenceRow>(
+      this.reads,
+      {
+        from: TABLE,
+        select: COLUMNS,
+        where: {
+          sql: `workspace_id = $1 AND deleted_at IS NULL${match.sql}`,
+          params: [workspaceId, ...match.params],
+        },
+        filters: { workspaceId, ...match.filters },
+        sorts: { created_at: { column: 'created_at', type: 'timestamptz' } },
+        defaultSort: 'created_at',
+        defaultOrder: 'desc',
+        idColumn: 'id',
+      },
+      request,
+      cursors,
+    );
+  }
+
+  async find(workspaceId: string, id: string, runner: SqlRunner = this.reads) {
+    const rows = rowsOf<PreferenceRow>(
+      await runner.query(
+        `SELECT ${COLUMNS} FROM ${TABLE} WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
+        [workspaceId, id],
+      ),
+    );
+    return rows[0];
+  }
+
+  /**
+   * Serialises the key's writes (a transaction-scoped advisory lock: the key may have no row to
+   * lock yet) and reads its row, deleted or not.
+   */
+  async lockKey(runner: SqlRunner, key: PreferenceKey): Promise<PreferenceRow | undefined> {
+    const params = [key.workspaceId, key.channel, key.handle, key.senderScope ?? ''];
+    await runner.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended(jsonb_build_array($1::text, $2::text, $3::text, $4::text)::text, 7))`,
+      params,
+    );
+    const rows = rowsOf<PreferenceRow>(
+      await runner.query(
+        `SELECT ${COLUMNS} FROM ${TABLE}
+         WHERE workspace_id = $1 AND channel = $2 AND handle = $3
+           AND COALESCE(sender_scope, '') = $4 AND topic_id IS NULL`,
+        params,
+      ),
+    );
+    return rows[0];
+  }
+
+  /** Locks a current row by id (a delete), with the same key lock the writes take. */
+  async lockById(runner: SqlRunner, workspaceId: string, id: string) {
+    const row = await this.find(workspaceId, id, runner);
+    if (!row) return undefined;
+    const locked = await this.lockKey(runner, {
+      workspaceId,
+      channel: row.channel,
+      handle: row.handle,
+      senderScope: row.sender_scope,
+    });
+    return locked && !locked.deleted_at ? locked : undefined;
+  }
+
+  async insert(runner: SqlRunner, id: string, key: PreferenceKey, state: PreferenceState) {
+    const rows = rowsOf<PreferenceRow>(
+      await runner.query(
+        `INSERT INTO ${TABLE} (id, workspace_id, channel, handle, sender_scope, status, coverage,
+           origin, source, consented_at, effective_at, contact_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         RETURNING ${COLUMNS}`,
+        [id, key.workspaceId, key.channel, key.handle, key.senderScope, ...stateParams(state)],
+      ),
+    );
+    return rows[0];
+  }
+
+  /** Replaces the row's statement; a deleted key comes back (its id stays the key's). */
+  async replace(runner: SqlRunner, id: string, state: PreferenceState) {
+    const rows = rowsOf<PreferenceRow>(
+      await runner.query(
+        `UPDATE ${TABLE} SET status = $2, coverage = $3, origin = $4, source = $5,
+           consented_at = $6, effective_at = $7, contact_id = $8, deleted_at = NULL,
+           created_at = CASE WHEN deleted_at IS NULL THEN created_at ELSE clock_timestamp() END,
+           updated_at = clock_timestamp()
+         WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, ...stateParams(state)],
+      ),
+    );
+    return rows[0];
+  }
+
+  async markDeleted(runner: SqlRunner, id: string, effectiveAt: Date): Promise<void> {
+    await runner.query(
+      `UPDATE ${TABLE} SET deleted_at = clock_timestamp(), effective_at = $2,
+         updated_at = clock_timestamp() WHERE id = $1`,
+      [id, effectiveAt],
+    );
+  }
+
+  async recordTransition(runner: SqlRunner, t: TransitionRecord): Promise<void> {
+    await runner.query(
+      `INSERT INTO verify_lookup_preferences.preference_transitions
+         (id, workspace_id, preference_id, kind, applied, coverage, origin, source, consented_at, effective_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        t.id,
+        t.workspaceId,
+        t.preferenceId,
+        t.kind,
+        t.applied,
+        t.coverage,
+        t.origin,
+        t.source,
+        t.consentedAt,
+        t.effectiveAt,
+      ],
+    );
+  }
+}
+
+function stateParams(state: PreferenceState): unknown[] {
+  return [
+    state.status,
+    state.coverage,
+    state.origin,
+    state.source,
+    state.consentedAt,
+    state.effectiveAt,
+    state.contactId,
+  ];
+}
