@@ -70,3 +70,6 @@ export * from './whatsapp/interactions.errors';
 export * from './preferences/preferences';
 export * from './preferences/preferences.rpc';
 export * from './preferences/preferences.errors';
+export * from './verify/verify';
+export * from './verify/verify.rpc';
+export * from './verify/verify.errors';
