@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { VerifyErrors } from '@switchboard/contracts';
 import type {
   RequestContext,
@@ -47,6 +47,7 @@ interface PendingSend {
 @Injectable()
 export class VerificationsService {
   private readonly key: Buffer;
+  private readonly logger = new Logger('Verify');
 
   constructor(
     @Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG)
@@ -115,9 +116,13 @@ export class VerificationsService {
         ]);
       return this.newPasscode(runner, row, index, true, now);
     });
-    const reply = 'code' in send ? await this.deliverOrFail(context, send) : send.row;
-    const verification = toVerificationDto(reply);
-    return this.remember(context, verification);
+    // Delivery is not part of the answer: the channels take the passcode after the commit, and
+    // `verify.attempt.*` and `verify.verification.failed` tell how it went.
+    if ('code' in send)
+      void this.deliverOrFail(context, send).catch((err: Error) =>
+        this.logger.error(`passcode delivery of ${send.row.id} failed: ${err.message}`),
+      );
+    return this.remember(context, toVerificationDto(send.row));
   }
 
   async check(
