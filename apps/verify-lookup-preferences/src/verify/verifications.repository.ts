@@ -161,6 +161,54 @@ export class VerificationsRepository {
     return rows[0];
   }
 
+  /**
+   * `spendCheck` for many recipients in one autocommit statement (distinct recipients: a row is
+   * updated once per statement). Answers the rows that had a check left.
+   */
+  async spendChecks(recipients: Array<{ workspaceId: string; key: string }>) {
+    const result = await this.pool.query<VerificationRow>(
+      `UPDATE ${TABLE} v SET checks = v.checks + 1, updated_at = clock_timestamp()
+       FROM unnest($1::text[], $2::text[]) AS r(workspace_id, recipient_key)
+       WHERE v.workspace_id = r.workspace_id AND v.recipient_key = r.recipient_key
+         AND v.status = 'pending' AND v.checks < v.max_checks
+       RETURNING v.*`,
+      [recipients.map((r) => r.workspaceId), recipients.map((r) => r.key)],
+    );
+    return result.rows;
+  }
+
+  /** The pending verifications of many recipients (those whose checks ran out, in a batch). */
+  async pendingOf(runner: SqlRunner, recipients: Array<{ workspaceId: string; key: string }>) {
+    return rowsOf<VerificationRow>(
+      await runner.query(
+        `SELECT v.* FROM ${TABLE} v
+         JOIN unnest($1::text[], $2::text[]) AS r(workspace_id, recipient_key)
+           ON v.workspace_id = r.workspace_id AND v.recipient_key = r.recipient_key
+         WHERE v.status = 'pending'`,
+        [recipients.map((r) => r.workspaceId), recipients.map((r) => r.key)],
+      ),
+    );
+  }
+
+  /** `finish` for many verifications in one statement; answers the rows it ended. */
+  async finishMany(
+    runner: SqlRunner,
+    ends: Array<{ id: string; status: 'verified' | 'failed' | 'expired'; reason: string | null }>,
+  ): Promise<VerificationRow[]> {
+    if (ends.length === 0) return [];
+    return rowsOf<VerificationRow>(
+      await runner.query(
+        `UPDATE ${TABLE} v SET status = e.status, reason = e.reason, code_hashes = '{}',
+           verified_at = CASE WHEN e.status = 'verified' THEN clock_timestamp() END,
+           updated_at = clock_timestamp()
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS e(id, status, reason)
+         WHERE v.id = e.id AND v.status = 'pending'
+         RETURNING v.*`,
+        [ends.map((e) => e.id), ends.map((e) => e.status), ends.map((e) => e.reason)],
+      ),
+    );
+  }
+
   async findPending(runner: SqlRunner, workspaceId: string, recipientKey: string) {
     const rows = rowsOf<VerificationRow>(
       await runner.query(
