@@ -8,6 +8,6 @@ export const verifyLookupPreferencesService: ServiceProcess<typeof verifyLookupP
   name: 'verify_lookup_preferences',
   schema: verifyLookupPreferencesEnv,
   module: (config, parts) => VerifyLookupPreferencesModule.register(config, parts),
-  background: { consumesEvents: false },
+  background: { consumesEvents: true },
   migrate: (config) => runMigrations(verifyLookupPreferencesDatabase(config)),
 };
