@@ -13,6 +13,8 @@ import type { TestPlatform } from './test-platform';
 const OUR_NUMBER = '+31612350000';
 const PERSON = '+31655560001';
 const MANUAL = '+31655560002';
+const HELD = '+31655560003';
+const LATER = '+31655560004';
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000) {
   const until = Date.now() + ms;
@@ -255,6 +257,7 @@ describe('preferences from SMS keywords', () => {
       [`sms:${stop.id}`],
     );
     expect(republished.rowCount).toBe(1);
+    await platform.db.query("SELECT pg_notify('sms_whatsapp_outbox', '')");
     await allPublished();
     const attempts = await platform.db.query<{ attempts: number }>(
       'SELECT attempts FROM sms_whatsapp.outbox WHERE id = $1',
@@ -287,6 +290,73 @@ describe('preferences from SMS keywords', () => {
     await bird.smsSuppressions.add({ destination: MANUAL, originator: OUR_NUMBER });
     await allPublished();
     expect((await bird.preferences.list({ channel: 'sms', handle: MANUAL })).data).toEqual([]);
+  });
+
+  it('keeps a statement the ledger cannot take yet on the bus, and records it once it can', async () => {
+    await allPublished();
+    // The ledger refuses every statement's transition for a while (as a database error would).
+    await platform.db.query(
+      `ALTER TABLE verify_lookup_preferences.preference_transitions
+         ADD CONSTRAINT held_statements CHECK (source_event_id IS NULL) NOT VALID`,
+    );
+    let dropped = false;
+    const release = async () => {
+      if (dropped) return;
+      dropped = true;
+      await platform.db.query(
+        'ALTER TABLE verify_lookup_preferences.preference_transitions DROP CONSTRAINT held_statements',
+      );
+    };
+    try {
+      const held = await texted(HELD, 'STOP', 1);
+      const statement = () =>
+        platform.db.query<{ attempts: number; published: boolean }>(
+          `SELECT attempts, published_at IS NOT NULL AS published FROM sms_whatsapp.outbox
+           WHERE type = 'internal.preference.statement' AND payload->'data'->>'source' = $1`,
+          [`sms:${held.id}`],
+        );
+      await eventually(
+        async () => (await statement()).rows[0],
+        (row) => row !== undefined && row.attempts >= 1,
+      );
+      expect((await statement()).rows[0].published).toBe(false);
+      expect((await bird.preferences.list({ channel: 'sms', handle: HELD })).data).toEqual([]);
+      await release();
+      const listed = await eventually(
+        () => bird.preferences.list({ channel: 'sms', handle: HELD }),
+        (page) => page.data.length > 0,
+      );
+      expect(listed.data[0]).toMatchObject({
+        status: 'revoked',
+        origin: 'keyword',
+        source: `sms:${held.id}`,
+      });
+      await allPublished();
+      expect((await transitions(listed.data[0].id)).length).toBe(1);
+    } finally {
+      await release();
+    }
+  });
+
+  it('refuses a STOP dated before the key’s statement, and keeps the refusal on record', async () => {
+    // A grant dated an hour ahead (a clock ahead of ours, say): the STOP texted now is older.
+    const id = `prf_${'later'.padEnd(26, '0')}`;
+    await platform.db.query(
+      `INSERT INTO verify_lookup_preferences.preferences
+         (id, workspace_id, channel, handle, sender_scope, status, coverage, origin, consented_at, effective_at)
+       VALUES ($1, $2, 'sms', $3, $4, 'granted', 'all', 'api_key', now() + interval '1 hour', now() + interval '1 hour')`,
+      [id, acme.workspace.id, LATER, OUR_NUMBER],
+    );
+    const before = await bird.preferences.get(id);
+    const stopped = await texted(LATER, 'STOP', 1);
+    const rows = await eventually(
+      () => transitions(id),
+      (list) => list.length > 0,
+    );
+    expect(rows.map((row) => [row.kind, row.applied, row.origin, row.source])).toEqual([
+      ['revoked', false, 'keyword', `sms:${stopped.id}`],
+    ]);
+    expect(await bird.preferences.get(id)).toEqual(before);
   });
 
   it('shows another workspace nothing', async () => {

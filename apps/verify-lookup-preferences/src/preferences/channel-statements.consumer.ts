@@ -4,9 +4,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { PREFERENCE_STATEMENT_EVENT } from '@switchboard/contracts';
 import { wakeRelay } from '@switchboard/background';
 import { inPgTransaction, isUniqueViolation, pgPoolOf } from '@switchboard/persistence';
-import { eventBusFor } from '@switchboard/platform';
+import { eventBusFor, metricsRegistry } from '@switchboard/platform';
 import type { OutboxEvent } from '@switchboard/platform';
 import type { Pool } from 'pg';
+import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
@@ -17,6 +18,13 @@ import { PreferencesRepository } from './preferences.repository';
 /** The durable consumer's name on the JetStream bus: it keeps its place while the service is down. */
 const STATEMENTS_CONSUMER = 'preferences-statements';
 const SOURCE_EVENT_INDEX = 'preference_transitions_source_event_idx';
+
+const statementsTaken = new Counter({
+  name: 'switchboard_preference_statements_total',
+  help: "People's own statements the ledger took off the bus, by outcome (recorded, duplicate, unrecordable)",
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
 
 /**
  * Records what people said through the channels (`internal.preference.statement`: an SMS STOP or
@@ -71,23 +79,25 @@ export class ChannelStatementsConsumer implements OnApplicationBootstrap, OnAppl
       this.logger.error(
         `statement ${event.id} of workspace ${event.workspaceId} not recorded: ${statement.problem}`,
       );
+      statementsTaken.inc({ outcome: 'unrecordable' });
       return false;
     }
     const { key, state } = statement;
+    let recorded = false;
     try {
-      return await inPgTransaction(this.pool, async (runner) => {
+      recorded = await inPgTransaction(this.pool, async (runner) => {
         if (await this.repository.hasTransitionFor(runner, key.workspaceId, event.id)) return false;
         await this.ledger.record(runner, key, state, { sourceEventId: event.id });
         return true;
       });
     } catch (err) {
       // The same event recorded meanwhile by another delivery of it (another process's).
-      if (
+      const duplicate =
         isUniqueViolation(err) &&
-        (err as { constraint?: string }).constraint === SOURCE_EVENT_INDEX
-      )
-        return false;
-      throw err;
+        (err as { constraint?: string }).constraint === SOURCE_EVENT_INDEX;
+      if (!duplicate) throw err;
     }
+    statementsTaken.inc({ outcome: recorded ? 'recorded' : 'duplicate' });
+    return recorded;
   }
 }
