@@ -72,3 +72,6 @@ export * from './preferences/preferences';
 export * from './preferences/preferences.rpc';
 export * from './preferences/preferences.errors';
 export * from './preferences/preference-statement.events';
+export * from './verify/verify';
+export * from './verify/verify.rpc';
+export * from './verify/verify.errors';
