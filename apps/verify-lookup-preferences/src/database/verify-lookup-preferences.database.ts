@@ -4,6 +4,7 @@ import { CreateVerifyLookupPreferencesSchema1763800000400 } from './migrations/1
 import { CreateLookupIdempotencyRecords1764700000100 } from './migrations/1764700000100-create-lookup-idempotency-records';
 import { CreatePreferences1764700000200 } from './migrations/1764700000200-create-preferences';
 import { CreateVerifications1764800000300 } from './migrations/1764800000300-create-verifications';
+import { AddPreferenceTransitionSourceEvents1764800000400 } from './migrations/1764800000400-add-preference-transition-source-events';
 
 export function verifyLookupPreferencesDatabase(
   config: VerifyLookupPreferencesConfig,
@@ -18,6 +19,7 @@ export function verifyLookupPreferencesDatabase(
       CreateLookupIdempotencyRecords1764700000100,
       CreatePreferences1764700000200,
       CreateVerifications1764800000300,
+      AddPreferenceTransitionSourceEvents1764800000400,
     ],
   };
 }
