@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { VerifyLookupPreferencesEventsRelay } from './events/verify-lookup-preferences-events.relay';
 import { ChannelStatementsConsumer, PreferencesModule } from './preferences';
 import { VerificationOutcomes } from './verify';
+import { VerificationAttemptsRepository } from './verify/verification-attempts.repository';
 import { VerificationsRepository } from './verify/verifications.repository';
 
 /**
@@ -17,6 +18,7 @@ import { VerificationsRepository } from './verify/verifications.repository';
     VerifyLookupPreferencesEventsRelay,
     VerificationOutcomes,
     VerificationsRepository,
+    VerificationAttemptsRepository,
     ChannelStatementsConsumer,
   ],
 })

@@ -2,15 +2,27 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '@switchboard/contracts';
 import { wakeRelay } from '@switchboard/background';
 import { inPgTransaction, newId } from '@switchboard/persistence';
-import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
-import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { verifyEvent } from './verification.mapper';
-import { testRecipientsOf } from './test-recipients';
 import { PASSCODE_CARRIERS } from './passcode-channels';
-import type { PasscodeCarrier, PasscodeFailureReason } from './passcode-channels';
+import type {
+  PasscodeCarrier,
+  PasscodeFailureReason,
+  PasscodeSendResult,
+} from './passcode-channels';
+import { Passcodes } from './passcodes';
 import type { PasscodeChannel } from './verification-rules';
+import { VerificationAttemptsRepository } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
+
+/** A passcode committed with its first attempt, to hand to the channels. */
+export interface PasscodeSendPlan {
+  row: VerificationRow;
+  code: string;
+  attemptId: string;
+  seed: string;
+  index: number;
+}
 
 /** How a passcode went out: the verification after it, and each channel that refused. */
 export interface DeliveryOutcome {
@@ -20,72 +32,58 @@ export interface DeliveryOutcome {
 }
 
 /**
- * Hands a passcode to the plan's channels from `from`, one at a time, until one takes it. Each
- * try is an attempt (the first recorded by the caller with the passcode, the next ones here,
- * spending no send slot) and each answer its `verify.attempt.sent` or `.undelivered` event.
+ * Hands a passcode to the plan's channels from the plan's position, one at a time, until one
+ * takes it. Each try is an attempt (the first recorded with the passcode, the next ones here,
+ * spending no send slot, with the same seed) and each answer its `verify.attempt.sent` or
+ * `.undelivered` event. A channel is asked with the attempt's id as Idempotency-Key, so an
+ * attempt sent again after a crash is one message, not two.
  */
 @Injectable()
 export class PasscodeDelivery {
   constructor(
     @Inject(PASSCODE_CARRIERS) private readonly carriers: Map<PasscodeChannel, PasscodeCarrier>,
     private readonly repository: VerificationsRepository,
-    @Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG) config: VerifyLookupPreferencesConfig,
-  ) {
-    this.testRecipients = testRecipientsOf(config);
-  }
+    private readonly passcodes: Passcodes,
+    private readonly attempts: VerificationAttemptsRepository,
+  ) {}
 
-  /** Test recipients are answered as sent without any channel being asked. */
-  private readonly testRecipients: ReadonlySet<string>;
-
-  async deliver(
-    context: RequestContext,
-    row: VerificationRow,
-    code: string,
-    first: { attemptId: string; index: number },
-    minutes: number,
-  ): Promise<DeliveryOutcome> {
+  async deliver(context: RequestContext, plan: PasscodeSendPlan): Promise<DeliveryOutcome> {
+    const { row, code } = plan;
     const refusals: DeliveryOutcome['refusals'] = [];
-    let attemptId = first.attemptId;
-    let verification = row;
-    for (let index = first.index; index < row.channels.length; index++) {
+    const minutes = Math.max(
+      1,
+      Math.round((new Date(row.expires_at).getTime() - Date.now()) / 60_000),
+    );
+    let attemptId = plan.attemptId;
+    for (let index = plan.index; index < row.channels.length; index++) {
       const channel = row.channels[index] as PasscodeChannel;
       const address = addressFor(row, channel);
-      if (index > first.index) {
+      if (index > plan.index) {
         attemptId = newId('vat');
-        await this.repository.insertAttempt(this.repository.pool, {
+        await this.attempts.insertAttempt(this.repository.reads, {
           id: attemptId,
           workspace_id: row.workspace_id,
           verification_id: row.id,
           channel,
           address,
+          seed: plan.seed,
           countsTowardCap: false,
         });
       }
-      const carrier = this.carriers.get(channel);
-      const result = this.testRecipients.has(address)
-        ? ({ ok: true, messageId: `test_${attemptId}`, from: null } as const)
-        : carrier
-          ? await carrier.send(context, {
-              verificationId: row.id,
-              address,
-              code,
-              language: row.language,
-              minutes,
-            })
-          : ({
-              ok: false,
-              reason: 'channel_unavailable',
-              error: `${channel} is not enabled`,
-            } as const);
+      const result = await this.send(
+        context,
+        attemptId,
+        { verificationId: row.id, address, code, language: row.language, minutes },
+        channel,
+      );
       const now = new Date();
       if (result.ok) {
-        verification = await inPgTransaction(this.repository.pool, async (runner) => {
-          const updated = await this.repository.attemptSent(runner, attemptId, row.id, {
+        const verification = await inPgTransaction(this.repository.pool, async (runner) => {
+          await this.attempts.markSent(runner, attemptId, {
             messageId: result.messageId,
             sender: result.from,
-            channel,
-            channelIndex: index,
           });
+          const updated = await this.repository.channelSent(runner, row.id, channel, index);
           await this.repository.events(runner, [
             verifyEvent('verify.attempt.sent', updated, now, {
               channel,
@@ -101,11 +99,8 @@ export class PasscodeDelivery {
       }
       refusals.push({ channel, reason: result.reason, error: result.error });
       await inPgTransaction(this.repository.pool, async (runner) => {
-        await this.repository.attemptRefused(runner, attemptId, row.id, {
-          reason: result.reason,
-          error: result.error,
-          channelIndex: index,
-        });
+        await this.attempts.markRefused(runner, attemptId, result);
+        await this.repository.channelPassed(runner, row.id, index);
         await this.repository.events(runner, [
           verifyEvent('verify.attempt.undelivered', row, now, {
             channel,
@@ -118,7 +113,47 @@ export class PasscodeDelivery {
       });
     }
     wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+    const verification = (await this.repository.find(row.workspace_id, row.id)) ?? row;
     return { verification, sent: false, refusals };
+  }
+
+  /** `deliver`; when no channel takes the passcode the verification fails `undeliverable`. */
+  async deliverOrFail(context: RequestContext, plan: PasscodeSendPlan): Promise<VerificationRow> {
+    const outcome = await this.deliver(context, plan);
+    if (outcome.sent) return outcome.verification;
+    const last = outcome.refusals[outcome.refusals.length - 1];
+    const failed = await inPgTransaction(this.repository.pool, async (runner) => {
+      const row = await this.repository.finish(runner, plan.row.id, 'failed', 'undeliverable');
+      if (!row) return undefined;
+      const now = new Date();
+      await this.repository.events(runner, [
+        verifyEvent('verify.verification.failed', row, now, {
+          status: 'failed',
+          reason: 'undeliverable',
+          channel: last?.channel ?? null,
+          last_attempt_reason: last?.reason ?? 'channel_unavailable',
+          failed_at: now.toISOString(),
+        }),
+      ]);
+      return row;
+    });
+    wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+    return failed ?? outcome.verification;
+  }
+
+  private async send(
+    context: RequestContext,
+    attemptId: string,
+    send: Parameters<PasscodeCarrier['send']>[1],
+    channel: PasscodeChannel,
+  ): Promise<PasscodeSendResult> {
+    if (this.passcodes.isTestRecipient(send.address))
+      return { ok: true, messageId: `test_${attemptId}`, from: null };
+    const carrier = this.carriers.get(channel);
+    if (!carrier)
+      return { ok: false, reason: 'channel_unavailable', error: `${channel} is not enabled` };
+    const key = `verify_${attemptId}`;
+    return carrier.send({ ...context, idempotencyKey: key, idempotencyFingerprint: key }, send);
   }
 }
 

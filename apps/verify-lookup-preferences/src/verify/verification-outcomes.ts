@@ -8,6 +8,7 @@ import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-prefer
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { outcomeOf } from './delivery-outcome';
 import { verifyEvent } from './verification.mapper';
+import { VerificationAttemptsRepository } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
 
 /** The channels whose events tell passcode deliveries, each read by its own durable consumer. */
@@ -27,6 +28,7 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
     @Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG)
     private readonly config: VerifyLookupPreferencesConfig,
     private readonly repository: VerificationsRepository,
+    private readonly attempts: VerificationAttemptsRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -46,7 +48,7 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
     if (outcomes.length === 0) return;
     const byMessage = new Map(outcomes.map((outcome) => [outcome.messageId, outcome]));
     await inPgTransaction(this.repository.pool, async (runner) => {
-      const moved = await this.repository.recordOutcomes(runner, outcomes);
+      const moved = await this.attempts.recordOutcomes(runner, outcomes);
       const verifications = new Map(
         (
           await this.repository.byIds(runner, [...new Set(moved.map((a) => a.verification_id))])
@@ -76,7 +78,7 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
         );
         const planDone = row.channel_index >= row.channels.length - 1;
         if (outcome.delivered || row.status !== 'pending' || !planDone) continue;
-        if (!(await this.repository.allUndelivered(runner, row.id))) continue;
+        if (!(await this.attempts.allUndelivered(runner, row.id))) continue;
         const failed = await this.repository.finish(runner, row.id, 'failed', 'undeliverable');
         if (failed)
           emitted.push(

@@ -3,7 +3,8 @@ import {
   codeLengthOf,
   languageOf,
   metadataOf,
-  newPasscode,
+  derivePasscode,
+  newPasscodeSeed,
   passcodeHash,
   passcodeMatches,
   planOf,
@@ -93,11 +94,25 @@ describe(passcodeMatches.name, () => {
   });
 });
 
-describe(newPasscode.name, () => {
-  it('makes digits of the asked length, spread over all ten digits', () => {
-    const codes = Array.from({ length: 300 }, () => newPasscode(8));
+describe(derivePasscode.name, () => {
+  it('makes digits of the asked length, spread over all ten digits, the same for the same seed', () => {
+    const codes = Array.from({ length: 300 }, () =>
+      derivePasscode(key, 'vrf_1', newPasscodeSeed(), 8),
+    );
     expect(codes.every((code) => /^\d{8}$/.test(code))).toBe(true);
     expect(new Set(codes.join('')).size).toBe(10);
+    expect(new Set(codes).size).toBe(300);
+    const seed = newPasscodeSeed();
+    expect(derivePasscode(key, 'vrf_1', seed, 6)).toBe(derivePasscode(key, 'vrf_1', seed, 6));
+    expect(derivePasscode(key, 'vrf_1', seed, 6)).not.toBe(derivePasscode(key, 'vrf_2', seed, 6));
+  });
+
+  it('keeps leading zeros', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: 4, max: 10 }), (seed, length) => {
+        expect(derivePasscode(key, 'vrf_1', seed, length)).toHaveLength(length);
+      }),
+    );
   });
 });
 

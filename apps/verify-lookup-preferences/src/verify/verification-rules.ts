@@ -1,4 +1,4 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { VERIFICATION_LANGUAGES, VERIFY_LIMITS, VerifyErrors } from '@switchboard/contracts';
 import type { ErrorDetail, VerifyVerificationsCreateParams } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
@@ -136,11 +136,25 @@ export function isSupportedLanguage(tag: string): boolean {
   return (VERIFICATION_LANGUAGES as readonly string[]).includes(tag);
 }
 
-/** A passcode of `length` uniformly random digits (node:crypto). */
-export function newPasscode(length: number): string {
-  let code = '';
-  for (let index = 0; index < length; index++) code += String(randomInt(10));
-  return code;
+/** A random, unguessable seed for a passcode (node:crypto): what an attempt keeps. */
+export function newPasscodeSeed(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * The passcode of a seed: HMAC-SHA256 of the verification and the seed under the service's
+ * derivation key, reduced to `length` digits (64 bits mod 10^length: the bias is below 10^-9).
+ * Only the key and the seed together give it, so a crash before the channel took it can be
+ * repaired by deriving it again, without the passcode ever being stored.
+ */
+export function derivePasscode(
+  key: Buffer,
+  verificationId: string,
+  seed: string,
+  length: number,
+): string {
+  const digest = createHmac('sha256', key).update(`${verificationId}:${seed}`).digest();
+  return (digest.readBigUInt64BE(0) % 10n ** BigInt(length)).toString().padStart(length, '0');
 }
 
 /** The keyed hash a passcode is kept as: bound to its verification, useless without the key. */

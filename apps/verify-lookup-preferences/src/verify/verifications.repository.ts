@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { writeOutboxEvents } from '@switchboard/background';
-import { pgPoolOf, rowsOf } from '@switchboard/persistence';
+import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { OutboxEvent } from '@switchboard/platform';
 import type { Pool } from 'pg';
@@ -31,29 +31,19 @@ export interface VerificationRow {
   updated_at: Date;
 }
 
-export interface AttemptRow {
-  id: string;
-  workspace_id: string;
-  verification_id: string;
-  channel: string;
-  address: string;
-  sender: string | null;
-  message_id: string | null;
-  status: 'sending' | 'sent' | 'delivered' | 'undelivered';
-  reason: string | null;
-}
-
 const SCHEMA = 'verify_lookup_preferences';
 const TABLE = `${SCHEMA}.verifications`;
-const ATTEMPTS = `${SCHEMA}.verification_attempts`;
 
-/** Named queries over verifications and their attempts; every one is scoped by workspace. */
+/** Named queries over verifications; every one is scoped by workspace (or by ids read in it). */
 @Injectable()
 export class VerificationsRepository {
   readonly pool: Pool;
+  /** Statements outside a transaction, answering rows as a transaction's runner does. */
+  readonly reads: SqlRunner;
 
   constructor(@InjectDataSource(SCHEMA) dataSource: DataSource) {
     this.pool = pgPoolOf(dataSource);
+    this.reads = poolRunner(dataSource);
   }
 
   /**
@@ -227,105 +217,24 @@ export class VerificationsRepository {
     return rows.rows[0];
   }
 
-  /** The sends to `address` that spent a slot in the last hour, oldest first (the cap's window). */
-  async slotsSpent(runner: SqlRunner, workspaceId: string, address: string): Promise<Date[]> {
-    const rows = rowsOf<{ created_at: Date }>(
-      await runner.query(
-        `SELECT created_at FROM ${ATTEMPTS}
-         WHERE workspace_id = $1 AND address = $2 AND counts_toward_cap
-           AND created_at > clock_timestamp() - interval '1 hour'
-         ORDER BY created_at`,
-        [workspaceId, address],
-      ),
-    );
-    return rows.map((row) => row.created_at);
-  }
-
-  async insertAttempt(
-    runner: SqlRunner,
-    attempt: Pick<AttemptRow, 'id' | 'workspace_id' | 'verification_id' | 'channel' | 'address'> & {
-      countsTowardCap: boolean;
-    },
-  ): Promise<void> {
-    await runner.query(
-      `INSERT INTO ${ATTEMPTS} (id, workspace_id, verification_id, channel, address, status,
-         counts_toward_cap)
-       VALUES ($1, $2, $3, $4, $5, 'sending', $6)`,
-      [
-        attempt.id,
-        attempt.workspace_id,
-        attempt.verification_id,
-        attempt.channel,
-        attempt.address,
-        attempt.countsTowardCap,
-      ],
-    );
-  }
-
-  /** The channel took the send: the attempt is `sent` and the verification's current channel moves. */
-  async attemptSent(
-    runner: SqlRunner,
-    attemptId: string,
-    verificationId: string,
-    sent: { messageId: string; sender: string | null; channel: string; channelIndex: number },
-  ) {
-    await runner.query(
-      `UPDATE ${ATTEMPTS} SET status = 'sent', message_id = $2, sender = $3,
-         updated_at = clock_timestamp() WHERE id = $1`,
-      [attemptId, sent.messageId, sent.sender],
-    );
+  /** The channel took the send: the verification's current channel and position move. */
+  async channelSent(runner: SqlRunner, id: string, channel: string, channelIndex: number) {
     const rows = rowsOf<VerificationRow>(
       await runner.query(
         `UPDATE ${TABLE} SET last_channel = $2, channel_index = $3, updated_at = clock_timestamp()
          WHERE id = $1 RETURNING *`,
-        [verificationId, sent.channel, sent.channelIndex],
+        [id, channel, channelIndex],
       ),
     );
     return rows[0];
   }
 
-  /** The channel refused the send; the plan's position moves past it all the same. */
-  async attemptRefused(
-    runner: SqlRunner,
-    attemptId: string,
-    verificationId: string,
-    refusal: { reason: string; error: string; channelIndex: number },
-  ) {
-    await runner.query(
-      `UPDATE ${ATTEMPTS} SET status = 'undelivered', reason = $2, error = $3,
-         updated_at = clock_timestamp() WHERE id = $1`,
-      [attemptId, refusal.reason, refusal.error.slice(0, 500)],
-    );
+  /** A channel refused the send: the plan's position moves past it all the same. */
+  async channelPassed(runner: SqlRunner, id: string, channelIndex: number): Promise<void> {
     await runner.query(
       `UPDATE ${TABLE} SET channel_index = GREATEST(channel_index, $2), updated_at = clock_timestamp()
        WHERE id = $1`,
-      [verificationId, refusal.channelIndex],
-    );
-  }
-
-  /**
-   * Delivery outcomes of sent attempts, by the channel's message id: only `sent` attempts move,
-   * so an outcome seen twice changes nothing the second time. Answers the attempts moved.
-   */
-  async recordOutcomes(
-    runner: SqlRunner,
-    outcomes: Array<{ messageId: string; delivered: boolean; reason: string | null }>,
-  ): Promise<AttemptRow[]> {
-    if (outcomes.length === 0) return [];
-    return rowsOf<AttemptRow>(
-      await runner.query(
-        `UPDATE ${ATTEMPTS} a
-         SET status = CASE WHEN o.delivered THEN 'delivered' ELSE 'undelivered' END,
-             reason = o.reason, updated_at = clock_timestamp()
-         FROM unnest($1::text[], $2::boolean[], $3::text[]) AS o(message_id, delivered, reason)
-         WHERE a.message_id = o.message_id AND a.status = 'sent'
-         RETURNING a.*`,
-        [
-          outcomes.map((outcome) => outcome.messageId),
-          outcomes.map((outcome) => outcome.delivered),
-          outcomes.map((outcome) => outcome.reason),
-        ],
-      ),
+      [id, channelIndex],
     );
   }
 
@@ -335,18 +244,6 @@ export class VerificationsRepository {
     return rowsOf<VerificationRow>(
       await runner.query(`SELECT * FROM ${TABLE} WHERE id = ANY($1::text[])`, [ids]),
     );
-  }
-
-  /** Whether every attempt of the verification was undelivered. */
-  async allUndelivered(runner: SqlRunner, verificationId: string): Promise<boolean> {
-    const rows = rowsOf<{ open: number }>(
-      await runner.query(
-        `SELECT count(*) FILTER (WHERE status <> 'undelivered')::int AS open FROM ${ATTEMPTS}
-         WHERE verification_id = $1`,
-        [verificationId],
-      ),
-    );
-    return rows[0].open === 0;
   }
 
   events(runner: SqlRunner, events: OutboxEvent[]): Promise<void> {

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { VerifyErrors } from '@switchboard/contracts';
 import type {
@@ -9,36 +8,27 @@ import type {
   VerifyVerificationsCreateParams,
   VerifyVerificationsNextChannelParams,
 } from '@switchboard/contracts';
-import { wakeRelay } from '@switchboard/background';
 import { IdempotentWrites, inPgTransaction, newId } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { addressFor, PasscodeDelivery } from './passcode-delivery';
-import type { DeliveryOutcome } from './passcode-delivery';
+import type { PasscodeSendPlan } from './passcode-delivery';
+import { Passcodes } from './passcodes';
 import { toVerificationDto, verifyEvent } from './verification.mapper';
 import {
   codeLengthOf,
   languageOf,
   metadataOf,
-  newPasscode,
-  passcodeHash,
+  newPasscodeSeed,
   planOf,
   recipientOf,
 } from './verification-rules';
 import { VerificationChecks } from './verification-checks';
-import { testRecipientsOf } from './test-recipients';
+import { VerificationAttemptsRepository } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
-
-/** A passcode committed with its attempt, to hand to the channels once the commit is done. */
-interface PendingSend {
-  row: VerificationRow;
-  code: string;
-  attemptId: string;
-  index: number;
-}
 
 /**
  * Verifications addressed by recipient: create (or reuse, within the cooldown without sending),
@@ -47,10 +37,7 @@ interface PendingSend {
  */
 @Injectable()
 export class VerificationsService {
-  private readonly key: Buffer;
   private readonly logger = new Logger('Verify');
-  /** Recipients whose passcode is the test code and who are never sent one. */
-  private readonly testRecipients: ReadonlySet<string>;
 
   constructor(
     @Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG)
@@ -59,10 +46,9 @@ export class VerificationsService {
     private readonly delivery: PasscodeDelivery,
     private readonly checks: VerificationChecks,
     private readonly writes: IdempotentWrites,
-  ) {
-    this.key = passcodeKeyOf(config.ENCRYPTION_KEY);
-    this.testRecipients = testRecipientsOf(config);
-  }
+    private readonly passcodes: Passcodes,
+    private readonly attempts: VerificationAttemptsRepository,
+  ) {}
 
   async create(
     context: RequestContext,
@@ -123,9 +109,11 @@ export class VerificationsService {
     // Delivery is not part of the answer: the channels take the passcode after the commit, and
     // `verify.attempt.*` and `verify.verification.failed` tell how it went.
     if ('code' in send)
-      void this.deliverOrFail(context, send).catch((err: Error) =>
-        this.logger.error(`passcode delivery of ${send.row.id} failed: ${err.message}`),
-      );
+      void this.delivery
+        .deliverOrFail(context, send)
+        .catch((err: Error) =>
+          this.logger.error(`passcode delivery of ${send.row.id} failed: ${err.message}`),
+        );
     return this.remember(context, toVerificationDto(send.row));
   }
 
@@ -133,7 +121,7 @@ export class VerificationsService {
     context: RequestContext,
     input: VerifyVerificationsCheckParams,
   ): Promise<VerificationCheckResult> {
-    return this.checks.check(context, input, this.key);
+    return this.checks.check(context, input, this.passcodes.hashKey);
   }
 
   /** Advances the plan by one channel at most and sends a fresh passcode there (no slot spent). */
@@ -159,8 +147,7 @@ export class VerificationsService {
         });
       return this.newPasscode(runner, current, index, false, now);
     });
-    const minutes = this.minutesLeft(send.row);
-    const outcome = await this.delivery.deliver(context, send.row, send.code, send, minutes);
+    const outcome = await this.delivery.deliver(context, send);
     if (!outcome.sent)
       throw new AppError(VerifyErrors.NoAvailableChannel, {
         details: outcome.refusals.map((refusal) => ({
@@ -171,38 +158,42 @@ export class VerificationsService {
     return this.remember(context, toVerificationDto(outcome.verification));
   }
 
-  /** A fresh passcode: its hash kept, its first attempt recorded; the code itself returned. */
+  /**
+   * A fresh passcode: derived from a new seed, its hash kept, its first attempt recorded with
+   * the seed; the passcode itself only returned, to go to the channel.
+   */
   private async newPasscode(
     runner: SqlRunner,
     row: VerificationRow,
     index: number,
     countsTowardCap: boolean,
     now: Date,
-  ): Promise<PendingSend> {
-    const code = this.testRecipients.has(addressFor(row, row.channels[index]))
-      ? this.config.VERIFY_TEST_CODE
-      : newPasscode(row.code_length);
+  ): Promise<PasscodeSendPlan> {
+    const address = addressFor(row, row.channels[index]);
+    const seed = newPasscodeSeed();
+    const code = this.passcodes.passcodeOf(row.id, address, seed, row.code_length);
     const updated = await this.repository.addPasscode(
       runner,
       row.id,
-      passcodeHash(this.key, row.id, code),
+      this.passcodes.hashOf(row.id, code),
       now,
     );
     const attemptId = newId('vat');
-    await this.repository.insertAttempt(runner, {
+    await this.attempts.insertAttempt(runner, {
       id: attemptId,
       workspace_id: row.workspace_id,
       verification_id: row.id,
       channel: row.channels[index],
-      address: addressFor(row, row.channels[index]),
+      address,
+      seed,
       countsTowardCap,
     });
-    return { row: updated, code, attemptId, index };
+    return { row: updated, code, attemptId, seed, index };
   }
 
   /** The recipient's hourly cap: a send past it is refused (429) and nothing is written. */
   private async spendSlot(runner: SqlRunner, workspaceId: string, address: string, now: Date) {
-    const spent = await this.repository.slotsSpent(runner, workspaceId, address);
+    const spent = await this.attempts.slotsSpent(runner, workspaceId, address);
     if (spent.length < this.config.VERIFY_SENDS_PER_HOUR) return;
     const frees = spent[spent.length - this.config.VERIFY_SENDS_PER_HOUR].getTime() + 3_600_000;
     throw new AppError(VerifyErrors.VerificationSendLimit, {
@@ -210,51 +201,9 @@ export class VerificationsService {
     });
   }
 
-  /** Sends through the plan; when no channel takes it the verification fails `undeliverable`. */
-  private async deliverOrFail(
-    context: RequestContext,
-    send: PendingSend,
-  ): Promise<VerificationRow> {
-    const outcome: DeliveryOutcome = await this.delivery.deliver(
-      context,
-      send.row,
-      send.code,
-      send,
-      this.minutesLeft(send.row),
-    );
-    if (outcome.sent) return outcome.verification;
-    const last = outcome.refusals[outcome.refusals.length - 1];
-    const failed = await inPgTransaction(this.repository.pool, async (runner) => {
-      const row = await this.repository.finish(runner, send.row.id, 'failed', 'undeliverable');
-      if (!row) return undefined;
-      const now = new Date();
-      await this.repository.events(runner, [
-        verifyEvent('verify.verification.failed', row, now, {
-          status: 'failed',
-          reason: 'undeliverable',
-          channel: last?.channel ?? null,
-          last_attempt_reason: last?.reason ?? 'channel_unavailable',
-          failed_at: now.toISOString(),
-        }),
-      ]);
-      return row;
-    });
-    wakeRelay(this.repository.pool, 'verify_lookup_preferences');
-    return failed ?? (await this.repository.find(send.row.workspace_id, send.row.id)) ?? send.row;
-  }
-
-  private minutesLeft(row: VerificationRow): number {
-    return Math.max(1, Math.round((new Date(row.expires_at).getTime() - Date.now()) / 60_000));
-  }
-
   /** The reply kept for the request's Idempotency-Key (none without one), then answered. */
   private async remember(context: RequestContext, verification: Verification) {
     if (!context.idempotencyKey) return verification;
     return this.writes.run(context, () => Promise.resolve(verification));
   }
-}
-
-/** The key passcodes are hashed with, derived from the service's secret for this use only. */
-export function passcodeKeyOf(secret: string): Buffer {
-  return createHmac('sha256', secret).update('switchboard verify passcode key').digest();
 }

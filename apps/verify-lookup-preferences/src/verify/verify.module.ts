@@ -8,10 +8,13 @@ import { EmailPasscodes } from './email-passcodes';
 import { PASSCODE_CARRIERS } from './passcode-channels';
 import type { PasscodeCarrier } from './passcode-channels';
 import { PasscodeDelivery } from './passcode-delivery';
+import { PasscodeRecovery } from './passcode-recovery';
+import { Passcodes } from './passcodes';
 import { SmsPasscodes } from './sms-passcodes';
 import { VerificationChecks } from './verification-checks';
 import type { PasscodeChannel } from './verification-rules';
 import { VerificationsHandler } from './verifications.handler';
+import { VerificationAttemptsRepository } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
 import { VerificationsService } from './verifications.service';
 import { WhatsAppPasscodes } from './whatsapp-passcodes';
@@ -55,7 +58,10 @@ export class VerifyModule {
             ]),
         },
         VerificationsRepository,
+        VerificationAttemptsRepository,
+        Passcodes,
         PasscodeDelivery,
+        PasscodeRecovery,
         VerificationChecks,
         VerificationsService,
       ],

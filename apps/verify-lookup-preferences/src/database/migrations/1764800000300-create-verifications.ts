@@ -4,7 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Verifications, addressed by recipient: at most one `pending` per (workspace, recipient key).
  * Codes are kept only as keyed hashes (`code_hashes`, earlier codes stay valid after a resend);
  * every send is an attempt, and the attempts that spent a send slot count toward the
- * recipient's hourly cap.
+ * recipient's hourly cap. An attempt keeps the seed its passcode is derived from with the
+ * service's key (never the passcode), so one still `sending` after a crash is sent again.
  */
 export class CreateVerifications1764800000300 implements MigrationInterface {
   name = 'CreateVerifications1764800000300';
@@ -44,6 +45,7 @@ export class CreateVerifications1764800000300 implements MigrationInterface {
         verification_id text NOT NULL REFERENCES verify_lookup_preferences.verifications (id),
         channel text NOT NULL,
         address text NOT NULL,
+        passcode_seed text NOT NULL,
         sender text,
         message_id text,
         status text NOT NULL CHECK (status IN ('sending', 'sent', 'delivered', 'undelivered')),
@@ -55,6 +57,8 @@ export class CreateVerifications1764800000300 implements MigrationInterface {
       );
       CREATE INDEX verification_attempts_cap_idx ON verify_lookup_preferences.verification_attempts
         (workspace_id, address, created_at) WHERE counts_toward_cap;
+      CREATE INDEX verification_attempts_sending_idx
+        ON verify_lookup_preferences.verification_attempts (updated_at) WHERE status = 'sending';
       CREATE INDEX verification_attempts_message_idx
         ON verify_lookup_preferences.verification_attempts (message_id)
         WHERE message_id IS NOT NULL;
