@@ -70,3 +70,4 @@ export * from './whatsapp/interactions.errors';
 export * from './preferences/preferences';
 export * from './preferences/preferences.rpc';
 export * from './preferences/preferences.errors';
+export * from './preferences/preference-enforcement';

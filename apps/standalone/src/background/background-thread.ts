@@ -24,11 +24,11 @@ async function main(): Promise<void> {
   const data = workerData as BackgroundData;
   const post = (message: FromBackground) => port.postMessage(message);
   const logger = createLogger('switchboard', data.logLevel).child({ thread: 'background' });
-  // Consumers of the event bus first, so nothing is published before they subscribe; they stop
-  // last, after every relay (reverse order).
+  // Consumers of the event bus first (those that publish nothing before those that also do), so
+  // nothing is published before they subscribe; they stop last, after every relay (reverse order).
   const services = productServices
     .filter((service) => service.background)
-    .sort((a, b) => Number(b.background?.consumesEvents) - Number(a.background?.consumesEvents));
+    .sort((a, b) => startRank(a) - startRank(b));
   const contexts: INestApplicationContext[] = [];
   const starting = (async () => {
     for (const service of services) {
@@ -76,6 +76,12 @@ async function main(): Promise<void> {
     return;
   }
   post({ kind: 'ready', services: services.map((service) => service.name) });
+}
+
+/** 0: consumes only, 1: consumes and publishes, 2: publishes only. */
+function startRank(service: (typeof productServices)[number]): number {
+  if (!service.background?.consumesEvents) return 2;
+  return service.background.publishesEvents === false ? 0 : 1;
 }
 
 void main();

@@ -41,8 +41,11 @@ export interface ServiceProcess<S extends EnvSchema> {
   /**
    * The service has a background part. `consumesEvents`: it subscribes to the event bus, so the
    * background thread starts it before the services whose relays publish and stops it after.
+   * `publishesEvents` (default true: a background part usually holds its outbox relay): a
+   * service that both consumes and publishes starts after the consumers that only consume, so
+   * its relay never publishes before they subscribe.
    */
-  background?: { consumesEvents: boolean };
+  background?: { consumesEvents: boolean; publishesEvents?: boolean };
   migrate(config: ConfigOf<S>): Promise<string[]>;
 }
 
