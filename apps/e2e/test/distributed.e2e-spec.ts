@@ -138,6 +138,20 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     });
     expect(refused.status).toBe('rejected');
     expect(refused.last_error?.code).toBe('recipient_opted_out');
+    // The STOP reaches the preference ledger through JetStream (consumer preferences-statements).
+    let ledger = await bird.preferences.list({ channel: 'sms', handle: '+31612345678' });
+    for (let i = 0; i < 200 && ledger.data.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ledger = await bird.preferences.list({ channel: 'sms', handle: '+31612345678' });
+    }
+    expect(ledger.data).toEqual([
+      expect.objectContaining({
+        sender_scope: '+31970102030',
+        status: 'revoked',
+        coverage: 'all',
+        origin: 'keyword',
+      }),
+    ]);
   });
 
   it("enforces the ledger's revocations in the email and sms-whatsapp processes through their durable JetStream consumers", async () => {

@@ -8,6 +8,6 @@ export const webhooksService: ServiceProcess<typeof webhooksEnv> = {
   name: 'webhooks',
   schema: webhooksEnv,
   module: (config, parts) => WebhooksModule.register(config, parts),
-  background: { consumesEvents: true, publishesEvents: false },
+  background: { consumesEvents: true },
   migrate: (config) => runMigrations(webhooksDatabase(config)),
 };

@@ -6,6 +6,7 @@ import type {
   SmsBatchReply,
   SmsMessage,
   SmsSendInput,
+  SystemSmsSendRequest,
 } from '@switchboard/contracts';
 import { CommitBatcher, writeTogetherOrAlone } from '@switchboard/background';
 import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
@@ -60,6 +61,19 @@ export class SendService {
     if (!result.ok) throw sendProblemsError(result.problems);
     this.requireCarrier();
     const [message] = await this.accept(context, [result.value], '');
+    return message;
+  }
+
+  /**
+   * Another service's send of a system template: its body is built here, so it passes the
+   * value rules as a template send, then takes the caller's sender, when it names one.
+   */
+  async sendSystem(context: RequestContext, input: SystemSmsSendRequest): Promise<SmsMessage> {
+    const body = { to: input.to, template: input.template, metadata: input.metadata };
+    const result = normaliseSend(body);
+    if (!result.ok) throw sendProblemsError(result.problems);
+    this.requireCarrier();
+    const [message] = await this.accept(context, [{ ...result.value, from: input.from }], '');
     return message;
   }
 
