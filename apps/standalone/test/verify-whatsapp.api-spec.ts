@@ -40,7 +40,7 @@ describe('Verify over WhatsApp', () => {
   const sendsTo = (to: string) =>
     graph
       .sentFrom(sender.phoneNumberId)
-      .map((sent) => sent.body as GraphTemplateSend)
+      .map((sent) => sent.body as unknown as GraphTemplateSend)
       .filter((body) => body.to.replace(/\D/g, '') === to.slice(1));
 
   beforeAll(async () => {

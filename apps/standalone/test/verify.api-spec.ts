@@ -17,6 +17,7 @@ interface RawAnswer {
   error: { code: string; details: Array<{ param: string }> };
 }
 const TTL_SECONDS = 8;
+const TEST_NUMBER = '+31699990000';
 
 async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, ms = 20_000) {
   const until = Date.now() + ms;
@@ -83,6 +84,8 @@ describe('Verify through the gateway', () => {
       SMTP_RELAY_URL: sink.url,
       VERIFY_CODE_TTL_SECONDS: String(TTL_SECONDS),
       VERIFY_RESEND_COOLDOWN_SECONDS: '1',
+      VERIFY_TEST_RECIPIENTS: `${TEST_NUMBER}, Reviewer@Example.com`,
+      VERIFY_TEST_CODE: '424242',
     });
     acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
     other = await createWorkspace(platform.base, platform.adminToken, { name: 'Other' });
@@ -420,5 +423,31 @@ describe('Verify through the gateway', () => {
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
+  });
+
+  it('answers test recipients with the test code and sends them nothing; every other rule holds', async () => {
+    const created = await bird.verify.verifications.create({ to: { phone_number: TEST_NUMBER } });
+    const wrong = await bird.verify.verifications.check({
+      to: { phone_number: TEST_NUMBER },
+      code: '000000',
+    });
+    expect(wrong).toMatchObject({ success: false, reason: 'incorrect_code' });
+    const right = await bird.verify.verifications.check({
+      to: { phone_number: TEST_NUMBER },
+      code: '424242',
+    });
+    expect(right).toMatchObject({ success: true, verification: { id: created.id } });
+    await bird.verify.verifications.create({ to: { email: 'reviewer@example.com' } });
+    expect(
+      (
+        await bird.verify.verifications.check({
+          to: { email: 'reviewer@example.com' },
+          code: '424242',
+        })
+      ).success,
+    ).toBe(true);
+    await sleep(300);
+    expect(smsCodes(TEST_NUMBER)).toHaveLength(0);
+    expect(sink.messages.filter((m) => m.rcptTo.includes('reviewer@example.com'))).toHaveLength(0);
   });
 });

@@ -52,6 +52,21 @@ export const verifyLookupPreferencesEnv = {
   VERIFY_EMAIL_FROM: env.optionalString({
     description: 'sender of email passcodes; unset: verify@<EMAIL_ONBOARDING_DOMAIN>',
   }),
+  VERIFY_TEST_RECIPIENTS: env.list({
+    default: [],
+    description:
+      'test recipients (E.164 numbers or email addresses, comma-separated): their passcode is VERIFY_TEST_CODE and nothing is sent (app review accounts, end-to-end tests)',
+  }),
+  VERIFY_TEST_CODE: {
+    ...env.string({
+      default: '000000',
+      description: 'the passcode of VERIFY_TEST_RECIPIENTS (4 to 10 digits)',
+    }),
+    parse: (raw: string) => {
+      if (!/^\d{4,10}$/.test(raw)) throw new Error('must be 4 to 10 digits');
+      return raw;
+    },
+  },
   EMAIL_ONBOARDING_DOMAIN: env.string({
     default: 'onboarding.localhost',
     description: "the email service's shared onboarding domain (the default passcode sender's)",

@@ -28,6 +28,7 @@ import {
   recipientOf,
 } from './verification-rules';
 import { VerificationChecks } from './verification-checks';
+import { testRecipientsOf } from './test-recipients';
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
 
@@ -48,6 +49,8 @@ interface PendingSend {
 export class VerificationsService {
   private readonly key: Buffer;
   private readonly logger = new Logger('Verify');
+  /** Recipients whose passcode is the test code and who are never sent one. */
+  private readonly testRecipients: ReadonlySet<string>;
 
   constructor(
     @Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG)
@@ -58,6 +61,7 @@ export class VerificationsService {
     private readonly writes: IdempotentWrites,
   ) {
     this.key = passcodeKeyOf(config.ENCRYPTION_KEY);
+    this.testRecipients = testRecipientsOf(config);
   }
 
   async create(
@@ -175,7 +179,9 @@ export class VerificationsService {
     countsTowardCap: boolean,
     now: Date,
   ): Promise<PendingSend> {
-    const code = newPasscode(row.code_length);
+    const code = this.testRecipients.has(addressFor(row, row.channels[index]))
+      ? this.config.VERIFY_TEST_CODE
+      : newPasscode(row.code_length);
     const updated = await this.repository.addPasscode(
       runner,
       row.id,
