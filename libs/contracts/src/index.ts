@@ -71,6 +71,7 @@ export * from './whatsapp/interactions.errors';
 export * from './preferences/preferences';
 export * from './preferences/preferences.rpc';
 export * from './preferences/preferences.errors';
+export * from './preferences/preference-enforcement';
 export * from './preferences/preference-statement.events';
 export * from './verify/verify';
 export * from './verify/verify.rpc';
