@@ -154,6 +154,41 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     ]);
   });
 
+  it('verifies a phone number: the verify process asks the sms-whatsapp process over NATS for a Dutch passcode, and the code it sent verifies', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Logins',
+    });
+    const admin = (path: string, body: unknown) =>
+      call(topology.gatewayUrl, 'POST', path, { token: topology.adminToken, body });
+    expect(
+      (
+        await admin('/admin/v1/numbers', {
+          number: '+31970102031',
+          number_type: 'mobile',
+          capabilities: ['sms'],
+        })
+      ).status,
+    ).toBe(201);
+    const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+    await bird.numbers.orders.create({ number: '+31970102031' });
+    const verification = await bird.verify.verifications.create({
+      to: { phone_number: '+31612345671' },
+    });
+    expect(verification).toMatchObject({ status: 'pending' });
+    await smsc.waitFor(() => smsc.messages.some((m) => m.to === '31612345671'), 30_000);
+    const text = smsc.messages.find((m) => m.to === '31612345671')?.text ?? '';
+    expect(text).toMatch(/verificatiecode is \d{6}/);
+    const code = /(\d{6})/.exec(text)?.[1] as string;
+    const result = await bird.verify.verifications.check({
+      to: { phone_number: '+31612345671' },
+      code,
+    });
+    expect(result).toMatchObject({
+      success: true,
+      verification: { id: verification.id, status: 'verified', last_channel: 'sms' },
+    });
+  });
+
   it("enforces the ledger's revocations in the email and sms-whatsapp processes through their durable JetStream consumers", async () => {
     const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
       name: 'Consent',
