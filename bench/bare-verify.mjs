@@ -28,7 +28,7 @@ await pool.query(`
     id text PRIMARY KEY, workspace_id text NOT NULL, recipient_key text NOT NULL, email text,
     phone_number text, status text NOT NULL, reason text, channels text[] NOT NULL,
     channel_index int NOT NULL DEFAULT 0, last_channel text, language text NOT NULL,
-    code_length int NOT NULL, code_hashes bytea[] NOT NULL DEFAULT '{}', checks int NOT NULL DEFAULT 0,
+    code_length int NOT NULL, code_hashes bytea[] NOT NULL DEFAULT '{}', code_attempts text[] NOT NULL DEFAULT '{}', checks int NOT NULL DEFAULT 0,
     max_checks int NOT NULL, metadata jsonb, last_sent_at timestamptz, expires_at timestamptz NOT NULL,
     verified_at timestamptz, created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
     updated_at timestamptz NOT NULL DEFAULT clock_timestamp());
@@ -36,7 +36,7 @@ await pool.query(`
     (workspace_id, recipient_key) WHERE status = 'pending';
   CREATE TABLE IF NOT EXISTS ${S}.verification_attempts (
     id text PRIMARY KEY, workspace_id text NOT NULL, verification_id text NOT NULL, channel text NOT NULL,
-    address text NOT NULL, sender text, message_id text, status text NOT NULL, reason text, error text,
+    address text NOT NULL, passcode_seed text, sender text, message_id text, status text NOT NULL, reason text, error text,
     counts_toward_cap boolean NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
     updated_at timestamptz NOT NULL DEFAULT clock_timestamp());
   CREATE INDEX IF NOT EXISTS verification_attempts_cap_idx ON ${S}.verification_attempts
@@ -75,6 +75,10 @@ app.post('/verifications', async (request) => {
     );
     if (pending.rows[0]) return pending.rows[0];
     await client.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ' address ' || $2::text, 13))`,
+      ['ws', phone],
+    );
+    await client.query(
       `SELECT created_at FROM ${S}.verification_attempts WHERE workspace_id = $1 AND address = $2
          AND counts_toward_cap AND created_at > clock_timestamp() - interval '1 hour' ORDER BY created_at`,
       ['ws', phone],
@@ -89,24 +93,27 @@ app.post('/verifications', async (request) => {
     for (let i = 0; i < 6; i++) code += String(randomInt(10));
     const hash = createHmac('sha256', key).update(`${id}:${code}`).digest();
     const updated = await client.query(
-      `UPDATE ${S}.verifications SET code_hashes = code_hashes || $2::bytea, last_sent_at = now()
+      `UPDATE ${S}.verifications SET code_hashes = code_hashes || $2::bytea,
+         code_attempts = code_attempts || $3::text, last_sent_at = now()
        WHERE id = $1 RETURNING *`,
-      [id, hash],
+      [id, hash, attempt],
     );
     await client.query(
       `INSERT INTO ${S}.verification_attempts (id, workspace_id, verification_id, channel, address,
-         status, counts_toward_cap) VALUES ($1, 'ws', $2, 'sms', $3, 'sending', true)`,
-      [attempt, id, phone],
+         passcode_seed, status, counts_toward_cap) VALUES ($1, 'ws', $2, 'sms', $3, $4, 'sending', true)`,
+      [attempt, id, phone, randomUUID()],
     );
     return updated.rows[0];
   });
   await transaction(async (client) => {
     await client.query(
-      `UPDATE ${S}.verification_attempts SET status = 'sent', message_id = $2 WHERE id = $1`,
+      `UPDATE ${S}.verification_attempts SET status = 'sent', message_id = $2, passcode_seed = NULL
+       WHERE id = $1`,
       [attempt, `sms_${attempt}`],
     );
     await client.query(
-      `UPDATE ${S}.verifications SET last_channel = 'sms' WHERE id = $1 RETURNING *`,
+      `UPDATE ${S}.verifications SET last_channel = 'sms', channel_index = GREATEST(channel_index, 0)
+       WHERE id = $1 RETURNING *`,
       [row.id],
     );
   });

@@ -66,11 +66,18 @@ describe('Verify through the gateway', () => {
     const parsed = await simpleParser(message.at(-1)!.raw);
     return /code is (\d+)/.exec(parsed.text ?? '')?.[1] as string;
   };
-  const raw = (path: string, body: unknown, token = acme.api_key.secret) =>
-    call<RawAnswer>(platform.base, 'POST', `/v1/verify/verifications${path}`, {
-      token,
-      body,
-    });
+  const raw = (
+    path: string,
+    body: unknown,
+    token = acme.api_key.secret,
+    headers: Record<string, string> = {},
+  ) =>
+    call<RawAnswer & { success?: boolean }>(
+      platform.base,
+      'POST',
+      `/v1/verify/verifications${path}`,
+      { token, body, headers },
+    );
 
   beforeAll(async () => {
     [smsc, sink] = await Promise.all([
@@ -449,5 +456,46 @@ describe('Verify through the gateway', () => {
     await sleep(300);
     expect(smsCodes(TEST_NUMBER)).toHaveLength(0);
     expect(sink.messages.filter((m) => m.rcptTo.includes('reviewer@example.com'))).toHaveLength(0);
+  });
+
+  it('answers concurrent right codes once: one success, the others find nothing in progress', async () => {
+    const to = nextPhone();
+    await bird.verify.verifications.create({ to: { phone_number: to } });
+    const code = await lastSmsCode(to);
+    // Some with their own Idempotency-Key (each its own transaction), some group-committed.
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        raw(
+          '/check',
+          { to: { phone_number: to }, code },
+          acme.api_key.secret,
+          index % 2 ? { 'idempotency-key': `concurrent-right-${to}-${index}` } : {},
+        ),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200 && a.body.success)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 404)).toHaveLength(7);
+  });
+
+  it('advances the plan once for concurrent next-channel calls: one passcode on the next channel', async () => {
+    const phoneNumber = nextPhone();
+    const email = `race.${Date.now()}@example.org`;
+    await bird.verify.verifications.create({
+      to: { phone_number: phoneNumber, email },
+      options: { channels: ['sms', 'email'] },
+    });
+    await lastSmsCode(phoneNumber);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        raw('/next-channel', { to: { phone_number: phoneNumber, email } }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 422).map((a) => a.body.error.code)).toEqual(
+      Array(4).fill('E01113'),
+    );
+    await emailCode(email);
+    await sleep(300);
+    expect(sink.messages.filter((m) => m.rcptTo.includes(email))).toHaveLength(1);
   });
 });

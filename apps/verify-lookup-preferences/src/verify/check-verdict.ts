@@ -1,6 +1,6 @@
 import type { VerificationCheckResult } from '@switchboard/contracts';
 import { toVerificationDto } from './verification.mapper';
-import { passcodeMatches } from './verification-rules';
+import { passcodeMatch } from './verification-rules';
 import type { VerificationRow } from './verifications.repository';
 
 /** What a spent check decided: the answer's fields, and how the verification ends (if it does). */
@@ -9,6 +9,8 @@ export interface CheckVerdict {
   reason: 'incorrect_code' | 'expired' | 'attempts_exhausted' | null;
   end?: { status: 'verified' | 'failed' | 'expired'; reason: string | null };
   attemptsRemaining: number | null;
+  /** On a match: the attempt the matching passcode was first sent with. */
+  matchedAttempt?: string;
 }
 
 /**
@@ -29,12 +31,14 @@ export function verdictOf(
       end: { status: 'expired', reason: 'ttl_elapsed' },
       attemptsRemaining: null,
     };
-  if (passcodeMatches(key, row.id, code, row.code_hashes))
+  const matched = passcodeMatch(key, row.id, code, row.code_hashes);
+  if (matched >= 0)
     return {
       success: true,
       reason: null,
       end: { status: 'verified', reason: null },
       attemptsRemaining: null,
+      matchedAttempt: row.code_attempts[matched],
     };
   if (row.checks >= row.max_checks)
     return {

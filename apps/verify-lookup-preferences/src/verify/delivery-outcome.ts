@@ -3,6 +3,7 @@ import { VERIFICATION_METADATA_KEY } from './passcode-channels';
 
 /** A channel's final word on one passcode message. */
 export interface DeliveryOutcomeEvent {
+  workspaceId: string;
   messageId: string;
   delivered: boolean;
   reason: string | null;
@@ -20,6 +21,8 @@ const FINAL_EVENTS: Record<string, string | null> = {
   'sms.expired': 'delivery_timeout',
   'email.delivered': null,
   'email.bounced': 'hard_bounce',
+  // Refused at processing (an opt-out covering transactional mail, say): never sent.
+  'email.rejected': 'undelivered',
   'whatsapp.delivered': null,
   'whatsapp.failed': 'undelivered',
 };
@@ -39,6 +42,7 @@ export function outcomeOf(event: OutboxEvent): DeliveryOutcomeEvent | undefined 
   if (event.type === 'email.bounced' && data.bounce_type === 'soft') reason = 'soft_bounce';
   const error = data.error as { description?: string } | undefined;
   return {
+    workspaceId: event.workspaceId,
     messageId,
     delivered: reason === null,
     reason,

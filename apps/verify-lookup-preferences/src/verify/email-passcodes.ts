@@ -40,7 +40,7 @@ export class EmailPasscodes implements PasscodeCarrier {
       );
       return { ok: true, messageId: message.id, from: this.from };
     } catch (err) {
-      return { ok: false, reason: 'channel_unavailable', error: refusalOf(err) };
+      return refusalOf(err);
     }
   }
 }

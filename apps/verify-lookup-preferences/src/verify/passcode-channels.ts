@@ -1,3 +1,4 @@
+import { CommonErrors } from '@switchboard/contracts';
 import type { RequestContext } from '@switchboard/contracts';
 import type { PasscodeChannel } from './verification-rules';
 
@@ -34,8 +35,29 @@ export const PASSCODE_CARRIERS = Symbol('PASSCODE_CARRIERS');
 /** The metadata a passcode message carries, so its delivery events find the attempt again. */
 export const VERIFICATION_METADATA_KEY = 'switchboard_verification_id';
 
+/** Answers that say nothing about the send: it may have happened after the channel took it. */
+const UNKNOWN_OUTCOMES: readonly string[] = [
+  CommonErrors.ServiceTimeout,
+  CommonErrors.InternalError,
+];
+
+/**
+ * The channel service's error as a refusal, or thrown again when it says nothing about the send
+ * (a time-out, an internal error): the attempt then stays `sending` for the recovery to ask
+ * again, with the same Idempotency-Key (ADR 15).
+ */
+export function refusalOf(err: unknown): {
+  ok: false;
+  reason: 'channel_unavailable';
+  error: string;
+} {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string' || UNKNOWN_OUTCOMES.includes(code)) throw err;
+  return { ok: false, reason: 'channel_unavailable', error: describe(err) };
+}
+
 /** The message of a refusal from another service, for `error` (never the passcode). */
-export function refusalOf(err: unknown): string {
+function describe(err: unknown): string {
   const error = err as { message?: string; details?: Array<{ message: string }> };
   const detail = error.details?.map((item) => item.message).join('; ');
   return detail ? `${error.message ?? 'refused'}: ${detail}` : (error.message ?? 'refused');

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '@switchboard/contracts';
 import { wakeRelay } from '@switchboard/background';
-import { inPgTransaction, newId } from '@switchboard/persistence';
+import { inPgTransaction } from '@switchboard/persistence';
 import { verifyEvent } from './verification.mapper';
 import { PASSCODE_CARRIERS } from './passcode-channels';
 import type {
@@ -24,19 +24,24 @@ export interface PasscodeSendPlan {
   index: number;
 }
 
-/** How a passcode went out: the verification after it, and each channel that refused. */
+/**
+ * How a passcode went out: the verification after it, and each channel that refused.
+ * `inFlight`: a channel's answer was lost (a time-out); its attempt stays `sending` and the
+ * recovery asks it again.
+ */
 export interface DeliveryOutcome {
   verification: VerificationRow;
   sent: boolean;
+  inFlight?: boolean;
   refusals: Array<{ channel: string; reason: PasscodeFailureReason; error: string }>;
 }
 
 /**
  * Hands a passcode to the plan's channels from the plan's position, one at a time, until one
- * takes it. Each try is an attempt (the first recorded with the passcode, the next ones here,
- * spending no send slot, with the same seed) and each answer its `verify.attempt.sent` or
- * `.undelivered` event. A channel is asked with the attempt's id as Idempotency-Key, so an
- * attempt sent again after a crash is one message, not two.
+ * takes it. Each try is an attempt (the first recorded with the passcode; the next ones here,
+ * `<first id>.<index>`, spending no send slot, with the same seed) and each answer its
+ * `verify.attempt.sent` or `.undelivered` event. A channel is asked with the attempt's id as
+ * Idempotency-Key, so an attempt sent again after a crash is one message, not two.
  */
 @Injectable()
 export class PasscodeDelivery {
@@ -59,8 +64,8 @@ export class PasscodeDelivery {
       const channel = row.channels[index] as PasscodeChannel;
       const address = addressFor(row, channel);
       if (index > plan.index) {
-        attemptId = newId('vat');
-        await this.attempts.insertAttempt(this.repository.reads, {
+        attemptId = `${plan.attemptId}.${index}`;
+        const fresh = await this.attempts.insertAttempt(this.repository.reads, {
           id: attemptId,
           workspace_id: row.workspace_id,
           verification_id: row.id,
@@ -69,13 +74,27 @@ export class PasscodeDelivery {
           seed: plan.seed,
           countsTowardCap: false,
         });
+        // An earlier run (before a crash) already tried this channel: its answer stands.
+        const earlier = fresh
+          ? 'sending'
+          : await this.attempts.statusOf(this.repository.reads, attemptId);
+        if (earlier === 'undelivered') continue;
+        if (earlier !== 'sending') {
+          const verification = (await this.repository.find(row.workspace_id, row.id)) ?? row;
+          return { verification, sent: true, refusals };
+        }
       }
-      const result = await this.send(
-        context,
-        attemptId,
-        { verificationId: row.id, address, code, language: row.language, minutes },
-        channel,
-      );
+      let result: PasscodeSendResult;
+      try {
+        result = await this.send(
+          context,
+          attemptId,
+          { verificationId: row.id, address, code, language: row.language, minutes },
+          channel,
+        );
+      } catch {
+        return { verification: row, sent: false, inFlight: true, refusals };
+      }
       const now = new Date();
       if (result.ok) {
         const verification = await inPgTransaction(this.repository.pool, async (runner) => {
@@ -117,10 +136,15 @@ export class PasscodeDelivery {
     return { verification, sent: false, refusals };
   }
 
-  /** `deliver`; when no channel takes the passcode the verification fails `undeliverable`. */
+  /**
+   * `deliver`; when no channel takes the passcode and no earlier one was taken either (the
+   * recipient never had a passcode) the verification fails `undeliverable`.
+   */
   async deliverOrFail(context: RequestContext, plan: PasscodeSendPlan): Promise<VerificationRow> {
     const outcome = await this.deliver(context, plan);
-    if (outcome.sent) return outcome.verification;
+    if (outcome.sent || outcome.inFlight) return outcome.verification;
+    if (!(await this.attempts.allUndelivered(this.repository.reads, plan.row.id)))
+      return outcome.verification;
     const last = outcome.refusals[outcome.refusals.length - 1];
     const failed = await inPgTransaction(this.repository.pool, async (runner) => {
       const row = await this.repository.finish(runner, plan.row.id, 'failed', 'undeliverable');

@@ -1,10 +1,11 @@
+import { CommonErrors } from '@switchboard/contracts';
 import type { RequestContext } from '@switchboard/contracts';
 import {
   IdempotentWrites,
   runMigrations,
   serviceDataSourceOptions,
 } from '@switchboard/persistence';
-import { SealedBox } from '@switchboard/platform';
+import { AppError, SealedBox } from '@switchboard/platform';
 import { startTestPostgres } from '@switchboard/testing';
 import type { RunningPostgres } from '@switchboard/testing';
 import { DataSource } from 'typeorm';
@@ -14,6 +15,7 @@ import type { PasscodeCarrier, PasscodeSend } from './passcode-channels';
 import { PasscodeDelivery } from './passcode-delivery';
 import { PasscodeRecovery } from './passcode-recovery';
 import { Passcodes } from './passcodes';
+import { SendCap } from './send-cap';
 import { VerificationChecks } from './verification-checks';
 import type { PasscodeChannel } from './verification-rules';
 import { VerificationAttemptsRepository } from './verification-attempts.repository';
@@ -24,11 +26,14 @@ import { VerificationsService } from './verifications.service';
 class RecordingSms implements PasscodeCarrier {
   readonly channel = 'sms' as const;
   hang = false;
+  timeOut = false;
   readonly asked: Array<{ key?: string; send: PasscodeSend }> = [];
 
   send(context: RequestContext, send: PasscodeSend) {
     this.asked.push({ key: context.idempotencyKey, send });
     if (this.hang) return new Promise<never>(() => undefined);
+    // What a channel service's answer lost on the way looks like: it may have sent.
+    if (this.timeOut) return Promise.reject(new AppError(CommonErrors.ServiceTimeout));
     return Promise.resolve({
       ok: true as const,
       messageId: `sms_${this.asked.length}`,
@@ -99,10 +104,10 @@ describe(PasscodeRecovery.name, () => {
       config,
       repository,
       delivery,
-      new VerificationChecks(repository, writes),
+      new VerificationChecks(repository, attempts, writes, passcodes),
       writes,
       passcodes,
-      attempts,
+      new SendCap(config, attempts),
     );
     recovery = new PasscodeRecovery(repository, delivery, passcodes, attempts);
   });
@@ -162,5 +167,28 @@ describe(PasscodeRecovery.name, () => {
     expect(await attempts(created.id)).toEqual([
       expect.objectContaining({ status: 'undelivered', reason: 'delivery_timeout' }),
     ]);
+  });
+
+  it('leaves an attempt whose answer timed out sending (the plan does not move on), and the recovery asks again with the same key', async () => {
+    sms.timeOut = true;
+    const created = await service.create(context('ws_c'), {
+      to: { phone_number: '+31612345680' },
+      options: { channels: ['sms', 'whatsapp'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [timedOut] = sms.asked.splice(0);
+    expect(await attempts(created.id)).toEqual([expect.objectContaining({ status: 'sending' })]);
+    sms.timeOut = false;
+    await age(created.id);
+    expect(await recovery.run()).toBe(1);
+    expect(sms.asked.map((asked) => [asked.key, asked.send.code])).toEqual([
+      [timedOut.key, timedOut.send.code],
+    ]);
+    const seeds = await dataSource.query<Array<{ passcode_seed: string | null }>>(
+      `SELECT passcode_seed FROM verify_lookup_preferences.verification_attempts
+       WHERE verification_id = $1`,
+      [created.id],
+    );
+    expect(seeds).toEqual([{ passcode_seed: null }]);
   });
 });

@@ -7,8 +7,9 @@ import { VerificationAttemptsRepository } from './verification-attempts.reposito
 import { VerificationsRepository } from './verifications.repository';
 
 /** An attempt this long in `sending` lost its process: the channel's time-out is far shorter. */
-const LEASE_SECONDS = 20;
-const BATCH = 50;
+const LEASE_SECONDS = 30;
+/** Few at a time, so a batch is sent well within its lease even when channels are slow. */
+const BATCH = 5;
 
 /**
  * Sends again the passcodes whose process stopped between the commit and the channel's answer
@@ -30,7 +31,20 @@ export class PasscodeRecovery extends PeriodicJob {
     super();
   }
 
+  private running = false;
+
+  /** One run at a time in the process: a slow run is not joined by the next tick. */
   protected async work(): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    try {
+      return await this.sweep();
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async sweep(): Promise<number> {
     const stalled = await this.attempts.claimStalledAttempts(LEASE_SECONDS, BATCH);
     const verifications = new Map(
       (

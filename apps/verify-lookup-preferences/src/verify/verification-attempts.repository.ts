@@ -35,8 +35,16 @@ export class VerificationAttemptsRepository {
     this.pool = pgPoolOf(dataSource);
   }
 
-  /** The sends to `address` that spent a slot in the last hour, oldest first (the cap's window). */
+  /**
+   * The sends to `address` that spent a slot in the last hour, oldest first (the cap's window),
+   * under a lock on the address till the caller's commit: two verifications of one address
+   * (its own, and one with both addresses) count in turn, so none passes the cap.
+   */
   async slotsSpent(runner: SqlRunner, workspaceId: string, address: string): Promise<Date[]> {
+    await runner.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ' address ' || $2::text, 13))`,
+      [workspaceId, address],
+    );
     const rows = rowsOf<{ created_at: Date }>(
       await runner.query(
         `SELECT created_at FROM ${ATTEMPTS}
@@ -55,24 +63,28 @@ export class VerificationAttemptsRepository {
       seed: string;
       countsTowardCap: boolean;
     },
-  ): Promise<void> {
-    await runner.query(
-      `INSERT INTO ${ATTEMPTS} (id, workspace_id, verification_id, channel, address,
-         passcode_seed, status, counts_toward_cap)
-       VALUES ($1, $2, $3, $4, $5, $6, 'sending', $7)`,
-      [
-        attempt.id,
-        attempt.workspace_id,
-        attempt.verification_id,
-        attempt.channel,
-        attempt.address,
-        attempt.seed,
-        attempt.countsTowardCap,
-      ],
+  ): Promise<boolean> {
+    const inserted = rowsOf<{ id: string }>(
+      await runner.query(
+        `INSERT INTO ${ATTEMPTS} (id, workspace_id, verification_id, channel, address,
+           passcode_seed, status, counts_toward_cap)
+         VALUES ($1, $2, $3, $4, $5, $6, 'sending', $7)
+         ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [
+          attempt.id,
+          attempt.workspace_id,
+          attempt.verification_id,
+          attempt.channel,
+          attempt.address,
+          attempt.seed,
+          attempt.countsTowardCap,
+        ],
+      ),
     );
+    return inserted.length > 0;
   }
 
-  /** The channel took the send. */
+  /** The channel took the send; the seed is no longer needed. */
   async markSent(
     runner: SqlRunner,
     attemptId: string,
@@ -80,12 +92,12 @@ export class VerificationAttemptsRepository {
   ): Promise<void> {
     await runner.query(
       `UPDATE ${ATTEMPTS} SET status = 'sent', message_id = $2, sender = $3,
-         updated_at = clock_timestamp() WHERE id = $1`,
+         passcode_seed = NULL, updated_at = clock_timestamp() WHERE id = $1`,
       [attemptId, sent.messageId, sent.sender],
     );
   }
 
-  /** The channel refused the send. */
+  /** The channel refused the send; the seed is no longer needed. */
   async markRefused(
     runner: SqlRunner,
     attemptId: string,
@@ -93,7 +105,7 @@ export class VerificationAttemptsRepository {
   ): Promise<void> {
     await runner.query(
       `UPDATE ${ATTEMPTS} SET status = 'undelivered', reason = $2, error = $3,
-         updated_at = clock_timestamp() WHERE id = $1`,
+         passcode_seed = NULL, updated_at = clock_timestamp() WHERE id = $1`,
       [attemptId, refusal.reason, refusal.error.slice(0, 500)],
     );
   }
@@ -104,7 +116,12 @@ export class VerificationAttemptsRepository {
    */
   async recordOutcomes(
     runner: SqlRunner,
-    outcomes: Array<{ messageId: string; delivered: boolean; reason: string | null }>,
+    outcomes: Array<{
+      workspaceId: string;
+      messageId: string;
+      delivered: boolean;
+      reason: string | null;
+    }>,
   ): Promise<AttemptRow[]> {
     if (outcomes.length === 0) return [];
     return rowsOf<AttemptRow>(
@@ -112,16 +129,43 @@ export class VerificationAttemptsRepository {
         `UPDATE ${ATTEMPTS} a
          SET status = CASE WHEN o.delivered THEN 'delivered' ELSE 'undelivered' END,
              reason = o.reason, updated_at = clock_timestamp()
-         FROM unnest($1::text[], $2::boolean[], $3::text[]) AS o(message_id, delivered, reason)
-         WHERE a.message_id = o.message_id AND a.status = 'sent'
+         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[])
+           AS o(workspace_id, message_id, delivered, reason)
+         WHERE a.workspace_id = o.workspace_id AND a.message_id = o.message_id
+           AND a.status = 'sent'
          RETURNING a.*`,
         [
+          outcomes.map((outcome) => outcome.workspaceId),
           outcomes.map((outcome) => outcome.messageId),
           outcomes.map((outcome) => outcome.delivered),
           outcomes.map((outcome) => outcome.reason),
         ],
       ),
     );
+  }
+
+  /**
+   * The channel that carried the passcode first sent with `attemptId`: the last of its attempts
+   * (the first, or a fallback `<id>.<index>`) that the channel took.
+   */
+  async channelOf(runner: SqlRunner, workspaceId: string, attemptId: string) {
+    const rows = rowsOf<{ channel: string }>(
+      await runner.query(
+        `SELECT channel FROM ${ATTEMPTS}
+         WHERE workspace_id = $1 AND (id = $2 OR id LIKE $2 || '.%')
+           AND status IN ('sent', 'delivered')
+         ORDER BY created_at DESC LIMIT 1`,
+        [workspaceId, attemptId],
+      ),
+    );
+    return rows[0]?.channel;
+  }
+
+  async statusOf(runner: SqlRunner, attemptId: string): Promise<AttemptRow['status'] | undefined> {
+    const rows = rowsOf<{ status: AttemptRow['status'] }>(
+      await runner.query(`SELECT status FROM ${ATTEMPTS} WHERE id = $1`, [attemptId]),
+    );
+    return rows[0]?.status;
   }
 
   /** Whether every attempt of the verification was undelivered. */

@@ -14,6 +14,8 @@ import { answerOf, EXHAUSTED, verdictOf } from './check-verdict';
 import type { CheckVerdict } from './check-verdict';
 import { verifyEvent } from './verification.mapper';
 import { recipientOf } from './verification-rules';
+import { Passcodes } from './passcodes';
+import { VerificationAttemptsRepository } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
 
@@ -24,7 +26,6 @@ interface WaitingCheck {
   workspaceId: string;
   key: string;
   code: string;
-  passcodeKey: Buffer;
   answer?: VerificationCheckResult;
 }
 
@@ -46,21 +47,21 @@ export class VerificationChecks {
 
   constructor(
     private readonly repository: VerificationsRepository,
+    private readonly attempts: VerificationAttemptsRepository,
     private readonly writes: IdempotentWrites,
+    private readonly passcodes: Passcodes,
   ) {}
 
   async check(
     context: RequestContext,
     input: VerifyVerificationsCheckParams,
-    passcodeKey: Buffer,
   ): Promise<VerificationCheckResult> {
     const workspaceId = workspaceOf(context);
     const recipient = recipientOf(input.to);
     if (typeof input.code !== 'string' || !DIGITS.test(input.code))
       throw AppError.validation([{ param: 'code', message: 'must be the digits of the passcode' }]);
-    if (context.idempotencyKey)
-      return this.checkAlone(context, recipient.key, input.code, passcodeKey);
-    const check: WaitingCheck = { workspaceId, key: recipient.key, code: input.code, passcodeKey };
+    if (context.idempotencyKey) return this.checkAlone(context, recipient.key, input.code);
+    const check: WaitingCheck = { workspaceId, key: recipient.key, code: input.code };
     await this.waiting.add(check);
     return check.answer as VerificationCheckResult;
   }
@@ -70,15 +71,18 @@ export class VerificationChecks {
     context: RequestContext,
     recipientKey: string,
     code: string,
-    passcodeKey: Buffer,
   ): Promise<VerificationCheckResult> {
     const workspaceId = workspaceOf(context);
     const result = await this.writes.run(context, async (runner) => {
       const spent = await this.repository.spendCheck(runner, workspaceId, recipientKey);
       const row = spent ?? (await this.repository.findPending(runner, workspaceId, recipientKey));
       if (!row) throw new AppError(VerifyErrors.VerificationNotFound);
-      const verdict = spent ? verdictOf(spent, code, passcodeKey, new Date()) : EXHAUSTED;
+      const verdict = spent
+        ? verdictOf(spent, code, this.passcodes.hashKey, new Date())
+        : EXHAUSTED;
       const [ended] = await this.end(runner, [{ row, verdict }]);
+      // Another check ended it first: it is final, so there is nothing left to check.
+      if (verdict.end && !ended) throw new AppError(VerifyErrors.VerificationNotFound);
       return answerOf(verdict, ended ?? row);
     });
     if (result.success) wakeRelay(this.repository.pool, 'verify_lookup_preferences');
@@ -112,10 +116,10 @@ export class VerificationChecks {
         ({ check }) => !byRecipient.has(`${check.workspaceId} ${check.key}`),
       );
       const at = new Date();
-      const judged = now.flatMap(({ check, index }) => {
+      let judged = now.flatMap(({ check, index }) => {
         const row = byRecipient.get(`${check.workspaceId} ${check.key}`);
         return row
-          ? [{ index, row, verdict: verdictOf(row, check.code, check.passcodeKey, at) }]
+          ? [{ index, row, verdict: verdictOf(row, check.code, this.passcodes.hashKey, at) }]
           : [];
       });
       // Most checks are wrong codes with checks left: nothing more to write for them.
@@ -133,6 +137,8 @@ export class VerificationChecks {
           }
           const ended = new Map((await this.end(runner, judged)).map((row) => [row.id, row]));
           for (const entry of judged) entry.row = ended.get(entry.row.id) ?? entry.row;
+          // Another check ended these first: final, so nothing left to check (404 below).
+          judged = judged.filter(({ row, verdict }) => !verdict.end || ended.has(row.id));
         });
       for (const { index, row, verdict } of judged) checks[index].answer = answerOf(verdict, row);
       for (const { check, index } of now)
@@ -160,16 +166,22 @@ export class VerificationChecks {
       verdict.end ? [{ id: row.id, ...verdict.end }] : [],
     );
     const ended = await this.repository.finishMany(runner, ends);
+    const matched = new Map(judged.map(({ row, verdict }) => [row.id, verdict.matchedAttempt]));
     const now = new Date();
-    const events: OutboxEvent[] = ended
-      .filter((row) => row.status === 'verified')
-      .map((row) =>
+    const events: OutboxEvent[] = [];
+    for (const row of ended.filter((one) => one.status === 'verified')) {
+      const attempt = matched.get(row.id);
+      const channel = attempt
+        ? await this.attempts.channelOf(runner, row.workspace_id, attempt)
+        : undefined;
+      events.push(
         verifyEvent('verify.verification.verified', row, now, {
           status: 'verified',
-          channel: row.last_channel,
+          channel: channel ?? row.last_channel,
           verified_at: now.toISOString(),
         }),
       );
+    }
     await this.repository.events(runner, events);
     return ended;
   }

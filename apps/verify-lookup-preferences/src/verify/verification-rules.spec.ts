@@ -6,7 +6,7 @@ import {
   derivePasscode,
   newPasscodeSeed,
   passcodeHash,
-  passcodeMatches,
+  passcodeMatch,
   planOf,
   recipientOf,
 } from './verification-rules';
@@ -79,14 +79,15 @@ describe(languageOf.name, () => {
   });
 });
 
-describe(passcodeMatches.name, () => {
+describe(passcodeMatch.name, () => {
   it('matches any kept passcode of its verification, and nothing else', () => {
     const hashes = [passcodeHash(key, 'vrf_1', '123456'), passcodeHash(key, 'vrf_1', '654321')];
-    expect(passcodeMatches(key, 'vrf_1', '654321', hashes)).toBe(true);
-    expect(passcodeMatches(key, 'vrf_1', '123457', hashes)).toBe(false);
+    expect(passcodeMatch(key, 'vrf_1', '654321', hashes)).toBe(1);
+    expect(passcodeMatch(key, 'vrf_1', '123456', hashes)).toBe(0);
+    expect(passcodeMatch(key, 'vrf_1', '123457', hashes)).toBe(-1);
     // The same code of another verification, or under another key, is another hash.
-    expect(passcodeMatches(key, 'vrf_2', '123456', hashes)).toBe(false);
-    expect(passcodeMatches(Buffer.alloc(32, 8), 'vrf_1', '123456', hashes)).toBe(false);
+    expect(passcodeMatch(key, 'vrf_2', '123456', hashes)).toBe(-1);
+    expect(passcodeMatch(Buffer.alloc(32, 8), 'vrf_1', '123456', hashes)).toBe(-1);
   });
 
   it('keeps a hash that does not reveal the code', () => {

@@ -162,17 +162,21 @@ export function passcodeHash(key: Buffer, verificationId: string, code: string):
   return createHmac('sha256', key).update(`${verificationId}:${code}`).digest();
 }
 
-/** Whether `code` is one of the kept hashes, comparing every one in constant time. */
-export function passcodeMatches(
+/**
+ * Which of the kept hashes `code` is (its index), or -1: every hash is compared, each in
+ * constant time, whichever matches.
+ */
+export function passcodeMatch(
   key: Buffer,
   verificationId: string,
   code: string,
   hashes: readonly Buffer[],
-): boolean {
+): number {
   const candidate = passcodeHash(key, verificationId, code);
-  let matched = false;
-  for (const hash of hashes)
-    if (hash.length === candidate.length && timingSafeEqual(hash, candidate)) matched = true;
+  let matched = -1;
+  hashes.forEach((hash, index) => {
+    if (hash.length === candidate.length && timingSafeEqual(hash, candidate)) matched = index;
+  });
   return matched;
 }
 

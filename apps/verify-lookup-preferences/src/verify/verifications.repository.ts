@@ -21,6 +21,7 @@ export interface VerificationRow {
   language: string;
   code_length: number;
   code_hashes: Buffer[];
+  code_attempts: string[];
   checks: number;
   max_checks: number;
   metadata: Record<string, unknown> | null;
@@ -68,7 +69,10 @@ export class VerificationsRepository {
     return rows[0];
   }
 
-  async insert(runner: SqlRunner, row: Omit<VerificationRow, 'created_at' | 'updated_at'>) {
+  async insert(
+    runner: SqlRunner,
+    row: Omit<VerificationRow, 'created_at' | 'updated_at' | 'code_attempts'>,
+  ) {
     const rows = rowsOf<VerificationRow>(
       await runner.query(
         `INSERT INTO ${TABLE} (id, workspace_id, recipient_key, email, phone_number, status,
@@ -102,14 +106,15 @@ export class VerificationsRepository {
     return rows[0];
   }
 
-  /** A fresh passcode's hash joins the valid ones; the send it goes with is now. */
-  async addPasscode(runner: SqlRunner, id: string, hash: Buffer, at: Date) {
+  /** A fresh passcode's hash joins the valid ones, with its first attempt; it is sent now. */
+  async addPasscode(runner: SqlRunner, id: string, hash: Buffer, attemptId: string, at: Date) {
     const rows = rowsOf<VerificationRow>(
       await runner.query(
-        `UPDATE ${TABLE} SET code_hashes = code_hashes || $2::bytea, last_sent_at = $3,
+        `UPDATE ${TABLE} SET code_hashes = code_hashes || $2::bytea,
+           code_attempts = code_attempts || $3::text, last_sent_at = $4,
            updated_at = clock_timestamp()
          WHERE id = $1 RETURNING *`,
-        [id, hash, at],
+        [id, hash, attemptId, at],
       ),
     );
     return rows[0];
@@ -124,7 +129,7 @@ export class VerificationsRepository {
   ): Promise<VerificationRow | undefined> {
     const rows = rowsOf<VerificationRow>(
       await runner.query(
-        `UPDATE ${TABLE} SET status = $2, reason = $3, code_hashes = '{}',
+        `UPDATE ${TABLE} SET status = $2, reason = $3, code_hashes = '{}', code_attempts = '{}',
            verified_at = CASE WHEN $2 = 'verified' THEN clock_timestamp() END,
            updated_at = clock_timestamp()
          WHERE id = $1 AND status = 'pending' RETURNING *`,
@@ -189,6 +194,7 @@ export class VerificationsRepository {
     return rowsOf<VerificationRow>(
       await runner.query(
         `UPDATE ${TABLE} v SET status = e.status, reason = e.reason, code_hashes = '{}',
+           code_attempts = '{}',
            verified_at = CASE WHEN e.status = 'verified' THEN clock_timestamp() END,
            updated_at = clock_timestamp()
          FROM unnest($1::text[], $2::text[], $3::text[]) AS e(id, status, reason)
@@ -217,11 +223,15 @@ export class VerificationsRepository {
     return rows.rows[0];
   }
 
-  /** The channel took the send: the verification's current channel and position move. */
+  /**
+   * The channel took the send: it is the last channel, and the plan's position moves forward
+   * (never back: a resend on an earlier channel races a next-channel).
+   */
   async channelSent(runner: SqlRunner, id: string, channel: string, channelIndex: number) {
     const rows = rowsOf<VerificationRow>(
       await runner.query(
-        `UPDATE ${TABLE} SET last_channel = $2, channel_index = $3, updated_at = clock_timestamp()
+        `UPDATE ${TABLE} SET last_channel = $2, channel_index = GREATEST(channel_index, $3),
+           updated_at = clock_timestamp()
          WHERE id = $1 RETURNING *`,
         [id, channel, channelIndex],
       ),

@@ -26,7 +26,7 @@ import {
   recipientOf,
 } from './verification-rules';
 import { VerificationChecks } from './verification-checks';
-import { VerificationAttemptsRepository } from './verification-attempts.repository';
+import { SendCap } from './send-cap';
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
 
@@ -47,7 +47,7 @@ export class VerificationsService {
     private readonly checks: VerificationChecks,
     private readonly writes: IdempotentWrites,
     private readonly passcodes: Passcodes,
-    private readonly attempts: VerificationAttemptsRepository,
+    private readonly sendCap: SendCap,
   ) {}
 
   async create(
@@ -95,7 +95,7 @@ export class VerificationsService {
           verified_at: null,
         }));
       const index = current ? current.channel_index : 0;
-      await this.spendSlot(runner, workspaceId, addressFor(row, row.channels[index]), now);
+      await this.sendCap.spend(runner, workspaceId, addressFor(row, row.channels[index]), now);
       if (!current)
         await this.repository.events(runner, [
           verifyEvent('verify.verification.created', row, now, {
@@ -121,7 +121,7 @@ export class VerificationsService {
     context: RequestContext,
     input: VerifyVerificationsCheckParams,
   ): Promise<VerificationCheckResult> {
-    return this.checks.check(context, input, this.passcodes.hashKey);
+    return this.checks.check(context, input);
   }
 
   /** Advances the plan by one channel at most and sends a fresh passcode there (no slot spent). */
@@ -145,10 +145,12 @@ export class VerificationsService {
             { param: 'to', message: `the plan (${current.channels.join(', ')}) is exhausted` },
           ],
         });
+      // Claimed under the lock: concurrent calls each advance the plan by one channel.
+      await this.repository.channelPassed(runner, current.id, index);
       return this.newPasscode(runner, current, index, false, now);
     });
     const outcome = await this.delivery.deliver(context, send);
-    if (!outcome.sent)
+    if (!outcome.sent && !outcome.inFlight)
       throw new AppError(VerifyErrors.NoAvailableChannel, {
         details: outcome.refusals.map((refusal) => ({
           param: `channels.${refusal.channel}`,
@@ -172,14 +174,15 @@ export class VerificationsService {
     const address = addressFor(row, row.channels[index]);
     const seed = newPasscodeSeed();
     const code = this.passcodes.passcodeOf(row.id, address, seed, row.code_length);
+    const attemptId = newId('vat');
     const updated = await this.repository.addPasscode(
       runner,
       row.id,
       this.passcodes.hashOf(row.id, code),
+      attemptId,
       now,
     );
-    const attemptId = newId('vat');
-    await this.attempts.insertAttempt(runner, {
+    await this.sendCap.attempts.insertAttempt(runner, {
       id: attemptId,
       workspace_id: row.workspace_id,
       verification_id: row.id,
@@ -189,16 +192,6 @@ export class VerificationsService {
       countsTowardCap,
     });
     return { row: updated, code, attemptId, seed, index };
-  }
-
-  /** The recipient's hourly cap: a send past it is refused (429) and nothing is written. */
-  private async spendSlot(runner: SqlRunner, workspaceId: string, address: string, now: Date) {
-    const spent = await this.attempts.slotsSpent(runner, workspaceId, address);
-    if (spent.length < this.config.VERIFY_SENDS_PER_HOUR) return;
-    const frees = spent[spent.length - this.config.VERIFY_SENDS_PER_HOUR].getTime() + 3_600_000;
-    throw new AppError(VerifyErrors.VerificationSendLimit, {
-      headers: { 'retry-after': String(Math.max(1, Math.ceil((frees - now.getTime()) / 1000))) },
-    });
   }
 
   /** The reply kept for the request's Idempotency-Key (none without one), then answered. */

@@ -11,6 +11,7 @@ import { PasscodeDelivery } from './passcode-delivery';
 import { PasscodeRecovery } from './passcode-recovery';
 import { Passcodes } from './passcodes';
 import { SmsPasscodes } from './sms-passcodes';
+import { SendCap } from './send-cap';
 import { VerificationChecks } from './verification-checks';
 import type { PasscodeChannel } from './verification-rules';
 import { VerificationsHandler } from './verifications.handler';
@@ -63,6 +64,7 @@ export class VerifyModule {
         PasscodeDelivery,
         PasscodeRecovery,
         VerificationChecks,
+        SendCap,
         VerificationsService,
       ],
     };

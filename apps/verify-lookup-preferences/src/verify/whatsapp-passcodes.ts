@@ -77,7 +77,7 @@ export class WhatsAppPasscodes implements PasscodeCarrier {
         };
       return { ok: true, messageId: message.id, from };
     } catch (err) {
-      return { ok: false, reason: 'channel_unavailable', error: refusalOf(err) };
+      return refusalOf(err);
     }
   }
 }

@@ -33,7 +33,7 @@ export const VerifyErrorCatalog = {
     name: 'VerificationSendLimit',
     message: 'Too many passcodes were sent to this recipient in the last hour.',
     description:
-      "Each send of a passcode (a new verification, or a resend after the cooldown) spends one of the recipient's hourly send slots (`VERIFY_SENDS_PER_HOUR`, 5 by default, a rolling hour). `Retry-After` is not given: the earliest slot frees an hour after it was spent. `next-channel` does not spend slots.",
+      "Each send of a passcode (a new verification, or a resend after the cooldown) spends one of the recipient's hourly send slots (`VERIFY_SENDS_PER_HOUR`, 5 by default, a rolling hour). `Retry-After` gives the seconds until the earliest slot frees (an hour after it was spent). `next-channel` does not spend slots.",
   },
   E13000: {
     status: 404,

@@ -2,10 +2,12 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Verifications, addressed by recipient: at most one `pending` per (workspace, recipient key).
- * Codes are kept only as keyed hashes (`code_hashes`, earlier codes stay valid after a resend);
+ * Codes are kept only as keyed hashes (`code_hashes`, earlier codes stay valid after a resend;
+ * `code_attempts` names the attempt each was first sent with);
  * every send is an attempt, and the attempts that spent a send slot count toward the
- * recipient's hourly cap. An attempt keeps the seed its passcode is derived from with the
- * service's key (never the passcode), so one still `sending` after a crash is sent again.
+ * recipient's hourly cap. An attempt keeps, while `sending`, the seed its passcode is derived
+ * from with the service's key (never the passcode), so one still `sending` after a crash is
+ * sent again; the seed is erased once the channel answered.
  */
 export class CreateVerifications1764800000300 implements MigrationInterface {
   name = 'CreateVerifications1764800000300';
@@ -27,6 +29,7 @@ export class CreateVerifications1764800000300 implements MigrationInterface {
         language text NOT NULL,
         code_length int NOT NULL,
         code_hashes bytea[] NOT NULL DEFAULT '{}',
+        code_attempts text[] NOT NULL DEFAULT '{}',
         checks int NOT NULL DEFAULT 0,
         max_checks int NOT NULL,
         metadata jsonb,
@@ -45,7 +48,7 @@ export class CreateVerifications1764800000300 implements MigrationInterface {
         verification_id text NOT NULL REFERENCES verify_lookup_preferences.verifications (id),
         channel text NOT NULL,
         address text NOT NULL,
-        passcode_seed text NOT NULL,
+        passcode_seed text,
         sender text,
         message_id text,
         status text NOT NULL CHECK (status IN ('sending', 'sent', 'delivered', 'undelivered')),
