@@ -91,7 +91,7 @@ describe('Verify through the gateway', () => {
       SMTP_RELAY_URL: sink.url,
       VERIFY_CODE_TTL_SECONDS: String(TTL_SECONDS),
       VERIFY_RESEND_COOLDOWN_SECONDS: '1',
-      VERIFY_TEST_RECIPIENTS: `${TEST_NUMBER}, Reviewer@Example.com`,
+      VERIFY_TEST_RECIPIENTS: `*:${TEST_NUMBER}, *:Reviewer@Example.com`,
       VERIFY_TEST_CODE: '424242',
     });
     acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
@@ -165,6 +165,26 @@ describe('Verify through the gateway', () => {
     );
     const hit = await bird.verify.verifications.check({ to: { email: to.toUpperCase() }, code });
     expect(hit.success).toBe(true);
+    // The email service keeps what it sent, but never answers a passcode message's content.
+    const emails = await call<{ data: Array<{ id: string; metadata: Record<string, unknown> }> }>(
+      platform.base,
+      'GET',
+      '/v1/email/messages?limit=100',
+      { token: acme.api_key.secret },
+    );
+    const sent = emails.body.data.find(
+      (m) => m.metadata.switchboard_verification_id === verification.id,
+    );
+    expect(sent?.id).toMatch(/^em_/);
+    const content = await call<RawAnswer>(
+      platform.base,
+      'GET',
+      `/v1/email/messages/${sent?.id}/content`,
+      { token: acme.api_key.secret },
+    );
+    expect(content.status).toBe(404);
+    expect(content.body.error.code).toBe('E04008');
+    expect(JSON.stringify(content.body)).not.toContain(code);
   });
 
   it('reuses the verification in progress: no send within the cooldown, a resend after it (both codes valid)', async () => {

@@ -54,15 +54,16 @@ export const verifyLookupPreferencesEnv = {
   }),
   VERIFY_TEST_RECIPIENTS: env.list({
     default: [],
+    pattern: /^(ws_[0-9a-z]+|\*):\S+$/,
     description:
-      'test recipients (E.164 numbers or email addresses, comma-separated): their passcode is VERIFY_TEST_CODE and nothing is sent (app review accounts, end-to-end tests)',
+      'test recipients, comma-separated <workspace id>:<E.164 number or email address> (or *:<address> for every workspace): their passcode is VERIFY_TEST_CODE and nothing is sent to them (app review accounts, end-to-end tests)',
   }),
   VERIFY_TEST_CODE: {
-    ...env.string({
-      default: '000000',
-      description: 'the passcode of VERIFY_TEST_RECIPIENTS (4 to 10 digits)',
+    ...env.optionalString({
+      description: 'the passcode of VERIFY_TEST_RECIPIENTS (4 to 10 digits; required with them)',
     }),
     parse: (raw: string) => {
+      if (!raw) return undefined;
       if (!/^\d{4,10}$/.test(raw)) throw new Error('must be 4 to 10 digits');
       return raw;
     },

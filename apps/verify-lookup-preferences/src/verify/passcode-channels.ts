@@ -32,8 +32,7 @@ export interface PasscodeCarrier {
 
 export const PASSCODE_CARRIERS = Symbol('PASSCODE_CARRIERS');
 
-/** The metadata a passcode message carries, so its delivery events find the attempt again. */
-export const VERIFICATION_METADATA_KEY = 'switchboard_verification_id';
+export { VERIFICATION_METADATA_KEY } from '@switchboard/contracts';
 
 /** Answers that say nothing about the send: it may have happened after the channel took it. */
 const UNKNOWN_OUTCOMES: readonly string[] = [

@@ -88,6 +88,7 @@ export class PasscodeDelivery {
       try {
         result = await this.send(
           context,
+          row.workspace_id,
           attemptId,
           { verificationId: row.id, address, code, language: row.language, minutes },
           channel,
@@ -167,11 +168,12 @@ export class PasscodeDelivery {
 
   private async send(
     context: RequestContext,
+    workspaceId: string,
     attemptId: string,
     send: Parameters<PasscodeCarrier['send']>[1],
     channel: PasscodeChannel,
   ): Promise<PasscodeSendResult> {
-    if (this.passcodes.isTestRecipient(send.address))
+    if (this.passcodes.isTestRecipient(workspaceId, send.address))
       return { ok: true, messageId: `test_${attemptId}`, from: null };
     const carrier = this.carriers.get(channel);
     if (!carrier)

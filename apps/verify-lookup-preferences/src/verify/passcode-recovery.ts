@@ -57,12 +57,7 @@ export class PasscodeRecovery extends PeriodicJob {
     for (const attempt of stalled) {
       const verification = verifications.get(attempt.verification_id);
       if (!verification) continue;
-      const code = this.passcodes.passcodeOf(
-        verification.id,
-        attempt.address,
-        attempt.passcode_seed,
-        verification.code_length,
-      );
+      const code = this.passcodes.passcodeOf(verification, attempt.address, attempt.passcode_seed);
       await this.delivery.deliverOrFail(
         {
           requestId: newId('req'),

@@ -1,4 +1,7 @@
 import fc from 'fast-check';
+import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
+import { Passcodes } from './passcodes';
+import type { VerificationRow } from './verifications.repository';
 import {
   codeLengthOf,
   languageOf,
@@ -134,5 +137,27 @@ describe(metadataOf.name, () => {
     expect(metadataOf(undefined)).toBeNull();
     for (const metadata of [[1], 'x', { big: 'x'.repeat(5000) }])
       expect(() => metadataOf(metadata)).toThrow(expect.objectContaining({ code: 'E01001' }));
+  });
+});
+
+describe(Passcodes.name, () => {
+  const passcodes = (recipients: string[], code?: string) =>
+    new Passcodes({
+      ENCRYPTION_KEY: 'a key for the passcodes spec 0123456789',
+      VERIFY_TEST_RECIPIENTS: recipients,
+      VERIFY_TEST_CODE: code,
+    } as unknown as VerifyLookupPreferencesConfig);
+  const row = (workspace_id: string) =>
+    ({ id: 'vrf_1', workspace_id, code_length: 6 }) as unknown as VerificationRow;
+
+  it('gives a test recipient the test code in its own workspace only, unless listed for all', () => {
+    const codes = passcodes(['ws_a:+31612345678', '*:Reviewer@Example.com'], '424242');
+    expect(codes.passcodeOf(row('ws_a'), '+31612345678', 'seed')).toBe('424242');
+    expect(codes.passcodeOf(row('ws_b'), '+31612345678', 'seed')).not.toBe('424242');
+    expect(codes.passcodeOf(row('ws_b'), 'reviewer@example.com', 'seed')).toBe('424242');
+  });
+
+  it('refuses test recipients without a test code', () => {
+    expect(() => passcodes(['ws_a:+31612345678'])).toThrow(/VERIFY_TEST_CODE/);
   });
 });

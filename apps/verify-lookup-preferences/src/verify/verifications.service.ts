@@ -173,7 +173,7 @@ export class VerificationsService {
   ): Promise<PasscodeSendPlan> {
     const address = addressFor(row, row.channels[index]);
     const seed = newPasscodeSeed();
-    const code = this.passcodes.passcodeOf(row.id, address, seed, row.code_length);
+    const code = this.passcodes.passcodeOf(row, address, seed);
     const attemptId = newId('vat');
     const updated = await this.repository.addPasscode(
       runner,

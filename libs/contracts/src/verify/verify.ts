@@ -21,6 +21,13 @@ export const VerifySubjects = {
   NextChannel: 'verify_lookup_preferences.verification.next_channel',
 } as const;
 
+/**
+ * The metadata key of a passcode message (the verify service sets it on the SMS, email or
+ * WhatsApp message it asks for): its delivery events find the verification's attempt again, and
+ * the email service never answers such a message's stored content, which holds the passcode.
+ */
+export const VERIFICATION_METADATA_KEY = 'switchboard_verification_id';
+
 /** The channels the SDK names; `telegram` and `voice` are accepted in a plan and never enabled here. */
 export const VERIFICATION_CHANNELS = ['email', 'sms', 'whatsapp', 'telegram', 'voice'] as const;
 export type VerificationChannelName = (typeof VERIFICATION_CHANNELS)[number];
