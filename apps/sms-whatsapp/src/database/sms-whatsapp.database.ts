@@ -8,6 +8,7 @@ import { CreateNumberOrdersAndVoiceCalls1764400000300 } from './migrations/17644
 import { CreateWhatsapp1764600000000 } from './migrations/1764600000000-create-whatsapp';
 import { WhatsappTemplateSync1764600000410 } from './migrations/1764600000410-whatsapp-template-sync';
 import { CreateSmsWhatsappPreferenceStates1764800000200 } from './migrations/1764800000200-create-sms-whatsapp-preference-states';
+import { SmsSystemSendKeys1764800000500 } from './migrations/1764800000500-sms-system-send-keys';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -24,6 +25,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       CreateWhatsapp1764600000000,
       WhatsappTemplateSync1764600000410,
       CreateSmsWhatsappPreferenceStates1764800000200,
+      SmsSystemSendKeys1764800000500,
     ],
   };
 }

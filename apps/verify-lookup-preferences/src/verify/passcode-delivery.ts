@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '@switchboard/contracts';
-import { wakeRelay } from '@switchboard/background';
+import { CommitBatcher, wakeRelay } from '@switchboard/background';
 import { inPgTransaction } from '@switchboard/persistence';
 import { verifyEvent } from './verification.mapper';
 import { PASSCODE_CARRIERS } from './passcode-channels';
@@ -14,6 +14,20 @@ import type { PasscodeChannel } from './verification-rules';
 import { VerificationAttemptsRepository } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
+
+/** A channel's acceptance of an attempt, waiting to be recorded. */
+interface SentPasscode {
+  attemptId: string;
+  verificationId: string;
+  messageId: string;
+  sender: string | null;
+  channel: string;
+  index: number;
+  address: string;
+  at: Date;
+  /** Set by the commit that records it. */
+  verification?: VerificationRow;
+}
 
 /** A passcode committed with its first attempt, to hand to the channels. */
 export interface PasscodeSendPlan {
@@ -45,6 +59,13 @@ export interface DeliveryOutcome {
  */
 @Injectable()
 export class PasscodeDelivery {
+  /**
+   * Group commit of the channels' acceptances: the attempts taken while one transaction runs
+   * are recorded together by the next (attempts sent, verifications' last channel, their
+   * `verify.attempt.sent` events: three statements, whatever the number).
+   */
+  private readonly sent = new CommitBatcher<SentPasscode>((records) => this.recordSent(records));
+
   constructor(
     @Inject(PASSCODE_CARRIERS) private readonly carriers: Map<PasscodeChannel, PasscodeCarrier>,
     private readonly repository: VerificationsRepository,
@@ -98,24 +119,18 @@ export class PasscodeDelivery {
       }
       const now = new Date();
       if (result.ok) {
-        const verification = await inPgTransaction(this.repository.pool, async (runner) => {
-          await this.attempts.markSent(runner, attemptId, {
-            messageId: result.messageId,
-            sender: result.from,
-          });
-          const updated = await this.repository.channelSent(runner, row.id, channel, index);
-          await this.repository.events(runner, [
-            verifyEvent('verify.attempt.sent', updated, now, {
-              channel,
-              address,
-              from: result.from,
-              sent_at: now.toISOString(),
-            }),
-          ]);
-          return updated;
-        });
-        wakeRelay(this.repository.pool, 'verify_lookup_preferences');
-        return { verification, sent: true, refusals };
+        const sent: SentPasscode = {
+          attemptId,
+          verificationId: row.id,
+          messageId: result.messageId,
+          sender: result.from,
+          channel,
+          index,
+          address,
+          at: now,
+        };
+        await this.sent.add(sent);
+        return { verification: sent.verification ?? row, sent: true, refusals };
       }
       refusals.push({ channel, reason: result.reason, error: result.error });
       await inPgTransaction(this.repository.pool, async (runner) => {
@@ -135,6 +150,32 @@ export class PasscodeDelivery {
     wakeRelay(this.repository.pool, 'verify_lookup_preferences');
     const verification = (await this.repository.find(row.workspace_id, row.id)) ?? row;
     return { verification, sent: false, refusals };
+  }
+
+  private async recordSent(records: SentPasscode[]): Promise<void> {
+    await inPgTransaction(this.repository.pool, async (runner) => {
+      await this.attempts.markSentMany(runner, records);
+      const rows = new Map(
+        (await this.repository.channelSentMany(runner, records)).map((row) => [row.id, row]),
+      );
+      for (const record of records) record.verification = rows.get(record.verificationId);
+      await this.repository.events(
+        runner,
+        records.flatMap((record) =>
+          record.verification
+            ? [
+                verifyEvent('verify.attempt.sent', record.verification, record.at, {
+                  channel: record.channel,
+                  address: record.address,
+                  from: record.sender,
+                  sent_at: record.at.toISOString(),
+                }),
+              ]
+            : [],
+        ),
+      );
+    });
+    wakeRelay(this.repository.pool, 'verify_lookup_preferences');
   }
 
   /**

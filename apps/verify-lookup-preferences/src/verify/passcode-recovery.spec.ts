@@ -15,6 +15,7 @@ import type { PasscodeCarrier, PasscodeSend } from './passcode-channels';
 import { PasscodeDelivery } from './passcode-delivery';
 import { PasscodeRecovery } from './passcode-recovery';
 import { Passcodes } from './passcodes';
+import { NewVerifications } from './new-verifications';
 import { SendCap } from './send-cap';
 import { VerificationChecks } from './verification-checks';
 import type { PasscodeChannel } from './verification-rules';
@@ -108,6 +109,7 @@ describe(PasscodeRecovery.name, () => {
       writes,
       passcodes,
       new SendCap(config, attempts),
+      new NewVerifications(config, repository, attempts, passcodes),
     );
     recovery = new PasscodeRecovery(repository, delivery, passcodes, attempts);
   });

@@ -46,11 +46,17 @@ export class SmsPasscodes implements PasscodeCarrier {
     }
   }
 
+  /**
+   * The attempt's key travels as the system send's `dedupe_key` rather than as an
+   * Idempotency-Key: the SMS service then keeps passcodes in its group commit of single sends.
+   */
   private ask(context: RequestContext, send: PasscodeSend, from: string | undefined) {
+    const { idempotencyKey, ...plain } = context;
     return this.services.send(
       SmsSubjects.SendSystemMessage,
       {
         to: send.address,
+        ...(idempotencyKey ? { dedupe_key: idempotencyKey } : {}),
         ...(from ? { from } : {}),
         template: {
           slug: 'bird_otp_verification_expiry',
@@ -59,7 +65,7 @@ export class SmsPasscodes implements PasscodeCarrier {
         },
         metadata: { [VERIFICATION_METADATA_KEY]: send.verificationId },
       },
-      context,
+      { ...plain, idempotencyFingerprint: undefined },
     );
   }
 }

@@ -36,25 +36,57 @@ export class VerificationAttemptsRepository {
   }
 
   /**
-   * The sends to `address` that spent a slot in the last hour, oldest first (the cap's window),
-   * under a lock on the address till the caller's commit: two verifications of one address
-   * (its own, and one with both addresses) count in turn, so none passes the cap.
+   * The sends to `address` that spent a slot in the last hour, oldest first (the cap's window).
+   * The caller holds the address's lock (`lockRecipients`), so verifications of one address
+   * count in turn and none passes the cap.
    */
   async slotsSpent(runner: SqlRunner, workspaceId: string, address: string): Promise<Date[]> {
-    await runner.query(
-      `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ' address ' || $2::text, 13))`,
-      [workspaceId, address],
+    return (
+      (await this.slotsSpentMany(runner, [{ workspaceId, address }])).get(
+        `${workspaceId} ${address}`,
+      ) ?? []
     );
-    const rows = rowsOf<{ created_at: Date }>(
+  }
+
+  /** `slotsSpent` for many addresses in one statement, by `workspace address`. */
+  async slotsSpentMany(
+    runner: SqlRunner,
+    addresses: Array<{ workspaceId: string; address: string }>,
+  ): Promise<Map<string, Date[]>> {
+    const rows = rowsOf<{ workspace_id: string; address: string; sent: Date[] }>(
       await runner.query(
-        `SELECT created_at FROM ${ATTEMPTS}
-         WHERE workspace_id = $1 AND address = $2 AND counts_toward_cap
-           AND created_at > clock_timestamp() - interval '1 hour'
-         ORDER BY created_at`,
-        [workspaceId, address],
+        `SELECT a.workspace_id, a.address, array_agg(a.created_at ORDER BY a.created_at) AS sent
+         FROM ${ATTEMPTS} a
+         JOIN unnest($1::text[], $2::text[]) AS r(workspace_id, address)
+           ON a.workspace_id = r.workspace_id AND a.address = r.address
+         WHERE a.counts_toward_cap AND a.created_at > clock_timestamp() - interval '1 hour'
+         GROUP BY a.workspace_id, a.address`,
+        [addresses.map((a) => a.workspaceId), addresses.map((a) => a.address)],
       ),
     );
-    return rows.map((row) => row.created_at);
+    return new Map(rows.map((row) => [`${row.workspace_id} ${row.address}`, row.sent]));
+  }
+
+  /** First attempts of new verifications, in one statement. */
+  async insertFirstAttempts(
+    runner: SqlRunner,
+    attempts: Array<
+      Pick<
+        AttemptRow,
+        'id' | 'workspace_id' | 'verification_id' | 'channel' | 'address' | 'passcode_seed'
+      >
+    >,
+  ): Promise<void> {
+    if (attempts.length === 0) return;
+    await runner.query(
+      `INSERT INTO ${ATTEMPTS} (id, workspace_id, verification_id, channel, address, passcode_seed,
+         status, counts_toward_cap)
+       SELECT x.id, x.workspace_id, x.verification_id, x.channel, x.address, x.passcode_seed,
+         'sending', true
+       FROM jsonb_to_recordset($1::jsonb) AS x(id text, workspace_id text, verification_id text,
+         channel text, address text, passcode_seed text)`,
+      [JSON.stringify(attempts)],
+    );
   }
 
   async insertAttempt(
@@ -94,6 +126,20 @@ export class VerificationAttemptsRepository {
       `UPDATE ${ATTEMPTS} SET status = 'sent', message_id = $2, sender = $3,
          passcode_seed = NULL, updated_at = clock_timestamp() WHERE id = $1`,
       [attemptId, sent.messageId, sent.sender],
+    );
+  }
+
+  /** `markSent` for many attempts in one statement. */
+  async markSentMany(
+    runner: SqlRunner,
+    sent: Array<{ attemptId: string; messageId: string; sender: string | null }>,
+  ): Promise<void> {
+    await runner.query(
+      `UPDATE ${ATTEMPTS} a SET status = 'sent', message_id = s.message_id, sender = s.sender,
+         passcode_seed = NULL, updated_at = clock_timestamp()
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, message_id, sender)
+       WHERE a.id = s.id`,
+      [sent.map((s) => s.attemptId), sent.map((s) => s.messageId), sent.map((s) => s.sender)],
     );
   }
 

@@ -4,6 +4,7 @@ import { writeOutboxEvents } from '@switchboard/background';
 import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { OutboxEvent } from '@switchboard/platform';
+import type { Recipient } from './verification-rules';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 
@@ -54,12 +55,10 @@ export class VerificationsRepository {
   async lockPending(
     runner: SqlRunner,
     workspaceId: string,
-    recipientKey: string,
+    recipient: Recipient,
   ): Promise<VerificationRow | undefined> {
-    await runner.query(
-      `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ' ' || $2::text, 13))`,
-      [workspaceId, recipientKey],
-    );
+    await this.lockRecipients(runner, [{ workspaceId, recipient }]);
+    const recipientKey = recipient.key;
     const rows = rowsOf<VerificationRow>(
       await runner.query(
         `SELECT * FROM ${TABLE} WHERE workspace_id = $1 AND recipient_key = $2 AND status = 'pending'`,
@@ -67,6 +66,89 @@ export class VerificationsRepository {
       ),
     );
     return rows[0];
+  }
+
+  /**
+   * Serialises the writes of these recipients and of their addresses (transaction-scoped
+   * advisory locks, taken in one order by every caller so none waits on another in a cycle):
+   * a recipient's verification in progress, and an address's hourly cap, which verifications of
+   * several recipients (an address alone, or with another) share.
+   */
+  async lockRecipients(
+    runner: SqlRunner,
+    recipients: Array<{ workspaceId: string; recipient: Recipient }>,
+  ): Promise<void> {
+    const keys = recipients.flatMap(({ workspaceId, recipient }) => [
+      `${workspaceId} ${recipient.key}`,
+      ...[recipient.email, recipient.phoneNumber].flatMap((address) =>
+        address ? [`${workspaceId} address ${address}`] : [],
+      ),
+    ]);
+    await runner.query(
+      `SELECT pg_advisory_xact_lock(h)
+       FROM (SELECT DISTINCT hashtextextended(k, 13) AS h FROM unnest($1::text[]) AS k ORDER BY 1) s`,
+      [keys],
+    );
+  }
+
+  /** New verifications, each with its first passcode's hash and attempt id, in one statement. */
+  async insertMany(
+    runner: SqlRunner,
+    rows: Array<
+      Pick<
+        VerificationRow,
+        | 'id'
+        | 'workspace_id'
+        | 'recipient_key'
+        | 'email'
+        | 'phone_number'
+        | 'channels'
+        | 'language'
+        | 'code_length'
+        | 'max_checks'
+        | 'metadata'
+        | 'last_sent_at'
+        | 'expires_at'
+      > & { hash: Buffer; attemptId: string }
+    >,
+  ): Promise<VerificationRow[]> {
+    if (rows.length === 0) return [];
+    return rowsOf<VerificationRow>(
+      await runner.query(
+        `INSERT INTO ${TABLE} (id, workspace_id, recipient_key, email, phone_number, status,
+           channels, channel_index, language, code_length, code_hashes, code_attempts, checks,
+           max_checks, metadata, last_sent_at, expires_at)
+         SELECT x.id, x.workspace_id, x.recipient_key, x.email, x.phone_number, 'pending',
+           x.channels, 0, x.language, x.code_length, ARRAY[decode(x.hash, 'hex')],
+           ARRAY[x.attempt_id], 0, x.max_checks, x.metadata, x.last_sent_at, x.expires_at
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, workspace_id text, recipient_key text,
+           email text, phone_number text, channels text[], language text, code_length int,
+           hash text, attempt_id text, max_checks int, metadata jsonb, last_sent_at timestamptz,
+           expires_at timestamptz)
+         RETURNING *`,
+        [
+          JSON.stringify(
+            // Named fields only: nothing else of the caller's (never a passcode) reaches SQL.
+            rows.map((row) => ({
+              id: row.id,
+              workspace_id: row.workspace_id,
+              recipient_key: row.recipient_key,
+              email: row.email,
+              phone_number: row.phone_number,
+              channels: row.channels,
+              language: row.language,
+              code_length: row.code_length,
+              hash: row.hash.toString('hex'),
+              attempt_id: row.attemptId,
+              max_checks: row.max_checks,
+              metadata: row.metadata,
+              last_sent_at: row.last_sent_at,
+              expires_at: row.expires_at,
+            })),
+          ),
+        ],
+      ),
+    );
   }
 
   async insert(
@@ -237,6 +319,23 @@ export class VerificationsRepository {
       ),
     );
     return rows[0];
+  }
+
+  /** `channelSent` for many verifications in one statement (one channel each). */
+  async channelSentMany(
+    runner: SqlRunner,
+    sent: Array<{ verificationId: string; channel: string; index: number }>,
+  ): Promise<VerificationRow[]> {
+    return rowsOf<VerificationRow>(
+      await runner.query(
+        `UPDATE ${TABLE} v SET last_channel = s.channel,
+           channel_index = GREATEST(v.channel_index, s.index), updated_at = clock_timestamp()
+         FROM unnest($1::text[], $2::text[], $3::int[]) AS s(id, channel, index)
+         WHERE v.id = s.id
+         RETURNING v.*`,
+        [sent.map((s) => s.verificationId), sent.map((s) => s.channel), sent.map((s) => s.index)],
+      ),
+    );
   }
 
   /** A channel refused the send: the plan's position moves past it all the same. */

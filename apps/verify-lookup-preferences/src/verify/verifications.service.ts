@@ -25,7 +25,9 @@ import {
   planOf,
   recipientOf,
 } from './verification-rules';
+import type { PasscodeChannel, Recipient } from './verification-rules';
 import { VerificationChecks } from './verification-checks';
+import { NewVerifications } from './new-verifications';
 import { SendCap } from './send-cap';
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
@@ -48,6 +50,7 @@ export class VerificationsService {
     private readonly writes: IdempotentWrites,
     private readonly passcodes: Passcodes,
     private readonly sendCap: SendCap,
+    private readonly newVerifications: NewVerifications,
   ) {}
 
   async create(
@@ -61,9 +64,57 @@ export class VerificationsService {
     const metadata = metadataOf(input.metadata);
     const replay = await this.writes.replayOf<Verification>(context);
     if (replay) return replay;
+    const language = languageOf(input.options?.language, recipient.phoneNumber);
+    // Most creates are of a new verification: those without a key are group-committed.
+    const fresh = context.idempotencyKey
+      ? 'pending'
+      : await this.newVerifications.create({
+          workspaceId,
+          recipient,
+          plan,
+          codeLength,
+          language,
+          metadata,
+        });
     const now = new Date();
-    const send = await inPgTransaction(this.repository.pool, async (runner) => {
-      let current = await this.repository.lockPending(runner, workspaceId, recipient.key);
+    const send: PasscodeSendPlan | { row: VerificationRow } =
+      fresh !== 'pending'
+        ? fresh
+        : await this.createOrReuse(
+            workspaceId,
+            recipient,
+            plan,
+            codeLength,
+            language,
+            metadata,
+            now,
+          );
+    // Delivery is not part of the answer: the channels take the passcode after the commit, and
+    // `verify.attempt.*` and `verify.verification.failed` tell how it went.
+    if ('code' in send)
+      void this.delivery
+        .deliverOrFail(context, send as PasscodeSendPlan)
+        .catch((err: Error) =>
+          this.logger.error(`passcode delivery of ${send.row.id} failed: ${err.message}`),
+        );
+    return this.remember(context, toVerificationDto(send.row));
+  }
+
+  /**
+   * One create in its own transaction: a new verification, or the one in progress reused (no
+   * send within the cooldown, a resend after it); one past `expires_at` ends and a new one starts.
+   */
+  private createOrReuse(
+    workspaceId: string,
+    recipient: Recipient,
+    plan: PasscodeChannel[],
+    codeLength: number,
+    language: string,
+    metadata: Record<string, unknown> | null,
+    now: Date,
+  ): Promise<PasscodeSendPlan | { row: VerificationRow }> {
+    return inPgTransaction(this.repository.pool, async (runner) => {
+      let current = await this.repository.lockPending(runner, workspaceId, recipient);
       if (current && new Date(current.expires_at) <= now) {
         await this.repository.finish(runner, current.id, 'expired', 'ttl_elapsed');
         current = undefined;
@@ -84,7 +135,7 @@ export class VerificationsService {
           channels: plan,
           channel_index: 0,
           last_channel: null,
-          language: languageOf(input.options?.language, recipient.phoneNumber),
+          language,
           code_length: codeLength,
           code_hashes: [],
           checks: 0,
@@ -106,15 +157,6 @@ export class VerificationsService {
         ]);
       return this.newPasscode(runner, row, index, true, now);
     });
-    // Delivery is not part of the answer: the channels take the passcode after the commit, and
-    // `verify.attempt.*` and `verify.verification.failed` tell how it went.
-    if ('code' in send)
-      void this.delivery
-        .deliverOrFail(context, send)
-        .catch((err: Error) =>
-          this.logger.error(`passcode delivery of ${send.row.id} failed: ${err.message}`),
-        );
-    return this.remember(context, toVerificationDto(send.row));
   }
 
   async check(
@@ -135,7 +177,7 @@ export class VerificationsService {
     if (replay) return replay;
     const now = new Date();
     const send = await inPgTransaction(this.repository.pool, async (runner) => {
-      const current = await this.repository.lockPending(runner, workspaceId, recipient.key);
+      const current = await this.repository.lockPending(runner, workspaceId, recipient);
       if (!current || new Date(current.expires_at) <= now)
         throw new AppError(VerifyErrors.VerificationNotFound);
       const index = current.channel_index + 1;

@@ -11,6 +11,7 @@ import { PasscodeDelivery } from './passcode-delivery';
 import { PasscodeRecovery } from './passcode-recovery';
 import { Passcodes } from './passcodes';
 import { SmsPasscodes } from './sms-passcodes';
+import { NewVerifications } from './new-verifications';
 import { SendCap } from './send-cap';
 import { VerificationChecks } from './verification-checks';
 import type { PasscodeChannel } from './verification-rules';
@@ -65,6 +66,7 @@ export class VerifyModule {
         PasscodeRecovery,
         VerificationChecks,
         SendCap,
+        NewVerifications,
         VerificationsService,
       ],
     };

@@ -140,6 +140,12 @@ export interface SystemSmsSendRequest {
   from?: string;
   template: { slug: string; language?: string; parameters: Record<string, unknown> };
   metadata?: Record<string, unknown>;
+  /**
+   * The caller's key for this send: asked again with the same key, the service answers the
+   * message it stored the first time instead of sending a second one. Unlike an
+   * Idempotency-Key, a keyed system send still joins the group commit of single sends.
+   */
+  dedupe_key?: string;
 }
 
 export interface SmsBatchReply {

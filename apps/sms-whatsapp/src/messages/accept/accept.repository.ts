@@ -5,6 +5,8 @@ import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { MESSAGE_COLUMNS } from '../message.mapper';
+import type { SmsMessageRow } from '../message.mapper';
 import { stoppedAmong } from '../../preferences';
 import type { ProjectedStatement } from '../../preferences';
 import { eventInserts, eventRows } from '../sms-events.repository';
@@ -56,6 +58,19 @@ export class AcceptRepository {
    * The sender a template send goes from: the workspace's earliest active SMS number, else a
    * registered sender ID covering the category; undefined when it has none.
    */
+  /** The message a system send with `key` stored, if any (the partial index on keyed rows). */
+  async byKey(workspaceId: string, key: string): Promise<SmsMessageRow | undefined> {
+    const rows = rowsOf<SmsMessageRow>(
+      await this.reads.query(
+        `SELECT ${MESSAGE_COLUMNS} FROM sms_whatsapp.sms_messages
+         WHERE workspace_id = $1 AND idempotency_key = $2 AND idempotency_key IS NOT NULL
+         LIMIT 1`,
+        [workspaceId, key],
+      ),
+    );
+    return rows[0];
+  }
+
   async defaultSender(workspaceId: string, category: string): Promise<string | undefined> {
     const rows = rowsOf<{ sender: string }>(
       await this.reads.query(

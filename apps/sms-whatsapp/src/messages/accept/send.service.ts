@@ -17,6 +17,7 @@ import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { AcceptRepository } from './accept.repository';
 import { normaliseSend, sendProblemsError } from './send-request.normaliser';
 import type { NormalisedSend, SendProblem } from './send-request.normaliser';
+import { toMessageDto } from '../message.mapper';
 import { acceptedView, draftOutbound } from './sms-draft';
 import type { OutboundSms, SmsDraft } from './sms-draft';
 import { SenderRules } from './sender-rules';
@@ -25,6 +26,8 @@ import { SenderRules } from './sender-rules';
 interface PlainSend {
   workspaceId: string;
   sms: OutboundSms;
+  /** A system send's key, stored as the message's idempotency key. */
+  dedupeKey?: string;
   /** Set by the insert that holds it. */
   draft?: SmsDraft;
 }
@@ -73,7 +76,16 @@ export class SendService {
     const result = normaliseSend(body);
     if (!result.ok) throw sendProblemsError(result.problems);
     this.requireCarrier();
-    const [message] = await this.accept(context, [{ ...result.value, from: input.from }], '');
+    if (input.dedupe_key) {
+      const stored = await this.repository.byKey(workspaceOf(context), input.dedupe_key);
+      if (stored) return toMessageDto(stored);
+    }
+    const [message] = await this.accept(
+      context,
+      [{ ...result.value, from: input.from }],
+      '',
+      input.dedupe_key,
+    );
     return message;
   }
 
@@ -111,6 +123,7 @@ export class SendService {
     context: RequestContext,
     sends: NormalisedSend[],
     batchParam: string,
+    dedupeKey?: string,
   ): Promise<SmsMessage[]> {
     const workspaceId = workspaceOf(context);
     const scope = idempotencyScope(context);
@@ -124,7 +137,7 @@ export class SendService {
     if (replay !== undefined) return replay;
     const outbound: OutboundSms[] = await this.senders.resolve(workspaceId, sends, batchParam);
     if (!scope.key && outbound.length === 1) {
-      const plain: PlainSend = { workspaceId, sms: outbound[0] };
+      const plain: PlainSend = { workspaceId, sms: outbound[0], dedupeKey };
       await this.plainSends.add(plain);
       return [acceptedView(plain.draft as SmsDraft)];
     }
@@ -170,6 +183,7 @@ export class SendService {
     sends.forEach((send, index) => {
       send.draft = draftOutbound(send.workspaceId, send.sms, now, {
         suppressed: optOuts.get(index) ?? false,
+        idempotencyKey: send.dedupeKey,
       });
     });
     const drafts = sends.map((send) => send.draft as SmsDraft);
