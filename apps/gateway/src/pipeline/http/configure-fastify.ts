@@ -8,6 +8,7 @@ import type { RouteTable } from '../routes/route-table';
 import { errorEnvelope, toAppError } from './error-envelope';
 import type { ErrorResponder } from './error-envelope.filter';
 import { newRequestId } from './request-id';
+import { decorateRouteUrl, routeUrlOf } from './route-url';
 import { CommonErrors } from '@switchboard/contracts';
 
 declare module 'fastify' {
@@ -52,7 +53,7 @@ export function configureFastify(
     routes.filter((r) => r.policy.bodyLimit === 'large').map((r) => `${r.method} ${r.path}`),
   );
   const limitFor = (request: FastifyRequest): number =>
-    largeBodyRoutes.has(`${request.method} ${request.routeOptions.url}`)
+    largeBodyRoutes.has(`${request.method} ${routeUrlOf(request)}`)
       ? config.LARGE_BODY_LIMIT_BYTES
       : config.BODY_LIMIT_BYTES;
 
@@ -63,6 +64,7 @@ export function configureFastify(
     }
   });
 
+  decorateRouteUrl(fastify);
   fastify.decorateRequest('publicOrigin', {
     getter(this: FastifyRequest) {
       return config.PUBLIC_URL ?? `${this.protocol}://${this.host}`;
@@ -117,7 +119,7 @@ export function configureFastify(
     { count: { inc(): void }; duration: { observe(value: number): void } }
   >();
   fastify.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeUrlOf(request) ?? 'unmatched';
     const key = `${request.method} ${route} ${reply.statusCode}`;
     let child = series.get(key);
     if (!child) {
