@@ -1,5 +1,11 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-import { addMetricsSource, metricsRegistry, renderMetrics } from './metrics';
+import {
+  addMetricsSource,
+  countLater,
+  httpRequests,
+  metricsRegistry,
+  renderMetrics,
+} from './metrics';
 
 describe('renderMetrics', () => {
   it('adds a source’s counters to this registry’s and keeps this registry’s gauges', async () => {
@@ -28,5 +34,24 @@ describe('renderMetrics', () => {
       metricsRegistry.removeSingleMetric('spec_share');
     }
     expect((await renderMetrics()).body).not.toContain('spec_only_there_total');
+  });
+});
+
+describe('countLater', () => {
+  it('adds its counts to the counter whenever the counter is read, each once', async () => {
+    const labels = { method: 'GET', route: '/count-later-spec', status: '200' };
+    const series = countLater(httpRequests, labels);
+    const value = async () =>
+      (await httpRequests.get()).values.find((v) => v.labels.route === labels.route)?.value;
+    series.inc();
+    series.inc();
+    expect(await value()).toBe(2);
+    expect(await value()).toBe(2);
+    series.inc();
+    httpRequests.inc(labels);
+    expect(await value()).toBe(4);
+    expect((await renderMetrics()).body).toMatch(
+      /switchboard_http_requests_total\{method="GET",route="\/count-later-spec",status="200"\} 4/,
+    );
   });
 });

@@ -5,7 +5,7 @@ import {
   Histogram,
   Registry,
 } from 'prom-client';
-import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import type { LabelValues, MetricObjectWithValues, MetricValue } from 'prom-client';
 
 /** One Prometheus registry per process; the embedded default shares it between all services. */
 export const metricsRegistry = new Registry();
@@ -17,11 +17,47 @@ export function enableDefaultMetrics(): void {
   collectDefaultMetrics({ register: metricsRegistry });
 }
 
+/** A count kept as a plain number until its counter is read (`countLater`). */
+interface PendingCount {
+  labels: LabelValues<string>;
+  count: number;
+}
+
+const pendingCounts = new Map<Counter<string>, PendingCount[]>();
+
+/** Adds what `countLater` counted since the last read; a counter's `collect`, run on every read. */
+function addPendingCounts(this: Counter<string>): void {
+  for (const pending of pendingCounts.get(this) ?? []) {
+    if (pending.count === 0) continue;
+    this.inc(pending.labels, pending.count);
+    pending.count = 0;
+  }
+}
+
+/**
+ * A series of `counter` whose increments are a plain addition, added to the counter when it is
+ * read (a scrape, `getMetricsAsJSON`): prom-client's `inc` validates and hashes the label set on
+ * every call, a cost each request would pay. Only for counters made with `collect:
+ * addPendingCounts`; call it once per label set and keep the answer.
+ */
+export function countLater(counter: Counter<string>, labels: LabelValues<string>): { inc(): void } {
+  const pending: PendingCount = { labels, count: 0 };
+  const list = pendingCounts.get(counter) ?? [];
+  list.push(pending);
+  pendingCounts.set(counter, list);
+  return {
+    inc: () => {
+      pending.count++;
+    },
+  };
+}
+
 export const httpRequests = new Counter({
   name: 'switchboard_http_requests_total',
   help: 'HTTP requests answered, by method, route and status',
   labelNames: ['method', 'route', 'status'] as const,
   registers: [metricsRegistry],
+  collect: addPendingCounts,
 });
 
 export const httpDuration = new Histogram({
@@ -37,6 +73,7 @@ export const rpcRequests = new Counter({
   help: 'Transport requests handled, by service, subject and outcome',
   labelNames: ['service', 'subject', 'outcome'] as const,
   registers: [metricsRegistry],
+  collect: addPendingCounts,
 });
 
 export const rpcDuration = new Histogram({

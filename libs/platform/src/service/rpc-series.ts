@@ -1,8 +1,9 @@
-import { rpcDuration, rpcRequests } from '../observability/metrics';
+import { countLater, rpcDuration, rpcRequests } from '../observability/metrics';
 
 /** The metrics of one service's subject: its duration histogram and its two outcome counters. */
 export interface RpcSeries {
-  duration: { startTimer(): () => void };
+  /** Observes seconds. */
+  duration: { observe(seconds: number): void };
   ok: { inc(): void };
   error: { inc(): void };
 }
@@ -21,8 +22,8 @@ export function rpcSeries(service: string, subject: string): RpcSeries {
   if (known) return known;
   const series: RpcSeries = {
     duration: rpcDuration.labels({ service, subject }),
-    ok: rpcRequests.labels({ service, subject, outcome: 'ok' }),
-    error: rpcRequests.labels({ service, subject, outcome: 'error' }),
+    ok: countLater(rpcRequests, { service, subject, outcome: 'ok' }),
+    error: countLater(rpcRequests, { service, subject, outcome: 'error' }),
   };
   seriesBySubject.set(key, series);
   return series;

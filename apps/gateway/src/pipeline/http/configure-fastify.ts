@@ -1,4 +1,4 @@
-import { AppError, httpDuration, httpRequests } from '@switchboard/platform';
+import { AppError, countLater, httpDuration, httpRequests } from '@switchboard/platform';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../config/gateway.config';
@@ -124,7 +124,7 @@ export function configureFastify(
     let child = series.get(key);
     if (!child) {
       const labels = { method: request.method, route, status: String(reply.statusCode) };
-      child = { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
+      child = { count: countLater(httpRequests, labels), duration: httpDuration.labels(labels) };
       series.set(key, child);
     }
     child.count.inc();
