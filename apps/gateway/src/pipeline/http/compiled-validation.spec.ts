@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { plainToInstance, Type } from 'class-transformer';
+import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   getMetadataStorage,
   IsIn,
@@ -12,7 +12,7 @@ import {
 import { GATEWAY_CONTROLLERS } from '../../gateway.module';
 import { LookupPhoneNumberDto } from '../../api/lookup/lookup.dto';
 import { resolveDeclaredRoutes } from '../routes/resolved-routes';
-import { compiledCheck } from './compiled-validation';
+import { compiledBuild, compiledCheck } from './compiled-validation';
 
 const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
 
@@ -22,6 +22,12 @@ class Inner {
 
 class Outer {
   @ValidateNested() @Type(() => Inner) inner: Inner;
+}
+
+class Trimmed {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  name: string;
 }
 
 class Colour {
@@ -86,18 +92,31 @@ describe('compiledCheck', () => {
     expect(valid({ name: 'skyline' })).toBe(false);
   });
 
+  it('builds the instance plainToInstance builds, and leaves class-transformer decorators to it', () => {
+    const build = compiledBuild(Colour);
+    expect(build).not.toBeNull();
+    const built = build?.({ name: 'sky', shades: ['red'] });
+    expect(built).toBeInstanceOf(Colour);
+    expect(built).toStrictEqual(asRequestDto(Colour, { name: 'sky', shades: ['red'] }));
+    expect(build?.({ name: 'sky', colour: 'red' })).toBeUndefined();
+    expect(build?.({ name: { first: 'sky' } })).toBeUndefined();
+    expect(compiledBuild(Trimmed)).toBeNull();
+    expect(compiledBuild(Outer)).toBeNull();
+  });
+
   it('leaves classes with nested validation, or no rules at all, to class-validator', () => {
     expect(compiledCheck(Outer)).toBeNull();
     expect(compiledCheck(class Bare {})).toBeNull();
   });
 
-  it('never confirms what class-validator refuses, for every DTO a gateway route declares', () => {
+  it('never confirms what class-validator refuses, nor builds another instance, for every route DTO', () => {
     expect(GATEWAY_CONTROLLERS.length).toBeGreaterThan(0);
     const types = new Set(
       resolveDeclaredRoutes().flatMap(({ policy }) => [policy.body, policy.query]),
     );
     let compiledTypes = 0;
     let confirmed = 0;
+    let builtBodies = 0;
     for (const type of types) {
       if (!type) continue;
       const check = compiledCheck(type);
@@ -108,6 +127,11 @@ describe('compiledCheck', () => {
           // What a request body is: parsed JSON.
           const plain = JSON.parse(JSON.stringify(generated)) as Record<string, unknown>;
           const instance = asRequestDto(type, plain);
+          const built = compiledBuild(type)?.(plain);
+          if (built) {
+            builtBodies++;
+            expect(built).toStrictEqual(instance);
+          }
           if (!check(instance)) return;
           confirmed++;
           expect(validateSync(instance, OPTIONS)).toEqual([]);
@@ -118,5 +142,6 @@ describe('compiledCheck', () => {
     expect(compiledTypes).toBeGreaterThan(10);
     // The generated bodies reach the confirming path often, or the property says little.
     expect(confirmed).toBeGreaterThan(compiledTypes * 5);
+    expect(builtBodies).toBeGreaterThan(compiledTypes * 5);
   });
 });

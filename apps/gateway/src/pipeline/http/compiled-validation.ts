@@ -1,3 +1,5 @@
+import { TransformationType } from 'class-transformer';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationArguments, ValidatorConstraintInterface } from 'class-validator';
 
@@ -133,4 +135,82 @@ function passes(rule: Rule, object: Record<string, unknown>, value: unknown): bo
 /** A promise is an answer only class-validator can settle: "not sure". */
 function holds(result: unknown): boolean {
   return !!result && !(result instanceof Promise);
+}
+
+/** Builds a DTO instance from a parsed body, or answers undefined when it cannot vouch for it. */
+export type InstanceBuild = (plain: unknown) => object | undefined;
+
+const builds = new WeakMap<object, InstanceBuild | null>();
+
+/**
+ * What `plainToInstance(type, plain, { exposeDefaultValues: true })` makes of a body whose keys
+ * are all the DTO's validated properties and whose values are strings, numbers, booleans, null
+ * or arrays of those: `new type()` with those values (arrays copied), built without
+ * class-transformer's per-key metadata lookups. Null for a class with class-transformer
+ * decorators or accessors of its own; for any other body the build answers undefined, and the
+ * caller uses plainToInstance.
+ */
+export function compiledBuild<T extends object>(
+  type: new () => T,
+): ((plain: unknown) => T | undefined) | null {
+  let build = builds.get(type);
+  if (build === undefined) {
+    build = compileBuild(type);
+    builds.set(type, build);
+  }
+  return build as ((plain: unknown) => T | undefined) | null;
+}
+
+function compileBuild(type: new () => object): InstanceBuild | null {
+  const names = Object.keys(
+    getMetadataStorage().groupByPropertyName(
+      getMetadataStorage().getTargetValidationMetadatas(
+        type,
+        undefined as unknown as string,
+        false,
+        false,
+        undefined,
+      ),
+    ),
+  );
+  const storage = defaultMetadataStorage;
+  if (storage.getExposedMetadatas(type).length || storage.getExcludedMetadatas(type).length)
+    return null;
+  const blank = new type() as Record<string, unknown>;
+  for (const name of names) {
+    if (name === '__proto__' || name === 'constructor' || typeof blank[name] === 'function')
+      return null;
+    if (storage.findTypeMetadata(type, name)) return null;
+    if (storage.findTransformMetadatas(type, name, TransformationType.PLAIN_TO_CLASS).length)
+      return null;
+    for (let at: unknown = type.prototype; at; at = Object.getPrototypeOf(at))
+      if (Object.getOwnPropertyDescriptor(at, name)) return null;
+  }
+  const allowed = new Set(names);
+  return (plain) => {
+    if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) return undefined;
+    const instance = new type() as Record<string, unknown>;
+    for (const key of Object.keys(plain)) {
+      if (!allowed.has(key)) return undefined;
+      const value = (plain as Record<string, unknown>)[key];
+      if (Array.isArray(value)) {
+        if (!value.every(isScalar)) return undefined;
+        instance[key] = value.slice();
+      } else if (isScalar(value)) {
+        instance[key] = value;
+      } else {
+        return undefined;
+      }
+    }
+    return instance;
+  };
+}
+
+function isScalar(value: unknown): boolean {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean'
+  );
 }
