@@ -9,7 +9,7 @@
 //   ROUND_S=1 ROUNDS=1 npm run bench:lookup   a short smoke run
 //
 // Exit status 0 when every goal is met, 1 otherwise (or when the run fails).
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = join(root, 'bench', 'RESULTS.md');
+const NOTES_FILE = join(root, 'bench', 'lookup.notes.md');
 const HEADING = '## Phone number lookups (`npm run bench:lookup`)';
 const write = process.argv.includes('--write');
 
@@ -128,6 +129,14 @@ function cpuLine(cpu) {
   return `- CPU while each side's own rounds ran (1.00 = one core busy): ${side('platform')}; ${side('bare')}. Verdict: ${verdict}`;
 }
 
+/** CPU per answered lookup, which other work on the machine skews less than the rates. */
+function costLine(cpu, platform, bare) {
+  const micros = (share, rate) => (share / rate) * 1e6;
+  const own = micros(cpu.platform.server, platform.rate);
+  const base = micros(cpu.bare.server, bare.rate);
+  return `- CPU per lookup: platform ${own.toFixed(0)} us, bare ${base.toFixed(0)} us (bare / platform ${((base / own) * 100).toFixed(1)}%)`;
+}
+
 /** Each side's CPU seconds per second of its own rounds (1 = one core kept busy). */
 function cpuShares(cpu) {
   const share = (side, key) => side[key] / side.seconds;
@@ -177,11 +186,15 @@ async function report({ answered, cpu }) {
     '- Switchboard: the embedded default (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`) on one embedded PostgreSQL (fsync on): gateway (API key, body validation) -> verify-lookup-preferences -> `libphonenumber-js/max`; no Idempotency-Key, so no database write',
     `- Answered: autocannon, ${CONNECTIONS} connections, \`{"phone_number":"+31612345678"}\`; ${WARMUP_S} s warm-up per side, then ${ROUNDS} rounds of ${ROUND_S} s, sides alternating; rate over all rounds, p99 the worst round's. Bare: one Fastify route with the same parse and the same JSON out, no auth, no validation, no transport hop`,
     cpu ? cpuLine(cpu) : '- CPU: not measured',
+    ...(cpu ? [costLine(cpu, platform, bare)] : []),
     '',
     '```sh',
     'npm run bench:lookup              # build, measure, print the figures and MEETS / MISSES',
     'npm run bench:lookup -- --write   # same, and rewrite this section',
     '```',
+    '',
+    // What changed and where the time goes: kept by hand beside this script.
+    (await readFile(NOTES_FILE, 'utf8')).trimEnd(),
   ];
   const section = lines.join('\n');
   log(`\n${section}\n`);
