@@ -1,4 +1,4 @@
-import { countLater, rpcDuration, rpcRequests } from '../observability/metrics';
+import { countLater, observeLater, rpcDuration, rpcRequests } from '../observability/metrics';
 
 /** The metrics of one service's subject: its duration histogram and its two outcome counters. */
 export interface RpcSeries {
@@ -21,7 +21,7 @@ export function rpcSeries(service: string, subject: string): RpcSeries {
   const known = seriesBySubject.get(key);
   if (known) return known;
   const series: RpcSeries = {
-    duration: rpcDuration.labels({ service, subject }),
+    duration: observeLater(rpcDuration, { service, subject }),
     ok: countLater(rpcRequests, { service, subject, outcome: 'ok' }),
     error: countLater(rpcRequests, { service, subject, outcome: 'error' }),
   };

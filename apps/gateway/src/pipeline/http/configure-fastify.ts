@@ -1,4 +1,10 @@
-import { AppError, countLater, httpDuration, httpRequests } from '@switchboard/platform';
+import {
+  AppError,
+  countLater,
+  httpDuration,
+  httpRequests,
+  observeLater,
+} from '@switchboard/platform';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../config/gateway.config';
@@ -124,7 +130,10 @@ export function configureFastify(
     let child = series.get(key);
     if (!child) {
       const labels = { method: request.method, route, status: String(reply.statusCode) };
-      child = { count: countLater(httpRequests, labels), duration: httpDuration.labels(labels) };
+      child = {
+        count: countLater(httpRequests, labels),
+        duration: observeLater(httpDuration, labels),
+      };
       series.set(key, child);
     }
     child.count.inc();
