@@ -3,8 +3,9 @@
 // the sms-whatsapp service runs for an accepted send, with the service's own code from the build:
 //   dist/apps/sms-whatsapp/src/messages/accept/sms-draft.js          draftOutbound(): the rows
 //   dist/apps/sms-whatsapp/src/messages/accept/accept.repository.js  AcceptRepository: the sender
-//     read, then one transaction with the opt-out read and the one insert (message, events,
-//     outbox, submit job), then the NOTIFY that wakes the platform's workers
+//     read, then one transaction with the opt-out read (suppressions and preferences, ADR 14) and
+//     the one insert (message, events, outbox, submit job), then the NOTIFY that wakes the
+//     platform's workers
 // No authentication, no validation, no idempotency record: that is the point of a bare baseline.
 //   POST /messages  {to, from, text, category}  -> 202 {"id", "status": "accepted"}
 // Every message belongs to BENCH_WORKSPACE_ID, in the database of DATABASE_URL (migrated by the
@@ -48,10 +49,8 @@ app.post('/messages', async (request, reply) => {
   const now = new Date();
   const sms = { to, from, text, category, smartEncoding: false, tags: [], metadata: {} };
   const draft = await inPgTransaction(pool, async (runner) => {
-    const suppressed = await repository.suppressedPairs(runner, workspaceId, [{ from, to }]);
-    const made = draftOutbound(workspaceId, sms, now, {
-      suppressed: suppressed.has(`${from} ${to}`),
-    });
+    const optOuts = await repository.optOutsAmong(runner, [{ workspaceId, ...sms }], true);
+    const made = draftOutbound(workspaceId, sms, now, { suppressed: optOuts.get(0) ?? false });
     await repository.insert(runner, [made]);
     return made;
   });

@@ -5,6 +5,8 @@
 //   dist/apps/sms-whatsapp/src/whatsapp/messages/accept/send-rules.js   WhatsAppSendRules: the
 //     sender read, the template and its language read (TemplateCatalog), the Graph body
 //   dist/apps/sms-whatsapp/src/whatsapp/messages/accept/whatsapp-draft.js  draftOutbound(): the rows
+//   dist/apps/sms-whatsapp/src/preferences/preference-checks.js  stoppedByPreferences(): the
+//     recipient's preferences (ADR 14)
 //   dist/apps/sms-whatsapp/src/whatsapp/messages/accept/accept.repository.js  the one insert
 //     (message, event, outbox, dispatch job) in autocommit, then the NOTIFY that wakes the workers
 // No authentication, no validation of the body, no idempotency, no group commit: a bare baseline.
@@ -40,7 +42,12 @@ const { WhatsAppAcceptRepository } = require(
   join(whatsapp, 'messages/accept/accept.repository.js'),
 );
 const { WhatsAppSendRules } = require(join(whatsapp, 'messages/accept/send-rules.js'));
-const { draftOutbound } = require(join(whatsapp, 'messages/accept/whatsapp-draft.js'));
+const { draftOutbound, isTransactional } = require(
+  join(whatsapp, 'messages/accept/whatsapp-draft.js'),
+);
+const { stoppedByPreferences } = require(
+  join(root, 'dist/apps/sms-whatsapp/src/preferences/preference-checks.js'),
+);
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -65,9 +72,18 @@ app.post('/messages', async (request, reply) => {
     tags: [],
     metadata: {},
   });
-  const draft = draftOutbound(workspaceId, send, new Date());
+  const stopped = await stoppedByPreferences(repository.autocommit, [
+    {
+      workspaceId,
+      channel: 'whatsapp',
+      handle: to,
+      senderScope: send.businessAccount,
+      transactional: isTransactional(send),
+    },
+  ]);
+  const draft = draftOutbound(workspaceId, send, new Date(), { optedOut: stopped.has(0) });
   await repository.insert(repository.autocommit, [draft]);
-  repository.wakeAll();
+  repository.wakeAll(draft.job !== null);
   return reply.code(202).send({ id: draft.row.id, status: draft.row.status });
 });
 const address = await app.listen({ port, host: '127.0.0.1' });

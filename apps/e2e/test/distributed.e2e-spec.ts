@@ -138,6 +138,111 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     });
     expect(refused.status).toBe('rejected');
     expect(refused.last_error?.code).toBe('recipient_opted_out');
+    // The STOP reaches the preference ledger through JetStream (consumer preferences-statements).
+    let ledger = await bird.preferences.list({ channel: 'sms', handle: '+31612345678' });
+    for (let i = 0; i < 200 && ledger.data.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ledger = await bird.preferences.list({ channel: 'sms', handle: '+31612345678' });
+    }
+    expect(ledger.data).toEqual([
+      expect.objectContaining({
+        sender_scope: '+31970102030',
+        status: 'revoked',
+        coverage: 'all',
+        origin: 'keyword',
+      }),
+    ]);
+  });
+
+  it('verifies a phone number: the verify process asks the sms-whatsapp process over NATS for a Dutch passcode, and the code it sent verifies', async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Logins',
+    });
+    const admin = (path: string, body: unknown) =>
+      call(topology.gatewayUrl, 'POST', path, { token: topology.adminToken, body });
+    expect(
+      (
+        await admin('/admin/v1/numbers', {
+          number: '+31970102031',
+          number_type: 'mobile',
+          capabilities: ['sms'],
+        })
+      ).status,
+    ).toBe(201);
+    const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+    await bird.numbers.orders.create({ number: '+31970102031' });
+    const verification = await bird.verify.verifications.create({
+      to: { phone_number: '+31612345671' },
+    });
+    expect(verification).toMatchObject({ status: 'pending' });
+    await smsc.waitFor(() => smsc.messages.some((m) => m.to === '31612345671'), 30_000);
+    const text = smsc.messages.find((m) => m.to === '31612345671')?.text ?? '';
+    expect(text).toMatch(/verificatiecode is \d{6}/);
+    const code = /(\d{6})/.exec(text)?.[1] as string;
+    const result = await bird.verify.verifications.check({
+      to: { phone_number: '+31612345671' },
+      code,
+    });
+    expect(result).toMatchObject({
+      success: true,
+      verification: { id: verification.id, status: 'verified', last_channel: 'sms' },
+    });
+  });
+
+  it("enforces the ledger's revocations in the email and sms-whatsapp processes through their durable JetStream consumers", async () => {
+    const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
+      name: 'Consent',
+    });
+    const admin = (path: string, body: unknown) =>
+      call(topology.gatewayUrl, 'POST', path, { token: topology.adminToken, body });
+    const number = '+31970102031';
+    expect(
+      (await admin('/admin/v1/numbers', { number, number_type: 'mobile', capabilities: ['sms'] }))
+        .status,
+    ).toBe(201);
+    const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
+    await bird.numbers.orders.create({ number });
+    const sms = await bird.preferences.create({
+      channel: 'sms',
+      handle: '+31612345670',
+      status: 'revoked',
+    });
+    const email = await bird.preferences.create({
+      channel: 'email',
+      handle: 'gone@example.com',
+      status: 'revoked',
+    });
+    // Enforcement follows the events: wait until each projection holds its statement.
+    const db = new Client({ connectionString: topology.databaseUrl });
+    await db.connect();
+    try {
+      for (const [schema, write] of [
+        ['sms_whatsapp', sms],
+        ['email', email],
+      ] as const) {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const found = await db.query(
+            `SELECT status FROM ${schema}.preference_states WHERE transition_id = $1`,
+            [write.transition_id],
+          );
+          if (found.rows[0]?.status === 'revoked') break;
+          if (Date.now() > deadline) throw new Error(`${schema} never projected the revocation`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+    } finally {
+      await db.end();
+    }
+    const refused = await bird.sms.send({
+      from: number,
+      to: '+31612345670',
+      text: 'Spring sale',
+      category: 'marketing',
+    });
+    expect(refused.status).toBe('rejected');
+    expect(refused.last_error?.code).toBe('recipient_opted_out');
+    expect(smsc.messages.some((m) => m.to === '31612345670')).toBe(false);
   });
 
   it('connects a WhatsApp number, sends a synced template and applies signed webhooks, all over NATS', async () => {

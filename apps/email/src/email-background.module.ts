@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { DeliveryModule } from './delivery/delivery.module';
 import { ContentExpiry, EmailEventsRelay, MessagesModule } from './messages';
+import { EmailPreferenceStatesConsumer } from './preferences';
 
 /**
  * The email service's work that outlives requests: the processing and delivery queues, the relay
- * of its outbox onto the event bus, and the expiry of stored contents. Distributed mode runs it in
+ * of its outbox onto the event bus, the projection of the preference ledger it follows off the
+ * bus (ADR 14), and the expiry of stored contents. Distributed mode runs it in
  * the service's process; the embedded default on its background thread (ADR 11).
  */
 @Module({
   imports: [MessagesModule, DeliveryModule],
-  providers: [EmailEventsRelay, ContentExpiry],
+  providers: [EmailPreferenceStatesConsumer, EmailEventsRelay, ContentExpiry],
 })
 export class EmailBackgroundModule {}

@@ -8,6 +8,6 @@ export const emailService: ServiceProcess<typeof emailEnv> = {
   name: 'email',
   schema: emailEnv,
   module: (config, parts) => EmailModule.register(config, parts),
-  background: { consumesEvents: false },
+  background: { consumesEvents: true },
   migrate: (config) => runMigrations(emailDatabase(config)),
 };

@@ -42,6 +42,7 @@ import { NumbersApiModule } from './api/numbers/numbers-api.module';
 import { VoiceApiModule } from './api/voice/voice-api.module';
 import { PreferencesApiModule } from './api/preferences/preferences-api.module';
 import { LookupApiModule } from './api/lookup/lookup-api.module';
+import { VerifyApiModule } from './api/verify/verify-api.module';
 
 /** One module per product area: its controllers and shape DTOs (api/<area>/<area>-api.module.ts). */
 export const GATEWAY_API_MODULES = [
@@ -60,6 +61,7 @@ export const GATEWAY_API_MODULES = [
   VoiceApiModule,
   PreferencesApiModule,
   LookupApiModule,
+  VerifyApiModule,
 ];
 
 /** Every controller of every area: what the boot check and the route-table tests walk. */

@@ -8,6 +8,6 @@ export const smsWhatsappService: ServiceProcess<typeof smsWhatsappEnv> = {
   name: 'sms_whatsapp',
   schema: smsWhatsappEnv,
   module: (config, parts) => SmsWhatsappModule.register(config, parts),
-  background: { consumesEvents: false },
+  background: { consumesEvents: true },
   migrate: (config) => runMigrations(smsWhatsappDatabase(config)),
 };

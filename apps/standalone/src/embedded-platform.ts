@@ -105,7 +105,7 @@ export async function startEmbeddedPlatform(
     services.push(
       await startService({
         name: service.name,
-        module: service.module(serviceConfigs[index], 'requests'),
+        module: service.module(serviceConfigs[index], 'requests', transport),
         transport,
         logger: nestLogger,
       }),

@@ -660,6 +660,20 @@ describe('SMS messages through the gateway', () => {
     const repliesSent = () => dutch.messages.filter((m) => m.to === '31655550001').length;
     await dutch.sendInbound({ from: '31655550001', to: OUR_NUMBER.slice(1), text: 'START' });
     await dutch.waitFor(() => repliesSent() >= 2);
+    // The START also reaches the preference ledger, whose grant replaces the STOP's revocation in
+    // this service's projection once its event is back (ADR 14): until then sends stay refused.
+    await eventually(
+      async () =>
+        (
+          await platform.db.query<{ status: string }>(
+            `SELECT status FROM sms_whatsapp.preference_states
+             WHERE workspace_id = $1 AND channel = 'sms' AND handle = '+31655550001'
+               AND sender_scope = $2`,
+            [acme.workspace.id, OUR_NUMBER],
+          )
+        ).rows[0]?.status,
+      (status) => status === 'granted',
+    );
     const allowed = await bird.sms.send({
       to: '+31655550001',
       from: OUR_NUMBER,

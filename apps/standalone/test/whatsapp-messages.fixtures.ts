@@ -62,7 +62,7 @@ export async function seedTemplate(
   db: Client,
   workspaceId: string,
   number: SeededNumber,
-  input: { slug: string; category?: string; language?: string },
+  input: { slug: string; category?: string; language?: string; components?: unknown[] },
 ): Promise<{ id: string }> {
   const key = unique();
   const id = `wat_${key}`;
@@ -89,7 +89,7 @@ export async function seedTemplate(
       language,
       workspaceId,
       `mt${key}`,
-      JSON.stringify([{ type: 'BODY', text: 'Your order {{1}} has shipped.' }]),
+      JSON.stringify(input.components ?? [{ type: 'BODY', text: 'Your order {{1}} has shipped.' }]),
       category,
     ],
   );

@@ -1,13 +1,14 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
 import { wakeRelay } from '@switchboard/background';
-import type { ServiceParts } from '@switchboard/platform';
+import type { ServiceParts, TransportSettings } from '@switchboard/platform';
 import { ServiceDataModule } from '@switchboard/persistence';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from './config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from './config/verify-lookup-preferences.config';
 import { verifyLookupPreferencesDatabase } from './database/verify-lookup-preferences.database';
 import { LookupModule } from './lookup';
 import { PreferencesModule } from './preferences';
+import { VerifyModule } from './verify';
 import { VerifyLookupPreferencesBackgroundModule } from './verify-lookup-preferences-background.module';
 
 /** The service's configuration, injectable with `@Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG)`. */
@@ -26,13 +27,15 @@ class VerifyLookupPreferencesConfigModule {
 
 /**
  * The verify-lookup-preferences service: one-time passcodes, lookup and consent preferences.
- * With `parts` `requests` its background work (the outbox relay) is left out.
+ * With `parts` `requests` its background work (the outbox relay, the consumer of the channels'
+ * delivery events) is left out.
  */
 @Module({})
 export class VerifyLookupPreferencesModule {
   static register(
     config: VerifyLookupPreferencesConfig,
     parts: ServiceParts = 'all',
+    transport?: TransportSettings,
   ): DynamicModule {
     return {
       module: VerifyLookupPreferencesModule,
@@ -46,6 +49,8 @@ export class VerifyLookupPreferencesModule {
         }),
         LookupModule,
         PreferencesModule,
+        // Verifications send through the channel services: only where a transport reaches them.
+        ...(transport ? [VerifyModule.register(transport)] : []),
         ...(parts === 'requests' ? [] : [VerifyLookupPreferencesBackgroundModule]),
       ],
     };

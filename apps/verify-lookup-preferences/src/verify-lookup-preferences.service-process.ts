@@ -7,7 +7,8 @@ import { VerifyLookupPreferencesModule } from './verify-lookup-preferences.modul
 export const verifyLookupPreferencesService: ServiceProcess<typeof verifyLookupPreferencesEnv> = {
   name: 'verify_lookup_preferences',
   schema: verifyLookupPreferencesEnv,
-  module: (config, parts) => VerifyLookupPreferencesModule.register(config, parts),
-  background: { consumesEvents: false },
+  module: (config, parts, transport) =>
+    VerifyLookupPreferencesModule.register(config, parts, transport),
+  background: { consumesEvents: true },
   migrate: (config) => runMigrations(verifyLookupPreferencesDatabase(config)),
 };

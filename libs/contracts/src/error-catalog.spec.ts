@@ -18,6 +18,7 @@ import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
 import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { LookupErrorCatalog } from './lookup/lookup.errors';
+import { VerifyErrorCatalog } from './verify/verify.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -39,6 +40,7 @@ const areas = [
   WhatsAppTemplatesErrorCatalog,
   PreferenceErrorCatalog,
   LookupErrorCatalog,
+  VerifyErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

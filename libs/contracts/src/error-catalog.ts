@@ -8,6 +8,7 @@ import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog } from './sms/sms.errors';
 import { SmsRulesErrorCatalog } from './sms/sms-rules.errors';
 import { LookupErrorCatalog } from './lookup/lookup.errors';
+import { VerifyErrorCatalog } from './verify/verify.errors';
 import { WebhookErrorCatalog } from './webhooks/webhooks.errors';
 import { VoiceErrorCatalog } from './voice/voice.errors';
 import { WhatsAppConnectErrorCatalog } from './whatsapp/connect.errors';
@@ -49,6 +50,7 @@ export const ErrorCatalog = inCodeOrder({
   ...WhatsAppInteractionsErrorCatalog,
   ...PreferenceErrorCatalog,
   ...LookupErrorCatalog,
+  ...VerifyErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

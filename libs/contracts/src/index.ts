@@ -8,6 +8,7 @@ export * from './request-context';
 export * from './pagination';
 export * from './rpc';
 export * from './rpc-map';
+export * from './internal-events';
 // One block per area: its value types and subjects, its operations, its error codes.
 export * from './docs/docs';
 export * from './docs/docs.rpc';
@@ -70,3 +71,8 @@ export * from './whatsapp/interactions.errors';
 export * from './preferences/preferences';
 export * from './preferences/preferences.rpc';
 export * from './preferences/preferences.errors';
+export * from './preferences/preference-enforcement';
+export * from './preferences/preference-statement.events';
+export * from './verify/verify';
+export * from './verify/verify.rpc';
+export * from './verify/verify.errors';

@@ -9,6 +9,7 @@ import type { SmsRpc } from './sms/sms.rpc';
 import type { ServiceName } from './services';
 import type { SmsRulesRpc } from './sms/sms-rules.rpc';
 import type { LookupRpc } from './lookup/lookup.rpc';
+import type { VerifyRpc } from './verify/verify.rpc';
 import type { WebhooksRpc } from './webhooks/webhooks.rpc';
 import type { VoiceRpc } from './voice/voice.rpc';
 import type { WhatsAppConnectRpc } from './whatsapp/connect.rpc';
@@ -43,6 +44,7 @@ export interface RpcMap
     WhatsAppInteractionsRpc,
     PreferencesRpc,
     LookupRpc,
+    VerifyRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

@@ -12,3 +12,5 @@ export * from './service-data/service-data.module';
 export * from './pagination';
 export * from './pg-transaction';
 export * from './pg-pool';
+export * from './preference-states/preference-states';
+export * from './preference-states/preference-projection';

@@ -1,4 +1,4 @@
-import { storageEnv } from '@switchboard/persistence';
+import { preferenceEnforcementEnv, storageEnv } from '@switchboard/persistence';
 import { ConfigError, env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf, EnvVar } from '@switchboard/platform';
 import { isIP } from 'node:net';
@@ -23,6 +23,7 @@ function optionalHostName(options: { description: string }): EnvVar<string | und
 export const emailEnv = {
   ...serviceEnv,
   ...storageEnv,
+  ...preferenceEnforcementEnv,
   EMAIL_ONBOARDING_DOMAIN: env.string({
     default: 'onboarding.localhost',
     description:

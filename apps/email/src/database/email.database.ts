@@ -8,6 +8,7 @@ import { CreateEmailSuppressions1764000000200 } from './migrations/1764000000200
 import { CreateEmailMessages1764000000300 } from './migrations/1764000000300-create-email-messages';
 import { returnPathCnameMigration } from './migrations/1764000000400-return-path-cname';
 import { WorkQueueOwner1764000000470 } from './migrations/1764000000470-work-queue-owner';
+import { CreateEmailPreferenceStates1764800000100 } from './migrations/1764800000100-create-email-preference-states';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -23,6 +24,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailMessages1764000000300,
       returnPathCnameMigration(() => returnPathTarget(config)),
       WorkQueueOwner1764000000470,
+      CreateEmailPreferenceStates1764800000100,
     ],
   };
 }

@@ -27,7 +27,7 @@ export interface ProcessedMessage {
 /**
  * Processing messages (at once, or at their `scheduled_at`), a claimed batch at a time: the
  * rules applied after acceptance (sender domain still verified, onboarding recipients,
- * suppressions) and the content generated, in the jobs' transaction, with a fixed number of
+ * suppressions and preferences) and the content generated, in the jobs' transaction, with a fixed number of
  * statements whatever the batch size. It answers which recipients of each message go to which
  * destination; `DeliveryRunner`, the queue worker calling it, delivers a single destination at
  * once and fans several out.
@@ -183,7 +183,10 @@ export class ProcessingService {
     return senders;
   }
 
-  /** Suppressed recipients as "message-id email", one query per workspace and category. */
+  /**
+   * Suppressed or opted-out recipients (the preference projection, ADR 14) as "message-id email",
+   * one query per workspace and category.
+   */
   private async suppressedOf(
     runner: SqlRunner,
     messages: MessageRow[],
@@ -196,7 +199,9 @@ export class ProcessingService {
       const emails = group.flatMap((message) =>
         (recipientsOf.get(message.id) ?? []).map((recipient) => recipient.email),
       );
-      const hits = await this.suppressions.suppressedAmong(runner, workspaceId, emails, category);
+      const hits = await this.suppressions.suppressedAmong(runner, workspaceId, emails, category, {
+        preferences: this.config.PREFERENCES_ENFORCEMENT,
+      });
       if (hits.size === 0) continue;
       for (const message of group)
         for (const recipient of recipientsOf.get(message.id) ?? [])

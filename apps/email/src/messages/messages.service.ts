@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EmailErrors } from '@switchboard/contracts';
+import { EmailErrors, VERIFICATION_METADATA_KEY } from '@switchboard/contracts';
 import type {
   EmailContent,
   EmailEvent,
@@ -83,7 +83,8 @@ export class MessagesService {
 
   /**
    * The content as generated for delivery: 425 until the message is processed, 404 when nothing
-   * was or will be generated (canceled, every recipient rejected), 410 after the retention.
+   * was or will be generated (canceled, every recipient rejected) and for a verification's
+   * passcode message, 410 after the retention.
    */
   async content(context: RequestContext, messageId: string): Promise<EmailContent> {
     const workspaceId = workspaceOf(context);
@@ -91,6 +92,11 @@ export class MessagesService {
     if (!message) throw new AppError(EmailErrors.EmailMessageNotFound);
     const content = await this.repository.findContent(workspaceId, messageId);
     if (!content || message.status === 'canceled') throw new AppError(EmailErrors.ContentNotStored);
+    // A verification's passcode is never returned (the verify service marks its messages).
+    if (message.metadata && VERIFICATION_METADATA_KEY in message.metadata)
+      throw new AppError(EmailErrors.ContentNotStored, {
+        message: 'The content of a verification passcode message is never returned.',
+      });
     if (content.purged || (content.expires_at && content.expires_at <= new Date()))
       throw new AppError(
         content.generated_at ? EmailErrors.ContentExpired : EmailErrors.ContentNotStored,

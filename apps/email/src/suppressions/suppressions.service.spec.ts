@@ -39,6 +39,9 @@ const POLICY: Array<[EmailSuppressionReason, EmailCategory, boolean]> = [
   ['manual', 'transactional', true],
 ];
 
+/** The preference projection is read too (ADR 14). */
+const CHECKS = { preferences: true };
+
 describe(SuppressionsService.name, () => {
   let postgres: RunningPostgres;
   let dataSource: DataSource;
@@ -90,6 +93,7 @@ describe(SuppressionsService.name, () => {
         ws,
         ['ada@example.com', 'bob@example.com'],
         category,
+        CHECKS,
       );
       expect([...found]).toEqual(blocked ? ['ada@example.com'] : []);
     });
@@ -119,12 +123,61 @@ describe(SuppressionsService.name, () => {
         },
       };
       expect(
-        [...(await service.suppressedAmong(counting, ws, emails, 'marketing'))].sort(),
+        [...(await service.suppressedAmong(counting, ws, emails, 'marketing', CHECKS))].sort(),
       ).toEqual(emails.filter((email) => email !== 'clean@example.com').sort());
       expect(
-        [...(await service.suppressedAmong(counting, ws, emails, 'transactional'))].sort(),
+        [...(await service.suppressedAmong(counting, ws, emails, 'transactional', CHECKS))].sort(),
       ).toEqual(['both@example.com', 'bounced@example.com', 'manual@example.com']);
       expect(queries).toHaveLength(2);
+    });
+
+    it('reads revoked preferences in the same query: all blocks every category, non_transactional marketing only', async () => {
+      const ws = newWorkspace();
+      await suppress(ws, 'manual@example.com', 'manual');
+      await dataSource.query(
+        `INSERT INTO email.preference_states
+           (workspace_id, channel, handle, sender_scope, status, coverage, effective_at, transition_id)
+         VALUES ($1, 'email', 'all@example.com', '', 'revoked', 'all', now(), 'prt_1'),
+                ($1, 'email', 'some@example.com', '', 'revoked', 'non_transactional', now(), 'prt_2'),
+                ($1, 'email', 'granted@example.com', '', 'granted', 'all', now(), 'prt_3'),
+                ($1, 'email', 'deleted@example.com', '', 'deleted', 'all', now(), 'prt_4'),
+                ($1, 'sms', 'sms@example.com', '', 'revoked', 'all', now(), 'prt_5')`,
+        [ws],
+      );
+      const emails = [
+        'manual@example.com',
+        'All@example.com',
+        'some@example.com',
+        'granted@example.com',
+        'deleted@example.com',
+        'sms@example.com',
+      ];
+      const queries: string[] = [];
+      const counting = {
+        query: (sql: string, params?: unknown[]) => {
+          queries.push(sql);
+          return dataSource.query(sql, params);
+        },
+      };
+      const marketing = await service.suppressedAmong(counting, ws, emails, 'marketing', CHECKS);
+      const transactional = await service.suppressedAmong(
+        counting,
+        ws,
+        emails,
+        'transactional',
+        CHECKS,
+      );
+      expect([...marketing].sort()).toEqual([
+        'All@example.com',
+        'manual@example.com',
+        'some@example.com',
+      ]);
+      expect([...transactional].sort()).toEqual(['All@example.com', 'manual@example.com']);
+      expect(queries).toHaveLength(2);
+      const without = await service.suppressedAmong(dataSource, ws, emails, 'marketing', {
+        preferences: false,
+      });
+      expect([...without]).toEqual(['manual@example.com']);
     });
 
     it('compares addresses lowercased and returns them as the caller gave them', async () => {
@@ -135,6 +188,7 @@ describe(SuppressionsService.name, () => {
         ws,
         ['Ada@Example.COM', 'bob@example.com'],
         'transactional',
+        CHECKS,
       );
       expect([...found]).toEqual(['Ada@Example.COM']);
     });
@@ -147,6 +201,7 @@ describe(SuppressionsService.name, () => {
         newWorkspace(),
         ['ada@example.com'],
         'marketing',
+        CHECKS,
       );
       expect(other.size).toBe(0);
     });
@@ -154,7 +209,7 @@ describe(SuppressionsService.name, () => {
     it('answers an empty list without a query', async () => {
       const runner = { query: jest.fn() };
       await expect(
-        service.suppressedAmong(runner, newWorkspace(), [], 'marketing'),
+        service.suppressedAmong(runner, newWorkspace(), [], 'marketing', CHECKS),
       ).resolves.toEqual(new Set());
       expect(runner.query).not.toHaveBeenCalled();
     });
@@ -183,6 +238,7 @@ describe(SuppressionsService.name, () => {
           ws,
           ['ada@example.com', 'bob@example.com'],
           'transactional',
+          CHECKS,
         );
         expect(blocked.size).toBe(2);
       });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EmailErrors } from '@switchboard/contracts';
+import { EmailErrors, preferenceStops } from '@switchboard/contracts';
 import type {
   CreateEmailSuppressionReply,
   CreateEmailSuppressionRequest,
@@ -39,7 +39,9 @@ export class SuppressionsService {
 
   /**
    * The addresses among `emails` that may not receive mail of `category`, in one query inside
-   * the caller's transaction (`executor`). Addresses compare lowercased; the set holds them as
+   * the caller's transaction (`executor`): suppressed, or, with `preferences`, opted out in the
+   * preference ledger's projection (a revocation covering all mail, or non-transactional mail
+   * while `category` is marketing; ADR 14). Addresses compare lowercased; the set holds them as
    * given, so `set.has(recipient)` answers for each recipient passed.
    */
   async suppressedAmong(
@@ -47,11 +49,32 @@ export class SuppressionsService {
     workspaceId: string,
     emails: string[],
     category: EmailCategory,
+    options: { preferences: boolean },
   ): Promise<Set<string>> {
     if (emails.length === 0) return new Set();
     const lowered = [...new Set(emails.map((email) => email.toLowerCase()))];
+    const rows = await this.repository.suppressedAmong(
+      executor,
+      workspaceId,
+      lowered,
+      category,
+      options.preferences,
+    );
+    const transactional = category !== 'marketing';
     const hits = new Set(
-      await this.repository.suppressedAmong(executor, workspaceId, lowered, category),
+      rows
+        .filter(
+          (row) =>
+            row.status === null ||
+            preferenceStops(
+              [{ sender_scope: '', status: row.status, coverage: row.coverage ?? '' }],
+              {
+                senderScope: '',
+                transactional,
+              },
+            ),
+        )
+        .map((row) => row.email),
     );
     return new Set(emails.filter((email) => hits.has(email.toLowerCase())));
   }

@@ -1,4 +1,4 @@
-import { storageEnv } from '@switchboard/persistence';
+import { preferenceEnforcementEnv, storageEnv } from '@switchboard/persistence';
 import { env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf, EnvVar } from '@switchboard/platform';
 import { parseSmppUrl } from '../carriers/smpp-url';
@@ -61,7 +61,13 @@ const whatsappEnv = {
   }),
 };
 
-export const smsWhatsappEnv = { ...serviceEnv, ...storageEnv, SMPP_URL: smppUrl, ...whatsappEnv };
+export const smsWhatsappEnv = {
+  ...serviceEnv,
+  ...storageEnv,
+  ...preferenceEnforcementEnv,
+  SMPP_URL: smppUrl,
+  ...whatsappEnv,
+};
 export type SmsWhatsappConfig = ConfigOf<typeof smsWhatsappEnv>;
 
 /** The injection token of the service's `SmsWhatsappConfig` (global in the service). */

@@ -7,6 +7,7 @@ import { CreateSmsKeywordRules1764400000200 } from './migrations/1764400000200-c
 import { CreateNumberOrdersAndVoiceCalls1764400000300 } from './migrations/1764400000300-create-number-orders-and-voice-calls';
 import { CreateWhatsapp1764600000000 } from './migrations/1764600000000-create-whatsapp';
 import { WhatsappTemplateSync1764600000410 } from './migrations/1764600000410-whatsapp-template-sync';
+import { CreateSmsWhatsappPreferenceStates1764800000200 } from './migrations/1764800000200-create-sms-whatsapp-preference-states';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -22,6 +23,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       CreateNumberOrdersAndVoiceCalls1764400000300,
       CreateWhatsapp1764600000000,
       WhatsappTemplateSync1764600000410,
+      CreateSmsWhatsappPreferenceStates1764800000200,
     ],
   };
 }

@@ -132,7 +132,7 @@ describe(InboundKeywordRules.name, () => {
       ended_at: null,
     });
     expect(episode.effective_at.toISOString()).toBe(inbound.receivedAt.toISOString());
-    const [event] = await events(ws);
+    const [event, statement] = await events(ws);
     expect(event).toMatchObject({
       type: 'sms_suppression.created',
       payload: {
@@ -145,9 +145,28 @@ describe(InboundKeywordRules.name, () => {
         },
       },
     });
+    // In the same transaction: the person's own revoke, for the preference ledger.
+    expect(statement).toEqual({
+      type: 'internal.preference.statement',
+      payload: {
+        type: 'internal.preference.statement',
+        timestamp: inbound.receivedAt.toISOString(),
+        data: {
+          channel: 'sms',
+          handle: US_PERSON,
+          sender_scope: US_NUMBER,
+          status: 'revoked',
+          coverage: 'all',
+          origin: 'keyword',
+          effective_at: inbound.receivedAt.toISOString(),
+          consented_at: null,
+          source: `sms:${inbound.messageId}`,
+        },
+      },
+    });
   });
 
-  it('re-asserts the episode on a repeated STOP (no new record, no new event) and confirms again', async () => {
+  it('re-asserts the episode on a repeated STOP (no new record, no new suppression event) and confirms again', async () => {
     const ws = newWorkspace();
     await receive(ws, US_PERSON, US_NUMBER, 'STOP');
     const [first] = await episodes(ws, US_PERSON, US_NUMBER);
@@ -159,7 +178,17 @@ describe(InboundKeywordRules.name, () => {
     expect(after[0].source_sms_id).toBe(first.source_sms_id);
     expect(after[0].last_asserted_at.toISOString()).toBe(inbound.receivedAt.toISOString());
     expect(after[0].last_asserted_at > first.last_asserted_at).toBe(true);
-    expect(await events(ws)).toHaveLength(1);
+    // The person said it again: the ledger hears it again.
+    const written = await events(ws);
+    expect(written.map((event) => event.type)).toEqual([
+      'sms_suppression.created',
+      'internal.preference.statement',
+      'internal.preference.statement',
+    ]);
+    expect(written[2].payload.data).toMatchObject({
+      status: 'revoked',
+      source: `sms:${inbound.messageId}`,
+    });
   });
 
   it('ends the keyword_stop episode on START, leaving a manual one in force, and confirms', async () => {
@@ -182,8 +211,22 @@ describe(InboundKeywordRules.name, () => {
       ended_at: expect.any(Date),
     });
     expect(manual).toMatchObject({ reason: 'manual', ended_at: null });
-    // A second START finds nothing in force and still answers.
+    const granted = (await events(ws)).at(-1);
+    expect(granted?.payload.data).toEqual({
+      channel: 'sms',
+      handle: NL_PERSON,
+      sender_scope: NL_NUMBER,
+      status: 'granted',
+      coverage: 'all',
+      origin: 'keyword',
+      effective_at: inbound.receivedAt.toISOString(),
+      consented_at: inbound.receivedAt.toISOString(),
+      source: `sms:${inbound.messageId}`,
+    });
+    // A second START finds nothing in force and still answers, but states nothing.
+    const before = (await events(ws)).length;
     expect((await receive(ws, NL_PERSON, NL_NUMBER, 'START')).replies).toHaveLength(1);
+    expect(await events(ws)).toHaveLength(before);
   });
 
   it('opens nothing and confirms nothing for a STOP received before a START that already ended the opt-out (a late redelivery)', async () => {
@@ -202,6 +245,8 @@ describe(InboundKeywordRules.name, () => {
     expect(replies).toEqual([]);
     const inForce = (await episodes(ws, NL_PERSON, NL_NUMBER)).filter((row) => !row.ended_at);
     expect(inForce).toEqual([]);
+    const statements = (await events(ws)).filter((e) => e.type.startsWith('internal.'));
+    expect(statements.map((e) => e.payload.data.status)).toEqual(['revoked', 'granted']);
   });
 
   it('answers HELP with the reply and its carrier suffix, recording nothing', async () => {
@@ -226,7 +271,10 @@ describe(InboundKeywordRules.name, () => {
     expect(theirs).toMatchObject({ ended_at: null, reason: 'keyword_stop' });
     const [ours] = await episodes(ws, US_PERSON, US_NUMBER);
     expect(ours.ended_reason).toBe('keyword_start');
-    expect(await events(neighbour)).toHaveLength(1);
+    expect((await events(neighbour)).map((event) => event.type)).toEqual([
+      'sms_suppression.created',
+      'internal.preference.statement',
+    ]);
   });
 
   it("uses the workspace's rule: its reply, its keywords, and silence when self-managed", async () => {
@@ -251,6 +299,7 @@ describe(InboundKeywordRules.name, () => {
     const ws = newWorkspace();
     expect((await receive(ws, FR_PERSON, FR_NUMBER, 'STOP')).replies).toEqual([]);
     expect(await episodes(ws, FR_PERSON, FR_NUMBER)).toEqual([]);
+    expect(await events(ws)).toEqual([]);
     await addRule(ws, {
       operation: 'custom',
       country: 'FR',

@@ -7,6 +7,7 @@ import type {
   ListSmsMessagesRequest,
   SmsMessageIdRequest,
   SmsSendInput,
+  SystemSmsSendRequest,
 } from '@switchboard/contracts';
 import { Handles, requestContextOf } from '@switchboard/platform';
 import { SendService } from './accept/send.service';
@@ -28,6 +29,11 @@ export class MessagesHandler {
   @Handles(SmsSubjects.SendBatch)
   sendBatch(@Payload() input: SmsSendInput, @Ctx() context: BaseRpcContext) {
     return this.sends.sendBatch(requestContextOf(context), input);
+  }
+
+  @Handles(SmsSubjects.SendSystemMessage)
+  sendSystem(@Payload() input: SystemSmsSendRequest, @Ctx() context: BaseRpcContext) {
+    return this.sends.sendSystem(requestContextOf(context), input);
   }
 
   @Handles(SmsSubjects.GetMessage)

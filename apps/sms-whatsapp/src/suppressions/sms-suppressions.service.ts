@@ -12,6 +12,8 @@ import { writeOutboxEvents } from '@switchboard/background';
 import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
+import { keywordStatementEvent } from './keyword-statement';
+import type { KeywordStatement } from './keyword-statement';
 import { senderForm } from './sms-senders';
 import { smsSuppressionCreatedEvent, toSmsSuppressionDto } from './sms-suppression.mapper';
 import { SmsSuppressionsRepository } from './sms-suppressions.repository';
@@ -130,17 +132,12 @@ export class SmsSuppressionsService {
   /**
    * A STOP from `destination` to the workspace's `originator`, in the caller's transaction: opens
    * a `keyword_stop` episode (and its `sms_suppression.created` event) or re-asserts the one in
-   * force; `superseded` when a START received after it has already ended the pair's opt-out.
+   * force, and tells the preference ledger either way (the person said it again); `superseded`
+   * when a START received after it has already ended the pair's opt-out (nothing is said then).
    */
   async recordKeywordStop(
     executor: SqlRunner,
-    stop: {
-      workspaceId: string;
-      originator: string;
-      destination: string;
-      messageId: string;
-      at: Date;
-    },
+    stop: KeywordStatement,
   ): Promise<'opened' | 'reasserted' | 'superseded'> {
     await this.repository.lockPair(executor, stop);
     const opened = await this.repository.openKeywordStop(executor, {
@@ -153,29 +150,30 @@ export class SmsSuppressionsService {
     });
     if (!opened) return 'superseded';
     const { created, row } = opened;
-    if (!created) return 'reasserted';
-    await writeOutboxEvents(executor, 'sms_whatsapp', [smsSuppressionCreatedEvent(row)]);
-    return 'opened';
+    const statement = keywordStatementEvent('stop', stop);
+    await writeOutboxEvents(executor, 'sms_whatsapp', [
+      ...(created ? [smsSuppressionCreatedEvent(row)] : []),
+      ...(statement ? [statement] : []),
+    ]);
+    return created ? 'opened' : 'reasserted';
   }
 
-  /** A START: ends the pair's `keyword_stop` episodes in force (other reasons keep theirs). */
-  async recordKeywordStart(
-    executor: SqlRunner,
-    start: {
-      workspaceId: string;
-      originator: string;
-      destination: string;
-      messageId: string;
-      at: Date;
-    },
-  ): Promise<number> {
+  /**
+   * A START: ends the pair's `keyword_stop` episodes in force (other reasons keep theirs) and,
+   * when it ended one, tells the preference ledger the person granted messaging again. A START
+   * with no STOP of theirs in force says nothing: only their own opt-out is theirs to lift.
+   */
+  async recordKeywordStart(executor: SqlRunner, start: KeywordStatement): Promise<number> {
     await this.repository.lockPair(executor, start);
-    return this.repository.endKeywordStops(executor, {
+    const ended = await this.repository.endKeywordStops(executor, {
       workspaceId: start.workspaceId,
       originator: start.originator,
       destination: start.destination,
       sourceSmsId: start.messageId,
       at: start.at,
     });
+    const statement = ended > 0 ? keywordStatementEvent('start', start) : undefined;
+    if (statement) await writeOutboxEvents(executor, 'sms_whatsapp', [statement]);
+    return ended;
   }
 }

@@ -7,6 +7,7 @@ import {
   loadConfig,
   metricsRegistry,
   PinoNestLogger,
+  processEventBus,
 } from '@switchboard/platform';
 import { productServices } from '../services';
 import type { BackgroundData, FromBackground, ToBackground } from './background-protocol';
@@ -24,12 +25,15 @@ async function main(): Promise<void> {
   const data = workerData as BackgroundData;
   const post = (message: FromBackground) => port.postMessage(message);
   const logger = createLogger('switchboard', data.logLevel).child({ thread: 'background' });
-  // Consumers of the event bus first, so nothing is published before they subscribe; they stop
-  // last, after every relay (reverse order).
+  // Consumers of the event bus first, and they stop last (reverse order). Services that both
+  // consume and publish (email, sms-whatsapp, verify-lookup-preferences) leave no order that puts
+  // every consumer first, so the bus holds every publish until all have started, and refuses
+  // publishes once stopping begins: the relays keep what they could not hand over.
   const services = productServices
     .filter((service) => service.background)
     .sort((a, b) => Number(b.background?.consumesEvents) - Number(a.background?.consumesEvents));
   const contexts: INestApplicationContext[] = [];
+  processEventBus.hold();
   const starting = (async () => {
     for (const service of services) {
       const config = loadConfig(service.schema, data.env);
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
     (stopping ??= starting
       .catch(() => undefined)
       .then(async () => {
+        processEventBus.close();
         for (const context of contexts.reverse()) await context.close();
       }));
   port.on('message', (message: ToBackground) => {
@@ -69,6 +74,7 @@ async function main(): Promise<void> {
   });
   try {
     await starting;
+    processEventBus.release();
   } catch (err) {
     post({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
     await stop().catch(() => undefined);

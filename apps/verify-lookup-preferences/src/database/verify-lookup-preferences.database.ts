@@ -3,6 +3,8 @@ import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-pref
 import { CreateVerifyLookupPreferencesSchema1763800000400 } from './migrations/1763800000400-create-verify-lookup-preferences-schema';
 import { CreateLookupIdempotencyRecords1764700000100 } from './migrations/1764700000100-create-lookup-idempotency-records';
 import { CreatePreferences1764700000200 } from './migrations/1764700000200-create-preferences';
+import { CreateVerifications1764800000300 } from './migrations/1764800000300-create-verifications';
+import { AddPreferenceTransitionSourceEvents1764800000400 } from './migrations/1764800000400-add-preference-transition-source-events';
 
 export function verifyLookupPreferencesDatabase(
   config: VerifyLookupPreferencesConfig,
@@ -16,6 +18,8 @@ export function verifyLookupPreferencesDatabase(
       CreateVerifyLookupPreferencesSchema1763800000400,
       CreateLookupIdempotencyRecords1764700000100,
       CreatePreferences1764700000200,
+      CreateVerifications1764800000300,
+      AddPreferenceTransitionSourceEvents1764800000400,
     ],
   };
 }

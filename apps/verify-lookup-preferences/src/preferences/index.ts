@@ -1,1 +1,2 @@
 export { PreferencesModule } from './preferences.module';
+export { ChannelStatementsConsumer } from './channel-statements.consumer';

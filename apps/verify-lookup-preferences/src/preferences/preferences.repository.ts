@@ -54,6 +54,8 @@ export interface TransitionRecord {
   source: string | null;
   consentedAt: Date | null;
   effectiveAt: Date;
+  /** The bus event of a person's own statement that this transition records, once. */
+  sourceEventId: string | null;
 }
 
 const COLUMNS =
@@ -179,8 +181,9 @@ export class PreferencesRepository {
   async recordTransition(runner: SqlRunner, t: TransitionRecord): Promise<void> {
     await runner.query(
       `INSERT INTO verify_lookup_preferences.preference_transitions
-         (id, workspace_id, preference_id, kind, applied, coverage, origin, source, consented_at, effective_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+         (id, workspace_id, preference_id, kind, applied, coverage, origin, source, consented_at,
+          effective_at, source_event_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         t.id,
         t.workspaceId,
@@ -192,8 +195,19 @@ export class PreferencesRepository {
         t.source,
         t.consentedAt,
         t.effectiveAt,
+        t.sourceEventId,
       ],
     );
+  }
+
+  /** Whether a transition already records this bus event (a statement delivered again). */
+  async hasTransitionFor(runner: SqlRunner, workspaceId: string, eventId: string) {
+    const rows = await runner.query(
+      `SELECT 1 FROM verify_lookup_preferences.preference_transitions
+       WHERE workspace_id = $1 AND source_event_id = $2`,
+      [workspaceId, eventId],
+    );
+    return rowsOf(rows).length > 0;
   }
 }
 

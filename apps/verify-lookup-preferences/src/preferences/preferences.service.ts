@@ -9,24 +9,24 @@ import type {
   PreferenceWriteResult,
   RequestContext,
 } from '@switchboard/contracts';
-import { writeOutboxEvents } from '@switchboard/background';
-import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
-import type { Page, SqlRunner } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites } from '@switchboard/persistence';
+import type { Page } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
-import { isOwnStatement, isRepeat, statementOf } from './preference-statement';
-import { preferenceEvent, toPreferenceDto } from './preference.mapper';
+import { PreferenceLedger } from './preference-ledger';
+import { statementOf } from './preference-statement';
+import { toPreferenceDto } from './preference.mapper';
 import { PreferencesRepository } from './preferences.repository';
-import type { PreferenceKey, PreferenceRow, PreferenceState } from './preferences.repository';
-
-const SCHEMA = 'verify_lookup_preferences';
+import type { PreferenceKey } from './preferences.repository';
 
 /**
- * The preference ledger: one current statement per key, causally ordered by `effective_at`,
- * every write (applied or refused) recorded as a transition, each applied change an event.
+ * The preference ledger's API: writes go through `PreferenceLedger` in the request's idempotent
+ * transaction (its rules, transitions and events are the same for a person's own statements,
+ * which reach it from the channels); reads are scoped by workspace.
  */
 @Injectable()
 export class PreferencesService {
   constructor(
+    private readonly ledger: PreferenceLedger,
     private readonly repository: PreferencesRepository,
     private readonly writes: IdempotentWrites,
     private readonly cursors: CursorCodec,
@@ -37,136 +37,21 @@ export class PreferencesService {
     input: CreatePreferenceRequest,
   ): Promise<CreatePreferenceReply> {
     const workspaceId = workspaceOf(context);
-    const origin = context.caller.kind === 'session' ? 'user' : 'api_key';
-    const { handle, state } = statementOf(input, origin, new Date());
+    const { handle, state } = statementOf(input, originOf(context), new Date());
     const key: PreferenceKey = {
       workspaceId,
       channel: input.channel,
       handle,
       senderScope: input.sender_scope ?? null,
     };
-    return this.writes.run(context, async (manager) => {
-      const current = await this.repository.lockKey(manager, key);
-      if (current && !current.deleted_at) return this.overwrite(manager, current, state);
-      if (current && state.effectiveAt < new Date(current.effective_at)) {
-        // Older than the delete that left the key empty.
-        const transitionId = await this.transition(manager, current, state, false);
-        return {
-          created: false,
-          result: { applied: false, transition_id: transitionId, preference: null },
-        };
-      }
-      const row = current
-        ? await this.repository.replace(manager, current.id, state)
-        : await this.repository.insert(manager, newId('prf'), key, state);
-      return { created: true, result: await this.applied(manager, row, state) };
-    });
-  }
-
-  private async overwrite(
-    manager: SqlRunner,
-    current: PreferenceRow,
-    state: PreferenceState,
-  ): Promise<CreatePreferenceReply> {
-    const surviving = toPreferenceDto(current);
-    if (isRepeat(current, state))
-      return {
-        created: false,
-        result: { applied: true, transition_id: null, preference: surviving },
-      };
-    const ownOptOut = current.status === 'revoked' && isOwnStatement(current.origin);
-    if (current.status === 'revoked' && state.status === 'granted' && !state.consentedAt)
-      throw new AppError(
-        ownOptOut
-          ? PreferenceErrors.PreferenceOwnOptOut
-          : PreferenceErrors.PreferenceConsentRequired,
-      );
-    if (ownOptOut && state.status === 'revoked')
-      throw new AppError(PreferenceErrors.PreferenceOwnOptOut);
-    const overOptOut = current.status === 'revoked' && state.status === 'granted';
-    const currentAt = new Date(current.effective_at).getTime();
-    const at = state.effectiveAt.getTime();
-    // A grant must postdate the opt-out it reverses; anything else must not predate the key.
-    if (overOptOut ? at <= currentAt : at < currentAt) {
-      const transitionId = await this.transition(manager, current, state, false);
-      return {
-        created: false,
-        result: { applied: false, transition_id: transitionId, preference: surviving },
-      };
-    }
-    const row = await this.repository.replace(manager, current.id, state);
-    return { created: false, result: await this.applied(manager, row, state) };
-  }
-
-  private async applied(
-    manager: SqlRunner,
-    row: PreferenceRow,
-    state: PreferenceState,
-  ): Promise<PreferenceWriteResult> {
-    const transitionId = await this.transition(manager, row, state, true);
-    const type = state.status === 'granted' ? 'preference.granted' : 'preference.revoked';
-    await writeOutboxEvents(manager, SCHEMA, [
-      preferenceEvent(type, row, transitionId, state.effectiveAt),
-    ]);
-    return { applied: true, transition_id: transitionId, preference: toPreferenceDto(row) };
-  }
-
-  private async transition(
-    manager: SqlRunner,
-    target: PreferenceRow,
-    state: PreferenceState,
-    applied: boolean,
-    kind: 'granted' | 'revoked' | 'deleted' = state.status,
-  ): Promise<string> {
-    const id = newId('prt');
-    await this.repository.recordTransition(manager, {
-      id,
-      workspaceId: target.workspace_id,
-      preferenceId: target.id,
-      kind,
-      applied,
-      coverage: state.coverage,
-      origin: state.origin,
-      source: state.source,
-      consentedAt: state.consentedAt,
-      effectiveAt: state.effectiveAt,
-    });
-    return id;
+    return this.writes.run(context, (manager) => this.ledger.record(manager, key, state));
   }
 
   /** Deletes the key's statement (its history stays); never a person's own statement. */
-  async remove(context: RequestContext, preferenceId: string): Promise<PreferenceWriteResult> {
-    const workspaceId = workspaceOf(context);
-    const origin = context.caller.kind === 'session' ? 'user' : 'api_key';
-    return this.writes.run(context, async (manager) => {
-      const current = await this.repository.lockById(manager, workspaceId, preferenceId);
-      if (!current) throw new AppError(PreferenceErrors.PreferenceNotFound);
-      if (isOwnStatement(current.origin)) throw new AppError(PreferenceErrors.PreferenceOwnOptOut);
-      const now = new Date();
-      const state: PreferenceState = {
-        status: current.status,
-        coverage: current.coverage,
-        origin,
-        source: null,
-        consentedAt: null,
-        effectiveAt: now,
-        contactId: current.contact_id,
-      };
-      if (now < new Date(current.effective_at)) {
-        const transitionId = await this.transition(manager, current, state, false, 'deleted');
-        return {
-          applied: false,
-          transition_id: transitionId,
-          preference: toPreferenceDto(current),
-        };
-      }
-      await this.repository.markDeleted(manager, current.id, now);
-      const transitionId = await this.transition(manager, current, state, true, 'deleted');
-      await writeOutboxEvents(manager, SCHEMA, [
-        preferenceEvent('preference.deleted', current, transitionId, now),
-      ]);
-      return { applied: true, transition_id: transitionId, preference: null };
-    });
+  remove(context: RequestContext, preferenceId: string): Promise<PreferenceWriteResult> {
+    return this.writes.run(context, (manager) =>
+      this.ledger.remove(manager, workspaceOf(context), preferenceId, originOf(context)),
+    );
   }
 
   async get(context: RequestContext, preferenceId: string): Promise<Preference> {
@@ -224,4 +109,8 @@ export class PreferencesService {
 
 function normalizedFilterHandle(channel: string, handle: string): string {
   return channel === 'email' ? handle.trim().toLowerCase() : handle.trim();
+}
+
+function originOf(context: RequestContext): string {
+  return context.caller.kind === 'session' ? 'user' : 'api_key';
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { isInternalEventType } from '@switchboard/contracts';
 import type { WebhookEndpointStatus } from '@switchboard/contracts';
 import { poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
@@ -77,9 +78,11 @@ export class DeliveriesRepository {
    * once) and, for each new one, a delivery and its job per endpoint of the workspace that
    * subscribes to its type and is not paused. Events of a workspace without any endpoint are
    * not kept: no delivery or replay could ever use them (replays start at an endpoint's
-   * creation). One statement; answers how many new events and deliveries.
+   * creation). Internal events (`internal.*`, between services) are never stored, so nothing can
+   * deliver or replay them. One statement; answers how many new events and deliveries.
    */
-  async intake(events: readonly OutboxEvent[]): Promise<{ events: number; deliveries: number }> {
+  async intake(batch: readonly OutboxEvent[]): Promise<{ events: number; deliveries: number }> {
+    const events = webhookEventsOf(batch);
     if (events.length === 0) return { events: 0, deliveries: 0 };
     const [counts] = rowsOf<{ events: number; deliveries: number }>(
       await this.autocommit.query(
@@ -245,4 +248,9 @@ export class DeliveriesRepository {
       if (rows.length < 1000) return purged;
     }
   }
+}
+
+/** The events of a bus batch webhooks may carry: everything but the services' internal ones. */
+export function webhookEventsOf(batch: readonly OutboxEvent[]): OutboxEvent[] {
+  return batch.filter((event) => !isInternalEventType(event.type));
 }

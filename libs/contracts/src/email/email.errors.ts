@@ -54,7 +54,7 @@ export const EmailErrorCatalog = {
     name: 'ContentNotStored',
     message: 'No content is stored for this message.',
     description:
-      'Nothing was generated for this message: it was canceled before it was sent, or every recipient was rejected before delivery.',
+      'Nothing was generated for this message: it was canceled before it was sent, or every recipient was rejected before delivery. The content of a verification passcode message (metadata `switchboard_verification_id`) is never returned either.',
   },
   E04009: {
     status: 410,

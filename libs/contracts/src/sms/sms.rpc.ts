@@ -8,6 +8,7 @@ import type {
   SmsEvent,
   SmsMessage,
   SmsSendInput,
+  SystemSmsSendRequest,
 } from './sms';
 
 export type SmsMessageIdRequest = IdRequest<'message_id'>;
@@ -19,4 +20,5 @@ export interface SmsRpc {
   [SmsSubjects.GetMessage]: Rpc<SmsMessageIdRequest, SmsMessage>;
   [SmsSubjects.ListMessages]: Rpc<ListSmsMessagesRequest, Page<SmsMessage>>;
   [SmsSubjects.ListEvents]: Rpc<ListSmsEventsRequest, { data: SmsEvent[] }>;
+  [SmsSubjects.SendSystemMessage]: Rpc<SystemSmsSendRequest, SmsMessage>;
 }

@@ -8,6 +8,8 @@ export const SmsSubjects = {
   GetMessage: 'sms.message.get',
   ListMessages: 'sms.message.list',
   ListEvents: 'sms.message.list-events',
+  /** Another service's send (a verification passcode): a system template, never from the gateway. */
+  SendSystemMessage: 'sms.message.send-system',
 } as const;
 
 export type SmsCategory = 'transactional' | 'marketing' | 'authentication' | 'service';
@@ -125,6 +127,19 @@ export interface SmsMessage {
 /** A send as the gateway forwards it: the body, its shape checked, every value rule the service's. */
 export interface SmsSendInput {
   body: unknown;
+}
+
+/**
+ * A send another service asks for (the verify service's passcodes): one of the system templates,
+ * from `from` when given (it must still be a sender the workspace holds for the category), else
+ * the workspace's sender for the template's category. Every rule of a send applies, opt-outs
+ * and preferences included.
+ */
+export interface SystemSmsSendRequest {
+  to: string;
+  from?: string;
+  template: { slug: string; language?: string; parameters: Record<string, unknown> };
+  metadata?: Record<string, unknown>;
 }
 
 export interface SmsBatchReply {

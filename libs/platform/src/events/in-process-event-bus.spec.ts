@@ -53,4 +53,32 @@ describe(InProcessEventBus.name, () => {
     bus.subscribe('email.', () => Promise.reject(new Error('not now')));
     await expect(bus.publish([event('1', 'email.sent')])).rejects.toThrow('not now');
   });
+
+  it('holds publishes until released, so a consumer that subscribes meanwhile gets them', async () => {
+    const bus = new InProcessEventBus();
+    bus.hold();
+    let published = false;
+    const publishing = bus.publish([event('1', 'preference.revoked')]).then(() => {
+      published = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(published).toBe(false);
+    const seen: string[] = [];
+    bus.subscribe('preference.', (batch) => void seen.push(...batch.map((e) => e.id)));
+    bus.release();
+    await publishing;
+    expect(seen).toEqual(['1']);
+  });
+
+  it('refuses publishes once closed, held ones included, so the relay keeps its events', async () => {
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    bus.subscribe('', (batch) => void seen.push(...batch.map((e) => e.id)));
+    bus.hold();
+    const held = bus.publish([event('1', 'email.sent')]);
+    bus.close();
+    await expect(held).rejects.toThrow(/closed/);
+    await expect(bus.publish([event('2', 'email.sent')])).rejects.toThrow(/closed/);
+    expect(seen).toEqual([]);
+  });
 });

@@ -10,6 +10,35 @@ import type { EventHandler, EventPublisher, EventSubscriber, OutboxEvent } from 
  */
 export class InProcessEventBus implements EventPublisher, EventSubscriber {
   private readonly subscriptions = new Set<{ prefix: string; handler: EventHandler }>();
+  /** Settled when publishes may go through; pending while the bus is held. */
+  private gate: Promise<void> = Promise.resolve();
+  private open?: () => void;
+  private closed = false;
+
+  /**
+   * Holds every publish until `release`. The background thread holds its bus while its services
+   * start: services both publish and consume (email and sms-whatsapp follow the preference
+   * ledger, the ledger takes the SMS keywords' statements), so no start order puts every
+   * consumer before every relay, and a publish with a consumer missing would lose its events.
+   */
+  hold(): void {
+    if (this.open) return;
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+
+  release(): void {
+    this.open?.();
+    this.open = undefined;
+  }
+
+  /**
+   * Refuses every later publish (the relay keeps its events and retries, in vain, until it
+   * stops): the background thread closes its bus before it stops its services, in any order.
+   */
+  close(): void {
+    this.closed = true;
+    this.release();
+  }
 
   subscribe(typePrefix: string, handler: EventHandler): () => void {
     const subscription = { prefix: typePrefix, handler };
@@ -18,6 +47,8 @@ export class InProcessEventBus implements EventPublisher, EventSubscriber {
   }
 
   async publish(events: readonly OutboxEvent[]): Promise<void> {
+    await this.gate;
+    if (this.closed) throw new Error('the event bus is closed: the process is stopping');
     for (const { prefix, handler } of [...this.subscriptions]) {
       const matching = events.filter((event) => event.type.startsWith(prefix));
       if (matching.length > 0) await handler(structuredClone(matching));

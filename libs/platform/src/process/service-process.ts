@@ -7,6 +7,7 @@ import { enableDefaultMetrics } from '../observability/metrics';
 import { metricsEnv, startMetricsServer } from '../observability/metrics-server';
 import { startService } from '../service/start-service';
 import { checkNatsMaxPayload } from '../transport/payload-limit';
+import type { TransportSettings } from '../transport/transport.options';
 
 /**
  * The variables every product service reads on top of `commonEnv`; its database settings are
@@ -36,8 +37,9 @@ export interface ServiceProcess<S extends EnvSchema> {
   /**
    * The service's root module. A service with a background part leaves it out of `requests`;
    * `background` may still hold the request handlers: they are not bound to any transport there.
+   * `transport` (not given to `background`) is how a service that asks others reaches them.
    */
-  module(config: ConfigOf<S>, parts?: ServiceParts): DynamicModule;
+  module(config: ConfigOf<S>, parts?: ServiceParts, transport?: TransportSettings): DynamicModule;
   /**
    * The service has a background part. `consumesEvents`: it subscribes to the event bus, so the
    * background thread starts it before the services whose relays publish and stops it after.
@@ -101,7 +103,7 @@ export async function runServiceProcess<S extends EnvSchema & typeof serviceEnv>
   });
   await startService({
     name: service.name,
-    module: service.module(config),
+    module: service.module(config, 'all', transport),
     transport,
     logger: new PinoNestLogger(logger),
     httpPort: base.HTTP_PORT,

@@ -5,6 +5,8 @@ import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { stoppedAmong } from '../../preferences';
+import type { ProjectedStatement } from '../../preferences';
 import { eventInserts, eventRows } from '../sms-events.repository';
 import type { SmsDraft } from './sms-draft';
 
@@ -72,37 +74,37 @@ export class AcceptRepository {
     return rows[0]?.sender;
   }
 
-  /** The (from, to) pairs among `pairs` with an opt-out episode in force, as `from to` keys. */
-  async suppressedPairs(
-    executor: SqlRunner,
-    workspaceId: string,
-    pairs: Array<{ from: string; to: string }>,
-  ): Promise<Set<string>> {
-    if (pairs.length === 0) return new Set();
-    const rows = rowsOf<{ originator: string; destination: string }>(
-      await executor.query(
-        `SELECT DISTINCT originator, destination FROM sms_whatsapp.sms_suppressions
-         WHERE workspace_id = $1 AND ended_at IS NULL
-           AND (originator, destination) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-        [workspaceId, pairs.map((pair) => pair.from), pairs.map((pair) => pair.to)],
-      ),
-    );
-    return new Set(rows.map((row) => `${row.originator} ${row.destination}`));
-  }
-
   /**
-   * The (workspace, from, to) triples among `sends` with an opt-out in force, as
-   * `workspace from to` keys: one query for sends of several workspaces.
+   * Which of `sends` may not go, by index: an opt-out episode in force for the (from, to) pair
+   * (`suppression`), or, with `preferences`, the recipient's statements in the preference
+   * projection (ADR 14: the statement for `from` wins over the channel-wide one; `preference`).
+   * ONE statement for a whole batch, of one workspace or several.
    */
-  async suppressedAmong(
-    sends: Array<{ workspaceId: string; from: string; to: string }>,
-  ): Promise<Set<string>> {
-    if (sends.length === 0) return new Set();
-    const rows = rowsOf<{ workspace_id: string; originator: string; destination: string }>(
-      await this.reads.query(
-        `SELECT DISTINCT workspace_id, originator, destination FROM sms_whatsapp.sms_suppressions
-         WHERE ended_at IS NULL AND (workspace_id, originator, destination) IN
-           (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))`,
+  async optOutsAmong(
+    executor: SqlRunner,
+    sends: ReadonlyArray<{ workspaceId: string; from: string; to: string; category: string }>,
+    preferences: boolean,
+  ): Promise<Map<number, 'suppression' | 'preference'>> {
+    const found = new Map<number, 'suppression' | 'preference'>();
+    if (sends.length === 0) return found;
+    const statements = `UNION ALL
+       SELECT 'preference', p.workspace_id, s.originator, p.handle, p.sender_scope, p.status,
+         p.coverage
+       FROM sms_whatsapp.preference_states p
+       JOIN (SELECT DISTINCT * FROM s) AS s ON p.workspace_id = s.workspace_id
+         AND p.channel = 'sms' AND p.handle = s.destination AND p.sender_scope IN ('', s.originator)
+       WHERE p.status <> 'deleted'`;
+    const rows = rowsOf<
+      ProjectedStatement & { kind: 'suppression' | 'preference'; originator: string }
+    >(
+      await executor.query(
+        `WITH s AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+           AS s (workspace_id, originator, destination))
+         SELECT DISTINCT 'suppression' AS kind, workspace_id, originator, destination AS handle,
+           NULL AS sender_scope, NULL AS status, NULL AS coverage
+         FROM sms_whatsapp.sms_suppressions
+         WHERE ended_at IS NULL AND (workspace_id, originator, destination) IN (SELECT * FROM s)
+         ${preferences ? statements : ''}`,
         [
           sends.map((send) => send.workspaceId),
           sends.map((send) => send.from),
@@ -110,7 +112,27 @@ export class AcceptRepository {
         ],
       ),
     );
-    return new Set(rows.map((row) => `${row.workspace_id} ${row.originator} ${row.destination}`));
+    const suppressed = new Set(
+      rows
+        .filter((row) => row.kind === 'suppression')
+        .map((row) => `${row.workspace_id} ${row.originator} ${row.handle}`),
+    );
+    const stopped = stoppedAmong(
+      rows.filter((row) => row.kind === 'preference').map((row) => ({ ...row, channel: 'sms' })),
+      sends.map((send) => ({
+        workspaceId: send.workspaceId,
+        channel: 'sms',
+        handle: send.to,
+        senderScope: send.from,
+        transactional: send.category !== 'marketing',
+      })),
+    );
+    sends.forEach((send, index) => {
+      if (suppressed.has(`${send.workspaceId} ${send.from} ${send.to}`))
+        found.set(index, 'suppression');
+      else if (stopped.has(index)) found.set(index, 'preference');
+    });
+    return found;
   }
 
   /**

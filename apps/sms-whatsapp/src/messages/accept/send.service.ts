@@ -6,6 +6,7 @@ import type {
   SmsBatchReply,
   SmsMessage,
   SmsSendInput,
+  SystemSmsSendRequest,
 } from '@switchboard/contracts';
 import { CommitBatcher, writeTogetherOrAlone } from '@switchboard/background';
 import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
@@ -31,7 +32,8 @@ interface PlainSend {
 /**
  * Accepts sends and batches: the value rules, the templates, the senders, then every row of the
  * send (messages, events, outbox, submit jobs) in one transaction with its Idempotency-Key
- * before the 202. A pair with an opt-out in force is stored `rejected` and never queued.
+ * before the 202. A pair with an opt-out in force, or a recipient whose preferences stop the send
+ * (ADR 14), is stored `rejected` and never queued.
  */
 @Injectable()
 export class SendService {
@@ -59,6 +61,19 @@ export class SendService {
     if (!result.ok) throw sendProblemsError(result.problems);
     this.requireCarrier();
     const [message] = await this.accept(context, [result.value], '');
+    return message;
+  }
+
+  /**
+   * Another service's send of a system template: its body is built here, so it passes the
+   * value rules as a template send, then takes the caller's sender, when it names one.
+   */
+  async sendSystem(context: RequestContext, input: SystemSmsSendRequest): Promise<SmsMessage> {
+    const body = { to: input.to, template: input.template, metadata: input.metadata };
+    const result = normaliseSend(body);
+    if (!result.ok) throw sendProblemsError(result.problems);
+    this.requireCarrier();
+    const [message] = await this.accept(context, [{ ...result.value, from: input.from }], '');
     return message;
   }
 
@@ -120,11 +135,15 @@ export class SendService {
       scope,
       this.box,
       async (manager) => {
-        const suppressed = await this.repository.suppressedPairs(manager, workspaceId, outbound);
+        const optOuts = await this.repository.optOutsAmong(
+          manager,
+          outbound.map((sms) => ({ workspaceId, ...sms })),
+          this.config.PREFERENCES_ENFORCEMENT,
+        );
         const now = new Date();
-        const drafts = outbound.map((sms) =>
+        const drafts = outbound.map((sms, index) =>
           draftOutbound(workspaceId, sms, now, {
-            suppressed: suppressed.has(`${sms.from} ${sms.to}`),
+            suppressed: optOuts.get(index) ?? false,
             idempotencyKey: scope.key,
           }),
         );
@@ -142,16 +161,17 @@ export class SendService {
    * each is retried alone so a send that cannot be stored fails by itself.
    */
   private async insertPlainSends(sends: PlainSend[]): Promise<unknown[]> {
-    const suppressed = await this.repository.suppressedAmong(
-      sends.map(({ workspaceId, sms }) => ({ workspaceId, from: sms.from, to: sms.to })),
+    const optOuts = await this.repository.optOutsAmong(
+      this.repository.autocommit,
+      sends.map(({ workspaceId, sms }) => ({ workspaceId, ...sms })),
+      this.config.PREFERENCES_ENFORCEMENT,
     );
     const now = new Date();
-    for (const send of sends) {
-      const key = `${send.workspaceId} ${send.sms.from} ${send.sms.to}`;
+    sends.forEach((send, index) => {
       send.draft = draftOutbound(send.workspaceId, send.sms, now, {
-        suppressed: suppressed.has(key),
+        suppressed: optOuts.get(index) ?? false,
       });
-    }
+    });
     const drafts = sends.map((send) => send.draft as SmsDraft);
     const failures = await writeTogetherOrAlone(drafts, (some) =>
       this.repository.insert(this.repository.autocommit, some),

@@ -42,6 +42,19 @@ describe(draftOutbound.name, () => {
     expect(draft.events.map((event) => event.type)).toEqual(['sms.accepted', 'sms.rejected']);
   });
 
+  it('says when a preference stopped the send rather than an opt-out episode', () => {
+    const draft = draftOutbound('ws_1', { ...sms, category: 'marketing' }, now, {
+      suppressed: 'preference',
+    });
+    expect(draft.queued).toBe(false);
+    expect(draft.row).toMatchObject({
+      status: 'rejected',
+      last_error_code: 'recipient_opted_out',
+      last_error_description:
+        '+31612345678 revoked consent to marketing messages from Acme (a preference)',
+    });
+  });
+
   it('answers an authentication body redacted, keeping it stored for the submit', () => {
     const draft = draftOutbound('ws_1', sms, now, { suppressed: false });
     expect(acceptedView(draft).text).toBe('**REDACTED**');

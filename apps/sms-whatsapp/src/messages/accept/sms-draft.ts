@@ -45,13 +45,14 @@ export function countryOf(number: string): string {
 
 /**
  * A message as the send writes it: `accepted` with its `sms.accepted` event, or, when the
- * (from, to) pair has an opt-out in force, `rejected` with `recipient_opted_out` and never queued.
+ * (from, to) pair has an opt-out in force or the recipient's preferences stop it (`suppressed`
+ * says which), `rejected` with `recipient_opted_out` and never queued.
  */
 export function draftOutbound(
   workspaceId: string,
   sms: OutboundSms,
   now: Date,
-  options: { suppressed: boolean; idempotencyKey?: string },
+  options: { suppressed: boolean | 'suppression' | 'preference'; idempotencyKey?: string },
 ): SmsDraft {
   const measure = measureSms(sms.text, { smartEncoding: sms.smartEncoding });
   const id = newId('sms', now.getTime());
@@ -63,7 +64,10 @@ export function draftOutbound(
   const error = options.suppressed
     ? {
         code: 'recipient_opted_out',
-        description: `${sms.to} opted out of messages from ${sms.from}`,
+        description:
+          options.suppressed === 'preference'
+            ? `${sms.to} revoked consent to ${sms.category} messages from ${sms.from} (a preference)`
+            : `${sms.to} opted out of messages from ${sms.from}`,
         carrier_error_code: null,
         occurred_at: now.toISOString(),
       }

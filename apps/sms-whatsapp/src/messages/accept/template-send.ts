@@ -26,7 +26,8 @@ export function renderTemplateSend(
     ok: true,
     value: {
       to: send.to,
-      from: '',
+      // Only another service's system send names its sender (the API refuses from with template).
+      from: send.from ?? '',
       text: rendered.text,
       category: rendered.category,
       smartEncoding: send.smartEncoding,

@@ -58,7 +58,7 @@ export class WhatsAppAcceptRepository {
   }
 
   /**
-   * Messages, their `whatsapp.accepted` events (timeline and outbox) and one dispatch job each,
+   * Messages, their events (timeline and outbox) and a dispatch job for each not rejected,
    * in ONE statement whatever the number, in the caller's transaction (or autocommit).
    */
   async insert(executor: SqlRunner, drafts: WhatsAppDraft[]): Promise<void> {
@@ -90,14 +90,14 @@ export class WhatsAppAcceptRepository {
         timeline,
         outbox,
         DISPATCH_QUEUE,
-        JSON.stringify(drafts.map((draft) => draft.job)),
+        JSON.stringify(drafts.flatMap((draft) => draft.job ?? [])),
       ],
     );
   }
 
-  /** After the commit: the relay for the events, the dispatch workers for the jobs. */
-  wakeAll(): void {
+  /** After the commit: the relay for the events, the dispatch workers when jobs were queued. */
+  wakeAll(queued = true): void {
     wakeRelay(this.pool, 'sms_whatsapp');
-    wakeQueue(this.pool, 'sms_whatsapp', DISPATCH_QUEUE);
+    if (queued) wakeQueue(this.pool, 'sms_whatsapp', DISPATCH_QUEUE);
   }
 }

@@ -57,6 +57,7 @@ export class WhatsAppSendRules {
     const base = {
       numberId: sender.id,
       businessPhone: sender.phone_number,
+      businessAccount: sender.waba,
       to: send.to,
       inReplyToMessageId: send.inReplyToMessageId ?? null,
       tags: send.tags,

@@ -4,6 +4,7 @@ import { WhatsAppGraphErrors } from '@switchboard/contracts';
 import type { RequestContext, WhatsAppMessage, WhatsAppSendInput } from '@switchboard/contracts';
 import { CommitBatcher, writeTogetherOrAlone } from '@switchboard/background';
 import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../../../config/sms-whatsapp.config';
@@ -11,7 +12,9 @@ import type { SmsWhatsappConfig } from '../../../config/sms-whatsapp.config';
 import { WhatsAppAcceptRepository } from './accept.repository';
 import { validateWhatsAppSend } from '../../content';
 import { WhatsAppSendRules } from './send-rules';
-import { acceptedView, draftOutbound } from './whatsapp-draft';
+import { stoppedByPreferences } from '../../../preferences';
+import type { PreferenceCheck } from '../../../preferences';
+import { acceptedView, draftOutbound, isTransactional } from './whatsapp-draft';
 import type { OutboundWhatsApp, WhatsAppDraft } from './whatsapp-draft';
 
 /** A send without an Idempotency-Key, waiting for the next shared insert. */
@@ -24,8 +27,9 @@ interface PlainSend {
 
 /**
  * Accepts WhatsApp sends: the content rules, the sender, the template or the service window, the
- * quoted message; then the message, its `whatsapp.accepted` event (timeline and outbox) and its
- * dispatch job in one transaction with its Idempotency-Key, before the 202.
+ * quoted message; then the recipient's preferences (ADR 14: a send they stop is stored `rejected`,
+ * never dispatched); then the message, its events (timeline and outbox) and its dispatch job in
+ * one transaction with its Idempotency-Key, before the 202.
  */
 @Injectable()
 export class WhatsAppSendService {
@@ -65,30 +69,71 @@ export class WhatsAppSendService {
       await this.plainSends.add(plain);
       return acceptedView(plain.draft as WhatsAppDraft);
     }
+    let queued = false;
     const reply = await idempotentWrite(
       this.dataSource,
       'sms_whatsapp',
       scope,
       this.box,
       async (manager) => {
-        const written = draftOutbound(workspaceId, send, new Date(), scope.key);
+        const stopped = await this.stopped(manager, [{ workspaceId, send }]);
+        const written = draftOutbound(workspaceId, send, new Date(), {
+          idempotencyKey: scope.key,
+          optedOut: stopped.has(0),
+        });
         await this.repository.insert(manager, [written]);
+        queued = written.job !== null;
         return acceptedView(written);
       },
     );
-    this.repository.wakeAll();
+    this.repository.wakeAll(queued);
     return reply;
   }
 
-  /** One insert for every waiting send; if it fails and held several, each is retried alone. */
+  /**
+   * One preference read and one insert for every waiting send; if the insert fails and held
+   * several, each is retried alone.
+   */
   private async insertPlain(sends: PlainSend[]): Promise<unknown[]> {
+    const stopped = await this.stopped(this.repository.autocommit, sends);
     const now = new Date();
-    for (const plain of sends) plain.draft = draftOutbound(plain.workspaceId, plain.send, now);
-    const failures = await writeTogetherOrAlone(
-      sends.map((plain) => plain.draft as WhatsAppDraft),
-      (some) => this.repository.insert(this.repository.autocommit, some),
+    sends.forEach((plain, index) => {
+      plain.draft = draftOutbound(plain.workspaceId, plain.send, now, {
+        optedOut: stopped.has(index),
+      });
+    });
+    const drafts = sends.map((plain) => plain.draft as WhatsAppDraft);
+    const failures = await writeTogetherOrAlone(drafts, (some) =>
+      this.repository.insert(this.repository.autocommit, some),
     );
-    this.repository.wakeAll();
+    this.repository.wakeAll(drafts.some((draft) => draft.job !== null));
     return failures;
+  }
+
+  /**
+   * The sends (by index) their recipient's preferences stop (ADR 14), in one read: the statement
+   * for the sender's business account wins over the channel-wide one. A recipient named by a
+   * business-scoped user id has no phone number, the ledger's only WhatsApp handle.
+   */
+  private async stopped(
+    runner: SqlRunner,
+    sends: ReadonlyArray<{ workspaceId: string; send: OutboundWhatsApp }>,
+  ): Promise<Set<number>> {
+    if (!this.config.PREFERENCES_ENFORCEMENT) return new Set();
+    const checks: PreferenceCheck[] = [];
+    const indexes: number[] = [];
+    sends.forEach(({ workspaceId, send }, index) => {
+      if (send.to.kind !== 'phone_number') return;
+      indexes.push(index);
+      checks.push({
+        workspaceId,
+        channel: 'whatsapp',
+        handle: send.to.phoneNumber,
+        senderScope: send.businessAccount,
+        transactional: isTransactional(send),
+      });
+    });
+    const stopped = await stoppedByPreferences(runner, checks);
+    return new Set([...stopped].map((checkIndex) => indexes[checkIndex]));
   }
 }

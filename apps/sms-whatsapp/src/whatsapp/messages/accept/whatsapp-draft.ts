@@ -11,6 +11,8 @@ import type { WhatsAppRecipient } from '@switchboard/contracts';
 export interface OutboundWhatsApp {
   numberId: string;
   businessPhone: string | null;
+  /** The WhatsApp Business Account id Meta gives the sender's account: the preferences' sender scope. */
+  businessAccount: string;
   to: WhatsAppRecipient;
   /** The SDK field the content reads back under, and its read shape. */
   contentKind: string;
@@ -45,7 +47,8 @@ export interface WhatsAppDraft {
     status_at: Date;
   };
   events: WhatsAppEventRecord[];
-  job: DispatchPayload;
+  /** None when the message is rejected at accept. */
+  job: DispatchPayload | null;
 }
 
 /** The ISO country of a phone number (ZZ for a business-scoped user id or an unknown one). */
@@ -55,19 +58,41 @@ function countryOf(recipient: WhatsAppRecipient): string {
   return parsed?.country ?? parsed?.getPossibleCountries()[0] ?? 'ZZ';
 }
 
-/** A message as the send writes it: `accepted`, with its `whatsapp.accepted` event and its job. */
+/**
+ * Whether a send is transactional for the recipient's preferences (ADR 14): a session
+ * (non-template) message answers the person inside the window they opened, and utility and
+ * authentication templates are transactional; marketing templates are not.
+ */
+export function isTransactional(send: Pick<OutboundWhatsApp, 'category'>): boolean {
+  return send.category !== 'marketing';
+}
+
+/**
+ * A message as the send writes it: `accepted`, with its `whatsapp.accepted` event and its job;
+ * or, when the recipient's preferences stop it (`optedOut`), `rejected` with
+ * `recipient_suppressed` and its `whatsapp.rejected` event, never dispatched.
+ */
 export function draftOutbound(
   workspaceId: string,
   send: OutboundWhatsApp,
   now: Date,
-  idempotencyKey?: string,
+  options: { idempotencyKey?: string; optedOut?: boolean } = {},
 ): WhatsAppDraft {
+  const { idempotencyKey, optedOut = false } = options;
   const id = newId('wam', now.getTime());
+  const error = optedOut
+    ? {
+        code: 'recipient_suppressed',
+        description: `${send.to.kind === 'phone_number' ? send.to.phoneNumber : 'The recipient'} revoked consent to ${isTransactional(send) ? '' : 'marketing '}messages from WhatsApp Business Account ${send.businessAccount} (a preference)`,
+        meta_error_code: null,
+        occurred_at: now.toISOString(),
+      }
+    : undefined;
   const row: WhatsAppDraft['row'] = {
     id,
     workspace_id: workspaceId,
     direction: 'outbound',
-    status: 'accepted',
+    status: optedOut ? 'rejected' : 'accepted',
     number_id: send.numberId,
     business_phone: send.businessPhone,
     contact_phone: send.to.kind === 'phone_number' ? send.to.phoneNumber : null,
@@ -86,10 +111,10 @@ export function draftOutbound(
     unsupported: null,
     reaction: null,
     inbound_reaction: null,
-    last_error_code: null,
-    last_error_description: null,
+    last_error_code: error?.code ?? null,
+    last_error_description: error?.description ?? null,
     last_error_meta_code: null,
-    last_error_at: null,
+    last_error_at: error ? now : null,
     tags: send.tags,
     metadata: send.metadata,
     idempotency_key: idempotencyKey ?? null,
@@ -99,11 +124,10 @@ export function draftOutbound(
     read_at: null,
     status_at: now,
   };
-  return {
-    row,
-    events: [whatsappEvent('whatsapp.accepted', eventSubjectOf(row), now)],
-    job: { message_id: id, graph: send.graph },
-  };
+  const subject = eventSubjectOf(row);
+  const events = [whatsappEvent('whatsapp.accepted', subject, now)];
+  if (error) events.push(whatsappEvent('whatsapp.rejected', subject, now, { error }));
+  return { row, events, job: error ? null : { message_id: id, graph: send.graph } };
 }
 
 /** What the 202 answers for a draft (the same mapping reads use). */

@@ -1,0 +1,1 @@
+export { EmailPreferenceStatesConsumer } from './preference-states.consumer';

@@ -1,0 +1,63 @@
+import {
+  VERIFICATION_CHANNELS,
+  VERIFICATION_LANGUAGES,
+  VERIFY_LIMITS,
+} from '@switchboard/contracts';
+import type { VerificationChannelName } from '@switchboard/contracts';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+
+/** `to`: an email, a phone number or both (the service checks which are valid and given). */
+export class VerificationToDto {
+  @IsOptional() @IsString() @MaxLength(VERIFY_LIMITS.emailLength) email?: string;
+  @IsOptional() @IsString() @MaxLength(VERIFY_LIMITS.phoneNumberLength) phone_number?: string;
+}
+
+/** Per-request overrides (SDK: VerificationOptions). */
+export class VerificationOptionsDto {
+  @IsOptional() @IsInt() code_length?: number;
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(VERIFICATION_CHANNELS.length * 2)
+  @IsIn(VERIFICATION_CHANNELS, {
+    each: true,
+    message: `each value in channels must be one of ${VERIFICATION_CHANNELS.join(', ')}`,
+  })
+  channels?: VerificationChannelName[];
+  @IsOptional()
+  @IsIn(VERIFICATION_LANGUAGES, {
+    message: `language must be one of ${VERIFICATION_LANGUAGES.join(', ')}`,
+  })
+  language?: string;
+}
+
+/** `POST /v1/verify/verifications` (SDK: VerifyVerificationsCreateParams). */
+export class CreateVerificationDto {
+  @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => VerificationOptionsDto)
+  options?: VerificationOptionsDto;
+  @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+}
+
+/** `POST /v1/verify/verifications/check` (SDK: VerifyVerificationsCheckParams). */
+export class CheckVerificationDto {
+  @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
+  @IsString() @MaxLength(VERIFY_LIMITS.maxSubmittedCodeLength) code: string;
+}
+
+/** `POST /v1/verify/verifications/next-channel` (SDK: VerifyVerificationsNextChannelParams). */
+export class NextChannelDto {
+  @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
+}

@@ -1,0 +1,3 @@
+export { SmsWhatsappPreferenceStatesConsumer } from './preference-states.consumer';
+export { stoppedAmong, stoppedByPreferences } from './preference-checks';
+export type { PreferenceCheck, ProjectedStatement } from './preference-checks';

@@ -1,0 +1,2 @@
+export { VerifyModule } from './verify.module';
+export { VerificationOutcomes } from './verification-outcomes';

@@ -1,0 +1,189 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { RequestContext } from '@switchboard/contracts';
+import { wakeRelay } from '@switchboard/background';
+import { inPgTransaction } from '@switchboard/persistence';
+import { verifyEvent } from './verification.mapper';
+import { PASSCODE_CARRIERS } from './passcode-channels';
+import type {
+  PasscodeCarrier,
+  PasscodeFailureReason,
+  PasscodeSendResult,
+} from './passcode-channels';
+import { Passcodes } from './passcodes';
+import type { PasscodeChannel } from './verification-rules';
+import { VerificationAttemptsRepository } from './verification-attempts.repository';
+import { VerificationsRepository } from './verifications.repository';
+import type { VerificationRow } from './verifications.repository';
+
+/** A passcode committed with its first attempt, to hand to the channels. */
+export interface PasscodeSendPlan {
+  row: VerificationRow;
+  code: string;
+  attemptId: string;
+  seed: string;
+  index: number;
+}
+
+/**
+ * How a passcode went out: the verification after it, and each channel that refused.
+ * `inFlight`: a channel's answer was lost (a time-out); its attempt stays `sending` and the
+ * recovery asks it again.
+ */
+export interface DeliveryOutcome {
+  verification: VerificationRow;
+  sent: boolean;
+  inFlight?: boolean;
+  refusals: Array<{ channel: string; reason: PasscodeFailureReason; error: string }>;
+}
+
+/**
+ * Hands a passcode to the plan's channels from the plan's position, one at a time, until one
+ * takes it. Each try is an attempt (the first recorded with the passcode; the next ones here,
+ * `<first id>.<index>`, spending no send slot, with the same seed) and each answer its
+ * `verify.attempt.sent` or `.undelivered` event. A channel is asked with the attempt's id as
+ * Idempotency-Key, so an attempt sent again after a crash is one message, not two.
+ */
+@Injectable()
+export class PasscodeDelivery {
+  constructor(
+    @Inject(PASSCODE_CARRIERS) private readonly carriers: Map<PasscodeChannel, PasscodeCarrier>,
+    private readonly repository: VerificationsRepository,
+    private readonly passcodes: Passcodes,
+    private readonly attempts: VerificationAttemptsRepository,
+  ) {}
+
+  async deliver(context: RequestContext, plan: PasscodeSendPlan): Promise<DeliveryOutcome> {
+    const { row, code } = plan;
+    const refusals: DeliveryOutcome['refusals'] = [];
+    const minutes = Math.max(
+      1,
+      Math.round((new Date(row.expires_at).getTime() - Date.now()) / 60_000),
+    );
+    let attemptId = plan.attemptId;
+    for (let index = plan.index; index < row.channels.length; index++) {
+      const channel = row.channels[index] as PasscodeChannel;
+      const address = addressFor(row, channel);
+      if (index > plan.index) {
+        attemptId = `${plan.attemptId}.${index}`;
+        const fresh = await this.attempts.insertAttempt(this.repository.reads, {
+          id: attemptId,
+          workspace_id: row.workspace_id,
+          verification_id: row.id,
+          channel,
+          address,
+          seed: plan.seed,
+          countsTowardCap: false,
+        });
+        // An earlier run (before a crash) already tried this channel: its answer stands.
+        const earlier = fresh
+          ? 'sending'
+          : await this.attempts.statusOf(this.repository.reads, attemptId);
+        if (earlier === 'undelivered') continue;
+        if (earlier !== 'sending') {
+          const verification = (await this.repository.find(row.workspace_id, row.id)) ?? row;
+          return { verification, sent: true, refusals };
+        }
+      }
+      let result: PasscodeSendResult;
+      try {
+        result = await this.send(
+          context,
+          row.workspace_id,
+          attemptId,
+          { verificationId: row.id, address, code, language: row.language, minutes },
+          channel,
+        );
+      } catch {
+        return { verification: row, sent: false, inFlight: true, refusals };
+      }
+      const now = new Date();
+      if (result.ok) {
+        const verification = await inPgTransaction(this.repository.pool, async (runner) => {
+          await this.attempts.markSent(runner, attemptId, {
+            messageId: result.messageId,
+            sender: result.from,
+          });
+          const updated = await this.repository.channelSent(runner, row.id, channel, index);
+          await this.repository.events(runner, [
+            verifyEvent('verify.attempt.sent', updated, now, {
+              channel,
+              address,
+              from: result.from,
+              sent_at: now.toISOString(),
+            }),
+          ]);
+          return updated;
+        });
+        wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+        return { verification, sent: true, refusals };
+      }
+      refusals.push({ channel, reason: result.reason, error: result.error });
+      await inPgTransaction(this.repository.pool, async (runner) => {
+        await this.attempts.markRefused(runner, attemptId, result);
+        await this.repository.channelPassed(runner, row.id, index);
+        await this.repository.events(runner, [
+          verifyEvent('verify.attempt.undelivered', row, now, {
+            channel,
+            address,
+            reason: result.reason,
+            error: result.error,
+            failed_at: now.toISOString(),
+          }),
+        ]);
+      });
+    }
+    wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+    const verification = (await this.repository.find(row.workspace_id, row.id)) ?? row;
+    return { verification, sent: false, refusals };
+  }
+
+  /**
+   * `deliver`; when no channel takes the passcode and no earlier one was taken either (the
+   * recipient never had a passcode) the verification fails `undeliverable`.
+   */
+  async deliverOrFail(context: RequestContext, plan: PasscodeSendPlan): Promise<VerificationRow> {
+    const outcome = await this.deliver(context, plan);
+    if (outcome.sent || outcome.inFlight) return outcome.verification;
+    if (!(await this.attempts.allUndelivered(this.repository.reads, plan.row.id)))
+      return outcome.verification;
+    const last = outcome.refusals[outcome.refusals.length - 1];
+    const failed = await inPgTransaction(this.repository.pool, async (runner) => {
+      const row = await this.repository.finish(runner, plan.row.id, 'failed', 'undeliverable');
+      if (!row) return undefined;
+      const now = new Date();
+      await this.repository.events(runner, [
+        verifyEvent('verify.verification.failed', row, now, {
+          status: 'failed',
+          reason: 'undeliverable',
+          channel: last?.channel ?? null,
+          last_attempt_reason: last?.reason ?? 'channel_unavailable',
+          failed_at: now.toISOString(),
+        }),
+      ]);
+      return row;
+    });
+    wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+    return failed ?? outcome.verification;
+  }
+
+  private async send(
+    context: RequestContext,
+    workspaceId: string,
+    attemptId: string,
+    send: Parameters<PasscodeCarrier['send']>[1],
+    channel: PasscodeChannel,
+  ): Promise<PasscodeSendResult> {
+    if (this.passcodes.isTestRecipient(workspaceId, send.address))
+      return { ok: true, messageId: `test_${attemptId}`, from: null };
+    const carrier = this.carriers.get(channel);
+    if (!carrier)
+      return { ok: false, reason: 'channel_unavailable', error: `${channel} is not enabled` };
+    const key = `verify_${attemptId}`;
+    return carrier.send({ ...context, idempotencyKey: key, idempotencyFingerprint: key }, send);
+  }
+}
+
+/** The address a channel sends to: the phone number on SMS and WhatsApp, the email on email. */
+export function addressFor(row: VerificationRow, channel: string): string {
+  return (channel === 'email' ? row.email : row.phone_number) as string;
+}

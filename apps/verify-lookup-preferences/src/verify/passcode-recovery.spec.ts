@@ -1,0 +1,194 @@
+import { CommonErrors } from '@switchboard/contracts';
+import type { RequestContext } from '@switchboard/contracts';
+import {
+  IdempotentWrites,
+  runMigrations,
+  serviceDataSourceOptions,
+} from '@switchboard/persistence';
+import { AppError, SealedBox } from '@switchboard/platform';
+import { startTestPostgres } from '@switchboard/testing';
+import type { RunningPostgres } from '@switchboard/testing';
+import { DataSource } from 'typeorm';
+import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
+import { verifyLookupPreferencesDatabase } from '../database/verify-lookup-preferences.database';
+import type { PasscodeCarrier, PasscodeSend } from './passcode-channels';
+import { PasscodeDelivery } from './passcode-delivery';
+import { PasscodeRecovery } from './passcode-recovery';
+import { Passcodes } from './passcodes';
+import { SendCap } from './send-cap';
+import { VerificationChecks } from './verification-checks';
+import type { PasscodeChannel } from './verification-rules';
+import { VerificationAttemptsRepository } from './verification-attempts.repository';
+import { VerificationsRepository } from './verifications.repository';
+import { VerificationsService } from './verifications.service';
+
+/** The SMS channel as the verify service sees it: it records what it is asked, or hangs. */
+class RecordingSms implements PasscodeCarrier {
+  readonly channel = 'sms' as const;
+  hang = false;
+  timeOut = false;
+  readonly asked: Array<{ key?: string; send: PasscodeSend }> = [];
+
+  send(context: RequestContext, send: PasscodeSend) {
+    this.asked.push({ key: context.idempotencyKey, send });
+    if (this.hang) return new Promise<never>(() => undefined);
+    // What a channel service's answer lost on the way looks like: it may have sent.
+    if (this.timeOut) return Promise.reject(new AppError(CommonErrors.ServiceTimeout));
+    return Promise.resolve({
+      ok: true as const,
+      messageId: `sms_${this.asked.length}`,
+      from: '+31612340000',
+    });
+  }
+}
+
+describe(PasscodeRecovery.name, () => {
+  let postgres: RunningPostgres;
+  let dataSource: DataSource;
+  let sms: RecordingSms;
+  let service: VerificationsService;
+  let recovery: PasscodeRecovery;
+  const context = (workspaceId: string): RequestContext => ({
+    requestId: 'req_test',
+    workspaceId,
+    caller: { kind: 'api_key' },
+  });
+  const attempts = (verificationId: string) =>
+    dataSource.query<Array<{ id: string; status: string; reason: string | null }>>(
+      `SELECT id, status, reason FROM verify_lookup_preferences.verification_attempts
+       WHERE verification_id = $1 ORDER BY created_at`,
+      [verificationId],
+    );
+  /** As if the lease ran out: the process that took the attempt is long gone. */
+  const age = (verificationId: string) =>
+    dataSource.query(
+      `UPDATE verify_lookup_preferences.verification_attempts
+       SET updated_at = updated_at - interval '1 minute' WHERE verification_id = $1`,
+      [verificationId],
+    );
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    const config = {
+      DATABASE_URL: postgres.url,
+      DATABASE_POOL_SIZE: 4,
+      ENCRYPTION_KEY: 'the passcode recovery spec key 0123456789',
+      VERIFY_CODE_TTL_SECONDS: 600,
+      VERIFY_MAX_CHECKS: 5,
+      VERIFY_RESEND_COOLDOWN_SECONDS: 30,
+      VERIFY_SENDS_PER_HOUR: 5,
+      VERIFY_CODE_LENGTH: 6,
+      VERIFY_TEST_RECIPIENTS: [],
+      VERIFY_TEST_CODE: '000000',
+    } as unknown as VerifyLookupPreferencesConfig;
+    await runMigrations(verifyLookupPreferencesDatabase(config));
+    dataSource = await new DataSource(
+      serviceDataSourceOptions(verifyLookupPreferencesDatabase(config)),
+    ).initialize();
+    const repository = new VerificationsRepository(dataSource);
+    const attempts = new VerificationAttemptsRepository(dataSource);
+    const passcodes = new Passcodes(config);
+    sms = new RecordingSms();
+    const delivery = new PasscodeDelivery(
+      new Map<PasscodeChannel, PasscodeCarrier>([['sms', sms]]),
+      repository,
+      passcodes,
+      attempts,
+    );
+    const writes = new IdempotentWrites(
+      dataSource,
+      'verify_lookup_preferences',
+      new SealedBox(config.ENCRYPTION_KEY),
+    );
+    service = new VerificationsService(
+      config,
+      repository,
+      delivery,
+      new VerificationChecks(repository, attempts, writes, passcodes),
+      writes,
+      passcodes,
+      new SendCap(config, attempts),
+    );
+    recovery = new PasscodeRecovery(repository, delivery, passcodes, attempts);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await postgres?.stop();
+  });
+
+  it('sends again, with the same passcode and Idempotency-Key, an attempt whose process stopped mid-send', async () => {
+    sms.hang = true;
+    const created = await service.create(context('ws_a'), {
+      to: { phone_number: '+31612345678' },
+      options: { channels: ['sms'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [lost] = sms.asked.splice(0);
+    expect(lost.send.code).toMatch(/^\d{6}$/);
+    expect(await attempts(created.id)).toEqual([expect.objectContaining({ status: 'sending' })]);
+    sms.hang = false;
+    // Within its lease the attempt is left alone.
+    expect(await recovery.run()).toBe(0);
+    await age(created.id);
+    expect(await recovery.run()).toBe(1);
+    expect(sms.asked).toHaveLength(1);
+    expect(sms.asked[0].key).toBe(lost.key);
+    expect(sms.asked[0].key).toMatch(/^verify_vat_/);
+    expect(sms.asked[0].send.code).toBe(lost.send.code);
+    expect(await attempts(created.id)).toEqual([expect.objectContaining({ status: 'sent' })]);
+    const result = await service.check(context('ws_a'), {
+      to: { phone_number: '+31612345678' },
+      code: lost.send.code,
+    });
+    expect(result.success).toBe(true);
+    // Nothing is left to recover.
+    await age(created.id);
+    expect(await recovery.run()).toBe(0);
+  });
+
+  it('closes delivery_timeout the stalled attempts of a verification that ended meanwhile', async () => {
+    sms.hang = true;
+    const created = await service.create(context('ws_b'), {
+      to: { phone_number: '+31612345679' },
+      options: { channels: ['sms'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    sms.hang = false;
+    sms.asked.splice(0);
+    await dataSource.query(
+      `UPDATE verify_lookup_preferences.verifications SET expires_at = now() - interval '1 second'
+       WHERE id = $1`,
+      [created.id],
+    );
+    await age(created.id);
+    expect(await recovery.run()).toBe(1);
+    expect(sms.asked).toHaveLength(0);
+    expect(await attempts(created.id)).toEqual([
+      expect.objectContaining({ status: 'undelivered', reason: 'delivery_timeout' }),
+    ]);
+  });
+
+  it('leaves an attempt whose answer timed out sending (the plan does not move on), and the recovery asks again with the same key', async () => {
+    sms.timeOut = true;
+    const created = await service.create(context('ws_c'), {
+      to: { phone_number: '+31612345680' },
+      options: { channels: ['sms', 'whatsapp'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [timedOut] = sms.asked.splice(0);
+    expect(await attempts(created.id)).toEqual([expect.objectContaining({ status: 'sending' })]);
+    sms.timeOut = false;
+    await age(created.id);
+    expect(await recovery.run()).toBe(1);
+    expect(sms.asked.map((asked) => [asked.key, asked.send.code])).toEqual([
+      [timedOut.key, timedOut.send.code],
+    ]);
+    const seeds = await dataSource.query<Array<{ passcode_seed: string | null }>>(
+      `SELECT passcode_seed FROM verify_lookup_preferences.verification_attempts
+       WHERE verification_id = $1`,
+      [created.id],
+    );
+    expect(seeds).toEqual([{ passcode_seed: null }]);
+  });
+});

@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+import { VerifyErrors } from '@switchboard/contracts';
+import type {
+  RequestContext,
+  VerificationCheckResult,
+  VerifyVerificationsCheckParams,
+} from '@switchboard/contracts';
+import { CommitBatcher, wakeRelay } from '@switchboard/background';
+import { IdempotentWrites, inPgTransaction } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import { AppError, workspaceOf } from '@switchboard/platform';
+import type { OutboxEvent } from '@switchboard/platform';
+import { answerOf, EXHAUSTED, verdictOf } from './check-verdict';
+import type { CheckVerdict } from './check-verdict';
+import { verifyEvent } from './verification.mapper';
+import { recipientOf } from './verification-rules';
+import { Passcodes } from './passcodes';
+import { VerificationAttemptsRepository } from './verification-attempts.repository';
+import { VerificationsRepository } from './verifications.repository';
+import type { VerificationRow } from './verifications.repository';
+
+const DIGITS = /^\d{1,12}$/;
+
+/** A check without an Idempotency-Key, waiting for the next shared statement. */
+interface WaitingCheck {
+  workspaceId: string;
+  key: string;
+  code: string;
+  answer?: VerificationCheckResult;
+}
+
+/**
+ * Checks of a submitted passcode. A check is spent first, atomically (`checks < max_checks` in
+ * the UPDATE: concurrent wrong checks queue on the row and never pass the limit), then the code
+ * is compared in constant time with every kept hash. A wrong code is an answer (200,
+ * `success: false`), not an error.
+ *
+ * Checks without an Idempotency-Key are group-committed: those arriving while one statement runs
+ * spend their checks together in the next (one statement and one WAL flush for many), and the
+ * few that end a verification are written in one transaction with their events.
+ */
+@Injectable()
+export class VerificationChecks {
+  private readonly waiting = new CommitBatcher<WaitingCheck>((checks) =>
+    this.checkTogether(checks),
+  );
+
+  constructor(
+    private readonly repository: VerificationsRepository,
+    private readonly attempts: VerificationAttemptsRepository,
+    private readonly writes: IdempotentWrites,
+    private readonly passcodes: Passcodes,
+  ) {}
+
+  async check(
+    context: RequestContext,
+    input: VerifyVerificationsCheckParams,
+  ): Promise<VerificationCheckResult> {
+    const workspaceId = workspaceOf(context);
+    const recipient = recipientOf(input.to);
+    if (typeof input.code !== 'string' || !DIGITS.test(input.code))
+      throw AppError.validation([{ param: 'code', message: 'must be the digits of the passcode' }]);
+    if (context.idempotencyKey) return this.checkAlone(context, recipient.key, input.code);
+    const check: WaitingCheck = { workspaceId, key: recipient.key, code: input.code };
+    await this.waiting.add(check);
+    return check.answer as VerificationCheckResult;
+  }
+
+  /** A check with an Idempotency-Key: one transaction with the key's claim, replayed on retry. */
+  private async checkAlone(
+    context: RequestContext,
+    recipientKey: string,
+    code: string,
+  ): Promise<VerificationCheckResult> {
+    const workspaceId = workspaceOf(context);
+    const result = await this.writes.run(context, async (runner) => {
+      const spent = await this.repository.spendCheck(runner, workspaceId, recipientKey);
+      const row = spent ?? (await this.repository.findPending(runner, workspaceId, recipientKey));
+      if (!row) throw new AppError(VerifyErrors.VerificationNotFound);
+      const verdict = spent
+        ? verdictOf(spent, code, this.passcodes.hashKey, new Date())
+        : EXHAUSTED;
+      const [ended] = await this.end(runner, [{ row, verdict }]);
+      // Another check ended it first: it is final, so there is nothing left to check.
+      if (verdict.end && !ended) throw new AppError(VerifyErrors.VerificationNotFound);
+      return answerOf(verdict, ended ?? row);
+    });
+    if (result.success) wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+    return result;
+  }
+
+  /**
+   * One batch: checks of distinct recipients spend together; a recipient checked twice in the
+   * batch waits for the next statement, so each of its checks is counted.
+   */
+  private async checkTogether(checks: WaitingCheck[]): Promise<Array<Error | undefined>> {
+    const failures: Array<Error | undefined> = checks.map(() => undefined);
+    let left = checks.map((check, index) => ({ check, index }));
+    while (left.length > 0) {
+      const seen = new Set<string>();
+      const now: typeof left = [];
+      const later: typeof left = [];
+      for (const entry of left) {
+        const id = `${entry.check.workspaceId} ${entry.check.key}`;
+        (seen.has(id) ? later : now).push(entry);
+        seen.add(id);
+      }
+      left = later;
+      const spent = await this.repository.spendChecks(
+        now.map(({ check }) => ({ workspaceId: check.workspaceId, key: check.key })),
+      );
+      const byRecipient = new Map(
+        spent.map((row) => [`${row.workspace_id} ${row.recipient_key}`, row]),
+      );
+      const unspent = now.filter(
+        ({ check }) => !byRecipient.has(`${check.workspaceId} ${check.key}`),
+      );
+      const at = new Date();
+      let judged = now.flatMap(({ check, index }) => {
+        const row = byRecipient.get(`${check.workspaceId} ${check.key}`);
+        return row
+          ? [{ index, row, verdict: verdictOf(row, check.code, this.passcodes.hashKey, at) }]
+          : [];
+      });
+      // Most checks are wrong codes with checks left: nothing more to write for them.
+      if (unspent.length > 0 || judged.some(({ verdict }) => verdict.end))
+        await inPgTransaction(this.repository.pool, async (runner) => {
+          for (const row of await this.pendingOf(
+            runner,
+            unspent.map(({ check }) => check),
+          )) {
+            const entry = unspent.find(
+              ({ check }) =>
+                check.workspaceId === row.workspace_id && check.key === row.recipient_key,
+            );
+            if (entry) judged.push({ index: entry.index, row, verdict: EXHAUSTED });
+          }
+          const ended = new Map((await this.end(runner, judged)).map((row) => [row.id, row]));
+          for (const entry of judged) entry.row = ended.get(entry.row.id) ?? entry.row;
+          // Another check ended these first: final, so nothing left to check (404 below).
+          judged = judged.filter(({ row, verdict }) => !verdict.end || ended.has(row.id));
+        });
+      for (const { index, row, verdict } of judged) checks[index].answer = answerOf(verdict, row);
+      for (const { check, index } of now)
+        if (!check.answer) failures[index] = new AppError(VerifyErrors.VerificationNotFound);
+    }
+    if (checks.some((check) => check.answer?.success))
+      wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+    return failures;
+  }
+
+  private pendingOf(runner: SqlRunner, checks: WaitingCheck[]) {
+    if (checks.length === 0) return Promise.resolve([]);
+    return this.repository.pendingOf(
+      runner,
+      checks.map((check) => ({ workspaceId: check.workspaceId, key: check.key })),
+    );
+  }
+
+  /** Ends the verifications the verdicts end, with `verify.verification.verified` for matches. */
+  private async end(
+    runner: SqlRunner,
+    judged: Array<{ row: VerificationRow; verdict: CheckVerdict }>,
+  ): Promise<VerificationRow[]> {
+    const ends = judged.flatMap(({ row, verdict }) =>
+      verdict.end ? [{ id: row.id, ...verdict.end }] : [],
+    );
+    const ended = await this.repository.finishMany(runner, ends);
+    const matched = new Map(judged.map(({ row, verdict }) => [row.id, verdict.matchedAttempt]));
+    const now = new Date();
+    const events: OutboxEvent[] = [];
+    for (const row of ended.filter((one) => one.status === 'verified')) {
+      const attempt = matched.get(row.id);
+      const channel = attempt
+        ? await this.attempts.channelOf(runner, row.workspace_id, attempt)
+        : undefined;
+      events.push(
+        verifyEvent('verify.verification.verified', row, now, {
+          status: 'verified',
+          channel: channel ?? row.last_channel,
+          verified_at: now.toISOString(),
+        }),
+      );
+    }
+    await this.repository.events(runner, events);
+    return ended;
+  }
+}

@@ -1,0 +1,262 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { writeOutboxEvents } from '@switchboard/background';
+import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import type { OutboxEvent } from '@switchboard/platform';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+
+export interface VerificationRow {
+  id: string;
+  workspace_id: string;
+  recipient_key: string;
+  email: string | null;
+  phone_number: string | null;
+  status: 'pending' | 'verified' | 'failed' | 'expired' | 'canceled' | 'blocked';
+  reason: string | null;
+  channels: string[];
+  channel_index: number;
+  last_channel: string | null;
+  language: string;
+  code_length: number;
+  code_hashes: Buffer[];
+  code_attempts: string[];
+  checks: number;
+  max_checks: number;
+  metadata: Record<string, unknown> | null;
+  last_sent_at: Date | null;
+  expires_at: Date;
+  verified_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const SCHEMA = 'verify_lookup_preferences';
+const TABLE = `${SCHEMA}.verifications`;
+
+/** Named queries over verifications; every one is scoped by workspace (or by ids read in it). */
+@Injectable()
+export class VerificationsRepository {
+  readonly pool: Pool;
+  /** Statements outside a transaction, answering rows as a transaction's runner does. */
+  readonly reads: SqlRunner;
+
+  constructor(@InjectDataSource(SCHEMA) dataSource: DataSource) {
+    this.pool = pgPoolOf(dataSource);
+    this.reads = poolRunner(dataSource);
+  }
+
+  /**
+   * Serialises the recipient's writes (a transaction-scoped advisory lock: it may have no row
+   * yet) and reads its verification in progress.
+   */
+  async lockPending(
+    runner: SqlRunner,
+    workspaceId: string,
+    recipientKey: string,
+  ): Promise<VerificationRow | undefined> {
+    await runner.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended($1::text || ' ' || $2::text, 13))`,
+      [workspaceId, recipientKey],
+    );
+    const rows = rowsOf<VerificationRow>(
+      await runner.query(
+        `SELECT * FROM ${TABLE} WHERE workspace_id = $1 AND recipient_key = $2 AND status = 'pending'`,
+        [workspaceId, recipientKey],
+      ),
+    );
+    return rows[0];
+  }
+
+  async insert(
+    runner: SqlRunner,
+    row: Omit<VerificationRow, 'created_at' | 'updated_at' | 'code_attempts'>,
+  ) {
+    const rows = rowsOf<VerificationRow>(
+      await runner.query(
+        `INSERT INTO ${TABLE} (id, workspace_id, recipient_key, email, phone_number, status,
+           reason, channels, channel_index, last_channel, language, code_length, code_hashes,
+           checks, max_checks, metadata, last_sent_at, expires_at, verified_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+         RETURNING *`,
+        [
+          row.id,
+          row.workspace_id,
+          row.recipient_key,
+          row.email,
+          row.phone_number,
+          row.status,
+          row.reason,
+          row.channels,
+          row.channel_index,
+          row.last_channel,
+          row.language,
+          row.code_length,
+          row.code_hashes,
+          row.checks,
+          row.max_checks,
+          row.metadata,
+          row.last_sent_at,
+          row.expires_at,
+          row.verified_at,
+        ],
+      ),
+    );
+    return rows[0];
+  }
+
+  /** A fresh passcode's hash joins the valid ones, with its first attempt; it is sent now. */
+  async addPasscode(runner: SqlRunner, id: string, hash: Buffer, attemptId: string, at: Date) {
+    const rows = rowsOf<VerificationRow>(
+      await runner.query(
+        `UPDATE ${TABLE} SET code_hashes = code_hashes || $2::bytea,
+           code_attempts = code_attempts || $3::text, last_sent_at = $4,
+           updated_at = clock_timestamp()
+         WHERE id = $1 RETURNING *`,
+        [id, hash, attemptId, at],
+      ),
+    );
+    return rows[0];
+  }
+
+  /** Ends a verification (no passcode stays valid); nothing happens to one already final. */
+  async finish(
+    runner: SqlRunner,
+    id: string,
+    status: 'verified' | 'failed' | 'expired',
+    reason: string | null,
+  ): Promise<VerificationRow | undefined> {
+    const rows = rowsOf<VerificationRow>(
+      await runner.query(
+        `UPDATE ${TABLE} SET status = $2, reason = $3, code_hashes = '{}', code_attempts = '{}',
+           verified_at = CASE WHEN $2 = 'verified' THEN clock_timestamp() END,
+           updated_at = clock_timestamp()
+         WHERE id = $1 AND status = 'pending' RETURNING *`,
+        [id, status, reason],
+      ),
+    );
+    return rows[0];
+  }
+
+  /**
+   * Spends one check of the recipient's verification in progress, atomically: concurrent checks
+   * queue on the row and none passes `max_checks`. Undefined when none is left to spend.
+   */
+  async spendCheck(runner: SqlRunner, workspaceId: string, recipientKey: string) {
+    const rows = rowsOf<VerificationRow>(
+      await runner.query(
+        `UPDATE ${TABLE} SET checks = checks + 1, updated_at = clock_timestamp()
+         WHERE workspace_id = $1 AND recipient_key = $2 AND status = 'pending'
+           AND checks < max_checks
+         RETURNING *`,
+        [workspaceId, recipientKey],
+      ),
+    );
+    return rows[0];
+  }
+
+  /**
+   * `spendCheck` for many recipients in one autocommit statement (distinct recipients: a row is
+   * updated once per statement). Answers the rows that had a check left.
+   */
+  async spendChecks(recipients: Array<{ workspaceId: string; key: string }>) {
+    const result = await this.pool.query<VerificationRow>(
+      `UPDATE ${TABLE} v SET checks = v.checks + 1, updated_at = clock_timestamp()
+       FROM unnest($1::text[], $2::text[]) AS r(workspace_id, recipient_key)
+       WHERE v.workspace_id = r.workspace_id AND v.recipient_key = r.recipient_key
+         AND v.status = 'pending' AND v.checks < v.max_checks
+       RETURNING v.*`,
+      [recipients.map((r) => r.workspaceId), recipients.map((r) => r.key)],
+    );
+    return result.rows;
+  }
+
+  /** The pending verifications of many recipients (those whose checks ran out, in a batch). */
+  async pendingOf(runner: SqlRunner, recipients: Array<{ workspaceId: string; key: string }>) {
+    return rowsOf<VerificationRow>(
+      await runner.query(
+        `SELECT v.* FROM ${TABLE} v
+         JOIN unnest($1::text[], $2::text[]) AS r(workspace_id, recipient_key)
+           ON v.workspace_id = r.workspace_id AND v.recipient_key = r.recipient_key
+         WHERE v.status = 'pending'`,
+        [recipients.map((r) => r.workspaceId), recipients.map((r) => r.key)],
+      ),
+    );
+  }
+
+  /** `finish` for many verifications in one statement; answers the rows it ended. */
+  async finishMany(
+    runner: SqlRunner,
+    ends: Array<{ id: string; status: 'verified' | 'failed' | 'expired'; reason: string | null }>,
+  ): Promise<VerificationRow[]> {
+    if (ends.length === 0) return [];
+    return rowsOf<VerificationRow>(
+      await runner.query(
+        `UPDATE ${TABLE} v SET status = e.status, reason = e.reason, code_hashes = '{}',
+           code_attempts = '{}',
+           verified_at = CASE WHEN e.status = 'verified' THEN clock_timestamp() END,
+           updated_at = clock_timestamp()
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS e(id, status, reason)
+         WHERE v.id = e.id AND v.status = 'pending'
+         RETURNING v.*`,
+        [ends.map((e) => e.id), ends.map((e) => e.status), ends.map((e) => e.reason)],
+      ),
+    );
+  }
+
+  async findPending(runner: SqlRunner, workspaceId: string, recipientKey: string) {
+    const rows = rowsOf<VerificationRow>(
+      await runner.query(
+        `SELECT * FROM ${TABLE} WHERE workspace_id = $1 AND recipient_key = $2 AND status = 'pending'`,
+        [workspaceId, recipientKey],
+      ),
+    );
+    return rows[0];
+  }
+
+  async find(workspaceId: string, id: string): Promise<VerificationRow | undefined> {
+    const rows = await this.pool.query<VerificationRow>(
+      `SELECT * FROM ${TABLE} WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, id],
+    );
+    return rows.rows[0];
+  }
+
+  /**
+   * The channel took the send: it is the last channel, and the plan's position moves forward
+   * (never back: a resend on an earlier channel races a next-channel).
+   */
+  async channelSent(runner: SqlRunner, id: string, channel: string, channelIndex: number) {
+    const rows = rowsOf<VerificationRow>(
+      await runner.query(
+        `UPDATE ${TABLE} SET last_channel = $2, channel_index = GREATEST(channel_index, $3),
+           updated_at = clock_timestamp()
+         WHERE id = $1 RETURNING *`,
+        [id, channel, channelIndex],
+      ),
+    );
+    return rows[0];
+  }
+
+  /** A channel refused the send: the plan's position moves past it all the same. */
+  async channelPassed(runner: SqlRunner, id: string, channelIndex: number): Promise<void> {
+    await runner.query(
+      `UPDATE ${TABLE} SET channel_index = GREATEST(channel_index, $2), updated_at = clock_timestamp()
+       WHERE id = $1`,
+      [id, channelIndex],
+    );
+  }
+
+  /** Verifications by id (any workspace: the caller holds ids from its own attempts). */
+  async byIds(runner: SqlRunner, ids: string[]): Promise<VerificationRow[]> {
+    if (ids.length === 0) return [];
+    return rowsOf<VerificationRow>(
+      await runner.query(`SELECT * FROM ${TABLE} WHERE id = ANY($1::text[])`, [ids]),
+    );
+  }
+
+  events(runner: SqlRunner, events: OutboxEvent[]): Promise<void> {
+    return events.length === 0 ? Promise.resolve() : writeOutboxEvents(runner, SCHEMA, events);
+  }
+}

@@ -1,0 +1,202 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { VerifyErrors } from '@switchboard/contracts';
+import type {
+  RequestContext,
+  Verification,
+  VerificationCheckResult,
+  VerifyVerificationsCheckParams,
+  VerifyVerificationsCreateParams,
+  VerifyVerificationsNextChannelParams,
+} from '@switchboard/contracts';
+import { IdempotentWrites, inPgTransaction, newId } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import { AppError, workspaceOf } from '@switchboard/platform';
+import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
+import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
+import { addressFor, PasscodeDelivery } from './passcode-delivery';
+import type { PasscodeSendPlan } from './passcode-delivery';
+import { Passcodes } from './passcodes';
+import { toVerificationDto, verifyEvent } from './verification.mapper';
+import {
+  codeLengthOf,
+  languageOf,
+  metadataOf,
+  newPasscodeSeed,
+  planOf,
+  recipientOf,
+} from './verification-rules';
+import { VerificationChecks } from './verification-checks';
+import { SendCap } from './send-cap';
+import { VerificationsRepository } from './verifications.repository';
+import type { VerificationRow } from './verifications.repository';
+
+/**
+ * Verifications addressed by recipient: create (or reuse, within the cooldown without sending),
+ * next-channel, and check (VerificationChecks). The passcode lives in memory only until the
+ * channel's service has it; the database keeps its keyed hash.
+ */
+@Injectable()
+export class VerificationsService {
+  private readonly logger = new Logger('Verify');
+
+  constructor(
+    @Inject(VERIFY_LOOKUP_PREFERENCES_CONFIG)
+    private readonly config: VerifyLookupPreferencesConfig,
+    private readonly repository: VerificationsRepository,
+    private readonly delivery: PasscodeDelivery,
+    private readonly checks: VerificationChecks,
+    private readonly writes: IdempotentWrites,
+    private readonly passcodes: Passcodes,
+    private readonly sendCap: SendCap,
+  ) {}
+
+  async create(
+    context: RequestContext,
+    input: VerifyVerificationsCreateParams,
+  ): Promise<Verification> {
+    const workspaceId = workspaceOf(context);
+    const recipient = recipientOf(input.to);
+    const plan = planOf(recipient, input.options?.channels);
+    const codeLength = codeLengthOf(input.options, this.config.VERIFY_CODE_LENGTH);
+    const metadata = metadataOf(input.metadata);
+    const replay = await this.writes.replayOf<Verification>(context);
+    if (replay) return replay;
+    const now = new Date();
+    const send = await inPgTransaction(this.repository.pool, async (runner) => {
+      let current = await this.repository.lockPending(runner, workspaceId, recipient.key);
+      if (current && new Date(current.expires_at) <= now) {
+        await this.repository.finish(runner, current.id, 'expired', 'ttl_elapsed');
+        current = undefined;
+      }
+      const cooldownMs = this.config.VERIFY_RESEND_COOLDOWN_SECONDS * 1000;
+      if (current?.last_sent_at && now.getTime() - current.last_sent_at.getTime() < cooldownMs)
+        return { row: current };
+      const row =
+        current ??
+        (await this.repository.insert(runner, {
+          id: newId('vrf'),
+          workspace_id: workspaceId,
+          recipient_key: recipient.key,
+          email: recipient.email,
+          phone_number: recipient.phoneNumber,
+          status: 'pending',
+          reason: null,
+          channels: plan,
+          channel_index: 0,
+          last_channel: null,
+          language: languageOf(input.options?.language, recipient.phoneNumber),
+          code_length: codeLength,
+          code_hashes: [],
+          checks: 0,
+          max_checks: this.config.VERIFY_MAX_CHECKS,
+          metadata,
+          last_sent_at: null,
+          expires_at: new Date(now.getTime() + this.config.VERIFY_CODE_TTL_SECONDS * 1000),
+          verified_at: null,
+        }));
+      const index = current ? current.channel_index : 0;
+      await this.sendCap.spend(runner, workspaceId, addressFor(row, row.channels[index]), now);
+      if (!current)
+        await this.repository.events(runner, [
+          verifyEvent('verify.verification.created', row, now, {
+            channel: row.channels[0],
+            status: 'pending',
+            created_at: now.toISOString(),
+          }),
+        ]);
+      return this.newPasscode(runner, row, index, true, now);
+    });
+    // Delivery is not part of the answer: the channels take the passcode after the commit, and
+    // `verify.attempt.*` and `verify.verification.failed` tell how it went.
+    if ('code' in send)
+      void this.delivery
+        .deliverOrFail(context, send)
+        .catch((err: Error) =>
+          this.logger.error(`passcode delivery of ${send.row.id} failed: ${err.message}`),
+        );
+    return this.remember(context, toVerificationDto(send.row));
+  }
+
+  async check(
+    context: RequestContext,
+    input: VerifyVerificationsCheckParams,
+  ): Promise<VerificationCheckResult> {
+    return this.checks.check(context, input);
+  }
+
+  /** Advances the plan by one channel at most and sends a fresh passcode there (no slot spent). */
+  async nextChannel(
+    context: RequestContext,
+    input: VerifyVerificationsNextChannelParams,
+  ): Promise<Verification> {
+    const workspaceId = workspaceOf(context);
+    const recipient = recipientOf(input.to);
+    const replay = await this.writes.replayOf<Verification>(context);
+    if (replay) return replay;
+    const now = new Date();
+    const send = await inPgTransaction(this.repository.pool, async (runner) => {
+      const current = await this.repository.lockPending(runner, workspaceId, recipient.key);
+      if (!current || new Date(current.expires_at) <= now)
+        throw new AppError(VerifyErrors.VerificationNotFound);
+      const index = current.channel_index + 1;
+      if (index >= current.channels.length)
+        throw new AppError(VerifyErrors.NoNextChannel, {
+          details: [
+            { param: 'to', message: `the plan (${current.channels.join(', ')}) is exhausted` },
+          ],
+        });
+      // Claimed under the lock: concurrent calls each advance the plan by one channel.
+      await this.repository.channelPassed(runner, current.id, index);
+      return this.newPasscode(runner, current, index, false, now);
+    });
+    const outcome = await this.delivery.deliver(context, send);
+    if (!outcome.sent && !outcome.inFlight)
+      throw new AppError(VerifyErrors.NoAvailableChannel, {
+        details: outcome.refusals.map((refusal) => ({
+          param: `channels.${refusal.channel}`,
+          message: `${refusal.reason}: ${refusal.error}`,
+        })),
+      });
+    return this.remember(context, toVerificationDto(outcome.verification));
+  }
+
+  /**
+   * A fresh passcode: derived from a new seed, its hash kept, its first attempt recorded with
+   * the seed; the passcode itself only returned, to go to the channel.
+   */
+  private async newPasscode(
+    runner: SqlRunner,
+    row: VerificationRow,
+    index: number,
+    countsTowardCap: boolean,
+    now: Date,
+  ): Promise<PasscodeSendPlan> {
+    const address = addressFor(row, row.channels[index]);
+    const seed = newPasscodeSeed();
+    const code = this.passcodes.passcodeOf(row, address, seed);
+    const attemptId = newId('vat');
+    const updated = await this.repository.addPasscode(
+      runner,
+      row.id,
+      this.passcodes.hashOf(row.id, code),
+      attemptId,
+      now,
+    );
+    await this.sendCap.attempts.insertAttempt(runner, {
+      id: attemptId,
+      workspace_id: row.workspace_id,
+      verification_id: row.id,
+      channel: row.channels[index],
+      address,
+      seed,
+      countsTowardCap,
+    });
+    return { row: updated, code, attemptId, seed, index };
+  }
+
+  /** The reply kept for the request's Idempotency-Key (none without one), then answered. */
+  private async remember(context: RequestContext, verification: Verification) {
+    if (!context.idempotencyKey) return verification;
+    return this.writes.run(context, () => Promise.resolve(verification));
+  }
+}
