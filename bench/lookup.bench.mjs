@@ -9,7 +9,7 @@
 //   ROUND_S=1 ROUNDS=1 npm run bench:lookup   a short smoke run
 //
 // Exit status 0 when every goal is met, 1 otherwise (or when the run fails).
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = join(root, 'bench', 'RESULTS.md');
+const NOTES_FILE = join(root, 'bench', 'lookup.notes.md');
 const HEADING = '## Phone number lookups (`npm run bench:lookup`)';
 const write = process.argv.includes('--write');
 
@@ -85,21 +86,71 @@ async function main() {
   );
   for (const target of targets) await load(target, WARMUP_S);
   const answered = { platform: [], bare: [] };
-  const cpuBefore = await cpuSnapshot(groups);
+  // CPU is taken over each side's own rounds: averaged over the whole run, each side would show
+  // about half of what it uses while it is loaded.
+  const [postgresGroup, platformGroup, bareGroup] = groups;
+  const server = { platform: platformGroup, bare: bareGroup };
+  const cpu = {
+    platform: { server: 0, postgres: 0, autocannon: 0, others: 0, seconds: 0 },
+    bare: { server: 0, postgres: 0, autocannon: 0, others: 0, seconds: 0 },
+  };
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [...targets].reverse() : targets;
-    for (const target of order) answered[target.name].push(await load(target, ROUND_S));
+    for (const target of order) {
+      const before = await cpuSnapshot(groups);
+      answered[target.name].push(await load(target, ROUND_S));
+      const after = await cpuSnapshot(groups);
+      if (!before || !after) continue;
+      const side = cpu[target.name];
+      side.seconds += Number(after.at - before.at) / 1e9;
+      side.server +=
+        (after.byGroup[server[target.name]] - before.byGroup[server[target.name]]) / 100;
+      side.postgres += (after.byGroup[postgresGroup] - before.byGroup[postgresGroup]) / 100;
+      side.autocannon += (after.self - before.self) / 100;
+      // Whatever else ran on the machine meanwhile (other processes skew a run).
+      side.others += (after.busy - before.busy - (after.ours - before.ours)) / 100;
+    }
   }
-  const cpuAfter = await cpuSnapshot(groups);
-  return report({ answered, cpu: cpuShare(cpuBefore, cpuAfter, groups) });
+  return report({ answered, cpu: cpu.platform.seconds > 0 ? cpuShares(cpu) : undefined });
 }
 
-function cpuShare(before, after, groups) {
-  if (!before || !after) return undefined;
-  const seconds = Number(after.at - before.at) / 1e9;
-  const share = (pid) => (after.byGroup[pid] - before.byGroup[pid]) / 100 / seconds;
-  const [postgres, platform, bare] = groups;
-  return { platform: share(platform), bare: share(bare), postgres: share(postgres) };
+function cpuLine(cpu) {
+  const f = (value) => Math.max(0, value).toFixed(2);
+  const side = (name) =>
+    `${name} ${f(cpu[name].server)}${name === 'platform' ? ` (PostgreSQL ${f(cpu[name].postgres)})` : ''}, autocannon ${f(cpu[name].autocannon)}, other processes ${f(cpu[name].others)}`;
+  const serverBound = cpu.platform.server >= 0.9 && cpu.bare.server >= 0.9;
+  const generatorRoom = cpu.platform.autocannon < 0.9 && cpu.bare.autocannon < 0.9;
+  const verdict =
+    serverBound && generatorRoom
+      ? 'each server kept a core busy and autocannon had room to spare: the servers, not the load generator, set both rates'
+      : serverBound
+        ? 'autocannon was near a full core: the load generator may cap a rate'
+        : 'a server had less than a core: other work on the machine skewed this run';
+  return `- CPU while each side's own rounds ran (1.00 = one core busy): ${side('platform')}; ${side('bare')}. Verdict: ${verdict}`;
+}
+
+/** CPU per answered lookup, which other work on the machine skews less than the rates. */
+function costLine(cpu, platform, bare) {
+  const micros = (share, rate) => (share / rate) * 1e6;
+  const own = micros(cpu.platform.server, platform.rate);
+  const base = micros(cpu.bare.server, bare.rate);
+  return `- CPU per lookup: platform ${own.toFixed(0)} us, bare ${base.toFixed(0)} us (bare / platform ${((base / own) * 100).toFixed(1)}%)`;
+}
+
+/** Each side's CPU seconds per second of its own rounds (1 = one core kept busy). */
+function cpuShares(cpu) {
+  const share = (side, key) => side[key] / side.seconds;
+  return Object.fromEntries(
+    Object.entries(cpu).map(([name, side]) => [
+      name,
+      {
+        server: share(side, 'server'),
+        postgres: share(side, 'postgres'),
+        autocannon: share(side, 'autocannon'),
+        others: share(side, 'others'),
+      },
+    ]),
+  );
 }
 
 async function report({ answered, cpu }) {
@@ -134,14 +185,16 @@ async function report({ answered, cpu }) {
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
     '- Switchboard: the embedded default (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`) on one embedded PostgreSQL (fsync on): gateway (API key, body validation) -> verify-lookup-preferences -> `libphonenumber-js/max`; no Idempotency-Key, so no database write',
     `- Answered: autocannon, ${CONNECTIONS} connections, \`{"phone_number":"+31612345678"}\`; ${WARMUP_S} s warm-up per side, then ${ROUNDS} rounds of ${ROUND_S} s, sides alternating; rate over all rounds, p99 the worst round's. Bare: one Fastify route with the same parse and the same JSON out, no auth, no validation, no transport hop`,
-    cpu
-      ? `- CPU during the rounds: platform ${cpu.platform.toFixed(2)}, bare ${cpu.bare.toFixed(2)}, PostgreSQL ${cpu.postgres.toFixed(2)} CPUs`
-      : '- CPU: not measured',
+    cpu ? cpuLine(cpu) : '- CPU: not measured',
+    ...(cpu ? [costLine(cpu, platform, bare)] : []),
     '',
     '```sh',
     'npm run bench:lookup              # build, measure, print the figures and MEETS / MISSES',
     'npm run bench:lookup -- --write   # same, and rewrite this section',
     '```',
+    '',
+    // What changed and where the time goes: kept by hand beside this script.
+    (await readFile(NOTES_FILE, 'utf8')).trimEnd(),
   ];
   const section = lines.join('\n');
   log(`\n${section}\n`);

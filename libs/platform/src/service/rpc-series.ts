@@ -1,8 +1,9 @@
-import { rpcDuration, rpcRequests } from '../observability/metrics';
+import { countLater, observeLater, rpcDuration, rpcRequests } from '../observability/metrics';
 
 /** The metrics of one service's subject: its duration histogram and its two outcome counters. */
 export interface RpcSeries {
-  duration: { startTimer(): () => void };
+  /** Observes seconds. */
+  duration: { observe(seconds: number): void };
   ok: { inc(): void };
   error: { inc(): void };
 }
@@ -20,9 +21,9 @@ export function rpcSeries(service: string, subject: string): RpcSeries {
   const known = seriesBySubject.get(key);
   if (known) return known;
   const series: RpcSeries = {
-    duration: rpcDuration.labels({ service, subject }),
-    ok: rpcRequests.labels({ service, subject, outcome: 'ok' }),
-    error: rpcRequests.labels({ service, subject, outcome: 'error' }),
+    duration: observeLater(rpcDuration, { service, subject }),
+    ok: countLater(rpcRequests, { service, subject, outcome: 'ok' }),
+    error: countLater(rpcRequests, { service, subject, outcome: 'error' }),
   };
   seriesBySubject.set(key, series);
   return series;

@@ -6,6 +6,7 @@ import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { TimeoutError } from 'rxjs';
 import { AppError } from '../errors/app-error';
 import type { InProcessBus } from './in-process.bus';
+import { DeadlineQueue } from './deadline-queue';
 import { decodeReply, encodeRequest, toNatsHeaders } from './nats-wire';
 import { NatsWriteBatch } from './nats-write-batch';
 import { transportRefusal } from './payload-limit';
@@ -17,8 +18,8 @@ import type { TransportSettings } from './transport.options';
  * connects them. Failures come back as AppError: the service's own error unchanged, E05001 when
  * no answer arrives within the time-out, E05002 when the transport cannot be reached.
  *
- * In the embedded default the request goes straight onto the in-process bus (a promise and a
- * timer); Nest's ClientProxy would wrap each one in several rxjs observables for nothing. Over
+ * In the embedded default the request goes straight onto the in-process bus (a promise and an
+ * entry in a deadline queue); Nest's ClientProxy would wrap each one in several rxjs observables for nothing. Over
  * NATS it is one `request` on a connection of our own (replies on one muxed inbox subscription,
  * the wire format of `nats-wire.ts`, answered by NatsServer); Nest's ClientNats also subscribed
  * and unsubscribed an inbox per request. The connection is made on the first request, and again
@@ -29,6 +30,8 @@ export class ServiceClient {
   private readonly url?: string;
   private readonly log = new Logger(ServiceClient.name);
   private readonly writes = new NatsWriteBatch();
+  /** The in-process requests' time-outs, one queue per duration. */
+  private readonly deadlines = new Map<number, DeadlineQueue>();
   private nats?: NatsConnection;
   private connecting?: Promise<NatsConnection>;
   private connected = true;
@@ -85,18 +88,18 @@ export class ServiceClient {
     headers: Record<string, string>,
     timeoutMs: number,
   ): Promise<T> {
+    let deadlines = this.deadlines.get(timeoutMs);
+    if (!deadlines) this.deadlines.set(timeoutMs, (deadlines = new DeadlineQueue(timeoutMs)));
+    const queue = deadlines;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(this.toAppError(new TimeoutError(), subject)),
-        timeoutMs,
-      );
+      const answered = queue.add(() => reject(this.toAppError(new TimeoutError(), subject)));
       bus.request(subject, payload, headers).then(
         (reply) => {
-          clearTimeout(timer);
+          answered();
           resolve(reply as T);
         },
         (err: unknown) => {
-          clearTimeout(timer);
+          answered();
           reject(this.toAppError(err, subject));
         },
       );

@@ -1,4 +1,10 @@
-import { AppError, httpDuration, httpRequests } from '@switchboard/platform';
+import {
+  AppError,
+  countLater,
+  httpDuration,
+  httpRequests,
+  observeLater,
+} from '@switchboard/platform';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../config/gateway.config';
@@ -8,6 +14,7 @@ import type { RouteTable } from '../routes/route-table';
 import { errorEnvelope, toAppError } from './error-envelope';
 import type { ErrorResponder } from './error-envelope.filter';
 import { newRequestId } from './request-id';
+import { decorateRouteUrl, routeUrlOf } from './route-url';
 import { CommonErrors } from '@switchboard/contracts';
 
 declare module 'fastify' {
@@ -52,7 +59,7 @@ export function configureFastify(
     routes.filter((r) => r.policy.bodyLimit === 'large').map((r) => `${r.method} ${r.path}`),
   );
   const limitFor = (request: FastifyRequest): number =>
-    largeBodyRoutes.has(`${request.method} ${request.routeOptions.url}`)
+    largeBodyRoutes.has(`${request.method} ${routeUrlOf(request)}`)
       ? config.LARGE_BODY_LIMIT_BYTES
       : config.BODY_LIMIT_BYTES;
 
@@ -63,6 +70,7 @@ export function configureFastify(
     }
   });
 
+  decorateRouteUrl(fastify);
   fastify.decorateRequest('publicOrigin', {
     getter(this: FastifyRequest) {
       return config.PUBLIC_URL ?? `${this.protocol}://${this.host}`;
@@ -117,12 +125,15 @@ export function configureFastify(
     { count: { inc(): void }; duration: { observe(value: number): void } }
   >();
   fastify.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeUrlOf(request) ?? 'unmatched';
     const key = `${request.method} ${route} ${reply.statusCode}`;
     let child = series.get(key);
     if (!child) {
       const labels = { method: request.method, route, status: String(reply.statusCode) };
-      child = { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
+      child = {
+        count: countLater(httpRequests, labels),
+        duration: observeLater(httpDuration, labels),
+      };
       series.set(key, child);
     }
     child.count.inc();

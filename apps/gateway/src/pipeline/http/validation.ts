@@ -3,6 +3,7 @@ import { AppError } from '@switchboard/platform';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { ValidationError } from 'class-validator';
+import { compiledBuild, compiledCheck } from './compiled-validation';
 
 /**
  * Flattens class-validator's tree into the envelope's details, with dotted paths such as
@@ -45,7 +46,12 @@ export function validateInto<T extends object>(
   ) {
     throw AppError.validation([{ param: 'body', message: 'must be a JSON object' }]);
   }
-  const instance = plainToInstance(type, plain ?? {}, { exposeDefaultValues: true });
+  const instance =
+    compiledBuild(type)?.(plain) ??
+    plainToInstance(type, plain ?? {}, { exposeDefaultValues: true });
+  // A valid request is confirmed by the DTO's compiled check; anything else, and every DTO the
+  // check does not cover, goes through class-validator, which names each problem.
+  if (compiledCheck(type)?.(instance)) return instance;
   const errors = validateSync(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -8,6 +8,7 @@ import type { Caller } from '../auth/caller';
 import { ANONYMOUS } from '../auth/caller';
 import { secretMatches } from '../auth/secrets';
 import { rejectQuery, validateInto } from '../http/validation';
+import { routeUrlOf } from '../http/route-url';
 import { IdempotencyGate } from '../idempotency/idempotency-gate';
 import { RateLimitEnforcer } from '../rate-limits/rate-limit.providers';
 import type { RateLimitDecision } from '../rate-limits/rate-limit.providers';
@@ -35,7 +36,7 @@ export class PolicyPipeline {
   ) {}
 
   policyOf(request: FastifyRequest): RoutePolicy | undefined {
-    return this.policies.find(request.method, request.routeOptions.url);
+    return this.policies.find(request.method, routeUrlOf(request));
   }
 
   /**

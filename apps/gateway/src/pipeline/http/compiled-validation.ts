@@ -1,0 +1,216 @@
+import { TransformationType } from 'class-transformer';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import type { ValidationArguments, ValidatorConstraintInterface } from 'class-validator';
+
+/**
+ * Answers true only when class-validator's `validateSync(instance, { whitelist: true,
+ * forbidNonWhitelisted: true, forbidUnknownValues: true })` would find no error. False means
+ * "not sure": the caller runs class-validator itself, which then names every problem.
+ */
+export type ValidCheck = (instance: object) => boolean;
+
+/** One decorator's rule on a property, with the constraint objects class-validator would call. */
+interface Rule {
+  property: string;
+  constraints: unknown[];
+  each: boolean;
+  validateIf?: (object: unknown, value: unknown) => boolean;
+  validators: ValidatorConstraintInterface[];
+}
+
+interface PropertyRules {
+  name: string;
+  /** `@IsOptional`, `@ValidateIf`: when any says no, the property's rules are skipped. */
+  conditions: Array<(object: unknown, value: unknown) => unknown>;
+  /** `@IsDefined` first, then the others, as class-validator runs them. */
+  rules: Rule[];
+}
+
+const compiled = new WeakMap<object, ValidCheck | null>();
+
+/**
+ * The check of a DTO class, built once from class-validator's own metadata: the same decorators,
+ * the same constraint objects and arguments, without the per-call metadata search (which walks
+ * every decorated class in the process), grouping and error objects that a valid request pays
+ * for in `validateSync`. A class with nested or promise validation (or none at all) gets null:
+ * it always takes class-validator's path.
+ */
+export function compiledCheck(type: new () => object): ValidCheck | null {
+  let check = compiled.get(type);
+  if (check === undefined) {
+    check = compile(type);
+    compiled.set(type, check);
+  }
+  return check;
+}
+
+function compile(type: new () => object): ValidCheck | null {
+  const storage = getMetadataStorage();
+  // The arguments class-validator's executor passes when no groups or `always` are configured.
+  const metadatas = storage.getTargetValidationMetadatas(
+    type,
+    undefined as unknown as string,
+    false,
+    false,
+    undefined,
+  );
+  if (metadatas.length === 0) return null;
+  const grouped = storage.groupByPropertyName(metadatas);
+  const allowed = new Set<string>();
+  const properties: PropertyRules[] = [];
+  for (const [name, list] of Object.entries(grouped)) {
+    if (list.length > 0) allowed.add(name);
+    const others = list.filter(
+      (m) => m.type !== ValidationTypes.IS_DEFINED && m.type !== ValidationTypes.WHITELIST,
+    );
+    const supported = [ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.CONDITIONAL_VALIDATION];
+    if (others.some((m) => !supported.includes(m.type))) return null;
+    const rulesOf = (kind: string): Rule[] =>
+      list
+        .filter((m) => m.type === kind)
+        .map((m) => ({
+          property: m.propertyName,
+          constraints: m.constraints as unknown[],
+          each: m.each,
+          validateIf: m.validateIf,
+          // Asynchronous constraints are skipped by validateSync.
+          validators: storage
+            .getTargetValidatorConstraints(m.constraintCls)
+            .filter((c) => !c.async)
+            .map((c) => c.instance),
+        }));
+    properties.push({
+      name,
+      conditions: others
+        .filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION)
+        .map((m) => m.constraints[0] as (object: unknown, value: unknown) => unknown),
+      rules: [
+        ...rulesOf(ValidationTypes.IS_DEFINED),
+        ...rulesOf(ValidationTypes.CUSTOM_VALIDATION),
+      ],
+    });
+  }
+  return (instance) => {
+    for (const key of Object.keys(instance)) if (!allowed.has(key)) return false;
+    const object = instance as Record<string, unknown>;
+    for (const property of properties) {
+      const value = object[property.name];
+      // Every condition is evaluated, as class-validator does (map, then reduce).
+      let canValidate = true;
+      for (const condition of property.conditions)
+        canValidate = !!condition(object, value) && canValidate;
+      if (!canValidate) continue;
+      for (const rule of property.rules) if (!passes(rule, object, value)) return false;
+    }
+    return true;
+  };
+}
+
+function passes(rule: Rule, object: Record<string, unknown>, value: unknown): boolean {
+  if (rule.validateIf && !rule.validateIf(object, value)) return true;
+  const args: ValidationArguments = {
+    targetName: (object.constructor as { name?: string } | undefined)?.name as string,
+    property: rule.property,
+    object,
+    value,
+    constraints: rule.constraints,
+  };
+  const items =
+    rule.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)
+      ? value instanceof Map
+        ? [...value.values()]
+        : [...(value as Iterable<unknown>)]
+      : undefined;
+  for (const validator of rule.validators) {
+    if (items === undefined) {
+      if (!holds(validator.validate(value, args))) return false;
+      continue;
+    }
+    for (const item of items) if (!holds(validator.validate(item, args))) return false;
+  }
+  return true;
+}
+
+/** A promise is an answer only class-validator can settle: "not sure". */
+function holds(result: unknown): boolean {
+  return !!result && !(result instanceof Promise);
+}
+
+/** Builds a DTO instance from a parsed body, or answers undefined when it cannot vouch for it. */
+export type InstanceBuild = (plain: unknown) => object | undefined;
+
+const builds = new WeakMap<object, InstanceBuild | null>();
+
+/**
+ * What `plainToInstance(type, plain, { exposeDefaultValues: true })` makes of a body whose keys
+ * are all the DTO's validated properties and whose values are strings, numbers, booleans, null
+ * or arrays of those: `new type()` with those values (arrays copied), built without
+ * class-transformer's per-key metadata lookups. Null for a class with class-transformer
+ * decorators or accessors of its own; for any other body the build answers undefined, and the
+ * caller uses plainToInstance.
+ */
+export function compiledBuild<T extends object>(
+  type: new () => T,
+): ((plain: unknown) => T | undefined) | null {
+  let build = builds.get(type);
+  if (build === undefined) {
+    build = compileBuild(type);
+    builds.set(type, build);
+  }
+  return build as ((plain: unknown) => T | undefined) | null;
+}
+
+function compileBuild(type: new () => object): InstanceBuild | null {
+  const names = Object.keys(
+    getMetadataStorage().groupByPropertyName(
+      getMetadataStorage().getTargetValidationMetadatas(
+        type,
+        undefined as unknown as string,
+        false,
+        false,
+        undefined,
+      ),
+    ),
+  );
+  const storage = defaultMetadataStorage;
+  if (storage.getExposedMetadatas(type).length || storage.getExcludedMetadatas(type).length)
+    return null;
+  const blank = new type() as Record<string, unknown>;
+  for (const name of names) {
+    if (name === '__proto__' || name === 'constructor' || typeof blank[name] === 'function')
+      return null;
+    if (storage.findTypeMetadata(type, name)) return null;
+    if (storage.findTransformMetadatas(type, name, TransformationType.PLAIN_TO_CLASS).length)
+      return null;
+    for (let at: unknown = type.prototype; at; at = Object.getPrototypeOf(at))
+      if (Object.getOwnPropertyDescriptor(at, name)) return null;
+  }
+  const allowed = new Set(names);
+  return (plain) => {
+    if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) return undefined;
+    const instance = new type() as Record<string, unknown>;
+    for (const key of Object.keys(plain)) {
+      if (!allowed.has(key)) return undefined;
+      const value = (plain as Record<string, unknown>)[key];
+      if (Array.isArray(value)) {
+        if (!value.every(isScalar)) return undefined;
+        instance[key] = value.slice();
+      } else if (isScalar(value)) {
+        instance[key] = value;
+      } else {
+        return undefined;
+      }
+    }
+    return instance;
+  };
+}
+
+function isScalar(value: unknown): boolean {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean'
+  );
+}
