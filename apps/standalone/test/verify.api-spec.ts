@@ -348,6 +348,14 @@ describe('Verify through the gateway', () => {
       expect([path, answer.status]).toEqual([path, 422]);
       expect(JSON.stringify(answer.body.error.details)).toContain(param);
     }
+    // Valid JSON within the size limit, nested deeper than any stack: a 422, never a 500.
+    const deep = await call<RawAnswer>(platform.base, 'POST', '/v1/verify/verifications', {
+      token: acme.api_key.secret,
+      rawBody: `{"to":{"phone_number":"+31612345678"},"metadata":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(deep.status).toBe(422);
+    expect(deep.body.error.details[0].param).toBe('body');
     const emailOnly = await raw('', {
       to: { email: 'a@example.com' },
       options: { channels: ['sms'] },

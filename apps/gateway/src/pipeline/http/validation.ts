@@ -46,17 +46,21 @@ export function validateInto<T extends object>(
   ) {
     throw AppError.validation([{ param: 'body', message: 'must be a JSON object' }]);
   }
-  const instance =
-    compiledBuild(type)?.(plain) ??
-    plainToInstance(type, plain ?? {}, { exposeDefaultValues: true });
+  const instance = withinStack(
+    () =>
+      compiledBuild(type)?.(plain) ??
+      plainToInstance(type, plain ?? {}, { exposeDefaultValues: true }),
+  );
   // A valid request is confirmed by the DTO's compiled check; anything else, and every DTO the
   // check does not cover, goes through class-validator, which names each problem.
   if (compiledCheck(type)?.(instance)) return instance;
-  const errors = validateSync(instance, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-  });
+  const errors = withinStack(() =>
+    validateSync(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+    }),
+  );
   if (errors.length > 0) throw AppError.validation(toErrorDetails(errors));
   return instance;
 }
@@ -68,5 +72,19 @@ export function rejectQuery(query: Record<string, unknown>): void {
     throw AppError.validation(
       names.map((param) => ({ param, message: 'is not a known query parameter' })),
     );
+  }
+}
+
+/**
+ * A body nested so deep (valid JSON within the size limit) that copying or checking it runs
+ * out of stack is refused as bad input: a 422 naming the body, never a 500.
+ */
+function withinStack<R>(work: () => R): R {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof RangeError)
+      throw AppError.validation([{ param: 'body', message: 'is nested too deeply' }]);
+    throw err;
   }
 }
