@@ -163,14 +163,14 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     expect(
       (
         await admin('/admin/v1/numbers', {
-          number: '+31970102031',
+          number: '+31970102039',
           number_type: 'mobile',
           capabilities: ['sms'],
         })
       ).status,
     ).toBe(201);
     const bird = new BirdClient({ apiKey: created.api_key.secret, baseUrl: topology.gatewayUrl });
-    await bird.numbers.orders.create({ number: '+31970102031' });
+    await bird.numbers.orders.create({ number: '+31970102039' });
     const verification = await bird.verify.verifications.create({
       to: { phone_number: '+31612345671' },
     });
