@@ -15,6 +15,8 @@ import {
   waitForOk,
 } from '@switchboard/testing';
 import type { GraphStandIn, SmtpSink, TestSmsc } from '@switchboard/testing';
+import { SmsSubjects } from '@switchboard/contracts';
+import { ServiceClient } from '@switchboard/platform';
 import { startDistributedTopology } from './distributed-topology';
 import type { DistributedTopology } from './distributed-topology';
 
@@ -154,7 +156,7 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
     ]);
   });
 
-  it('verifies a phone number: the verify process asks the sms-whatsapp process over NATS for a Dutch passcode, and the code it sent verifies', async () => {
+  it('verifies a phone number: the verify process asks the sms-whatsapp process over NATS for a Dutch passcode, the code it sent verifies, and a system send keyed twice reaches the carrier once', async () => {
     const created = await createWorkspace(topology.gatewayUrl, topology.adminToken, {
       name: 'Logins',
     });
@@ -187,6 +189,35 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
       success: true,
       verification: { id: verification.id, status: 'verified', last_channel: 'sms' },
     });
+    // A system send asked twice with one dedupe_key (as the verify service's recovery would)
+    // answers the message stored the first time, and the carrier gets one.
+    const client = new ServiceClient(
+      { kind: 'nats', url: topology.natsUrl, timeoutMs: 10_000 },
+      'e2e',
+    );
+    try {
+      const ask = () =>
+        client.send(
+          SmsSubjects.SendSystemMessage,
+          {
+            to: '+31612345672',
+            template: {
+              slug: 'bird_otp_verification',
+              language: 'en',
+              parameters: { code: '918273' },
+            },
+            dedupe_key: 'e2e_dedupe_1',
+          },
+          { requestId: 'req_e2e', workspaceId: created.workspace.id, caller: { kind: 'operator' } },
+        );
+      const [first, second] = [await ask(), await ask()];
+      expect(second.id).toBe(first.id);
+      await smsc.waitFor(() => smsc.messages.some((m) => m.to === '31612345672'), 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(smsc.messages.filter((m) => m.to === '31612345672')).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 
   it("enforces the ledger's revocations in the email and sms-whatsapp processes through their durable JetStream consumers", async () => {
