@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { VerifyErrors } from '@switchboard/contracts';
 import { CommitBatcher } from '@switchboard/background';
 import { inPgTransaction, newId } from '@switchboard/persistence';
-import { AppError } from '@switchboard/platform';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import type { PasscodeSendPlan } from './passcode-delivery';
+import { distinctRounds } from './distinct-rounds';
 import { Passcodes } from './passcodes';
+import { SendCap } from './send-cap';
 import { verifyEvent } from './verification.mapper';
 import { newPasscodeSeed } from './verification-rules';
 import type { PasscodeChannel, Recipient } from './verification-rules';
@@ -47,6 +47,7 @@ export class NewVerifications {
     private readonly repository: VerificationsRepository,
     private readonly attempts: VerificationAttemptsRepository,
     private readonly passcodes: Passcodes,
+    private readonly sendCap: SendCap,
   ) {}
 
   async create(item: NewVerification): Promise<PasscodeSendPlan | 'pending'> {
@@ -56,17 +57,10 @@ export class NewVerifications {
 
   private async createTogether(items: NewVerification[]): Promise<Array<Error | undefined>> {
     const failures: Array<Error | undefined> = items.map(() => undefined);
-    let left = items.map((item, index) => ({ item, index }));
-    while (left.length > 0) {
-      const seen = new Set<string>();
-      const now: typeof left = [];
-      const later: typeof left = [];
-      for (const entry of left) {
-        const id = `${entry.item.workspaceId} ${entry.item.recipient.key}`;
-        (seen.has(id) ? later : now).push(entry);
-        seen.add(id);
-      }
-      left = later;
+    for (const now of distinctRounds(
+      items,
+      (item) => `${item.workspaceId} ${item.recipient.key}`,
+    )) {
       await inPgTransaction(this.repository.pool, async (runner) => {
         await this.repository.lockRecipients(
           runner,
@@ -97,14 +91,9 @@ export class NewVerifications {
         const at = new Date();
         const rows = fresh.flatMap((entry) => {
           const slots = spent.get(`${entry.item.workspaceId} ${addressOf(entry)}`) ?? [];
-          const cap = this.config.VERIFY_SENDS_PER_HOUR;
-          if (slots.length < cap) return [this.draft(entry.item, at)];
-          const frees = slots[slots.length - cap].getTime() + 3_600_000;
-          failures[entry.index] = new AppError(VerifyErrors.VerificationSendLimit, {
-            headers: {
-              'retry-after': String(Math.max(1, Math.ceil((frees - at.getTime()) / 1000))),
-            },
-          });
+          const refusal = this.sendCap.refusalFor(slots, at);
+          if (!refusal) return [this.draft(entry.item, at)];
+          failures[entry.index] = refusal;
           return [];
         });
         const inserted = new Map(

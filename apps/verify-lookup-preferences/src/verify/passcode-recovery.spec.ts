@@ -109,7 +109,7 @@ describe(PasscodeRecovery.name, () => {
       writes,
       passcodes,
       new SendCap(config, attempts),
-      new NewVerifications(config, repository, attempts, passcodes),
+      new NewVerifications(config, repository, attempts, passcodes, new SendCap(config, attempts)),
     );
     recovery = new PasscodeRecovery(repository, delivery, passcodes, attempts);
   });

@@ -19,11 +19,19 @@ export class SendCap {
   ) {}
 
   async spend(runner: SqlRunner, workspaceId: string, address: string, now: Date): Promise<void> {
+    const refusal = this.refusalFor(
+      await this.attempts.slotsSpent(runner, workspaceId, address),
+      now,
+    );
+    if (refusal) throw refusal;
+  }
+
+  /** The 429 for an address that spent `slots` in the last hour, or undefined while it may send. */
+  refusalFor(slots: readonly Date[], now: Date): AppError | undefined {
     const cap = this.config.VERIFY_SENDS_PER_HOUR;
-    const spent = await this.attempts.slotsSpent(runner, workspaceId, address);
-    if (spent.length < cap) return;
-    const frees = spent[spent.length - cap].getTime() + 3_600_000;
-    throw new AppError(VerifyErrors.VerificationSendLimit, {
+    if (slots.length < cap) return undefined;
+    const frees = slots[slots.length - cap].getTime() + 3_600_000;
+    return new AppError(VerifyErrors.VerificationSendLimit, {
       headers: { 'retry-after': String(Math.max(1, Math.ceil((frees - now.getTime()) / 1000))) },
     });
   }

@@ -12,6 +12,7 @@ import { AppError, workspaceOf } from '@switchboard/platform';
 import type { OutboxEvent } from '@switchboard/platform';
 import { answerOf, EXHAUSTED, verdictOf } from './check-verdict';
 import type { CheckVerdict } from './check-verdict';
+import { distinctRounds } from './distinct-rounds';
 import { verifyEvent } from './verification.mapper';
 import { recipientOf } from './verification-rules';
 import { Passcodes } from './passcodes';
@@ -95,17 +96,9 @@ export class VerificationChecks {
    */
   private async checkTogether(checks: WaitingCheck[]): Promise<Array<Error | undefined>> {
     const failures: Array<Error | undefined> = checks.map(() => undefined);
-    let left = checks.map((check, index) => ({ check, index }));
-    while (left.length > 0) {
-      const seen = new Set<string>();
-      const now: typeof left = [];
-      const later: typeof left = [];
-      for (const entry of left) {
-        const id = `${entry.check.workspaceId} ${entry.check.key}`;
-        (seen.has(id) ? later : now).push(entry);
-        seen.add(id);
-      }
-      left = later;
+    const rounds = distinctRounds(checks, (check) => `${check.workspaceId} ${check.key}`);
+    for (const round of rounds) {
+      const now = round.map(({ item, index }) => ({ check: item, index }));
       const spent = await this.repository.spendChecks(
         now.map(({ check }) => ({ workspaceId: check.workspaceId, key: check.key })),
       );
