@@ -4,7 +4,7 @@ import {
   PREFERENCE_STATUSES,
 } from '@switchboard/contracts';
 import type { OutboxEvent } from '@switchboard/platform';
-import { normalizeHandle } from './preference-statement';
+import { normalizeHandle, normalizeSenderScope } from './preference-statement';
 import type { PreferenceKey, PreferenceState } from './preferences.repository';
 
 const CHANNELS = ['email', 'sms', 'whatsapp'];
@@ -47,7 +47,12 @@ export function channelStatementOf(
     return { problem: 'consented_at is only carried by a grant' };
   if (typeof data.source !== 'string') return { problem: 'source is missing' };
   return {
-    key: { workspaceId: event.workspaceId, channel, handle, senderScope: scope },
+    key: {
+      workspaceId: event.workspaceId,
+      channel,
+      handle,
+      senderScope: normalizeSenderScope(channel, scope),
+    },
     state: {
       status: data.status as PreferenceState['status'],
       coverage: data.coverage as PreferenceState['coverage'],

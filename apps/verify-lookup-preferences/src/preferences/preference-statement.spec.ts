@@ -1,5 +1,11 @@
 import { AppError } from '@switchboard/platform';
-import { isOwnStatement, isRepeat, normalizeHandle, statementOf } from './preference-statement';
+import {
+  isOwnStatement,
+  isRepeat,
+  normalizeHandle,
+  normalizeSenderScope,
+  statementOf,
+} from './preference-statement';
 import type { PreferenceRow } from './preferences.repository';
 
 const NOW = new Date('2026-11-27T01:00:00.000Z');
@@ -94,5 +100,22 @@ describe(isRepeat.name, () => {
     expect(isRepeat(row, { ...state, coverage: 'non_transactional' })).toBe(false);
     expect(isOwnStatement('keyword')).toBe(true);
     expect(isOwnStatement('import')).toBe(false);
+  });
+});
+
+describe(normalizeHandle.name, () => {
+  it('keys a number in the form the channels send to, so a revoke meets the send', () => {
+    expect(normalizeHandle('sms', '+310612345678')).toBe('+31612345678');
+    expect(normalizeHandle('whatsapp', ' +31612345678 ')).toBe('+31612345678');
+    expect(normalizeHandle('sms', '0612345678')).toBeUndefined();
+  });
+});
+
+describe(normalizeSenderScope.name, () => {
+  it('spells an SMS sender scope as the SMS service spells its senders', () => {
+    expect(normalizeSenderScope('sms', '31612340000')).toBe('+31612340000');
+    expect(normalizeSenderScope('sms', 'Acme')).toBe('Acme');
+    expect(normalizeSenderScope('whatsapp', '102290129340398')).toBe('102290129340398');
+    expect(normalizeSenderScope('sms', null)).toBeNull();
   });
 });

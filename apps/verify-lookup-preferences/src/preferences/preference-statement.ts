@@ -1,4 +1,4 @@
-import { OWN_PREFERENCE_ORIGINS } from '@switchboard/contracts';
+import { OWN_PREFERENCE_ORIGINS, phoneNumber, senderSpelling } from '@switchboard/contracts';
 import type { CreatePreferenceRequest, ErrorDetail } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import type { PreferenceRow, PreferenceState } from './preferences.repository';
@@ -17,7 +17,9 @@ export function normalizeHandle(channel: string, handle: string): string | undef
     const lowered = trimmed.toLowerCase();
     return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lowered) ? lowered : undefined;
   }
-  if (channel === 'sms' || channel === 'whatsapp') return E164.test(trimmed) ? trimmed : undefined;
+  // E.164 as given, in the form the channels send to (`+310612345678` is `+31612345678`).
+  if (channel === 'sms' || channel === 'whatsapp')
+    return E164.test(trimmed) ? phoneNumber(trimmed) : undefined;
   return trimmed.length > 0 ? trimmed : undefined;
 }
 
@@ -75,4 +77,9 @@ export function isRepeat(row: PreferenceRow, state: PreferenceState): boolean {
     row.source === state.source &&
     consented === (state.consentedAt?.getTime() ?? null)
   );
+}
+
+/** A sender scope as the channel compares it: an SMS originator spelled as the SMS service does. */
+export function normalizeSenderScope(channel: string, scope: string | null): string | null {
+  return scope !== null && channel === 'sms' ? senderSpelling(scope.trim()) : scope;
 }

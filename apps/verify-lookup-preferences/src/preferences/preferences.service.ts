@@ -13,7 +13,7 @@ import { CursorCodec, IdempotentWrites } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { PreferenceLedger } from './preference-ledger';
-import { statementOf } from './preference-statement';
+import { normalizeHandle, normalizeSenderScope, statementOf } from './preference-statement';
 import { toPreferenceDto } from './preference.mapper';
 import { PreferencesRepository } from './preferences.repository';
 import type { PreferenceKey } from './preferences.repository';
@@ -42,7 +42,7 @@ export class PreferencesService {
       workspaceId,
       channel: input.channel,
       handle,
-      senderScope: input.sender_scope ?? null,
+      senderScope: normalizeSenderScope(input.channel, input.sender_scope ?? null),
     };
     return this.writes.run(context, (manager) => this.ledger.record(manager, key, state));
   }
@@ -108,7 +108,8 @@ export class PreferencesService {
 }
 
 function normalizedFilterHandle(channel: string, handle: string): string {
-  return channel === 'email' ? handle.trim().toLowerCase() : handle.trim();
+  if (channel === 'email') return handle.trim().toLowerCase();
+  return normalizeHandle(channel, handle) ?? handle.trim();
 }
 
 function originOf(context: RequestContext): string {

@@ -35,10 +35,13 @@ describe(preferenceStops.name, () => {
     expect(preferenceStops([revoked('', 'everything')], receipt)).toBe(true);
   });
 
-  it("lets the sender's own statement win over the channel-wide one, either way", () => {
-    expect(preferenceStops([revoked('', 'all'), granted('Acme')], marketing)).toBe(false);
+  it('stops a send on any revocation that applies: channel-wide or its sender, never another sender', () => {
     expect(preferenceStops([granted(''), revoked('Acme')], marketing)).toBe(true);
     expect(preferenceStops([revoked('Other', 'all')], marketing)).toBe(false);
+    // A grant scoped to one sender does not lift the person's channel-wide opt-out.
+    expect(preferenceStops([revoked('', 'all'), granted('Acme')], marketing)).toBe(true);
+    // Nor does a weaker scoped revocation weaken a stronger channel-wide one.
+    expect(preferenceStops([revoked('', 'all'), revoked('Acme')], receipt)).toBe(true);
   });
 
   it('falls back to the channel-wide statement when the sender-scoped one was deleted', () => {

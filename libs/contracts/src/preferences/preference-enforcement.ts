@@ -28,21 +28,24 @@ export interface ProjectedPreference {
 }
 
 /**
- * Whether the recipient's statements stop a send. The statement for the send's own sender
- * (`senderScope`: the SMS originator, the WhatsApp business account) wins over the channel-wide
- * one; a deleted statement is no statement. Only a revocation stops anything: one with coverage
- * `all` stops every send, `non_transactional` only sends that are not transactional. A coverage
- * this version does not know is read as `all` (an opt-out is never weakened by a newer word).
+ * Whether the recipient's statements stop a send: any revocation that applies to it does, the
+ * channel-wide one (`sender_scope` '') or the one for the send's own sender (`senderScope`: the
+ * SMS originator, the WhatsApp business account). A grant never lifts a revocation of another
+ * scope: a grant scoped to one sender does not undo the person's channel-wide opt-out (which
+ * only a later channel-wide statement replaces, by the ledger's rules). A deleted statement is
+ * no statement. Coverage `all` stops every send, `non_transactional` only sends that are not
+ * transactional; a coverage this version does not know is read as `all` (an opt-out is never
+ * weakened by a newer word).
  */
 export function preferenceStops(
   statements: readonly ProjectedPreference[],
   send: { senderScope: string; transactional: boolean },
 ): boolean {
-  const live = statements.filter((statement) => statement.status !== 'deleted');
-  const deciding =
-    (send.senderScope !== '' &&
-      live.find((statement) => statement.sender_scope === send.senderScope)) ||
-    live.find((statement) => statement.sender_scope === '');
-  if (!deciding || deciding.status !== 'revoked') return false;
-  return deciding.coverage !== 'non_transactional' || !send.transactional;
+  return statements.some(
+    (statement) =>
+      statement.status === 'revoked' &&
+      (statement.sender_scope === '' ||
+        (send.senderScope !== '' && statement.sender_scope === send.senderScope)) &&
+      (statement.coverage !== 'non_transactional' || !send.transactional),
+  );
 }

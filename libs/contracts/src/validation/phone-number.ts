@@ -15,3 +15,14 @@ export function phoneNumber(value: string): string | undefined {
   const e164 = parsed?.number;
   return e164 && /^\+\d{4,15}$/.test(e164) ? e164 : undefined;
 }
+
+/**
+ * How an SMS sender is spelled wherever it is stored or compared: a number in E.164 (`+` kept
+ * or added to a long run of digits), a short code or a sender ID exactly as given. The SMS
+ * service stores its senders so, and the preference ledger stores SMS sender scopes so, or a
+ * statement scoped to `31612340000` would never meet a send from `+31612340000`.
+ */
+export function senderSpelling(from: string): string {
+  if (/^\+/.test(from) || /^\d{9,15}$/.test(from)) return phoneNumber(from) ?? from;
+  return from;
+}

@@ -54,10 +54,6 @@ export class AcceptRepository {
     );
   }
 
-  /**
-   * The sender a template send goes from: the workspace's earliest active SMS number, else a
-   * registered sender ID covering the category; undefined when it has none.
-   */
   /** The message a system send with `key` stored, if any (the partial index on keyed rows). */
   async byKey(workspaceId: string, key: string): Promise<SmsMessageRow | undefined> {
     const rows = rowsOf<SmsMessageRow>(
@@ -71,6 +67,10 @@ export class AcceptRepository {
     return rows[0];
   }
 
+  /**
+   * The sender a template send goes from: the workspace's earliest active SMS number, else a
+   * registered sender ID covering the category; undefined when it has none.
+   */
   async defaultSender(workspaceId: string, category: string): Promise<string | undefined> {
     const rows = rowsOf<{ sender: string }>(
       await this.reads.query(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { phoneNumber, SmsErrors } from '@switchboard/contracts';
+import { senderSpelling, SmsErrors } from '@switchboard/contracts';
 import type { SmsCategory } from '@switchboard/contracts';
 import { AcceptRepository } from './accept.repository';
 import type { HeldSender } from './accept.repository';
@@ -116,11 +116,4 @@ const RECENT_MS = 2000;
 /** Entries kept at most (many workspaces' senders); past it the cache starts again. */
 const RECENT_LIMIT = 10_000;
 
-/**
- * How a sender is stored: a number in E.164 (`+` kept or added to a long run of digits), a short
- * code or a sender ID exactly as given.
- */
-export function senderSpelling(from: string): string {
-  if (/^\+/.test(from) || /^\d{9,15}$/.test(from)) return phoneNumber(from) ?? from;
-  return from;
-}
+export { senderSpelling };
