@@ -5,6 +5,7 @@ import { CreateLookupIdempotencyRecords1764700000100 } from './migrations/176470
 import { CreatePreferences1764700000200 } from './migrations/1764700000200-create-preferences';
 import { CreateVerifications1764800000300 } from './migrations/1764800000300-create-verifications';
 import { AddPreferenceTransitionSourceEvents1764800000400 } from './migrations/1764800000400-add-preference-transition-source-events';
+import { RepublishPreferenceKeys1764800000600 } from './migrations/1764800000600-republish-preference-keys';
 
 export function verifyLookupPreferencesDatabase(
   config: VerifyLookupPreferencesConfig,
@@ -20,6 +21,7 @@ export function verifyLookupPreferencesDatabase(
       CreatePreferences1764700000200,
       CreateVerifications1764800000300,
       AddPreferenceTransitionSourceEvents1764800000400,
+      RepublishPreferenceKeys1764800000600,
     ],
   };
 }

@@ -8,6 +8,14 @@ export const PREFERENCE_EVENT_TYPES = [
 ] as const;
 export type PreferenceEventType = (typeof PREFERENCE_EVENT_TYPES)[number];
 
+/**
+ * A key's current statement, republished for the channels' projections (never a webhook): the
+ * ledger's migration writes one per key it already held when enforcement arrived, so a
+ * projection starts from the whole ledger, not only from the statements made after it. Its
+ * `data` is a `preference.*` event's with `status`.
+ */
+export const PREFERENCE_SNAPSHOT_EVENT = 'internal.preference.snapshot';
+
 /** The `data` of a `preference.*` event; its envelope `timestamp` is the write's `effective_at`. */
 export interface PreferenceEventData {
   preference_id: string;

@@ -1,3 +1,4 @@
+import { PREFERENCE_SNAPSHOT_EVENT } from '@switchboard/contracts';
 import { metricsRegistry } from '@switchboard/platform';
 import type { EventSubscriber, OutboxEvent } from '@switchboard/platform';
 import { Histogram } from 'prom-client';
@@ -25,8 +26,9 @@ export interface PreferenceProjectionOptions {
 
 /**
  * Follows the preference ledger into `<schema>.preference_states` (ADR 14): each batch of
- * `preference.*` events is applied in one statement before it is acknowledged; a batch that
- * fails is delivered again. Returns the unsubscribe.
+ * `preference.*` events (and of the ledger's snapshot of its keys, `internal.preference.snapshot`)
+ * is applied in one statement before it is acknowledged; a batch that fails is delivered again.
+ * Returns the unsubscribe.
  */
 export function followPreferenceLedger(options: PreferenceProjectionOptions): () => void {
   const take = async (events: OutboxEvent[]) => {
@@ -40,5 +42,10 @@ export function followPreferenceLedger(options: PreferenceProjectionOptions): ()
           .observe(Math.max(0, now - row.effective_at.getTime()) / 1000);
     options.logger.debug(`${events.length} preference event(s), ${moved} key(s) moved`);
   };
-  return options.bus.subscribe('preference.', take, options.consumer);
+  const unsubscribes = [
+    options.bus.subscribe('preference.', take, options.consumer),
+    // The ledger's keys as they stood when enforcement arrived (its migration republishes them).
+    options.bus.subscribe(PREFERENCE_SNAPSHOT_EVENT, take, `${options.consumer}-snapshot`),
+  ];
+  return () => unsubscribes.forEach((unsubscribe) => unsubscribe());
 }

@@ -50,6 +50,22 @@ describe(preferenceStatesOf.name, () => {
     ]);
   });
 
+  it("takes the ledger's snapshot of a key by the status it carries, and refuses a status it does not know", () => {
+    const rows = preferenceStatesOf(
+      [
+        event('internal.preference.snapshot', 1000, 'prt_s1', { status: 'revoked' }),
+        event('internal.preference.snapshot', 1000, 'prt_s2', {
+          status: 'withdrawn',
+          sender_scope: 'Acme',
+        }),
+      ],
+      ['sms'],
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({ sender_scope: '', status: 'revoked', transition_id: 'prt_s1' }),
+    ]);
+  });
+
   it('leaves out other channels, topic-scoped statements, other types and malformed data', () => {
     const rows = preferenceStatesOf(
       [

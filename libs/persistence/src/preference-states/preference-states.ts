@@ -1,4 +1,5 @@
 import { env } from '@switchboard/platform';
+import { PREFERENCE_SNAPSHOT_EVENT } from '@switchboard/contracts';
 import type { PreferenceEventData, PreferenceEventType } from '@switchboard/contracts';
 import type { OutboxEvent } from '@switchboard/platform';
 import { rowsOf } from '../pg-errors';
@@ -43,6 +44,8 @@ const STATUS_OF: Record<PreferenceEventType, PreferenceStateRow['status']> = {
   'preference.deleted': 'deleted',
 };
 
+const SNAPSHOT_STATUSES = ['granted', 'revoked', 'deleted'] as const;
+
 /** Whether `a` is a later statement of its key than `b`: by effective_at, then transition id. */
 export function isNewer(a: PreferenceStateRow, b: PreferenceStateRow): boolean {
   const at = a.effective_at.getTime() - b.effective_at.getTime();
@@ -64,9 +67,12 @@ export function preferenceStatesOf(
 ): PreferenceStateRow[] {
   const newest = new Map<string, PreferenceStateRow>();
   for (const event of events) {
-    const status = STATUS_OF[event.type as PreferenceEventType] as
-      PreferenceStateRow['status'] | undefined;
-    const data = event.data as Partial<PreferenceEventData> | null;
+    const data = event.data as (Partial<PreferenceEventData> & { status?: unknown }) | null;
+    const status =
+      event.type === PREFERENCE_SNAPSHOT_EVENT
+        ? SNAPSHOT_STATUSES.find((one) => one === data?.status)
+        : (STATUS_OF[event.type as PreferenceEventType] as
+            PreferenceStateRow['status'] | undefined);
     const effectiveAt = new Date(event.timestamp);
     if (
       !status ||
