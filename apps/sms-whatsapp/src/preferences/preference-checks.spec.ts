@@ -24,7 +24,7 @@ const send = (handle: string, senderScope: string, transactional = false): Prefe
 });
 
 describe(stoppedAmong.name, () => {
-  it("decides each send of a batch by its own sender's statement, else the channel-wide one", () => {
+  it("stops each send of a batch on a revocation that applies to it: channel-wide or its own sender's", () => {
     const statements = [
       statement('+31600000001', '', 'revoked'),
       statement('+31600000001', 'Acme', 'granted'),
@@ -38,7 +38,8 @@ describe(stoppedAmong.name, () => {
       send('+31600000002', 'Other'),
       send('+31600000003', 'Acme'),
     ]);
-    expect([...stopped].sort()).toEqual([1, 3]);
+    // The channel-wide revoke stops Acme too: a grant scoped to Acme does not lift it.
+    expect([...stopped].sort()).toEqual([0, 1, 3]);
   });
 
   it("never applies another workspace's or another channel's statements", () => {
