@@ -125,7 +125,9 @@ export class PreferenceLedger {
     sourceEventId: string | null,
     kind: 'granted' | 'revoked' | 'deleted' = state.status,
   ): Promise<string> {
-    const id = newId('prt');
+    const id = applied
+      ? transitionIdAfter(newId('prt'), await this.repository.latestTransitionId(runner, target.id))
+      : newId('prt');
     await this.repository.recordTransition(runner, {
       id,
       workspaceId: target.workspace_id,
@@ -141,4 +143,14 @@ export class PreferenceLedger {
     });
     return id;
   }
+}
+
+/**
+ * An applied transition's id, after every earlier one of its key (the caller holds the key's
+ * lock). The channels' projections order a key's statements by effective_at, then transition id
+ * (ADR 14): two writes in one millisecond would otherwise be ordered by their ids' random part,
+ * and a revoke right after a grant could lose to it there.
+ */
+export function transitionIdAfter(candidate: string, latest: string | undefined): string {
+  return latest !== undefined && candidate <= latest ? `${latest}0` : candidate;
 }

@@ -1,3 +1,4 @@
+import { transitionIdAfter } from './preference-ledger';
 import { PreferenceErrors } from '@switchboard/contracts';
 import { judge } from './preference-rules';
 import type { PreferenceRow, PreferenceState } from './preferences.repository';
@@ -90,5 +91,15 @@ describe(judge.name, () => {
     const current = row({ origin: 'api_key', source: null, coverage: 'non_transactional' });
     const same = state({ origin: 'api_key', source: null, coverage: 'non_transactional' });
     expect(judge(current, { ...same, effectiveAt: at(60) })).toEqual({ kind: 'repeat' });
+  });
+});
+
+describe(transitionIdAfter.name, () => {
+  it('keeps a fresh id already after the key, and otherwise gives one after its latest', () => {
+    expect(transitionIdAfter('prt_02', 'prt_01')).toBe('prt_02');
+    expect(transitionIdAfter('prt_02', undefined)).toBe('prt_02');
+    const after = transitionIdAfter('prt_01a', 'prt_01z');
+    expect(after > 'prt_01z').toBe(true);
+    expect(transitionIdAfter('prt_01z', 'prt_01z') > 'prt_01z').toBe(true);
   });
 });

@@ -178,6 +178,18 @@ export class PreferencesRepository {
     );
   }
 
+  /** The greatest id (byte order, as the projections compare) among the key's transitions. */
+  async latestTransitionId(runner: SqlRunner, preferenceId: string): Promise<string | undefined> {
+    const rows = rowsOf<{ id: string | null }>(
+      await runner.query(
+        `SELECT max(id COLLATE "C") AS id FROM verify_lookup_preferences.preference_transitions
+         WHERE preference_id = $1`,
+        [preferenceId],
+      ),
+    );
+    return rows[0]?.id ?? undefined;
+  }
+
   async recordTransition(runner: SqlRunner, t: TransitionRecord): Promise<void> {
     await runner.query(
       `INSERT INTO verify_lookup_preferences.preference_transitions
