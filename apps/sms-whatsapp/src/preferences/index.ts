@@ -1,3 +1,4 @@
 export { SmsWhatsappPreferenceStatesConsumer } from './preference-states.consumer';
-export { stoppedAmong, stoppedByPreferences } from './preference-checks';
+export { stoppedAmong } from './preference-checks';
+export { stoppedByPreferences } from './preference-states.repository';
 export type { PreferenceCheck, ProjectedStatement } from './preference-checks';

@@ -1,7 +1,5 @@
 import { preferenceStops } from '@switchboard/contracts';
 import type { ProjectedPreference } from '@switchboard/contracts';
-import { rowsOf } from '@switchboard/persistence';
-import type { SqlRunner } from '@switchboard/persistence';
 
 /** A send as the preference check reads it: its recipient's handle on `channel` and its sender. */
 export interface PreferenceCheck {
@@ -42,33 +40,4 @@ export function stoppedAmong(
     if (preferenceStops(found, check)) stopped.add(index);
   });
   return stopped;
-}
-
-/**
- * Which of `checks` the recipient's preferences stop (ADR 14), by index: ONE read of the
- * projection for the whole batch (each recipient's channel-wide and sender statements).
- */
-export async function stoppedByPreferences(
-  runner: SqlRunner,
-  checks: readonly PreferenceCheck[],
-): Promise<Set<number>> {
-  if (checks.length === 0) return new Set();
-  const rows = rowsOf<ProjectedStatement>(
-    await runner.query(
-      `SELECT p.workspace_id, p.channel, p.handle, p.sender_scope, p.status, p.coverage
-       FROM sms_whatsapp.preference_states p
-       JOIN (SELECT DISTINCT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]))
-         AS s (workspace_id, channel, handle, sender_scope)
-         ON p.workspace_id = s.workspace_id AND p.channel = s.channel AND p.handle = s.handle
-           AND p.sender_scope IN ('', s.sender_scope)
-       WHERE p.status <> 'deleted'`,
-      [
-        checks.map((check) => check.workspaceId),
-        checks.map((check) => check.channel),
-        checks.map((check) => check.handle),
-        checks.map((check) => check.senderScope),
-      ],
-    ),
-  );
-  return stoppedAmong(rows, checks);
 }
