@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommitBatcher } from '@switchboard/background';
 import { inPgTransaction, newId } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import type { PasscodeSendPlan } from './passcode-delivery';
@@ -96,41 +97,60 @@ export class NewVerifications {
           failures[entry.index] = refusal;
           return [];
         });
-        const inserted = new Map(
-          (await this.repository.insertMany(runner, rows)).map((row) => [row.id, row]),
-        );
-        await this.attempts.insertFirstAttempts(
-          runner,
-          rows.map((row) => ({
-            id: row.attemptId,
-            workspace_id: row.workspace_id,
-            verification_id: row.id,
-            channel: row.channels[0],
-            address: (row.channels[0] === 'email' ? row.email : row.phone_number) as string,
-            passcode_seed: row.seed,
-          })),
-        );
-        await this.repository.events(
-          runner,
-          [...inserted.values()].map((row) =>
-            verifyEvent('verify.verification.created', row, at, {
-              channel: row.channels[0],
-              status: 'pending',
-              created_at: at.toISOString(),
-            }),
-          ),
-        );
-        for (const row of rows)
-          row.item.outcome = {
-            row: inserted.get(row.id) as VerificationRow,
-            code: row.code,
-            attemptId: row.attemptId,
-            seed: row.seed,
-            index: 0,
-          };
+        const plans = await this.insert(runner, rows, at);
+        rows.forEach((row, index) => (row.item.outcome = plans[index]));
       });
     }
     return failures;
+  }
+
+  /**
+   * One new verification in the caller's transaction, which holds its recipient's lock and has
+   * spent its send slot: the single create's path (an Idempotency-Key, or one that found an
+   * expired verification), written as the batch writes them.
+   */
+  async createIn(runner: SqlRunner, item: NewVerification, at: Date): Promise<PasscodeSendPlan> {
+    const [plan] = await this.insert(runner, [this.draft(item, at)], at);
+    return plan;
+  }
+
+  /** Verifications, their first attempts and `verify.verification.created`: three statements. */
+  private async insert(
+    runner: SqlRunner,
+    rows: Array<ReturnType<NewVerifications['draft']>>,
+    at: Date,
+  ): Promise<PasscodeSendPlan[]> {
+    const inserted = new Map(
+      (await this.repository.insertMany(runner, rows)).map((row) => [row.id, row]),
+    );
+    await this.attempts.insertFirstAttempts(
+      runner,
+      rows.map((row) => ({
+        id: row.attemptId,
+        workspace_id: row.workspace_id,
+        verification_id: row.id,
+        channel: row.channels[0],
+        address: (row.channels[0] === 'email' ? row.email : row.phone_number) as string,
+        passcode_seed: row.seed,
+      })),
+    );
+    await this.repository.events(
+      runner,
+      [...inserted.values()].map((row) =>
+        verifyEvent('verify.verification.created', row, at, {
+          channel: row.channels[0],
+          status: 'pending',
+          created_at: at.toISOString(),
+        }),
+      ),
+    );
+    return rows.map((row) => ({
+      row: inserted.get(row.id) as VerificationRow,
+      code: row.code,
+      attemptId: row.attemptId,
+      seed: row.seed,
+      index: 0,
+    }));
   }
 
   /** A new verification's row, its first passcode (derived from a fresh seed) and attempt. */

@@ -151,43 +151,6 @@ export class VerificationsRepository {
     );
   }
 
-  async insert(
-    runner: SqlRunner,
-    row: Omit<VerificationRow, 'created_at' | 'updated_at' | 'code_attempts'>,
-  ) {
-    const rows = rowsOf<VerificationRow>(
-      await runner.query(
-        `INSERT INTO ${TABLE} (id, workspace_id, recipient_key, email, phone_number, status,
-           reason, channels, channel_index, last_channel, language, code_length, code_hashes,
-           checks, max_checks, metadata, last_sent_at, expires_at, verified_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-         RETURNING *`,
-        [
-          row.id,
-          row.workspace_id,
-          row.recipient_key,
-          row.email,
-          row.phone_number,
-          row.status,
-          row.reason,
-          row.channels,
-          row.channel_index,
-          row.last_channel,
-          row.language,
-          row.code_length,
-          row.code_hashes,
-          row.checks,
-          row.max_checks,
-          row.metadata,
-          row.last_sent_at,
-          row.expires_at,
-          row.verified_at,
-        ],
-      ),
-    );
-    return rows[0];
-  }
-
   /** A fresh passcode's hash joins the valid ones, with its first attempt; it is sent now. */
   async addPasscode(runner: SqlRunner, id: string, hash: Buffer, attemptId: string, at: Date) {
     const rows = rowsOf<VerificationRow>(

@@ -16,7 +16,7 @@ import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-pref
 import { addressFor, PasscodeDelivery } from './passcode-delivery';
 import type { PasscodeSendPlan } from './passcode-delivery';
 import { Passcodes } from './passcodes';
-import { toVerificationDto, verifyEvent } from './verification.mapper';
+import { toVerificationDto } from './verification.mapper';
 import {
   codeLengthOf,
   languageOf,
@@ -122,40 +122,23 @@ export class VerificationsService {
       const cooldownMs = this.config.VERIFY_RESEND_COOLDOWN_SECONDS * 1000;
       if (current?.last_sent_at && now.getTime() - current.last_sent_at.getTime() < cooldownMs)
         return { row: current };
-      const row =
-        current ??
-        (await this.repository.insert(runner, {
-          id: newId('vrf'),
-          workspace_id: workspaceId,
-          recipient_key: recipient.key,
-          email: recipient.email,
-          phone_number: recipient.phoneNumber,
-          status: 'pending',
-          reason: null,
-          channels: plan,
-          channel_index: 0,
-          last_channel: null,
-          language,
-          code_length: codeLength,
-          code_hashes: [],
-          checks: 0,
-          max_checks: this.config.VERIFY_MAX_CHECKS,
-          metadata,
-          last_sent_at: null,
-          expires_at: new Date(now.getTime() + this.config.VERIFY_CODE_TTL_SECONDS * 1000),
-          verified_at: null,
-        }));
-      const index = current ? current.channel_index : 0;
-      await this.sendCap.spend(runner, workspaceId, addressFor(row, row.channels[index]), now);
-      if (!current)
-        await this.repository.events(runner, [
-          verifyEvent('verify.verification.created', row, now, {
-            channel: row.channels[0],
-            status: 'pending',
-            created_at: now.toISOString(),
-          }),
-        ]);
-      return this.newPasscode(runner, row, index, true, now);
+      if (!current) {
+        const address = (plan[0] === 'email' ? recipient.email : recipient.phoneNumber) as string;
+        await this.sendCap.spend(runner, workspaceId, address, now);
+        return this.newVerifications.createIn(
+          runner,
+          { workspaceId, recipient, plan, codeLength, language, metadata },
+          now,
+        );
+      }
+      const index = current.channel_index;
+      await this.sendCap.spend(
+        runner,
+        workspaceId,
+        addressFor(current, current.channels[index]),
+        now,
+      );
+      return this.newPasscode(runner, current, index, true, now);
     });
   }
 
