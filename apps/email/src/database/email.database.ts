@@ -9,6 +9,7 @@ import { CreateEmailMessages1764000000300 } from './migrations/1764000000300-cre
 import { returnPathCnameMigration } from './migrations/1764000000400-return-path-cname';
 import { WorkQueueOwner1764000000470 } from './migrations/1764000000470-work-queue-owner';
 import { CreateEmailPreferenceStates1764800000100 } from './migrations/1764800000100-create-email-preference-states';
+import { MessageOrigins1764900000050 } from './migrations/1764900000050-message-origins';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -25,6 +26,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       returnPathCnameMigration(() => returnPathTarget(config)),
       WorkQueueOwner1764000000470,
       CreateEmailPreferenceStates1764800000100,
+      MessageOrigins1764900000050,
     ],
   };
 }
