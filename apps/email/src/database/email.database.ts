@@ -10,6 +10,7 @@ import { returnPathCnameMigration } from './migrations/1764000000400-return-path
 import { WorkQueueOwner1764000000470 } from './migrations/1764000000470-work-queue-owner';
 import { CreateEmailPreferenceStates1764800000100 } from './migrations/1764800000100-create-email-preference-states';
 import { MessageOrigins1764900000050 } from './migrations/1764900000050-message-origins';
+import { Engagement1764900000060 } from './migrations/1764900000060-engagement';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -27,6 +28,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       WorkQueueOwner1764000000470,
       CreateEmailPreferenceStates1764800000100,
       MessageOrigins1764900000050,
+      Engagement1764900000060,
     ],
   };
 }
