@@ -13,6 +13,7 @@ import { RouteTable } from './pipeline/routes/route-table';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { registerWorkspaceRoutes } from './api/workspace/workspace.routes';
 import { registerWhatsAppWebhookRoutes } from './api/whatsapp/whatsapp-webhooks.routes';
+import { registerEmailTrackingRoutes } from './api/email/tracking.routes';
 import { WorkspaceService } from './identity/workspace.service';
 import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './pipeline/routes/resolved-routes';
 
@@ -74,6 +75,7 @@ export async function createGateway(
   });
   registerWorkspaceRoutes(adapter.getInstance(), app.get(WorkspaceService));
   registerWhatsAppWebhookRoutes(adapter.getInstance(), services, errors, config.BODY_LIMIT_BYTES);
+  registerEmailTrackingRoutes(adapter.getInstance(), services, errors);
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -22,6 +22,8 @@ export * from './email/suppressions';
 export * from './email/email.rpc';
 export * from './email/email.errors';
 export * from './email/email.events';
+export * from './email/tracking';
+export * from './email/tracking.errors';
 export * from './webhooks/webhooks';
 export * from './webhooks/webhooks.rpc';
 export * from './webhooks/webhooks.errors';
