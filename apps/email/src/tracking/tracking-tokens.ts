@@ -70,10 +70,12 @@ function claimOf(payload: string): TrackingClaim | undefined {
   }
   if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string'))
     return undefined;
-  const [code, messageId, recipientId, url, linkName] = fields as string[];
+  const [code, messageId, recipientId, url, linkName] = fields;
   const kind = KINDS[code as keyof typeof KINDS] as TrackingClaim['kind'] | undefined;
   if (!kind || !messageId || !recipientId) return undefined;
   if (kind === 'click')
-    return url ? { kind, messageId, recipientId, url, linkName: linkName ?? null } : undefined;
+    return url && fields.length <= 5
+      ? { kind, messageId, recipientId, url, linkName: linkName ?? null }
+      : undefined;
   return fields.length === 3 ? { kind, messageId, recipientId } : undefined;
 }
