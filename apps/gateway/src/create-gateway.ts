@@ -75,7 +75,12 @@ export async function createGateway(
   });
   registerWorkspaceRoutes(adapter.getInstance(), app.get(WorkspaceService));
   registerWhatsAppWebhookRoutes(adapter.getInstance(), services, errors, config.BODY_LIMIT_BYTES);
-  registerEmailTrackingRoutes(adapter.getInstance(), services, errors);
+  const trackingHits = registerEmailTrackingRoutes(
+    adapter.getInstance(),
+    services,
+    errors,
+    config.ENCRYPTION_KEY,
+  );
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -85,6 +90,7 @@ export async function createGateway(
     routes: edges.routeTable.served(),
     close: async () => {
       await app.close();
+      await trackingHits.drain();
       await services.close();
     },
   };

@@ -23,6 +23,7 @@ export * from './email/email.rpc';
 export * from './email/email.errors';
 export * from './email/email.events';
 export * from './email/tracking';
+export * from './email/tracking-tokens';
 export * from './email/tracking.errors';
 export * from './webhooks/webhooks';
 export * from './webhooks/webhooks.rpc';

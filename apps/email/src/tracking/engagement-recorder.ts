@@ -1,5 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
-import type { OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CommitBatcher } from '@switchboard/background';
 import { poolRunner } from '@switchboard/persistence';
@@ -25,28 +24,26 @@ export interface EngagementHit {
   linkName?: string | null;
 }
 
-/**
- * Hits waiting for their commit beyond which a hit's answer waits for it too: below, the answer
- * never waits for the database (ADR 16); above, a flood slows down to what the database writes
- * instead of growing memory.
- */
-const MAX_UNWRITTEN = 5_000;
 /** A batch that fails (a deadlock with a delivery recount, a failover) is tried again. */
 const ATTEMPTS = 3;
 
 /**
- * Records opens and clicks in group commits: every hit that arrives while a commit runs joins the
- * next one, which is one read (the hits' messages and recipients) and one statement (counters,
- * link clicks, events and outbox) whatever the number of hits. Each hit counts: the SDK counts
- * "open events" and "click events", so a recipient opening twice counts twice.
+ * Records opens and clicks in group commits: every batch of hits that arrives while a commit
+ * runs joins the next one, which is one read (the hits' messages and recipients) and one
+ * statement (counters, link clicks, events and outbox) whatever the number of hits. Each hit
+ * counts: the SDK counts "open events" and "click events", so a recipient opening twice counts
+ * twice.
  */
 @Injectable()
-export class EngagementRecorder implements OnApplicationShutdown {
-  private readonly logger = new Logger('EmailEngagement');
+export class EngagementRecorder {
   private readonly runner: SqlRunner;
-  private readonly batcher = new CommitBatcher<EngagementHit>((hits) => this.commit(hits));
-  private unwritten = 0;
-  private readonly pending = new Set<Promise<void>>();
+  private readonly batcher = new CommitBatcher<EngagementHit[]>(async (batches) => {
+    const recorded = await this.commit(batches.flat());
+    for (const batch of batches)
+      this.recorded.set(batch, batch.filter((hit) => recorded.has(hit)).length);
+  });
+  /** Per batch, once committed: how many of its hits named a message that still exists. */
+  private readonly recorded = new WeakMap<EngagementHit[], number>();
 
   constructor(
     @InjectDataSource('email') dataSource: DataSource,
@@ -55,24 +52,14 @@ export class EngagementRecorder implements OnApplicationShutdown {
     this.runner = poolRunner(dataSource);
   }
 
-  /** Queues the hit; resolves at once, or once it is written when too many wait. */
-  record(hit: EngagementHit): Promise<void> | undefined {
-    this.unwritten++;
-    const written = this.batcher.add(hit).finally(() => this.unwritten--);
-    const settled = written.catch((err: unknown) =>
-      this.logger.warn({ err }, `an ${hit.kind} of ${hit.messageId} was not recorded`),
-    );
-    this.pending.add(settled);
-    void settled.finally(() => this.pending.delete(settled));
-    return this.unwritten > MAX_UNWRITTEN ? settled : undefined;
+  /** Resolves once the hits are committed, with how many named a message that still exists. */
+  async record(hits: EngagementHit[]): Promise<number> {
+    if (hits.length === 0) return 0;
+    await this.batcher.add(hits);
+    return this.recorded.get(hits) ?? 0;
   }
 
-  /** Hits already answered are written before the service stops. */
-  async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.pending]);
-  }
-
-  private async commit(hits: EngagementHit[]): Promise<void> {
+  private async commit(hits: EngagementHit[]): Promise<Set<EngagementHit>> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.write(hits);
@@ -82,9 +69,11 @@ export class EngagementRecorder implements OnApplicationShutdown {
     }
   }
 
-  private async write(hits: EngagementHit[]): Promise<void> {
+  /** Writes the hits that name a message and recipient; answers those. */
+  private async write(hits: EngagementHit[]): Promise<Set<EngagementHit>> {
+    const pairs = new Map(hits.map((hit) => [`${hit.messageId} ${hit.recipientId}`, hit]));
     const subjects = new Map(
-      (await this.repository.subjects(this.runner, hits)).map((subject) => [
+      (await this.repository.subjects(this.runner, [...pairs.values()])).map((subject) => [
         `${subject.message_id} ${subject.recipient_id}`,
         subject,
       ]),
@@ -92,10 +81,12 @@ export class EngagementRecorder implements OnApplicationShutdown {
     const byRecipient = new Map<string, RecipientEngagement>();
     const clicks: LinkClickRow[] = [];
     const events: EmailEventRecord[] = [];
+    const written = new Set<EngagementHit>();
     for (const hit of hits) {
       // A message deleted since its link was signed: the hit names nobody any more.
       const subject = subjects.get(`${hit.messageId} ${hit.recipientId}`);
       if (!subject) continue;
+      written.add(hit);
       const at = hit.at.toISOString();
       let counts = byRecipient.get(subject.recipient_id);
       if (!counts)
@@ -133,6 +124,7 @@ export class EngagementRecorder implements OnApplicationShutdown {
     // A fixed order of row locks: two processes' batches never wait on each other in a circle.
     const recipients = [...byRecipient.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
     await this.repository.record(this.runner, recipients, clicks, events);
+    return written;
   }
 }
 

@@ -3,7 +3,7 @@ import { EMAIL_CONFIG, publicOrigin } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import type { OutboundMail } from '../delivery/transport/outbound-mail';
 import { personalisedHtml, trackableHtml } from './link-rewriter';
-import { TrackingTokens } from './tracking-tokens';
+import { TrackingTokens } from '@switchboard/contracts';
 
 /** What a copy is made for: the message's settings and one recipient. */
 export interface CopyMessage {

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { EmailTrackingSubjects } from '@switchboard/contracts';
 import type {
-  TrackingHitRequest,
+  RecordTrackingHitsRequest,
   UnsubscribePageRequest,
   UnsubscribeRequest,
 } from '@switchboard/contracts';
@@ -11,8 +11,9 @@ import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 import { TrackingService } from './tracking.service';
 
 /**
- * Transport handlers of the credential-free routes on PUBLIC_URL. No workspace comes with them:
- * the signed token names the message, and the message its workspace.
+ * Transport handlers of the credential-free routes on PUBLIC_URL (opens and clicks in batches from
+ * the gateway). No workspace comes with them: each signed token names a message, and the message
+ * its workspace.
  */
 @Controller()
 export class TrackingHandler {
@@ -21,14 +22,9 @@ export class TrackingHandler {
     private readonly unsubscribes: UnsubscribeService,
   ) {}
 
-  @Handles(EmailTrackingSubjects.Open)
-  open(@Payload() input: TrackingHitRequest) {
-    return this.tracking.open(input);
-  }
-
-  @Handles(EmailTrackingSubjects.Click)
-  click(@Payload() input: TrackingHitRequest) {
-    return this.tracking.click(input);
+  @Handles(EmailTrackingSubjects.RecordHits)
+  record(@Payload() input: RecordTrackingHitsRequest) {
+    return this.tracking.record(input.hits);
   }
 
   @Handles(EmailTrackingSubjects.UnsubscribePage)

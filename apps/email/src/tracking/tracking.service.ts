@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { EmailTrackingErrors } from '@switchboard/contracts';
-import type { TrackedClickReply, TrackingHitRequest } from '@switchboard/contracts';
-import { AppError } from '@switchboard/platform';
+import type { RecordTrackingHitsReply, TrackingHit } from '@switchboard/contracts';
 import { EngagementRecorder } from './engagement-recorder';
+import type { EngagementHit } from './engagement-recorder';
 import { isPrefetched } from './prefetch';
 import { TrackingLinks } from './tracking-links';
 
 /**
- * Opens and clicks: the token is verified here (the email service alone holds its key) and the
- * hit queued for the next group commit; the answer does not wait for the write (ADR 16), so a
- * redirect costs an HMAC, not a transaction. A forged or altered token is 404 and records nothing.
+ * Records the opens and clicks the gateway answered (ADR 16): each token is checked again here
+ * (the transport is not trusted to carry only what the gateway checked), the hits join the next
+ * group commit, and the reply comes once they are committed.
  */
 @Injectable()
 export class TrackingService {
@@ -18,34 +17,25 @@ export class TrackingService {
     private readonly recorder: EngagementRecorder,
   ) {}
 
-  async open(request: TrackingHitRequest): Promise<null> {
-    const claim = this.links.tokens.verify(request.token);
-    if (claim?.kind !== 'open') throw new AppError(EmailTrackingErrors.TrackingLinkNotFound);
-    await this.recorder.record({
-      kind: 'open',
-      messageId: claim.messageId,
-      recipientId: claim.recipientId,
-      at: new Date(),
-      ipAddress: request.ip_address,
-      userAgent: request.user_agent,
-      prefetched: isPrefetched(request.user_agent),
-    });
-    return null;
-  }
-
-  async click(request: TrackingHitRequest): Promise<TrackedClickReply> {
-    const claim = this.links.tokens.verify(request.token);
-    if (claim?.kind !== 'click') throw new AppError(EmailTrackingErrors.TrackingLinkNotFound);
-    await this.recorder.record({
-      kind: 'click',
-      messageId: claim.messageId,
-      recipientId: claim.recipientId,
-      at: new Date(),
-      ipAddress: request.ip_address,
-      userAgent: request.user_agent,
-      url: claim.url,
-      linkName: claim.linkName,
-    });
-    return { url: claim.url };
+  async record(hits: TrackingHit[]): Promise<RecordTrackingHitsReply> {
+    const engagement: EngagementHit[] = [];
+    for (const hit of hits) {
+      const claim = this.links.tokens.verify(hit.token);
+      const at = new Date(hit.at);
+      if (!claim || claim.kind === 'unsubscribe' || Number.isNaN(at.getTime())) continue;
+      const client = {
+        messageId: claim.messageId,
+        recipientId: claim.recipientId,
+        at,
+        ipAddress: hit.ip_address,
+        userAgent: hit.user_agent,
+      };
+      engagement.push(
+        claim.kind === 'open'
+          ? { kind: 'open', ...client, prefetched: isPrefetched(hit.user_agent) }
+          : { kind: 'click', ...client, url: claim.url, linkName: claim.linkName },
+      );
+    }
+    return { recorded: await this.recorder.record(engagement) };
   }
 }

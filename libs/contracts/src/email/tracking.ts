@@ -2,28 +2,34 @@ import type { Rpc } from '../rpc';
 
 /**
  * The email service's credential-free tracking and unsubscribe operations (contract section 12):
- * the gateway serves `/t/o/{token}`, `/t/c/{token}` and `/u/{token}` on `PUBLIC_URL` and hands
- * each hit here. The token is the credential: signed by the email service, which alone holds its
- * key, so a forged or altered one is answered 404 without a read.
+ * the gateway serves `/t/o/{token}`, `/t/c/{token}` and `/u/{token}` on `PUBLIC_URL`. Tokens are
+ * `TrackingTokens` (signed with a key derived from ENCRYPTION_KEY): the gateway checks an open's
+ * or click's token itself, answers at once and hands the hits over in batches (ADR 16); the
+ * email service checks each again before it records it. Unsubscribes are one request each.
  */
 export const EmailTrackingSubjects = {
-  Open: 'email.tracking.open',
-  Click: 'email.tracking.click',
+  RecordHits: 'email.tracking.record',
   UnsubscribePage: 'email.unsubscribe.page',
   Unsubscribe: 'email.unsubscribe.confirm',
 } as const;
 
-/** What the gateway saw of the client that followed a link or loaded the pixel. */
-export interface TrackingHitRequest {
+/** One open-pixel load or tracked-link follow, as the gateway answered it. */
+export interface TrackingHit {
   token: string;
+  /** When it was answered, ISO 8601. */
+  at: string;
   /** The client address (behind TRUST_PROXY, the forwarded one). */
   ip_address: string | null;
   user_agent: string | null;
 }
 
-/** Where a tracked link goes: the original URL, exactly as it was in the message. */
-export interface TrackedClickReply {
-  url: string;
+export interface RecordTrackingHitsRequest {
+  hits: TrackingHit[];
+}
+
+/** Answered once the hits are committed; `recorded` leaves out those naming no message now. */
+export interface RecordTrackingHitsReply {
+  recorded: number;
 }
 
 export interface UnsubscribePageRequest {
@@ -56,8 +62,7 @@ export interface UnsubscribeReply {
 }
 
 export interface EmailTrackingRpc {
-  [EmailTrackingSubjects.Open]: Rpc<TrackingHitRequest, null>;
-  [EmailTrackingSubjects.Click]: Rpc<TrackingHitRequest, TrackedClickReply>;
+  [EmailTrackingSubjects.RecordHits]: Rpc<RecordTrackingHitsRequest, RecordTrackingHitsReply>;
   [EmailTrackingSubjects.UnsubscribePage]: Rpc<UnsubscribePageRequest, UnsubscribePageReply>;
   [EmailTrackingSubjects.Unsubscribe]: Rpc<UnsubscribeRequest, UnsubscribeReply>;
 }

@@ -1,11 +1,13 @@
-import { EmailTrackingErrors, EmailTrackingSubjects } from '@switchboard/contracts';
+import { EmailTrackingErrors, EmailTrackingSubjects, TrackingTokens } from '@switchboard/contracts';
 import type { UnsubscribeReply } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import type { ServiceClient } from '@switchboard/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestContextFor } from '../../pipeline/auth/caller';
 import type { ErrorResponder } from '../../pipeline/http/error-envelope.filter';
+import { newRequestId } from '../../pipeline/http/request-id';
 import { declareNativeRoute } from '../../pipeline/routes/route-policy';
+import { TrackingHitQueue } from './tracking-hits';
 import { confirmationPage, unsubscribedPage } from './unsubscribe-pages';
 
 declare module 'fastify' {
@@ -93,38 +95,45 @@ export const PIXEL = Buffer.from(
 const FORM_LIMIT = 16 * 1024;
 
 /**
- * Serves the tracking and unsubscribe routes on PUBLIC_URL. The POST takes a form body
- * (urlencoded or multipart, as RFC 8058 allows), so the `/u/` routes live in a scope whose only
- * parser keeps the bytes, like Meta's webhooks; the policy pipeline sees no body to validate.
+ * Serves the tracking and unsubscribe routes on PUBLIC_URL. An open or a click is answered here
+ * once its token checks out (the key is derived from ENCRYPTION_KEY, which the gateway holds) and
+ * handed to the email service in batches (ADR 16); a forged or altered token is 404. The POST
+ * takes a form body (urlencoded or multipart, as RFC 8058 allows), so the `/u/` routes live in a
+ * scope whose only parser keeps the bytes, like Meta's webhooks; the policy pipeline sees no
+ * body to validate. Answers the queue of hits, for the gateway to drain when it stops.
  */
 export function registerEmailTrackingRoutes(
   fastify: FastifyInstance,
   services: ServiceClient,
   errors: ErrorResponder,
-): void {
-  const hit = (request: FastifyRequest, token: string) => ({
-    token,
-    ip_address: request.ip || null,
-    user_agent: request.headers['user-agent'] ?? null,
-  });
+  encryptionKey: string,
+): TrackingHitQueue {
+  const tokens = new TrackingTokens(encryptionKey);
+  const queue = new TrackingHitQueue(services, () => ({
+    requestId: newRequestId(),
+    caller: { kind: 'anonymous' },
+  }));
+  const hit = (request: FastifyRequest, token: string) =>
+    queue.add({
+      token,
+      at: new Date().toISOString(),
+      ip_address: request.ip || null,
+      user_agent: request.headers['user-agent'] ?? null,
+    });
   fastify.get(EMAIL_TRACKING_OPEN.path, async (request, reply) => {
     const { tracking_token: token } = request.params as { tracking_token: string };
-    await services.send(
-      EmailTrackingSubjects.Open,
-      hit(request, token),
-      requestContextFor(request),
-    );
+    if (tokens.verify(token)?.kind !== 'open')
+      throw new AppError(EmailTrackingErrors.TrackingLinkNotFound);
+    await hit(request, token);
     return noStore(reply).type('image/gif').send(PIXEL);
   });
   fastify.get(EMAIL_TRACKING_CLICK.path, async (request, reply) => {
     const { tracking_token: token } = request.params as { tracking_token: string };
-    const { url } = await services.send(
-      EmailTrackingSubjects.Click,
-      hit(request, token),
-      requestContextFor(request),
-    );
+    const claim = tokens.verify(token);
+    if (claim?.kind !== 'click') throw new AppError(EmailTrackingErrors.TrackingLinkNotFound);
+    await hit(request, token);
     // The token in this URL is not the destination's business.
-    return noStore(reply).header('referrer-policy', 'no-referrer').redirect(url, 302);
+    return noStore(reply).header('referrer-policy', 'no-referrer').redirect(claim.url, 302);
   });
   void fastify.register((scope, _options, done) => {
     scope.setErrorHandler((error, request, reply) => errors.reply(error, request, reply));
@@ -152,7 +161,12 @@ export function registerEmailTrackingRoutes(
       if (!via) throw new AppError(EmailTrackingErrors.UnsubscribeRequestInvalid);
       const done: UnsubscribeReply = await services.send(
         EmailTrackingSubjects.Unsubscribe,
-        { ...hit(request, token), via },
+        {
+          token,
+          via,
+          ip_address: request.ip || null,
+          user_agent: request.headers['user-agent'] ?? null,
+        },
         requestContextFor(request),
       );
       if (via === 'page') return html(reply).send(unsubscribedPage(done));
@@ -160,6 +174,7 @@ export function registerEmailTrackingRoutes(
     });
     done();
   });
+  return queue;
 }
 
 /**
