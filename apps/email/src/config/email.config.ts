@@ -153,7 +153,7 @@ export function publicOrigin(config: Pick<EmailConfig, 'PUBLIC_URL' | 'PORT'>): 
 }
 
 /** PUBLIC_URL without a trailing slash (paths are appended to it), as the gateway parses it. */
-function publicUrl(raw: string): string {
+function publicUrl(raw: string): string | undefined {
   const problem = 'must be an http:// or https:// URL without query, fragment or credentials';
   let url: URL;
   try {

@@ -113,13 +113,16 @@ export function registerEmailTrackingRoutes(
     requestId: newRequestId(),
     caller: { kind: 'anonymous' },
   }));
+  // A HEAD (a link checker's) is answered like the GET but is not an open or a click.
   const hit = (request: FastifyRequest, token: string) =>
-    queue.add({
-      token,
-      at: new Date().toISOString(),
-      ip_address: request.ip || null,
-      user_agent: request.headers['user-agent'] ?? null,
-    });
+    request.method === 'HEAD'
+      ? undefined
+      : queue.add({
+          token,
+          at: new Date().toISOString(),
+          ip_address: request.ip || null,
+          user_agent: request.headers['user-agent'] ?? null,
+        });
   fastify.get(EMAIL_TRACKING_OPEN.path, async (request, reply) => {
     const { tracking_token: token } = request.params as { tracking_token: string };
     if (tokens.verify(token)?.kind !== 'open')
