@@ -31,7 +31,7 @@ describe(TrackingHitQueue.name, () => {
         ++calls < 3 ? Promise.reject(new Error('away')) : Promise.resolve({ recorded: 1 }),
     } as unknown as ServiceClient;
     const queue = new TrackingHitQueue(services, context);
-    queue.add(hit(1));
+    void queue.add(hit(1));
     await queue.drain();
     expect(calls).toBe(3);
   });
