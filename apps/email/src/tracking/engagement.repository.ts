@@ -61,6 +61,26 @@ export class EngagementRepository {
   }
 
   /**
+   * Locks a recipient's row (an unsubscribe's writes take turns) and answers whether its timeline
+   * already holds an event of `type`.
+   */
+  async lockRecipientFor(
+    runner: SqlRunner,
+    subject: { message_id: string; recipient_id: string },
+    type: string,
+  ): Promise<boolean> {
+    const rows = rowsOf<{ seen: boolean }>(
+      await runner.query(
+        `SELECT EXISTS (SELECT 1 FROM email.events e WHERE e.message_id = r.message_id
+           AND e.recipient_id = r.id AND e.type = $3) AS seen
+         FROM email.recipients r WHERE r.id = $2 AND r.message_id = $1 FOR UPDATE`,
+        [subject.message_id, subject.recipient_id, type],
+      ),
+    );
+    return rows[0]?.seen ?? false;
+  }
+
+  /**
    * In one statement (so one transaction): the recipients' and messages' counters, the clicks'
    * rows of email.link_clicks, and the events on the timelines and in the outbox.
    */

@@ -74,6 +74,9 @@ export class UnsubscribeService {
         },
       ]);
       const type = request.via === 'one_click' ? 'email.list_unsubscribed' : 'email.unsubscribed';
+      // The SDK fires each of them once per recipient; a repeat is still stated to the ledger
+      // (above: the person may have been subscribed again since).
+      if (await this.engagement.lockRecipientFor(runner, subject, type)) return describe(subject);
       const detail =
         request.via === 'page'
           ? { url: `${this.links.origin}/u/${request.token}`, link_name: null }
