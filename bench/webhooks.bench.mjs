@@ -182,6 +182,33 @@ async function main() {
   let cpuAfter = await cpuSnapshot(groups);
   const burstSeconds = (burst.lastAt - burstStart) / 1000;
   const burstCpu = cpuOf(cpuBefore, cpuAfter, groups);
+  if (process.env.BENCH_STAGES) {
+    const rows = await pool.query(
+      `SELECT (SELECT extract(epoch FROM max(received_at)) * 1000 FROM webhooks.events) AS intake_last,
+              (SELECT extract(epoch FROM max(attempted_at)) * 1000 FROM webhooks.attempts) AS attempt_last,
+              (SELECT extract(epoch FROM max(finished_at)) * 1000 FROM webhooks.deliveries) AS recorded_last`,
+    );
+    const stage = rows.rows[0];
+    const buckets = await pool.query(
+      `SELECT floor((extract(epoch FROM t) * 1000 - $1) / 200) * 200 AS at, kind, count(*)::int AS n FROM (
+         SELECT received_at AS t, 'intake' AS kind FROM webhooks.events WHERE received_at >= to_timestamp($1 / 1000.0)
+         UNION ALL SELECT attempted_at, 'attempt' FROM webhooks.attempts WHERE attempted_at >= to_timestamp($1 / 1000.0)
+         UNION ALL SELECT finished_at, 'recorded' FROM webhooks.deliveries WHERE finished_at >= to_timestamp($1 / 1000.0)
+       ) x GROUP BY 1, 2 ORDER BY 1, 2`,
+      [burstStart],
+    );
+    const table = new Map();
+    for (const row of buckets.rows) {
+      const entry = table.get(row.at) ?? {};
+      entry[row.kind] = row.n;
+      table.set(row.at, entry);
+    }
+    for (const [at, entry] of table)
+      log(`    ${String(at).padStart(5)} ms: intake ${entry.intake ?? 0}, attempts ${entry.attempt ?? 0}, recorded ${entry.recorded ?? 0}`);
+    log(
+      `  stages after burst start: emitted ${emittedAfter} ms, intake done ${Math.round(stage.intake_last - burstStart)} ms, last attempt ${Math.round(stage.attempt_last - burstStart)} ms, last received ${burst.lastAt - burstStart} ms, last recorded ${Math.round(stage.recorded_last - burstStart)} ms`,
+    );
+  }
 
   log(
     `paced: ${PACED_RATE} events/s for ${PACED_SECONDS} s (${PACED_PER_TRANSACTION} per transaction) ...`,
