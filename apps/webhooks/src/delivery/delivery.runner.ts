@@ -3,7 +3,14 @@ import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WEBHOOK_LIMITS } from '@switchboard/contracts';
 import { inPgTransaction, newId, pgPoolOf } from '@switchboard/persistence';
-import { CommitBatcher, completeJobs, holdJobs, WorkQueue } from '@switchboard/background';
+import {
+  CommitBatcher,
+  completeJobs,
+  holdJobs,
+  jobFences,
+  markCompleted,
+  WorkQueue,
+} from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { dnsResolver, SealedBox } from '@switchboard/platform';
 import type { Pool } from 'pg';
@@ -11,7 +18,12 @@ import { DataSource } from 'typeorm';
 import { retryDelaysOf, WEBHOOKS_CONFIG } from '../config/webhooks.config';
 import type { WebhooksConfig } from '../config/webhooks.config';
 import { DeliveriesRepository } from './deliveries.repository';
-import type { AttemptRecord, EndpointHealth, PendingDelivery } from './deliveries.repository';
+import type {
+  AttemptRecord,
+  EndpointHealth,
+  PendingDelivery,
+  StatusChange,
+} from './deliveries.repository';
 import { DELIVER_QUEUE } from './delivery.queue';
 import { EndpointPacer } from './endpoint-pacer';
 import type { PaceFeedback } from './endpoint-pacer';
@@ -144,7 +156,35 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async record(batch: Finished[]): Promise<void> {
-    const changes = await inPgTransaction(this.pool, async (manager) => {
+    const changes = batch.every((entry) => 'outcome' in entry && entry.outcome.ok)
+      ? await this.recordDelivered(batch as Array<Extract<Finished, { outcome: SendOutcome }>>)
+      : await this.recordSettling(batch);
+    for (const change of changes) {
+      const line = `webhook endpoint ${change.id} of workspace ${change.workspace_id}: ${change.was} -> ${change.status}${change.status_reason ? ` (${change.status_reason})` : ''}`;
+      if (change.status === 'active') this.logger.log(line);
+      else this.logger.warn(line);
+    }
+  }
+
+  /** Every attempt of the batch delivered: one statement in autocommit (the common case). */
+  private async recordDelivered(
+    batch: Array<Extract<Finished, { outcome: SendOutcome }>>,
+  ): Promise<StatusChange[]> {
+    const attempts = batch.map(({ delivery, outcome, attemptedAt }) =>
+      this.attemptRecord(delivery, outcome, attemptedAt, 'delivered'),
+    );
+    const jobs = batch.map((entry) => entry.job);
+    const { deletedJobIds, recovered } = await this.repository.recordDelivered(
+      attempts,
+      jobFences(jobs),
+    );
+    markCompleted(jobs, deletedJobIds);
+    return recovered;
+  }
+
+  /** Failures, retries or postponements among the batch: one transaction of a few statements. */
+  private async recordSettling(batch: Finished[]): Promise<StatusChange[]> {
+    return inPgTransaction(this.pool, async (manager) => {
       const held = new Set(
         await holdJobs(
           manager,
@@ -171,31 +211,9 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
         const delay =
           outcome.ok || gone ? undefined : nextRetryDelayMs(this.schedule, attempt, waitAsked);
         const next = outcome.ok ? 'delivered' : delay === undefined ? 'given_up' : 'pending';
-        attempts.push({
-          id: newId('wha'),
-          delivery_id: delivery.id,
-          endpoint_id: delivery.endpoint_id,
-          workspace_id: delivery.workspace_id,
-          event_id: delivery.event_id,
-          event_type: delivery.event_type,
-          status: outcome.ok ? 'delivered' : 'failed',
-          url: delivery.url,
-          response_status_code: outcome.statusCode,
-          response_body: outcome.body ?? null,
-          response_duration_ms: outcome.durationMs,
-          error: outcome.error ?? null,
-          attempted_at: attemptedAt.toISOString(),
-          delivery_status: next,
-        });
+        attempts.push(this.attemptRecord(delivery, outcome, attemptedAt, next));
         if (delay === undefined) done.push(job);
         else retries.push({ job, at: new Date(Date.now() + delay) });
-        webhookAttempts.inc({
-          outcome: outcome.ok ? 'delivered' : next === 'given_up' ? 'given_up' : 'failed',
-        });
-        webhookAttemptDuration.observe(outcome.durationMs / 1000);
-        const occurredAt = Date.parse((delivery.body as { timestamp?: string }).timestamp ?? '');
-        if (outcome.ok && !Number.isNaN(occurredAt))
-          webhookDeliveryLag.observe(Math.max(0, Date.now() - occurredAt) / 1000);
         const entry = health.get(delivery.endpoint_id) ?? {
           id: delivery.endpoint_id,
           failures: 0,
@@ -220,11 +238,38 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       await completeJobs(manager, done);
       return statusChanges;
     });
-    for (const change of changes) {
-      const line = `webhook endpoint ${change.id} of workspace ${change.workspace_id}: ${change.was} -> ${change.status}${change.status_reason ? ` (${change.status_reason})` : ''}`;
-      if (change.status === 'active') this.logger.log(line);
-      else this.logger.warn(line);
-    }
+  }
+
+  /** An attempt's row, and its metrics. */
+  private attemptRecord(
+    delivery: PendingDelivery,
+    outcome: SendOutcome,
+    attemptedAt: Date,
+    next: AttemptRecord['delivery_status'],
+  ): AttemptRecord {
+    webhookAttempts.inc({
+      outcome: outcome.ok ? 'delivered' : next === 'given_up' ? 'given_up' : 'failed',
+    });
+    webhookAttemptDuration.observe(outcome.durationMs / 1000);
+    const occurredAt = Date.parse((delivery.body as { timestamp?: string }).timestamp ?? '');
+    if (outcome.ok && !Number.isNaN(occurredAt))
+      webhookDeliveryLag.observe(Math.max(0, Date.now() - occurredAt) / 1000);
+    return {
+      id: newId('wha'),
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpoint_id,
+      workspace_id: delivery.workspace_id,
+      event_id: delivery.event_id,
+      event_type: delivery.event_type,
+      status: outcome.ok ? 'delivered' : 'failed',
+      url: delivery.url,
+      response_status_code: outcome.statusCode,
+      response_body: outcome.body ?? null,
+      response_duration_ms: outcome.durationMs,
+      error: outcome.error ?? null,
+      attempted_at: attemptedAt.toISOString(),
+      delivery_status: next,
+    };
   }
 }
 
