@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BirdClient } from '@messagebird/sdk';
 import {
   call,
@@ -47,6 +49,16 @@ describe('email tracking and unsubscribe', () => {
   let other: CreatedWorkspace;
   let bird: BirdClient;
   let otherBird: BirdClient;
+  /** Webhook bodies a local receiver got (an endpoint subscribed to the engagement events). */
+  const webhooks: Array<{ type: string; data: Record<string, unknown> }> = [];
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      webhooks.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      res.writeHead(200).end();
+    });
+  });
   const domain = 'news.acme.test';
   const otherDomain = 'news.other.test';
 
@@ -98,6 +110,7 @@ describe('email tracking and unsubscribe', () => {
       SMTP_RELAY_URL: sink.url,
       DNS_SERVERS: dns.address,
       RATE_LIMITS: 'email_send=100000,read=100000,api_list=100000,write=100000',
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
     });
     acme = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Acme' });
     other = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Other' });
@@ -105,9 +118,15 @@ describe('email tracking and unsubscribe', () => {
     otherBird = new BirdClient({ apiKey: other.api_key.secret, baseUrl: platform.base });
     await verifyDomain(bird, domain);
     await verifyDomain(otherBird, otherDomain);
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    await bird.webhooks.create({
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      events: ['email.opened', 'email.clicked', 'email.list_unsubscribed'],
+    });
   }, 60_000);
 
   afterAll(async () => {
+    receiver.close();
     await platform?.stop();
     await sink?.stop();
     await dns?.stop();
@@ -226,6 +245,27 @@ describe('email tracking and unsubscribe', () => {
         [`%${messageId}%`],
       );
       expect(outbox.rows.map((row) => row.type).sort()).toEqual(['email.clicked', 'email.opened']);
+      const delivered = await eventually(
+        () => Promise.resolve(webhooks.filter((hook) => hook.data.email_id === messageId)),
+        (hooks) => hooks.length >= 2,
+      );
+      expect(delivered).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            type: 'email.opened',
+            data: expect.objectContaining({
+              recipient_id: recipient.id,
+              recipient: 'ada@example.com',
+              user_agent: BROWSER,
+              broadcast_id: null,
+            }),
+          }),
+          expect.objectContaining({
+            type: 'email.clicked',
+            data: expect.objectContaining({ url: destination, link_name: 'hero' }),
+          }),
+        ]),
+      );
     });
 
     it('counts every open, telling an inbox proxy’s prefetch from a person', async () => {
