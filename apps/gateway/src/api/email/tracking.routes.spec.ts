@@ -1,4 +1,4 @@
-import { PIXEL, unsubscribeVia } from './tracking.routes';
+import { locationOf, PIXEL, unsubscribeVia } from './tracking.routes';
 import { confirmationPage, unsubscribedPage } from './unsubscribe-pages';
 
 describe('unsubscribeVia', () => {
@@ -38,5 +38,15 @@ describe('PIXEL', () => {
   it('is a 1x1 GIF', () => {
     expect(PIXEL.subarray(0, 6).toString()).toBe('GIF89a');
     expect([PIXEL.readUInt16LE(6), PIXEL.readUInt16LE(8)]).toEqual([1, 1]);
+  });
+});
+
+describe('locationOf', () => {
+  it('keeps an ASCII URL exactly and percent-encodes what a header cannot carry', () => {
+    const url = 'https://shop.example/a?x=1&y=%20#top';
+    expect(locationOf(url)).toBe(url);
+    expect(locationOf('https://shop.example/café 漢字😀')).toBe(
+      'https://shop.example/caf%C3%A9%20%E6%BC%A2%E5%AD%97%F0%9F%98%80',
+    );
   });
 });

@@ -136,7 +136,9 @@ export function registerEmailTrackingRoutes(
     if (claim?.kind !== 'click') throw new AppError(EmailTrackingErrors.TrackingLinkNotFound);
     await hit(request, token);
     // The token in this URL is not the destination's business.
-    return noStore(reply).header('referrer-policy', 'no-referrer').redirect(claim.url, 302);
+    return noStore(reply)
+      .header('referrer-policy', 'no-referrer')
+      .redirect(locationOf(claim.url), 302);
   });
   void fastify.register((scope, _options, done) => {
     scope.setErrorHandler((error, request, reply) => errors.reply(error, request, reply));
@@ -197,6 +199,14 @@ export function unsubscribeVia(
   if (fields.get('List-Unsubscribe') === 'One-Click') return 'one_click';
   if (fields.get('unsubscribe') === 'confirm') return 'page';
   return undefined;
+}
+
+/**
+ * The URL as a Location header can carry it: exactly as the message had it, with only what a
+ * header cannot hold (spaces, non-ASCII, controls) percent-encoded as UTF-8, as a browser would.
+ */
+export function locationOf(url: string): string {
+  return url.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char));
 }
 
 function noStore(reply: FastifyReply): FastifyReply {
