@@ -41,6 +41,11 @@ describe('trackableHtml', () => {
     expect(rewrite(source, { opens: false, clicks: true })).toEqual({ html: source, links: [] });
   });
 
+  it('leaves a destination too long for a token as written', () => {
+    const long = `https://a.example/?q=${'x'.repeat(4_000)}`;
+    expect(rewrite(`<a href="${long}">x</a>`, { opens: false, clicks: true }).links).toEqual([]);
+  });
+
   it('takes the link name from data-link-name or data-msys-linkname', () => {
     const { links } = rewrite(
       '<a data-link-name="Hero &amp; CTA" href="https://a.example/1">1</a>' +

@@ -23,12 +23,18 @@ const ANCHOR = /<a(?=[\s/>])(?:[^>"']|"[^"]*"|'[^']*')*>/gi;
 /** One attribute of a start tag: its name and its value, quoted either way or not at all. */
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const HTTP = /^https?:\/\//i;
+/**
+ * Longer destinations (in UTF-8 bytes) stay as written: their token would pass the router's parameter limit
+ * (8,000 characters; the JSON claim in base64 is about 4/3 of the URL, plus the ids and name).
+ */
+const MAX_TRACKED_URL = 4_000;
 
 /**
  * Cuts `html` for tracking: with `clicks`, every anchor's http(s) `href` becomes a slot
  * (mailto:, tel:, in-page anchors, other schemes, links already on `origin`'s tracking or
  * unsubscribe routes, and anchors marked `data-msys-clicktrack="0"` stay as written); with
- * `opens`, a slot for the pixel before `</body>` (or at the end).
+ * `opens`, a slot for the pixel before `</body>` (or at the end). URLs over 4,000 characters stay
+ * as written too.
  */
 export function trackableHtml(
   html: string,
@@ -46,7 +52,8 @@ export function trackableHtml(
       if (!found) continue;
       const url = decodeEntities(found.value).trim();
       const lowered = url.toLowerCase();
-      if (!HTTP.test(url) || own.some((prefix) => lowered.startsWith(prefix))) continue;
+      if (!HTTP.test(url) || Buffer.byteLength(url) > MAX_TRACKED_URL) continue;
+      if (own.some((prefix) => lowered.startsWith(prefix))) continue;
       if (found.attributes.get('data-msys-clicktrack') === '0') continue;
       const start = (match.index ?? 0) + found.start;
       parts.push(html.slice(from, start));
