@@ -10,6 +10,7 @@ import { EmailBackgroundModule } from './email-background.module';
 import { DomainsModule } from './domains';
 import { MessagesModule } from './messages/messages.module';
 import { SuppressionsModule } from './suppressions';
+import { TrackingModule } from './tracking/tracking.module';
 
 /** The service's configuration, injectable with `@Inject(EMAIL_CONFIG)` in every feature module. */
 @Global()
@@ -41,6 +42,7 @@ export class EmailModule {
         SuppressionsModule,
         DomainsModule,
         MessagesModule,
+        TrackingModule,
         ...(parts === 'requests' ? [] : [EmailBackgroundModule]),
       ],
     };
