@@ -113,6 +113,18 @@ export const emailEnv = {
     max: 365,
     description: 'how long the generated content of a message is kept for /content',
   }),
+  EMAIL_DAILY_LIMIT: env.int({
+    default: 0,
+    min: 0,
+    max: 1_000_000_000,
+    description: 'emails a workspace may send per UTC day, broadcasts included (0: unlimited)',
+  }),
+  EMAIL_MONTHLY_LIMIT: env.int({
+    default: 0,
+    min: 0,
+    max: 1_000_000_000,
+    description: 'emails a workspace may send per UTC calendar month (0: unlimited)',
+  }),
 };
 export type EmailConfig = ConfigOf<typeof emailEnv>;
 

@@ -1,0 +1,158 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EmailBroadcastErrors } from '@switchboard/contracts';
+import type {
+  EmailBroadcastClickedLinkList,
+  EmailBroadcastCounts,
+  EmailBroadcastSendQuota,
+  EmailEvent,
+  EmailRecipient,
+  EmailTemplateBroadcastSummary,
+  ListEmailBroadcastEventsRequest,
+  ListEmailBroadcastRecipientsRequest,
+  ListTemplateBroadcastsRequest,
+  RequestContext,
+} from '@switchboard/contracts';
+import { CursorCodec } from '@switchboard/persistence';
+import type { Page } from '@switchboard/persistence';
+import { AppError, workspaceOf } from '@switchboard/platform';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
+import { toEventDto, toRecipientDto } from '../messages/message.mapper';
+import { SuppressionsService } from '../suppressions';
+import { AUDIENCE_SNAPSHOTS, AudienceSnapshots } from './audience-snapshots';
+import type { BroadcastRow } from './broadcast.mapper';
+import { BroadcastReadsRepository } from './broadcast-reads.repository';
+import { BroadcastsRepository } from './broadcasts.repository';
+import { BroadcastsService } from './broadcasts.service';
+import { sendQuotaOf, sentInWindows } from './send-allowance';
+
+/** What a broadcast would reach and what it did: counts, quota, recipients, events, links. */
+@Injectable()
+export class BroadcastInsightsService {
+  constructor(
+    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
+    private readonly broadcasts: BroadcastsService,
+    private readonly repository: BroadcastsRepository,
+    private readonly reads: BroadcastReadsRepository,
+    private readonly suppressions: SuppressionsService,
+    @Inject(AUDIENCE_SNAPSHOTS) private readonly audiences: AudienceSnapshots,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async counts(context: RequestContext, broadcastId: string): Promise<EmailBroadcastCounts> {
+    const row = await this.withAudience(context, broadcastId);
+    const counts = await this.audienceCounts(context, row);
+    const sent = !['draft', 'scheduled'].includes(row.status);
+    return {
+      broadcast_id: row.id,
+      status: row.status,
+      next: sent
+        ? [
+            {
+              kind: 'operation',
+              description: 'Delivery outcomes are in the broadcast’s recipients',
+              operation: 'listEmailBroadcastRecipients',
+              params: { broadcast_id: row.id },
+            },
+          ]
+        : [],
+      ...counts,
+    };
+  }
+
+  async sendQuota(context: RequestContext, broadcastId: string): Promise<EmailBroadcastSendQuota> {
+    const row = await this.withAudience(context, broadcastId);
+    const { sendable } = await this.audienceCounts(context, row);
+    const limits = { daily: this.config.EMAIL_DAILY_LIMIT, monthly: this.config.EMAIL_MONTHLY_LIMIT };
+    const used =
+      limits.daily || limits.monthly
+        ? await sentInWindows(this.repository.reads, row.workspace_id)
+        : { daily: 0, monthly: 0 };
+    return sendQuotaOf(sendable, limits, used);
+  }
+
+  /**
+   * total, addressable (has an email) and sendable (not suppressed for the category, nor opted
+   * out in the preference projection), live, over the audience a page at a time.
+   */
+  async audienceCounts(context: RequestContext, row: BroadcastRow) {
+    let total = 0;
+    let addressable = 0;
+    let sendable = 0;
+    for await (const page of this.audiences.addresses(context, row.audience_id as string)) {
+      total += page.length;
+      const emails = page.filter((email): email is string => !!email);
+      addressable += emails.length;
+      const stopped = await this.suppressions.suppressedAmong(
+        this.repository.reads,
+        row.workspace_id,
+        emails,
+        row.category,
+        { preferences: this.config.PREFERENCES_ENFORCEMENT },
+      );
+      sendable += emails.length - stopped.size;
+    }
+    return { total, addressable, sendable };
+  }
+
+  async recipients(
+    context: RequestContext,
+    request: ListEmailBroadcastRecipientsRequest,
+  ): Promise<Page<EmailRecipient>> {
+    const row = await this.broadcasts.found(workspaceOf(context), request.broadcast_id);
+    const { broadcast_id: _id, to, ...page } = request;
+    const result = await this.reads.recipients(row.workspace_id, row.id, to, page, this.cursors);
+    return { ...result, data: result.data.map((r) => toRecipientDto(r, r.accepted_at)) };
+  }
+
+  async events(
+    context: RequestContext,
+    request: ListEmailBroadcastEventsRequest,
+  ): Promise<Page<EmailEvent>> {
+    const row = await this.broadcasts.found(workspaceOf(context), request.broadcast_id);
+    const { broadcast_id: _id, type, ...page } = request;
+    const result = await this.reads.events(row.workspace_id, row.id, type, page, this.cursors);
+    return { ...result, data: result.data.map(toEventDto) };
+  }
+
+  async clickedLinks(
+    context: RequestContext,
+    broadcastId: string,
+  ): Promise<EmailBroadcastClickedLinkList> {
+    const row = await this.broadcasts.found(workspaceOf(context), broadcastId);
+    return this.reads.clickedLinks(row.workspace_id, row.id);
+  }
+
+  /** The broadcasts that block deleting a template (scheduled or accepted), newest first. */
+  async forTemplate(
+    workspaceId: string,
+    templateId: string,
+    request: Omit<ListTemplateBroadcastsRequest, 'template_ref'>,
+  ): Promise<Page<EmailTemplateBroadcastSummary>> {
+    const page = await this.repository.listBlockingTemplate(
+      workspaceId,
+      templateId,
+      request,
+      this.cursors,
+    );
+    return {
+      ...page,
+      data: page.data.map((row) => ({
+        id: row.id,
+        status: row.status,
+        scheduled_at: row.scheduled_at ? row.scheduled_at.toISOString() : null,
+        created_at: row.created_at.toISOString(),
+      })),
+    };
+  }
+
+  private async withAudience(context: RequestContext, broadcastId: string) {
+    const row = await this.broadcasts.found(workspaceOf(context), broadcastId);
+    if (!row.audience_id) throw new AppError(EmailBroadcastErrors.BroadcastAudienceRequired);
+    if (!(await this.audiences.exists(context, row.audience_id)))
+      throw new AppError(EmailBroadcastErrors.BroadcastAudienceUnknown, {
+        details: [{ param: 'audience_id', message: `no audience ${row.audience_id}` }],
+      });
+    return row;
+  }
+}
