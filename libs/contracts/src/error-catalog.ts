@@ -2,6 +2,7 @@ import { CommonErrorCatalog } from './errors/common.errors';
 import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
+import { EmailTemplateErrorCatalog } from './email/templates.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
@@ -35,6 +36,7 @@ export const ErrorCatalog = inCodeOrder({
   ...DocsErrorCatalog,
   ...RealtimeErrorCatalog,
   ...EmailErrorCatalog,
+  ...EmailTemplateErrorCatalog,
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
   ...SmsErrorCatalog,

@@ -1,6 +1,7 @@
 import type { ContactsRpc } from './contacts/contacts.rpc';
 import type { DocsRpc } from './docs/docs.rpc';
 import type { EmailRpc } from './email/email.rpc';
+import type { EmailTemplatesRpc } from './email/templates.rpc';
 import type { NumbersRpc } from './numbers/numbers.rpc';
 import type { PreferencesRpc } from './preferences/preferences.rpc';
 import type { RealtimeRpc } from './realtime/realtime.rpc';
@@ -31,6 +32,7 @@ export interface RpcMap
     DocsRpc,
     RealtimeRpc,
     EmailRpc,
+    EmailTemplatesRpc,
     WebhooksRpc,
     ContactsRpc,
     SmsRpc,

@@ -11,6 +11,7 @@ import { WorkQueueOwner1764000000470 } from './migrations/1764000000470-work-que
 import { CreateEmailPreferenceStates1764800000100 } from './migrations/1764800000100-create-email-preference-states';
 import { MessageOrigins1764900000050 } from './migrations/1764900000050-message-origins';
 import { Engagement1764900000060 } from './migrations/1764900000060-engagement';
+import { CreateEmailTemplates1764900000100 } from './migrations/1764900000100-create-email-templates';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -29,6 +30,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailPreferenceStates1764800000100,
       MessageOrigins1764900000050,
       Engagement1764900000060,
+      CreateEmailTemplates1764900000100,
     ],
   };
 }
