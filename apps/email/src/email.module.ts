@@ -1,11 +1,12 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
 import { wakeRelay } from '@switchboard/background';
-import type { ServiceParts } from '@switchboard/platform';
+import type { ServiceParts, TransportSettings } from '@switchboard/platform';
 import { ServiceDataModule } from '@switchboard/persistence';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
 import { emailDatabase } from './database/email.database';
+import { BroadcastsModule } from './broadcasts';
 import { EmailBackgroundModule } from './email-background.module';
 import { DomainsModule } from './domains';
 import { MessagesModule } from './messages/messages.module';
@@ -28,7 +29,11 @@ class EmailConfigModule {
  */
 @Module({})
 export class EmailModule {
-  static register(config: EmailConfig, parts: ServiceParts = 'all'): DynamicModule {
+  static register(
+    config: EmailConfig,
+    parts: ServiceParts = 'all',
+    transport?: TransportSettings,
+  ): DynamicModule {
     return {
       module: EmailModule,
       imports: [
@@ -43,6 +48,8 @@ export class EmailModule {
         TemplatesModule,
         DomainsModule,
         MessagesModule,
+        // Broadcasts read audiences from workspace-objects: only where a transport reaches it.
+        ...(transport ? [BroadcastsModule.register(transport)] : []),
         ...(parts === 'requests' ? [] : [EmailBackgroundModule]),
       ],
     };

@@ -2,11 +2,8 @@ import { CommonErrorCatalog } from './errors/common.errors';
 import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
-<<<<<<< HEAD
 import { EmailBroadcastErrorCatalog } from './email/broadcasts.errors';
-=======
 import { EmailTemplateErrorCatalog } from './email/templates.errors';
->>>>>>> wt-tpl
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
@@ -40,11 +37,8 @@ export const ErrorCatalog = inCodeOrder({
   ...DocsErrorCatalog,
   ...RealtimeErrorCatalog,
   ...EmailErrorCatalog,
-<<<<<<< HEAD
   ...EmailBroadcastErrorCatalog,
-=======
   ...EmailTemplateErrorCatalog,
->>>>>>> wt-tpl
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
   ...SmsErrorCatalog,

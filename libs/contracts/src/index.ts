@@ -22,15 +22,12 @@ export * from './email/suppressions';
 export * from './email/email.rpc';
 export * from './email/email.errors';
 export * from './email/email.events';
-<<<<<<< HEAD
 export * from './email/broadcasts';
 export * from './email/broadcasts.rpc';
 export * from './email/broadcasts.errors';
-=======
 export * from './email/templates';
 export * from './email/templates.rpc';
 export * from './email/templates.errors';
->>>>>>> wt-tpl
 export * from './webhooks/webhooks';
 export * from './webhooks/webhooks.rpc';
 export * from './webhooks/webhooks.errors';

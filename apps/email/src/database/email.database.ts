@@ -11,11 +11,8 @@ import { WorkQueueOwner1764000000470 } from './migrations/1764000000470-work-que
 import { CreateEmailPreferenceStates1764800000100 } from './migrations/1764800000100-create-email-preference-states';
 import { MessageOrigins1764900000050 } from './migrations/1764900000050-message-origins';
 import { Engagement1764900000060 } from './migrations/1764900000060-engagement';
-<<<<<<< HEAD
-import { CreateEmailBroadcasts1764900000200 } from './migrations/1764900000200-create-email-broadcasts';
-=======
 import { CreateEmailTemplates1764900000100 } from './migrations/1764900000100-create-email-templates';
->>>>>>> wt-tpl
+import { CreateEmailBroadcasts1764900000200 } from './migrations/1764900000200-create-email-broadcasts';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -34,11 +31,8 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailPreferenceStates1764800000100,
       MessageOrigins1764900000050,
       Engagement1764900000060,
-<<<<<<< HEAD
-      CreateEmailBroadcasts1764900000200,
-=======
       CreateEmailTemplates1764900000100,
->>>>>>> wt-tpl
+      CreateEmailBroadcasts1764900000200,
     ],
   };
 }
