@@ -15,33 +15,29 @@ import type {
 import { CursorCodec } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
-import { EMAIL_CONFIG } from '../config/email.config';
-import type { EmailConfig } from '../config/email.config';
 import { toEventDto, toRecipientDto } from '../messages/message.mapper';
-import { SuppressionsService } from '../suppressions';
 import { AUDIENCE_SNAPSHOTS, AudienceSnapshots } from './audience-snapshots';
 import type { BroadcastRow } from './broadcast.mapper';
 import { BroadcastReadsRepository } from './broadcast-reads.repository';
 import { BroadcastsRepository } from './broadcasts.repository';
 import { BroadcastsService } from './broadcasts.service';
-import { sendQuotaOf, sentInWindows } from './send-allowance';
+import { BroadcastRequirements } from './broadcast-requirements';
 
 /** What a broadcast would reach and what it did: counts, quota, recipients, events, links. */
 @Injectable()
 export class BroadcastInsightsService {
   constructor(
-    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     private readonly broadcasts: BroadcastsService,
     private readonly repository: BroadcastsRepository,
     private readonly reads: BroadcastReadsRepository,
-    private readonly suppressions: SuppressionsService,
+    private readonly requirements: BroadcastRequirements,
     @Inject(AUDIENCE_SNAPSHOTS) private readonly audiences: AudienceSnapshots,
     private readonly cursors: CursorCodec,
   ) {}
 
   async counts(context: RequestContext, broadcastId: string): Promise<EmailBroadcastCounts> {
     const row = await this.withAudience(context, broadcastId);
-    const counts = await this.audienceCounts(context, row);
+    const counts = await this.requirements.audienceCounts(context, row, this.repository.reads);
     const sent = !['draft', 'scheduled'].includes(row.status);
     return {
       broadcast_id: row.id,
@@ -62,37 +58,9 @@ export class BroadcastInsightsService {
 
   async sendQuota(context: RequestContext, broadcastId: string): Promise<EmailBroadcastSendQuota> {
     const row = await this.withAudience(context, broadcastId);
-    const { sendable } = await this.audienceCounts(context, row);
-    const limits = { daily: this.config.EMAIL_DAILY_LIMIT, monthly: this.config.EMAIL_MONTHLY_LIMIT };
-    const used =
-      limits.daily || limits.monthly
-        ? await sentInWindows(this.repository.reads, row.workspace_id)
-        : { daily: 0, monthly: 0 };
-    return sendQuotaOf(sendable, limits, used);
-  }
-
-  /**
-   * total, addressable (has an email) and sendable (not suppressed for the category, nor opted
-   * out in the preference projection), live, over the audience a page at a time.
-   */
-  async audienceCounts(context: RequestContext, row: BroadcastRow) {
-    let total = 0;
-    let addressable = 0;
-    let sendable = 0;
-    for await (const page of this.audiences.addresses(context, row.audience_id as string)) {
-      total += page.length;
-      const emails = page.filter((email): email is string => !!email);
-      addressable += emails.length;
-      const stopped = await this.suppressions.suppressedAmong(
-        this.repository.reads,
-        row.workspace_id,
-        emails,
-        row.category,
-        { preferences: this.config.PREFERENCES_ENFORCEMENT },
-      );
-      sendable += emails.length - stopped.size;
-    }
-    return { total, addressable, sendable };
+    const reads = this.repository.reads;
+    const { sendable } = await this.requirements.audienceCounts(context, row, reads);
+    return this.requirements.quota(row.workspace_id, sendable, reads);
   }
 
   async recipients(

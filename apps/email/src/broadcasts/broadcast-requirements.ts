@@ -3,12 +3,16 @@ import { EmailBroadcastErrors } from '@switchboard/contracts';
 import type { ErrorDetail, RequestContext } from '@switchboard/contracts';
 import type { SqlRunner } from '@switchboard/persistence';
 import { AppError } from '@switchboard/platform';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
 import { SendingDomainsService } from '../domains';
+import { SuppressionsService } from '../suppressions';
 import { senderDomainOf } from '../messages/accept/message-draft';
 import { AUDIENCE_SNAPSHOTS, AudienceSnapshots } from './audience-snapshots';
 import type { BroadcastRow } from './broadcast.mapper';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates } from './broadcast-templates';
+import { sendQuotaOf, sentInWindows } from './send-allowance';
 
 /** Only the shared pool exists in this deployment. */
 export const SHARED_IP_POOL = 'ipp_shared';
@@ -21,7 +25,9 @@ export const SHARED_IP_POOL = 'ipp_shared';
 @Injectable()
 export class BroadcastRequirements {
   constructor(
+    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
     private readonly domains: SendingDomainsService,
+    private readonly suppressions: SuppressionsService,
     @Inject(AUDIENCE_SNAPSHOTS) private readonly audiences: AudienceSnapshots,
     @Inject(BROADCAST_TEMPLATES) private readonly templates: BroadcastTemplates,
   ) {}
@@ -69,5 +75,61 @@ export class BroadcastRequirements {
     if (!sender) return `${domain} is not a sending domain of this workspace`;
     if (!sender.verified) return `the sending domain ${domain} is not verified`;
     return undefined;
+  }
+
+  /**
+   * For a send now: someone in the audience can receive it (422 otherwise), and the whole of it
+   * fits the send allowance (a broadcast is never sent in part).
+   */
+  async checkReach(context: RequestContext, row: BroadcastRow, runner: SqlRunner): Promise<void> {
+    const { sendable } = await this.audienceCounts(context, row, runner);
+    if (sendable === 0)
+      throw new AppError(EmailBroadcastErrors.BroadcastAudienceEmpty, {
+        details: [{ param: 'audience_id', message: 'no contact can receive this broadcast' }],
+      });
+    const quota = await this.quota(row.workspace_id, sendable, runner);
+    if (quota.allowed < sendable)
+      throw new AppError(EmailBroadcastErrors.BroadcastQuotaExceeded, {
+        details: [
+          {
+            param: 'audience_id',
+            message: `${sendable} recipients; the ${quota.limited_by} allowance of ${quota.limit} has ${quota.remaining} left`,
+          },
+        ],
+      });
+  }
+
+  /** The send allowance for `recipients`, from the settings and what was sent this day and month. */
+  async quota(workspaceId: string, recipients: number, runner: SqlRunner) {
+    const limits = { daily: this.config.EMAIL_DAILY_LIMIT, monthly: this.config.EMAIL_MONTHLY_LIMIT };
+    const used =
+      limits.daily || limits.monthly
+        ? await sentInWindows(runner, workspaceId)
+        : { daily: 0, monthly: 0 };
+    return sendQuotaOf(recipients, limits, used);
+  }
+
+  /**
+   * total, addressable (has an email) and sendable (not suppressed for the category, nor opted
+   * out in the preference projection), live, over the audience a page at a time.
+   */
+  async audienceCounts(context: RequestContext, row: BroadcastRow, runner: SqlRunner) {
+    let total = 0;
+    let addressable = 0;
+    let sendable = 0;
+    for await (const page of this.audiences.addresses(context, row.audience_id as string)) {
+      total += page.length;
+      const emails = page.filter((email): email is string => !!email);
+      addressable += emails.length;
+      const stopped = await this.suppressions.suppressedAmong(
+        runner,
+        row.workspace_id,
+        emails,
+        row.category,
+        { preferences: this.config.PREFERENCES_ENFORCEMENT },
+      );
+      sendable += emails.length - stopped.size;
+    }
+    return { total, addressable, sendable };
   }
 }

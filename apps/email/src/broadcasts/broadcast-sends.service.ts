@@ -47,6 +47,7 @@ export class BroadcastSendsService {
           message: `The broadcast is ${row.status}; only a draft or scheduled broadcast can be sent.`,
         });
       await this.requirements.check(context, row, manager);
+      if (!scheduledAt) await this.requirements.checkReach(context, row, manager);
       const status = scheduledAt ? 'scheduled' : 'accepted';
       await this.repository.setState(manager, row.id, {
         status,

@@ -59,6 +59,22 @@ export const EmailBroadcastErrorCatalog = {
     description:
       'This deployment sends through the shared pool only: omit `ip_pool_id` (the organization default) or give `ipp_shared`.',
   },
+  E01137: {
+    status: 422,
+    type: 'validation_error',
+    name: 'BroadcastAudienceEmpty',
+    message: 'Nobody in the audience can receive this broadcast.',
+    description:
+      'An immediate send needs at least one contact with an email address that is not suppressed for the broadcast’s category (nor opted out of email). Read the audience’s numbers with `GET /v1/email/broadcasts/{broadcast_id}/counts`. A scheduled broadcast whose audience is empty when it starts becomes `failed` with `failure_reason` `empty_audience`.',
+  },
+  E01138: {
+    status: 422,
+    type: 'validation_error',
+    name: 'BroadcastQuotaExceeded',
+    message: 'The broadcast would pass the email send allowance.',
+    description:
+      'The daily and monthly email allowances (`EMAIL_DAILY_LIMIT`, `EMAIL_MONTHLY_LIMIT`; unlimited when 0) cover every email the workspace sends. A broadcast is sent whole or not at all: read `GET /v1/email/broadcasts/{broadcast_id}/send-quota` to see what fits, and schedule it for when the allowance renews.',
+  },
   E04115: {
     status: 404,
     type: 'not_found_error',
