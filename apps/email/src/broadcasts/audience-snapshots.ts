@@ -44,7 +44,10 @@ export class AudienceSnapshots {
   }
 
   /** Every member's address (null: the contact has none), a page at a time. */
-  async *addresses(context: RequestContext, audienceId: string): AsyncGenerator<Array<string | null>> {
+  async *addresses(
+    context: RequestContext,
+    audienceId: string,
+  ): AsyncGenerator<Array<string | null>> {
     let after: string | undefined;
     do {
       const page = await this.page(context, audienceId, {

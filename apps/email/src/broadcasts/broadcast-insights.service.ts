@@ -17,7 +17,6 @@ import type { Page } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { toEventDto, toRecipientDto } from '../messages/message.mapper';
 import { AUDIENCE_SNAPSHOTS, AudienceSnapshots } from './audience-snapshots';
-import type { BroadcastRow } from './broadcast.mapper';
 import { BroadcastReadsRepository } from './broadcast-reads.repository';
 import { BroadcastsRepository } from './broadcasts.repository';
 import { BroadcastsService } from './broadcasts.service';
@@ -68,8 +67,14 @@ export class BroadcastInsightsService {
     request: ListEmailBroadcastRecipientsRequest,
   ): Promise<Page<EmailRecipient>> {
     const row = await this.broadcasts.found(workspaceOf(context), request.broadcast_id);
-    const { broadcast_id: _id, to, ...page } = request;
-    const result = await this.reads.recipients(row.workspace_id, row.id, to, page, this.cursors);
+    const page = pageOf(request);
+    const result = await this.reads.recipients(
+      row.workspace_id,
+      row.id,
+      request.to,
+      page,
+      this.cursors,
+    );
     return { ...result, data: result.data.map((r) => toRecipientDto(r, r.accepted_at)) };
   }
 
@@ -78,8 +83,14 @@ export class BroadcastInsightsService {
     request: ListEmailBroadcastEventsRequest,
   ): Promise<Page<EmailEvent>> {
     const row = await this.broadcasts.found(workspaceOf(context), request.broadcast_id);
-    const { broadcast_id: _id, type, ...page } = request;
-    const result = await this.reads.events(row.workspace_id, row.id, type, page, this.cursors);
+    const page = pageOf(request);
+    const result = await this.reads.events(
+      row.workspace_id,
+      row.id,
+      request.type,
+      page,
+      this.cursors,
+    );
     return { ...result, data: result.data.map(toEventDto) };
   }
 
@@ -123,4 +134,12 @@ export class BroadcastInsightsService {
       });
     return row;
   }
+}
+
+function pageOf(request: { limit: number; starting_after?: string; ending_before?: string }) {
+  return {
+    limit: request.limit,
+    starting_after: request.starting_after,
+    ending_before: request.ending_before,
+  };
 }

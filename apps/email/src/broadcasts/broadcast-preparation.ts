@@ -163,7 +163,13 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
         last: page.next === null,
       });
       if (page.next === null && total === 0)
-        await this.states.failIn(tx, job, current.id, 'empty_audience', emptyDetail(page.data.length));
+        await this.states.failIn(
+          tx,
+          job,
+          current.id,
+          'empty_audience',
+          emptyDetail(page.data.length),
+        );
       return count;
     });
     if (written > 0) wakeQueue(this.pool, 'email', PROCESS_QUEUE);

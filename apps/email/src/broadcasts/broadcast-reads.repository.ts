@@ -146,7 +146,12 @@ export class BroadcastReadsRepository {
       ),
     );
     return {
-      data: rows.map(({ total: _total, ...link }) => link),
+      data: rows.map((row) => ({
+        url: row.url,
+        name: row.name,
+        click_count: row.click_count,
+        recipient_count: row.recipient_count,
+      })),
       total: rows[0]?.total ?? 0,
     };
   }

@@ -24,8 +24,7 @@ export interface BroadcastRequest {
 }
 
 export type BroadcastNormalised =
-  | { ok: true; value: BroadcastRequest }
-  | { ok: false; details: ErrorDetail[] };
+  { ok: true; value: BroadcastRequest } | { ok: false; details: ErrorDetail[] };
 
 const COMMON_FIELDS = [
   'from',

@@ -101,7 +101,10 @@ export class BroadcastRequirements {
 
   /** The send allowance for `recipients`, from the settings and what was sent this day and month. */
   async quota(workspaceId: string, recipients: number, runner: SqlRunner) {
-    const limits = { daily: this.config.EMAIL_DAILY_LIMIT, monthly: this.config.EMAIL_MONTHLY_LIMIT };
+    const limits = {
+      daily: this.config.EMAIL_DAILY_LIMIT,
+      monthly: this.config.EMAIL_MONTHLY_LIMIT,
+    };
     const used =
       limits.daily || limits.monthly
         ? await sentInWindows(runner, workspaceId)

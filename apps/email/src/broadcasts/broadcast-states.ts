@@ -66,7 +66,12 @@ export class BroadcastStates {
         case 'canceling':
           await this.repository.setState(tx, row.id, { status: 'canceled' });
           break;
-        default:
+        // Nothing left to do: drafted again never happens, final states stay, a gone row is gone.
+        case 'draft':
+        case 'sent':
+        case 'canceled':
+        case 'failed':
+        case undefined:
           break;
       }
       await job.complete(tx);
@@ -136,7 +141,10 @@ export class BroadcastStates {
    * settings `EMAIL_DAILY_LIMIT`, `EMAIL_MONTHLY_LIMIT`), or undefined when they fit.
    */
   async overAllowance(tx: SqlRunner, row: BroadcastRow, adding: number) {
-    const limits = { daily: this.config.EMAIL_DAILY_LIMIT, monthly: this.config.EMAIL_MONTHLY_LIMIT };
+    const limits = {
+      daily: this.config.EMAIL_DAILY_LIMIT,
+      monthly: this.config.EMAIL_MONTHLY_LIMIT,
+    };
     if (!limits.daily && !limits.monthly) return undefined;
     const used = await sentInWindows(tx, row.workspace_id);
     for (const window of ['daily', 'monthly'] as const) {
@@ -151,16 +159,13 @@ export class BroadcastStates {
 /** The broadcast's failure reason for a requirement that no longer holds. */
 export function failureOf(err: unknown): BroadcastFailureReason | undefined {
   if (!(err instanceof AppError)) return undefined;
-  switch (err.code) {
-    case EmailBroadcastErrors.BroadcastAudienceUnknown:
-      return 'audience_unavailable';
-    case EmailBroadcastErrors.BroadcastIncomplete:
-    case EmailBroadcastErrors.BroadcastSenderNotVerified:
-    case EmailBroadcastErrors.BroadcastTemplateNotPublished:
-      return 'content_invalid';
-    default:
-      return undefined;
-  }
+  if (err.code === EmailBroadcastErrors.BroadcastAudienceUnknown) return 'audience_unavailable';
+  const content: string[] = [
+    EmailBroadcastErrors.BroadcastIncomplete,
+    EmailBroadcastErrors.BroadcastSenderNotVerified,
+    EmailBroadcastErrors.BroadcastTemplateNotPublished,
+  ];
+  return content.includes(err.code) ? 'content_invalid' : undefined;
 }
 
 function detailsOf(err: unknown): string {

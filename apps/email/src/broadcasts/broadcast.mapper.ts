@@ -91,9 +91,7 @@ export function toBroadcastDto(row: BroadcastRow, view: BroadcastView): EmailBro
     track_clicks: row.track_clicks,
     tags: row.tags,
     metadata: row.metadata ?? {},
-    template: row.template_id
-      ? { id: row.template_id, version_id: row.template_version_id }
-      : null,
+    template: row.template_id ? { id: row.template_id, version_id: row.template_version_id } : null,
     created_at: row.created_at.toISOString(),
     sent_at: row.sent_at ? row.sent_at.toISOString() : null,
   };

@@ -35,16 +35,19 @@ export class BroadcastsRepository {
   /** A worker's read, by id alone (the job names the broadcast), locked for its transaction. */
   async lock(runner: SqlRunner, id: string): Promise<BroadcastRow | undefined> {
     return rowsOf<BroadcastRow>(
-      await runner.query(`SELECT ${BROADCAST_COLUMNS} FROM email.broadcasts WHERE id = $1 FOR UPDATE`, [
-        id,
-      ]),
+      await runner.query(
+        `SELECT ${BROADCAST_COLUMNS} FROM email.broadcasts WHERE id = $1 FOR UPDATE`,
+        [id],
+      ),
     )[0];
   }
 
   /** A worker's read, by id alone (the job names the broadcast). */
   async byId(id: string): Promise<BroadcastRow | undefined> {
     return rowsOf<BroadcastRow>(
-      await this.reads.query(`SELECT ${BROADCAST_COLUMNS} FROM email.broadcasts WHERE id = $1`, [id]),
+      await this.reads.query(`SELECT ${BROADCAST_COLUMNS} FROM email.broadcasts WHERE id = $1`, [
+        id,
+      ]),
     )[0];
   }
 
@@ -163,8 +166,7 @@ export class BroadcastsRepository {
                    WHERE lower(t->>'name') LIKE ${p} OR lower(t->>'value') LIKE ${p})`,
         `%${escapeLike(request.q.toLowerCase())}%`,
       );
-    if (request.created_after)
-      add((p) => `created_at >= ${p}::timestamptz`, request.created_after);
+    if (request.created_after) add((p) => `created_at >= ${p}::timestamptz`, request.created_after);
     if (request.created_before)
       add((p) => `created_at < ${p}::timestamptz`, request.created_before);
     const { limit, starting_after, ending_before } = request;
@@ -174,7 +176,13 @@ export class BroadcastsRepository {
         from: 'email.broadcasts',
         select: BROADCAST_COLUMNS,
         where: { sql: where.join(' AND '), params },
-        filters: { workspaceId, ...request, limit: null, starting_after: null, ending_before: null },
+        filters: {
+          workspaceId,
+          ...request,
+          limit: null,
+          starting_after: null,
+          ending_before: null,
+        },
         sorts: { created_at: { column: 'created_at', type: 'timestamptz' } },
         defaultSort: 'created_at',
         defaultOrder: 'desc',

@@ -56,7 +56,8 @@ export class BroadcastsService {
     checkIpPool(changes);
     const row = draftRow(workspaceId, changes, now);
     if (send) await this.requirements.check(context, row);
-    if (send && !scheduledAt) await this.requirements.checkReach(context, row, this.repository.reads);
+    if (send && !scheduledAt)
+      await this.requirements.checkReach(context, row, this.repository.reads);
     const status = send ? (scheduledAt ? 'scheduled' : 'accepted') : 'draft';
     const saved: BroadcastRow = { ...row, status, scheduled_at: scheduledAt ?? null };
     const answer = await this.writes.run(context, async (manager) => {
@@ -95,7 +96,9 @@ export class BroadcastsService {
     );
     return {
       ...page,
-      data: page.data.map((row) => toBroadcastDto(row, { kind: 'list', counters: counters.get(row.id) })),
+      data: page.data.map((row) =>
+        toBroadcastDto(row, { kind: 'list', counters: counters.get(row.id) }),
+      ),
     };
   }
 

@@ -35,7 +35,10 @@ export interface EmailBroadcastsRpc {
     ListEmailBroadcastRecipientsRequest,
     Page<EmailRecipient>
   >;
-  [EmailBroadcastSubjects.ClickedLinks]: Rpc<EmailBroadcastIdRequest, EmailBroadcastClickedLinkList>;
+  [EmailBroadcastSubjects.ClickedLinks]: Rpc<
+    EmailBroadcastIdRequest,
+    EmailBroadcastClickedLinkList
+  >;
   [EmailBroadcastSubjects.ListForTemplate]: Rpc<
     ListTemplateBroadcastsRequest,
     Page<EmailTemplateBroadcastSummary>

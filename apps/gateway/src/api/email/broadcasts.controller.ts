@@ -237,10 +237,7 @@ export class BroadcastsController {
     rateLimit: 'read',
     response: { status: 200, description: '{data, total}' },
   })
-  clickedLinks(
-    @Param('broadcast_id') broadcastId: string,
-    @CallContext() context: RequestContext,
-  ) {
+  clickedLinks(@Param('broadcast_id') broadcastId: string, @CallContext() context: RequestContext) {
     return this.services.send(
       EmailBroadcastSubjects.ClickedLinks,
       { broadcast_id: broadcastId },

@@ -82,7 +82,9 @@ export class ListEmailBroadcastsQuery extends PageQuery {
   })
   @ArrayMaxSize(EMAIL_BROADCAST_STATUSES.length)
   status?: EmailBroadcastStatus[];
-  @IsOptional() @IsString() @Matches(/^adn_[0-9a-z]{1,64}$/, { message: 'audience_id must be an audience id' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^adn_[0-9a-z]{1,64}$/, { message: 'audience_id must be an audience id' })
   audience_id?: string;
   /** `name` or `name:value`. */
   @IsOptional()

@@ -6,7 +6,12 @@ import { OnboardingRecipients } from './onboarding-recipients';
 import { SuppressionsController } from './suppressions.controller';
 /** Email messages, sending domains and suppressions, answered by the email service. */
 @Module({
-  controllers: [SuppressionsController, DomainsController, MessagesController, BroadcastsController],
+  controllers: [
+    SuppressionsController,
+    DomainsController,
+    MessagesController,
+    BroadcastsController,
+  ],
   providers: [OnboardingRecipients],
 })
 export class EmailApiModule {}

@@ -13,6 +13,7 @@ import {
   WhatsAppTemplatesErrors,
   WhatsAppInteractionsErrors,
   WhatsAppMessagesErrors,
+  EmailBroadcastErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -32,6 +33,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   domain_id: { pattern: ID, notFound: EmailErrors.DomainNotFound },
   suppression_id: { pattern: ID, notFound: EmailErrors.SuppressionNotFound },
   message_id: { pattern: ID, notFound: EmailErrors.EmailMessageNotFound },
+  broadcast_id: { pattern: ID, notFound: EmailBroadcastErrors.BroadcastNotFound },
   webhook_id: { pattern: ID, notFound: WebhookErrors.WebhookEndpointNotFound },
   contact_id: { pattern: ID, notFound: ContactErrors.ContactNotFound },
   audience_id: { pattern: ID, notFound: ContactErrors.AudienceNotFound },
