@@ -109,12 +109,12 @@ export function normaliseBroadcastRequest(
     else report('category', `must be one of ${CATEGORIES.join(', ')}`);
   }
   let send = false;
-  if (has('send')) {
+  if (mode === 'create' && has('send')) {
     if (typeof input.send === 'boolean') send = input.send;
     else report('send', 'must be a boolean');
   }
   let scheduledAt: Date | undefined;
-  if (has('scheduled_at')) {
+  if (mode === 'create' && has('scheduled_at')) {
     const problem = scheduleProblem(input.scheduled_at, now);
     if (typeof problem === 'string') report('scheduled_at', problem);
     else scheduledAt = problem;
