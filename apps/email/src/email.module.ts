@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
 import { wakeRelay } from '@switchboard/background';
-import type { ServiceParts } from '@switchboard/platform';
+import type { ServiceParts, TransportSettings } from '@switchboard/platform';
 import { ServiceDataModule } from '@switchboard/persistence';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
@@ -28,7 +28,11 @@ class EmailConfigModule {
  */
 @Module({})
 export class EmailModule {
-  static register(config: EmailConfig, parts: ServiceParts = 'all'): DynamicModule {
+  static register(
+    config: EmailConfig,
+    parts: ServiceParts = 'all',
+    transport?: TransportSettings,
+  ): DynamicModule {
     return {
       module: EmailModule,
       imports: [
@@ -40,7 +44,7 @@ export class EmailModule {
           afterWrites: (pool) => wakeRelay(pool, 'email'),
         }),
         SuppressionsModule,
-        TemplatesModule,
+        TemplatesModule.register(transport),
         DomainsModule,
         MessagesModule,
         ...(parts === 'requests' ? [] : [EmailBackgroundModule]),
