@@ -45,7 +45,7 @@ export class EmailModule {
           afterWrites: (pool) => wakeRelay(pool, 'email'),
         }),
         SuppressionsModule,
-        TemplatesModule,
+        TemplatesModule.register(transport),
         DomainsModule,
         MessagesModule,
         // Broadcasts read audiences from workspace-objects: only where a transport reaches it.

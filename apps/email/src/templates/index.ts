@@ -1,4 +1,7 @@
 export { TemplatesModule } from './templates.module';
+export { PublishedTemplatesModule } from './published-templates.module';
+export { TEMPLATE_USAGE } from './template-usage';
+export type { TemplateUsage } from './template-usage';
 export { PublishedTemplates } from './published-templates';
 export type { PinnedTemplate, TemplateRef } from './published-templates';
 export type { RenderedTemplate, TemplateValues } from './compiled-language';

@@ -3,8 +3,8 @@ import type { TemplateOnMissingLanguage } from '@switchboard/contracts';
 const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/;
 
 /** Whether `tag` is a BCP-47 language tag of the form templates accept (`en`, `pt-BR`). */
-export function isLanguageTag(tag: unknown): tag is string {
-  return typeof tag === 'string' && tag.length <= 35 && BCP47.test(tag);
+export function isLanguageTag(tag: string): boolean {
+  return tag.length <= 35 && BCP47.test(tag);
 }
 
 /** `pt-br` -> `pt-BR`, `zh-hant-tw` -> `zh-Hant-TW`: BCP-47's conventional case. */
