@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EmailBroadcastErrors } from '@switchboard/contracts';
+import { EmailBroadcastErrors, EmailTemplateErrors } from '@switchboard/contracts';
 import type {
   EmailBroadcastClickedLinkList,
   EmailBroadcastCounts,
@@ -102,16 +102,24 @@ export class BroadcastInsightsService {
     return this.reads.clickedLinks(row.workspace_id, row.id);
   }
 
-  /** The broadcasts that block deleting a template (scheduled or accepted), newest first. */
+  /**
+   * The broadcasts that block deleting a template (scheduled or accepted), newest first. A
+   * system template (`bird_` slug) is never used by a broadcast: an empty page.
+   */
   async forTemplate(
-    workspaceId: string,
-    templateId: string,
-    request: Omit<ListTemplateBroadcastsRequest, 'template_ref'>,
+    context: RequestContext,
+    request: ListTemplateBroadcastsRequest,
   ): Promise<Page<EmailTemplateBroadcastSummary>> {
+    const workspaceId = workspaceOf(context);
+    const ref = request.template_ref;
+    if (ref.startsWith('bird_'))
+      return { data: [], next_cursor: null, prev_cursor: null, refresh_cursor: null };
+    const templateId = await this.repository.templateIdOf(workspaceId, ref);
+    if (!templateId) throw new AppError(EmailTemplateErrors.EmailTemplateNotFound);
     const page = await this.repository.listBlockingTemplate(
       workspaceId,
       templateId,
-      request,
+      pageOf(request),
       this.cursors,
     );
     return {

@@ -8,6 +8,7 @@ import type {
   ListEmailBroadcastEventsRequest,
   ListEmailBroadcastRecipientsRequest,
   ListEmailBroadcastsRequest,
+  ListTemplateBroadcastsRequest,
   SendEmailBroadcastRequest,
   UpdateEmailBroadcastRequest,
 } from '@switchboard/contracts';
@@ -86,5 +87,10 @@ export class BroadcastsHandler {
   @Handles(EmailBroadcastSubjects.ClickedLinks)
   clickedLinks(@Payload() input: EmailBroadcastIdRequest, @Ctx() context: BaseRpcContext) {
     return this.insights.clickedLinks(requestContextOf(context), input.broadcast_id);
+  }
+
+  @Handles(EmailBroadcastSubjects.ListForTemplate)
+  forTemplate(@Payload() input: ListTemplateBroadcastsRequest, @Ctx() context: BaseRpcContext) {
+    return this.insights.forTemplate(requestContextOf(context), input);
   }
 }

@@ -1,11 +1,11 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import type { DynamicModule, OnApplicationShutdown } from '@nestjs/common';
 import { ServiceClient } from '@switchboard/platform';
 import type { TransportSettings } from '@switchboard/platform';
 import { DomainsModule } from '../domains';
 import { MessagesModule } from '../messages/messages.module';
 import { SuppressionsModule } from '../suppressions';
-import { TemplatesModule } from '../templates';
+import { PublishedTemplatesModule, TEMPLATE_USAGE } from '../templates';
 import { AUDIENCE_SNAPSHOTS, AudienceSnapshots } from './audience-snapshots';
 import { BroadcastInsightsService } from './broadcast-insights.service';
 import { BroadcastMessagesRepository } from './broadcast-messages.repository';
@@ -14,11 +14,23 @@ import { BroadcastReadsRepository } from './broadcast-reads.repository';
 import { BroadcastRequirements } from './broadcast-requirements';
 import { BroadcastSendsService } from './broadcast-sends.service';
 import { BroadcastStates } from './broadcast-states';
+import { BroadcastTemplateUsage } from './broadcast-template-usage';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import { BroadcastsHandler } from './broadcasts.handler';
 import { BroadcastsRepository } from './broadcasts.repository';
 import { BroadcastsService } from './broadcasts.service';
 import { PublishedBroadcastTemplates } from './published-broadcast-templates';
+
+/**
+ * The templates area's delete hook (`TEMPLATE_USAGE`): global, so the templates module sees it
+ * wherever broadcasts exist.
+ */
+@Global()
+@Module({
+  providers: [BroadcastsRepository, { provide: TEMPLATE_USAGE, useClass: BroadcastTemplateUsage }],
+  exports: [TEMPLATE_USAGE],
+})
+class BroadcastTemplateUsageModule {}
 
 /** The client broadcasts ask the workspace-objects service with; closed with the service. */
 class AudienceServicesClient extends ServiceClient implements OnApplicationShutdown {
@@ -38,7 +50,13 @@ export class BroadcastsModule {
   static register(transport: TransportSettings): DynamicModule {
     return {
       module: BroadcastsModule,
-      imports: [DomainsModule, MessagesModule, SuppressionsModule, TemplatesModule],
+      imports: [
+        DomainsModule,
+        MessagesModule,
+        SuppressionsModule,
+        PublishedTemplatesModule,
+        BroadcastTemplateUsageModule,
+      ],
       controllers: [BroadcastsHandler],
       providers: [
         {

@@ -220,6 +220,20 @@ export class BroadcastsRepository {
     );
   }
 
+  /**
+   * The id of the workspace's template named by id or slug (the templates area's table, read
+   * for the templates' broadcasts list); undefined when there is none.
+   */
+  async templateIdOf(workspaceId: string, ref: string): Promise<string | undefined> {
+    const rows = rowsOf<{ id: string }>(
+      await this.reads.query(
+        `SELECT id FROM email.templates WHERE workspace_id = $1 AND (id = $2 OR slug = $2)`,
+        [workspaceId, ref],
+      ),
+    );
+    return rows[0]?.id;
+  }
+
   /** Whether a scheduled or accepted broadcast uses the template (its delete is then 409). */
   async templateInUse(runner: SqlRunner, workspaceId: string, templateId: string) {
     const rows = rowsOf(

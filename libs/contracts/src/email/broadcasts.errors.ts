@@ -1,7 +1,10 @@
 import { codesOf } from '../errors/error-definition';
 import type { ErrorDefinition } from '../errors/error-definition';
 
-/** Error codes of email broadcasts (E01130-E01139, E04115-E04119, E06035-E06039). */
+/**
+ * Error codes of email broadcasts (E01130-E01139, E04115-E04119, E06035-E06039). Deleting a
+ * template a broadcast still needs is the templates area's `EmailTemplateInUse`.
+ */
 export const EmailBroadcastErrorCatalog = {
   E01130: {
     status: 422,
@@ -114,14 +117,6 @@ export const EmailBroadcastErrorCatalog = {
     message: 'The broadcast is not scheduled, accepted or sending, so it cannot be canceled.',
     description:
       'Cancel stops a `scheduled`, `accepted` or `sending` broadcast (and answers its state again when it is already `canceling` or `canceled`). A `draft` was never sent: delete it instead. A `sent` or `failed` broadcast has nothing left to stop.',
-  },
-  E06039: {
-    status: 409,
-    type: 'conflict_error',
-    name: 'TemplateUsedByBroadcasts',
-    message: 'The template is used by scheduled or accepted broadcasts.',
-    description:
-      'A `scheduled` or `accepted` broadcast has not pinned the version it will send yet, so its template cannot be deleted. List them with `GET /v1/email/templates/{template_ref}/broadcasts`, then cancel each one or point a scheduled one at another template.',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 

@@ -4,6 +4,7 @@ import { DomainsController } from './domains.controller';
 import { MessagesController } from './messages.controller';
 import { OnboardingRecipients } from './onboarding-recipients';
 import { SuppressionsController } from './suppressions.controller';
+import { TemplateBroadcastsController } from './template-broadcasts.controller';
 /** Email messages, sending domains and suppressions, answered by the email service. */
 @Module({
   controllers: [
@@ -11,6 +12,7 @@ import { SuppressionsController } from './suppressions.controller';
     DomainsController,
     MessagesController,
     BroadcastsController,
+    TemplateBroadcastsController,
   ],
   providers: [OnboardingRecipients],
 })
