@@ -103,7 +103,7 @@ describe(normaliseBroadcastRequest.name, () => {
     fc.assert(
       fc.property(
         fc.anything(),
-        fc.constantFrom('create', 'update') as fc.Arbitrary<'create' | 'update'>,
+        fc.constantFrom<'create' | 'update'>('create', 'update'),
         (body, mode) => {
           const result = normaliseBroadcastRequest(body, mode, now);
           expect(typeof result.ok).toBe('boolean');
