@@ -380,6 +380,58 @@ describe('email broadcasts through the gateway', () => {
       expect(mailsTo('blocked@example.com')).toHaveLength(0);
     });
 
+    it('refuses to send now to an audience nobody can receive (422 E01137), changing nothing', async () => {
+      const lonely = await bird.audiences.create({ name: 'Only blocked' });
+      const blocked = (await bird.contacts.list({ email: 'blocked@example.com' })).data[0];
+      await bird.audiences.addContacts(lonely.id, { contact_ids: [blocked.id] });
+      const draft = await bird.broadcasts.create({
+        from,
+        audience_id: lonely.id,
+        template: { id: template.templateId },
+      });
+      const refused = await rejects(bird.broadcasts.send(draft.id));
+      expect(refused).toMatchObject({ statusCode: 422, code: 'E01137' });
+      expect((await bird.broadcasts.get(draft.id)).status).toBe('draft');
+    });
+
+    it('a scheduled broadcast is listed under its template, can be edited, and sent now instead', async () => {
+      const scheduled = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        send: true,
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      const blocking = await api<{ data: Array<{ id: string; status: string }> }>(
+        'GET',
+        `/v1/email/templates/${template.templateId}/broadcasts`,
+      );
+      expect(blocking.body.data).toEqual([
+        expect.objectContaining({
+          id: scheduled.id,
+          status: 'scheduled',
+          scheduled_at: expect.any(String),
+        }),
+      ]);
+      const edited = await bird.broadcasts.update(scheduled.id, {
+        tags: [{ name: 'edited', value: 'yes' }],
+      });
+      expect(edited).toMatchObject({
+        status: 'scheduled',
+        tags: [{ name: 'edited', value: 'yes' }],
+      });
+      const now = await bird.broadcasts.send(scheduled.id);
+      expect(now.status).toBe('accepted');
+      expect((await settled(scheduled.id)).status).toBe('sent');
+      const after = await api<{ data: unknown[] }>(
+        'GET',
+        `/v1/email/templates/${template.templateId}/broadcasts`,
+      );
+      expect(after.body.data).toEqual([]);
+      const unknown = await api('GET', '/v1/email/templates/no-such-template/broadcasts');
+      expect(unknown.status).toBe(404);
+    });
+
     it('a canceled scheduled broadcast sends nothing; cancel is idempotent and a draft cannot be canceled', async () => {
       const before = sink.messages.length;
       const scheduled = await bird.broadcasts.create({
