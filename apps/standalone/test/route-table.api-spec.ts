@@ -168,6 +168,8 @@ describe("the route table walked with another workspace's ids", () => {
     TestWebhookDto: { event_type: 'email_suppression.created' },
     ReplayWebhookDto: {},
     UpdateAudienceDto: { name: 'taken over' },
+    UpdateEmailBroadcastDto: { tags: [{ name: 'taken', value: 'over' }] },
+    SendEmailBroadcastDto: {},
     AudienceContactsDto: { contact_ids: [ids.contact_id] },
     UpdateContactPropertyDto: { fallback_value: 'enterprise' },
     UpdateContactDto: { first_name: 'Mallory', data: { plan: 'stolen' } },
@@ -273,6 +275,9 @@ describe("the route table walked with another workspace's ids", () => {
     await asOwner('POST', `/v1/audiences/${audience.body.id}/contacts`, {
       contact_ids: [contact.body.id],
     });
+    const broadcast = await asOwner<{ id: string }>('POST', '/v1/email/broadcasts', {
+      audience_id: audience.body.id,
+    });
     // B's sender ID (the operator's senders route belongs to another area: a row).
     await platform.db.query(
       `INSERT INTO sms_whatsapp.sms_senders (id, workspace_id, sender) VALUES ('sid_owner', $1, 'Owner')`,
@@ -368,6 +373,7 @@ describe("the route table walked with another workspace's ids", () => {
       domain_id: domain.body.id,
       suppression_id: suppression.body.id,
       message_id: message.body.id,
+      broadcast_id: broadcast.body.id,
       webhook_id: webhook.body.id,
       contact_id: contact.body.id,
       audience_id: audience.body.id,
