@@ -6,6 +6,7 @@ export { PublishedTemplates } from './published-templates';
 export type { PinnedTemplate, TemplateRef } from './published-templates';
 export type { RenderedTemplate, TemplateValues } from './compiled-language';
 export {
+  joinTemplateErrors,
   TemplateLanguageRequiredError,
   TemplateLanguageUnavailableError,
   TemplateNotPublishedError,

@@ -5,6 +5,8 @@ import { MessagesController } from './messages.controller';
 import { OnboardingRecipients } from './onboarding-recipients';
 import { SuppressionsController } from './suppressions.controller';
 import { TemplateBroadcastsController } from './template-broadcasts.controller';
+import { EmailTemplateVersionsController } from './template-versions.controller';
+import { EmailTemplatesController } from './templates.controller';
 /** Email messages, sending domains and suppressions, answered by the email service. */
 @Module({
   controllers: [
@@ -13,6 +15,8 @@ import { TemplateBroadcastsController } from './template-broadcasts.controller';
     MessagesController,
     BroadcastsController,
     TemplateBroadcastsController,
+    EmailTemplatesController,
+    EmailTemplateVersionsController,
   ],
   providers: [OnboardingRecipients],
 })
