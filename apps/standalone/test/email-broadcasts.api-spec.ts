@@ -402,17 +402,19 @@ describe('email broadcasts through the gateway', () => {
         send: true,
         scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
       });
-      const blocking = await api<{ data: Array<{ id: string; status: string }> }>(
-        'GET',
-        `/v1/email/templates/${template.templateId}/broadcasts`,
-      );
-      expect(blocking.body.data).toEqual([
+      const blocking = await bird.email.templates.broadcasts.list(template.templateId);
+      expect(blocking.data).toEqual([
         expect.objectContaining({
           id: scheduled.id,
           status: 'scheduled',
           scheduled_at: expect.any(String),
         }),
       ]);
+      // The template cannot be deleted while a broadcast that has not pinned it needs it.
+      expect(await rejects(bird.email.templates.delete(template.templateId))).toMatchObject({
+        statusCode: 409,
+        code: 'E06034',
+      });
       const edited = await bird.broadcasts.update(scheduled.id, {
         tags: [{ name: 'edited', value: 'yes' }],
       });
