@@ -434,6 +434,32 @@ describe('email broadcasts through the gateway', () => {
       expect(unknown.status).toBe(404);
     });
 
+    it('a scheduled broadcast sends at its time through the durable queue', async () => {
+      const at = new Date(Date.now() + 31_000);
+      const scheduled = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        category: 'transactional',
+        tags: [{ name: 'when', value: 'later' }],
+        send: true,
+        scheduled_at: at,
+      });
+      expect(scheduled.status).toBe('scheduled');
+      const found = await api<{ data: Array<{ id: string }> }>(
+        'GET',
+        `/v1/email/broadcasts?q=later&status=scheduled&audience_id=${audienceId}`,
+      );
+      expect(found.body.data.map((row) => row.id)).toEqual([scheduled.id]);
+      const sent = await eventually(
+        () => bird.broadcasts.get(scheduled.id),
+        (broadcast) => broadcast.status === 'sent',
+        60_000,
+      );
+      expect(new Date(sent.started_at!).getTime()).toBeGreaterThanOrEqual(at.getTime() - 1000);
+      expect(sent.recipient_count).toBe(3);
+    }, 90_000);
+
     it('a canceled scheduled broadcast sends nothing; cancel is idempotent and a draft cannot be canceled', async () => {
       const before = sink.messages.length;
       const scheduled = await bird.broadcasts.create({

@@ -138,7 +138,7 @@ export class BroadcastsRepository {
     await runner.query('DELETE FROM email.broadcasts WHERE id = $1', [id]);
   }
 
-  /** Newest first; `status` any of, `tag` as `name` or `name:value`, `q` over tags. */
+  /** Newest first; `status` any of, `tag` as `name` or `name:value`, `q` over tags and template name. */
   list(
     workspaceId: string,
     request: ListEmailBroadcastsRequest,
@@ -162,8 +162,10 @@ export class BroadcastsRepository {
     if (request.q)
       add(
         (p) =>
-          `EXISTS (SELECT 1 FROM jsonb_array_elements(tags) t
-                   WHERE lower(t->>'name') LIKE ${p} OR lower(t->>'value') LIKE ${p})`,
+          `(EXISTS (SELECT 1 FROM jsonb_array_elements(tags) t
+                    WHERE lower(t->>'name') LIKE ${p} OR lower(t->>'value') LIKE ${p})
+            OR EXISTS (SELECT 1 FROM email.templates t WHERE t.workspace_id = $1
+                    AND t.id = template_id AND lower(t.name) LIKE ${p}))`,
         `%${escapeLike(request.q.toLowerCase())}%`,
       );
     if (request.created_after) add((p) => `created_at >= ${p}::timestamptz`, request.created_after);
