@@ -129,7 +129,7 @@ export class TemplateLanguagesService {
     return this.writes.run(context, async (manager) => {
       const { template, current, count } = await this.draft(manager, context, input, language);
       const content = contentFor(current);
-      if (current && input.revision !== undefined && input.revision !== current.revision)
+      if (current && input.revision != null && input.revision !== current.revision)
         throw new AppError(EmailTemplateErrors.EmailTemplateLanguageRevisionConflict, {
           param: 'revision',
           message: `${language} is at revision ${current.revision}: read it again and retry`,

@@ -41,7 +41,7 @@ export class TemplatePreviewsService {
     input: PreviewEmailTemplateRequest,
   ): Promise<EmailTemplatePreview> {
     const workspaceId = workspaceOf(context);
-    if (input.version !== undefined && input.content !== undefined)
+    if (input.version != null && input.content != null)
       throw AppError.validation([
         { param: 'version', message: 'previews either a published version or content: not both' },
       ]);
@@ -52,14 +52,13 @@ export class TemplatePreviewsService {
       throw AppError.validation([
         { param: 'parameters', message: 'must be at most 16 KB serialized' },
       ]);
-    const requested =
-      input.language === undefined ? undefined : languageTag(input.language, 'language');
+    const requested = input.language == null ? undefined : languageTag(input.language, 'language');
     const { template, version } = await this.versions.version(workspaceId, {
       template_ref: input.template_ref,
       version_id:
         input.version ?? (await this.versions.templateOf(workspaceId, input.template_ref)),
     });
-    if (input.version !== undefined && version.status !== 'published')
+    if (input.version != null && version.status !== 'published')
       throw AppError.validation([
         { param: 'version', message: 'must be a published version; omit it to preview the draft' },
       ]);

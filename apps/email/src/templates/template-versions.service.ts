@@ -91,7 +91,7 @@ export class TemplateVersionsService {
     context: RequestContext,
     input: SubmitEmailTemplateRequest,
   ): Promise<EmailTemplateSubmitResult> {
-    if (input.languages !== undefined)
+    if (input.languages != null)
       throw AppError.validation([
         { param: 'languages', message: 'email templates submit whole drafts: omit languages' },
       ]);
@@ -99,7 +99,7 @@ export class TemplateVersionsService {
     return this.writes.run(context, async (manager) => {
       const template = await this.templates.lockedView(manager, workspaceId, input.template_ref);
       await this.assertDraft(manager, workspaceId, template, input.version_id);
-      if (input.expected_revision !== undefined && input.expected_revision !== template.revision)
+      if (input.expected_revision != null && input.expected_revision !== template.revision)
         throw revisionConflict(template.revision);
       const languages = await this.repository.languages(
         workspaceId,

@@ -74,8 +74,9 @@ export class TemplatesService {
 
   async update(context: RequestContext, input: UpdateEmailTemplateRequest): Promise<EmailTemplate> {
     const workspaceId = workspaceOf(context);
+    // `null` on a field that cannot be cleared leaves it as it is, like an absent one.
     const defaultLanguage =
-      input.default_language === undefined
+      input.default_language == null
         ? undefined
         : languageTag(input.default_language, 'default_language');
     return this.writes.run(context, async (manager) => {
@@ -91,10 +92,10 @@ export class TemplatesService {
           ],
         });
       await this.repository.updateTemplate(manager, workspaceId, row.id, {
-        name: input.name,
+        name: input.name ?? undefined,
         description: input.description,
-        on_missing_language: input.on_missing_language,
-        language_source_required: input.language_source_required,
+        on_missing_language: input.on_missing_language ?? undefined,
+        language_source_required: input.language_source_required ?? undefined,
       });
       await this.repository.touchDraft(manager, workspaceId, row.draft_version_id, {
         updated_by: actorOf(context),
@@ -119,7 +120,7 @@ export class TemplatesService {
     context: RequestContext,
     input: DuplicateEmailTemplateRequest,
   ): Promise<EmailTemplate> {
-    if (input.slug !== undefined) assertSlug(input.slug);
+    if (input.slug != null) assertSlug(input.slug);
     const workspaceId = workspaceOf(context);
     return this.writes.run(context, async (manager) => {
       const source = await this.find(workspaceId, input.template_ref, manager);
@@ -225,14 +226,10 @@ export function revisionConflict(current: number): AppError {
 }
 
 /** The SDK's default: the one language supplied, else `en`, which must then be among them. */
-function defaultLanguageOf(given: string | undefined, languages: LanguageWrite[]): string {
+function defaultLanguageOf(given: string | null | undefined, languages: LanguageWrite[]): string {
   const tags = languages.map((language) => language.language);
   const chosen =
-    given !== undefined
-      ? languageTag(given, 'default_language')
-      : tags.length === 1
-        ? tags[0]
-        : 'en';
+    given != null ? languageTag(given, 'default_language') : tags.length === 1 ? tags[0] : 'en';
   if (tags.length > 0 && !tags.includes(chosen))
     throw new AppError(EmailTemplateErrors.TemplateDefaultLanguageMissing, {
       details: [

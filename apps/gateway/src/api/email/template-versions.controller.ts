@@ -14,15 +14,15 @@ import {
   SubmitEmailTemplateDto,
 } from './templates.dto';
 
-const VERSION = ':template_ref/versions/:version_id';
-const LANGUAGE = `${VERSION}/languages/:language`;
+const VERSION = ':email_template_ref/versions/:email_template_version_id';
+const LANGUAGE = `${VERSION}/languages/:email_template_language`;
 
 /** A template's versions and their languages, answered by the email service. */
 @Controller('v1/email/templates')
 export class EmailTemplateVersionsController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  @Get(':template_ref/versions')
+  @Get(':email_template_ref/versions')
   @Route({
     ...emailTemplates,
     summary: 'List a template’s versions (the draft and every published one), newest first',
@@ -33,7 +33,7 @@ export class EmailTemplateVersionsController {
     response: { status: 200, description: 'A page of version summaries' },
   })
   list(
-    @Param('template_ref') templateRef: string,
+    @Param('email_template_ref') templateRef: string,
     @ValidQuery() query: PageQuery,
     @CallContext() context: RequestContext,
   ) {
@@ -194,17 +194,17 @@ export class EmailTemplateVersionsController {
 }
 
 interface VersionPath {
-  template_ref: string;
-  version_id: string;
+  email_template_ref: string;
+  email_template_version_id: string;
 }
 interface LanguagePath extends VersionPath {
-  language: string;
+  email_template_language: string;
 }
 
-function versionOf(path: VersionPath): VersionPath {
-  return { template_ref: path.template_ref, version_id: path.version_id };
+function versionOf(path: VersionPath) {
+  return { template_ref: path.email_template_ref, version_id: path.email_template_version_id };
 }
 
-function languageOf(path: LanguagePath): LanguagePath {
-  return { ...versionOf(path), language: path.language };
+function languageOf(path: LanguagePath) {
+  return { ...versionOf(path), language: path.email_template_language };
 }

@@ -50,7 +50,7 @@ export class EmailTemplatesController {
     return this.services.send(EmailTemplateSubjects.Create, { ...body }, context);
   }
 
-  @Get(':template_ref')
+  @Get(':email_template_ref')
   @Route({
     ...emailTemplates,
     summary: 'Get a template by id or slug (metadata and language states, no content)',
@@ -58,11 +58,11 @@ export class EmailTemplatesController {
     rateLimit: 'read',
     response: { status: 200, description: 'The template' },
   })
-  get(@Param('template_ref') templateRef: string, @CallContext() context: RequestContext) {
+  get(@Param('email_template_ref') templateRef: string, @CallContext() context: RequestContext) {
     return this.services.send(EmailTemplateSubjects.Get, { template_ref: templateRef }, context);
   }
 
-  @Patch(':template_ref')
+  @Patch(':email_template_ref')
   @Route({
     ...emailTemplates,
     summary: "Update a template's metadata and draft settings (revision required; stale is 409)",
@@ -72,7 +72,7 @@ export class EmailTemplatesController {
     response: { status: 200, description: 'The template' },
   })
   update(
-    @Param('template_ref') templateRef: string,
+    @Param('email_template_ref') templateRef: string,
     @ValidBody() body: UpdateEmailTemplateDto,
     @CallContext() context: RequestContext,
   ) {
@@ -83,7 +83,7 @@ export class EmailTemplatesController {
     );
   }
 
-  @Delete(':template_ref')
+  @Delete(':email_template_ref')
   @HttpCode(204)
   @Route({
     ...emailTemplates,
@@ -92,11 +92,14 @@ export class EmailTemplatesController {
     rateLimit: 'write',
     response: { status: 204, description: 'Deleted' },
   })
-  async remove(@Param('template_ref') templateRef: string, @CallContext() context: RequestContext) {
+  async remove(
+    @Param('email_template_ref') templateRef: string,
+    @CallContext() context: RequestContext,
+  ) {
     await this.services.send(EmailTemplateSubjects.Delete, { template_ref: templateRef }, context);
   }
 
-  @Post(':template_ref/duplicate')
+  @Post(':email_template_ref/duplicate')
   @HttpCode(201)
   @Route({
     ...emailTemplates,
@@ -107,7 +110,7 @@ export class EmailTemplatesController {
     response: { status: 201, description: 'The copy' },
   })
   duplicate(
-    @Param('template_ref') templateRef: string,
+    @Param('email_template_ref') templateRef: string,
     @ValidBody() body: DuplicateEmailTemplateDto,
     @CallContext() context: RequestContext,
   ) {
@@ -118,7 +121,7 @@ export class EmailTemplatesController {
     );
   }
 
-  @Post(':template_ref/preview')
+  @Post(':email_template_ref/preview')
   @HttpCode(200)
   @Route({
     ...emailTemplates,
@@ -129,7 +132,7 @@ export class EmailTemplatesController {
     response: { status: 200, description: 'The rendered subject, HTML and text' },
   })
   preview(
-    @Param('template_ref') templateRef: string,
+    @Param('email_template_ref') templateRef: string,
     @ValidBody() body: PreviewEmailTemplateDto,
     @CallContext() context: RequestContext,
   ) {

@@ -2,6 +2,7 @@ import {
   CommonErrors,
   ContactErrors,
   EmailErrors,
+  EmailTemplateErrors,
   NumbersErrors,
   PreferenceErrors,
   RealtimeErrors,
@@ -57,6 +58,19 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   },
   sms_message_id: { pattern: ID, notFound: SmsErrors.SmsMessageNotFound },
   whatsapp_message_id: { pattern: ID, notFound: WhatsAppMessagesErrors.WhatsAppMessageNotFound },
+  // An email template's id (`emt_…`) or slug.
+  email_template_ref: {
+    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    notFound: EmailTemplateErrors.EmailTemplateNotFound,
+  },
+  email_template_version_id: {
+    pattern: ID,
+    notFound: EmailTemplateErrors.EmailTemplateVersionNotFound,
+  },
+  email_template_language: {
+    pattern: /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/,
+    notFound: EmailTemplateErrors.EmailTemplateLanguageNotFound,
+  },
   // A WhatsApp template's id or slug (its name at Meta: lowercase, digits, `_`; up to 512).
   whatsapp_template_ref: {
     pattern: /^[a-z0-9][a-z0-9_-]{0,511}$/,
