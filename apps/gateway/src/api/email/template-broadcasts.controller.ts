@@ -15,7 +15,7 @@ export class ListTemplateBroadcastsQuery extends PageQuery {}
 export class TemplateBroadcastsController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  @Get(':template_ref/broadcasts')
+  @Get(':email_template_ref/broadcasts')
   @Route({
     tag: 'Email templates',
     auth: 'api',
@@ -28,7 +28,7 @@ export class TemplateBroadcastsController {
     response: { status: 200, description: 'A page of broadcast summaries' },
   })
   list(
-    @Param('template_ref') templateRef: string,
+    @Param('email_template_ref') templateRef: string,
     @ValidQuery() query: ListTemplateBroadcastsQuery,
     @CallContext() context: RequestContext,
   ) {
