@@ -135,6 +135,19 @@ describe('a broadcast survives a crash of the email service', () => {
       for (const to of mail.rcptTo)
         messageIds.set(to, (messageIds.get(to) ?? new Set()).add(mail.messageId));
     expect([...messageIds.values()].filter((ids) => ids.size > 1)).toEqual([]);
+    // And in the database: one message per contact of the audience, none twice.
+    const db = new Client({ connectionString: topology.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ messages: number; contacts: number }>(
+        `SELECT count(*)::int AS messages, count(DISTINCT contact_id)::int AS contacts
+         FROM email.messages WHERE broadcast_id = $1`,
+        [created.body.id],
+      );
+      expect(rows[0]).toEqual({ messages: RECIPIENTS, contacts: RECIPIENTS });
+    } finally {
+      await db.end();
+    }
   }, 600_000);
 });
 

@@ -504,3 +504,62 @@ describe('email broadcasts through the gateway', () => {
     expect(theirs.body.data).toEqual([]);
   });
 });
+
+/** The send allowance as settings (EMAIL_DAILY_LIMIT): the quota read and a send beyond it. */
+describe('email broadcasts under a send allowance', () => {
+  let platform: TestPlatform;
+  let sink: SmtpSink;
+  let dns: TestDnsServer;
+  let bird: BirdClient;
+  const domain = 'quota.acme.test';
+
+  beforeAll(async () => {
+    [sink, dns] = await Promise.all([startSmtpSink(), startDnsServer()]);
+    platform = await startTestPlatform({
+      RATE_LIMITS: 'off',
+      SMTP_RELAY_URL: sink.url,
+      DNS_SERVERS: dns.address,
+      EMAIL_DAILY_LIMIT: '2',
+    });
+    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Quota' });
+    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
+    const registered = await bird.domains.create({ domain });
+    for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
+    expect((await bird.domains.verify(registered.id)).status).toBe('verified');
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await Promise.all([sink?.stop(), dns?.stop()]);
+  });
+
+  it('reports the daily allowance and refuses a send it cannot cover whole (E01138), sending nothing', async () => {
+    const workspaceId = (await bird.workspace.get()).id;
+    const template = await seedPublishedTemplate(platform.db, workspaceId, {
+      subject: 'Hi',
+      html: '<p>Hi</p>',
+      text: 'Hi',
+    });
+    const audience = await bird.audiences.create({ name: 'Three' });
+    await bird.contacts.batch({
+      audience_ids: [audience.id],
+      contacts: ['a', 'b', 'c'].map((name) => ({ email: `${name}@example.com` })),
+    });
+    const draft = await bird.broadcasts.create({
+      from: `news@${domain}`,
+      audience_id: audience.id,
+      template: { id: template.templateId },
+    });
+    expect(await bird.broadcasts.sendQuota(draft.id)).toEqual({
+      recipients: 3,
+      allowed: 0,
+      limited_by: 'daily',
+      limit: 2,
+      remaining: 2,
+    });
+    const refused = await bird.broadcasts.send(draft.id).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ statusCode: 422, code: 'E01138' });
+    expect((await bird.broadcasts.get(draft.id)).status).toBe('draft');
+    expect(sink.messages).toHaveLength(0);
+  });
+});
