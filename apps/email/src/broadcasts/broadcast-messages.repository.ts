@@ -108,25 +108,30 @@ export class BroadcastMessagesRepository {
    * Cancels the broadcast's messages not yet processed (processing locks a message, so one being
    * processed is waited for and then left alone); answers their ids.
    */
-  async cancelUnprocessed(runner: SqlRunner, broadcastId: string): Promise<string[]> {
+  async cancelUnprocessed(
+    runner: SqlRunner,
+    workspaceId: string,
+    broadcastId: string,
+  ): Promise<string[]> {
     const rows = rowsOf<{ id: string }>(
       await runner.query(
         `UPDATE email.messages SET status = 'canceled', canceled_at = now()
-         WHERE broadcast_id = $1 AND processed_at IS NULL AND canceled_at IS NULL
+         WHERE broadcast_id = $2 AND workspace_id = $1 AND processed_at IS NULL
+           AND canceled_at IS NULL
          RETURNING id`,
-        [broadcastId],
+        [workspaceId, broadcastId],
       ),
     );
     return rows.map((row) => row.id);
   }
 
   /** Whether any message of the broadcast still waits for processing. */
-  async unprocessed(runner: SqlRunner, broadcastId: string): Promise<boolean> {
+  async unprocessed(runner: SqlRunner, workspaceId: string, broadcastId: string) {
     const rows = rowsOf(
       await runner.query(
-        `SELECT 1 FROM email.messages
-         WHERE broadcast_id = $1 AND processed_at IS NULL AND canceled_at IS NULL LIMIT 1`,
-        [broadcastId],
+        `SELECT 1 FROM email.messages WHERE broadcast_id = $2 AND workspace_id = $1
+           AND processed_at IS NULL AND canceled_at IS NULL LIMIT 1`,
+        [workspaceId, broadcastId],
       ),
     );
     return rows.length > 0;

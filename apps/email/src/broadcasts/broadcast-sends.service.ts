@@ -87,7 +87,7 @@ export class BroadcastSendsService {
         status: 'canceling',
         canceled_at: canceledAt,
       });
-      const canceled = await this.messages.cancelUnprocessed(manager, row.id);
+      const canceled = await this.messages.cancelUnprocessed(manager, workspaceId, row.id);
       await this.contents.purge(canceled, manager);
       await this.broadcasts.enqueue(manager, row.id);
       const dto = toBroadcastDto(

@@ -57,7 +57,7 @@ export class BroadcastStates {
           return this.start(tx, job, row, now);
         case 'sending':
           if (!row.prepared_at) return 'again';
-          if (await this.messages.unprocessed(tx, row.id)) {
+          if (await this.messages.unprocessed(tx, row.workspace_id, row.id)) {
             await job.retryAt(tx, new Date(now.getTime() + FINISH_POLL_MS));
             return 'done';
           }
