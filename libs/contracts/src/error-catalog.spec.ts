@@ -2,6 +2,7 @@ import { CommonErrorCatalog } from './errors/common.errors';
 import { ContactErrorCatalog, ContactErrors } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
+import { EmailTemplateErrorCatalog } from './email/templates.errors';
 import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog, SmsErrors } from './sms/sms.errors';
@@ -25,6 +26,7 @@ const areas = [
   DocsErrorCatalog,
   RealtimeErrorCatalog,
   EmailErrorCatalog,
+  EmailTemplateErrorCatalog,
   WebhookErrorCatalog,
   ContactErrorCatalog,
   SmsErrorCatalog,
