@@ -620,13 +620,13 @@ describe('email templates through the gateway', () => {
         from,
         to: ['grace@example.com'],
         template: { slug: 'hello-contact' },
-      } as Parameters<typeof bird.email.send>[0]);
+      });
       expect(known.subject).toBe('Hi Grace');
       const stranger = await bird.email.send({
         from,
         to: ['nobody@example.com'],
         template: { slug: 'hello-contact' },
-      } as Parameters<typeof bird.email.send>[0]);
+      });
       expect(stranger.subject).toBe('Hi');
     });
 
