@@ -11,7 +11,7 @@ import { EmailBackgroundModule } from './email-background.module';
 import { DomainsModule } from './domains';
 import { MessagesModule } from './messages/messages.module';
 import { SuppressionsModule } from './suppressions';
-import { TemplatesModule } from './templates';
+import { TemplateContactsModule, TemplatesModule } from './templates';
 
 /** The service's configuration, injectable with `@Inject(EMAIL_CONFIG)` in every feature module. */
 @Global()
@@ -45,7 +45,8 @@ export class EmailModule {
           afterWrites: (pool) => wakeRelay(pool, 'email'),
         }),
         SuppressionsModule,
-        TemplatesModule.register(transport),
+        TemplateContactsModule.register(transport),
+        TemplatesModule,
         DomainsModule,
         MessagesModule,
         // Broadcasts read audiences from workspace-objects: only where a transport reaches it.

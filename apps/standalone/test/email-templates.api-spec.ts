@@ -602,6 +602,34 @@ describe('email templates through the gateway', () => {
       expect(await messageCount()).toBe(before);
     });
 
+    it('fills bird.contact.* from the contact of the first to address', async () => {
+      const template = await bird.email.templates.create({
+        slug: 'hello-contact',
+        category: 'transactional',
+        source: 'html',
+        languages: {
+          en: {
+            subject: 'Hi {{ bird.contact.first_name }}',
+            html: '<p>{{ bird.contact.plan }}</p>',
+          },
+        },
+      });
+      await bird.email.templates.versions.submit(template.id, template.draft_version_id as string);
+      await bird.contacts.create({ email: 'grace@example.com', first_name: 'Grace' });
+      const known = await bird.email.send({
+        from,
+        to: ['grace@example.com'],
+        template: { slug: 'hello-contact' },
+      });
+      expect(known.subject).toBe('Hi Grace');
+      const stranger = await bird.email.send({
+        from,
+        to: ['nobody@example.com'],
+        template: { slug: 'hello-contact' },
+      });
+      expect(stranger.subject).toBe('Hi');
+    });
+
     it('accepts a batch of template sends, one rendered message each', async () => {
       const result = await bird.email.sendBatch({
         messages: ['en', 'fr'].map((language) => ({

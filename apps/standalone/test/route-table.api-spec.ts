@@ -176,6 +176,13 @@ describe("the route table walked with another workspace's ids", () => {
     UpdateSmsKeywordRuleDto: { reply: 'taken over' },
     MarkWhatsAppReadDto: { typing_indicator: true },
     SetWhatsAppReactionDto: { emoji: '👍' },
+    UpdateEmailTemplateDto: { revision: 2, name: 'taken over' },
+    DuplicateEmailTemplateDto: {},
+    PreviewEmailTemplateDto: {},
+    SubmitEmailTemplateDto: {},
+    RollbackEmailTemplateDto: { revision: 2 },
+    PutEmailTemplateLanguageDto: { subject: 'taken over' },
+    PatchEmailTemplateLanguageDto: { subject: 'taken over' },
   });
 
   beforeAll(async () => {
@@ -223,6 +230,27 @@ describe("the route table walked with another workspace's ids", () => {
     const domain = await asOwner<{ id: string }>('POST', '/v1/email/domains', {
       domain: 'mail.owner.example',
     });
+    // An email template of B's, published; A has one of the same slug.
+    const templateBody = {
+      slug: 'route-table',
+      category: 'transactional',
+      source: 'html',
+      languages: { en: { subject: 'Hi', html: '<p>Hi</p>' } },
+    };
+    await call(platform.base, 'POST', '/v1/email/templates', {
+      token: callerKey,
+      body: templateBody,
+    });
+    const emailTemplate = await asOwner<{ id: string; draft_version_id: string }>(
+      'POST',
+      '/v1/email/templates',
+      templateBody,
+    );
+    await asOwner(
+      'POST',
+      `/v1/email/templates/${emailTemplate.body.id}/versions/${emailTemplate.body.draft_version_id}/submit`,
+      {},
+    );
     const suppression = await asOwner<{ id: string }>('POST', '/v1/email/suppressions', {
       email: 'gone@owner.example',
     });
@@ -401,6 +429,9 @@ describe("the route table walked with another workspace's ids", () => {
       whatsapp_template_ref: 'wat_routetable0000000000000000',
       template_version_id: 'wav_routetable0000000000000000',
       template_language: 'en',
+      email_template_ref: emailTemplate.body.id,
+      email_template_version_id: emailTemplate.body.draft_version_id,
+      email_template_language: 'en',
     };
   }, 60_000);
 

@@ -1,4 +1,9 @@
 export { TemplatesModule } from './templates.module';
+export {
+  contactByEmail,
+  TemplateContactsClient,
+  TemplateContactsModule,
+} from './template-contacts';
 export { PublishedTemplatesModule } from './published-templates.module';
 export { TEMPLATE_USAGE } from './template-usage';
 export type { TemplateUsage } from './template-usage';

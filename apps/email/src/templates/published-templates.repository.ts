@@ -28,13 +28,29 @@ export class PublishedTemplatesRepository {
     this.reads = poolRunner(dataSource);
   }
 
-  /** Every template named by id or slug, with its live version, in one query. */
-  async live(workspaceId: string, ids: string[], slugs: string[]): Promise<LiveTemplateRow[]> {
-    return this.summaries(
-      workspaceId,
-      't.live_version_id',
-      '(t.id = ANY($2) OR t.slug = ANY($3))',
-      [ids, slugs],
+  /**
+   * Every template each lookup names (by id or slug, in its own workspace), with its live
+   * version, in one query for all the lookups.
+   */
+  async live(
+    lookups: Array<{ workspaceId: string; refs: string[] }>,
+  ): Promise<Array<LiveTemplateRow & { workspace_id: string; ref: string }>> {
+    const pairs = lookups.flatMap(({ workspaceId, refs }) =>
+      refs.map((ref) => [workspaceId, ref] as const),
+    );
+    return rowsOf(
+      await this.reads.query(
+        `SELECT DISTINCT p.workspace_id, p.ref, t.id, t.slug, t.category, t.on_missing_language,
+           t.language_source_required, v.id AS version_id, v.version_number, v.default_language,
+           (SELECT array_agg(l.language ORDER BY l.language) FROM email.template_languages l
+             WHERE l.workspace_id = t.workspace_id AND l.version_id = v.id) AS languages
+         FROM unnest($1::text[], $2::text[]) AS p(workspace_id, ref)
+         JOIN email.templates t ON t.workspace_id = p.workspace_id
+           AND (CASE WHEN p.ref LIKE 'emt\\_%' THEN t.id = p.ref ELSE t.slug = p.ref END)
+         LEFT JOIN email.template_versions v
+           ON v.workspace_id = t.workspace_id AND v.id = t.live_version_id`,
+        [pairs.map(([workspaceId]) => workspaceId), pairs.map(([, ref]) => ref)],
+      ),
     );
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CommitBatcher } from '@switchboard/background';
 import { EmailTemplateErrors } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import { CompiledLanguage, undefinedVariableOf } from './compiled-language';
@@ -47,6 +48,13 @@ export interface PinnedTemplate {
 
 const COMPILED_CACHE_SIZE = 2_000;
 
+/** One pin's templates, and the rows the shared query found for them. */
+interface LiveLookup {
+  workspaceId: string;
+  refs: string[];
+  rows: Array<LiveTemplateRow & { ref: string; workspace_id: string }>;
+}
+
 /**
  * Pins templates' live versions and renders them, for sends by template and for broadcasts.
  * Published versions never change, so each (version, language) is parsed once and kept (the
@@ -55,6 +63,16 @@ const COMPILED_CACHE_SIZE = 2_000;
 @Injectable()
 export class PublishedTemplates {
   private readonly compiled = new Map<string, CompiledLanguage>();
+  /**
+   * Lookups of live versions that arrive while one query runs share the next: under load one
+   * query answers many sends. Each is answered by a query started after it arrived, so a send
+   * accepted after a submit returned always sees the version that submit made live.
+   */
+  private readonly lookups = new CommitBatcher<LiveLookup>(async (lookups) => {
+    const rows = await this.repository.live(lookups);
+    for (const lookup of lookups)
+      lookup.rows = rows.filter((row) => row.workspace_id === lookup.workspaceId);
+  });
 
   constructor(private readonly repository: PublishedTemplatesRepository) {}
 
@@ -70,14 +88,16 @@ export class PublishedTemplates {
    * (`TemplateUnknownError`), never published, language required or unavailable.
    */
   async pinAll(workspaceId: string, refs: TemplateRef[]): Promise<PinnedTemplate[]> {
-    const ids = refs.flatMap((ref) => (ref.id ? [ref.id] : []));
-    const slugs = refs.flatMap((ref) => (!ref.id && ref.slug ? [ref.slug] : []));
-    const rows = await this.repository.live(workspaceId, ids, slugs);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    const bySlug = new Map(rows.map((row) => [row.slug, row]));
+    const lookup: LiveLookup = {
+      workspaceId,
+      refs: [...new Set(refs.map((ref) => ref.id ?? ref.slug ?? ''))],
+      rows: [],
+    };
+    await this.lookups.add(lookup);
+    const byRef = new Map(lookup.rows.map((row) => [row.ref, row]));
     return this.pinRows(
       workspaceId,
-      refs.map((ref) => [ref, ref.id ? byId.get(ref.id) : bySlug.get(ref.slug ?? '')]),
+      refs.map((ref) => [ref, byRef.get(ref.id ?? ref.slug ?? '')]),
     );
   }
 

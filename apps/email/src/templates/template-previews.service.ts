@@ -10,7 +10,7 @@ import { AppError, workspaceOf } from '@switchboard/platform';
 import { CompiledLanguage } from './compiled-language';
 import type { LanguageContent } from './compiled-language';
 import { compatibilityOf } from './html-compatibility';
-import { contactAttributes, PreviewContactsClient } from './preview-contacts';
+import { contactById, TemplateContactsClient } from './template-contacts';
 import { TemplateLanguageUnavailableError } from './template-errors';
 import { templateVariables } from './template.mapper';
 import { liquidProblems, plainLiquid } from './template-liquid';
@@ -33,7 +33,7 @@ export class TemplatePreviewsService {
   constructor(
     private readonly versions: TemplateVersionsService,
     private readonly repository: TemplatesRepository,
-    @Optional() @Inject(PreviewContactsClient) private readonly contacts?: ServiceClient,
+    @Optional() @Inject(TemplateContactsClient) private readonly contacts?: ServiceClient,
   ) {}
 
   async preview(
@@ -110,7 +110,7 @@ export class TemplatePreviewsService {
 
   private contactOf(context: RequestContext, contactId: string) {
     if (!this.contacts) throw new Error('previews by contact need the service transport');
-    return contactAttributes(this.contacts, context, contactId);
+    return contactById(this.contacts, context, contactId);
   }
 }
 

@@ -105,7 +105,7 @@ export class SendService {
     if (replay !== undefined) return replay;
     const onboarding = await this.checkSenders(workspaceId, requests, paramPrefix);
     const rendered = requests.some((request) => request.template)
-      ? await this.templates.render(workspaceId, requests, paramPrefix)
+      ? await this.templates.render(context, workspaceId, requests, paramPrefix)
       : { requests, origins: [] };
     const now = new Date();
     const drafts = rendered.requests.map((request, index) =>

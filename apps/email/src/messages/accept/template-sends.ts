@@ -1,8 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EmailErrors } from '@switchboard/contracts';
-import type { EmailSendRequest } from '@switchboard/contracts';
+import type { EmailSendRequest, RequestContext } from '@switchboard/contracts';
+import type { ServiceClient } from '@switchboard/platform';
 import { AppError } from '@switchboard/platform';
-import { joinTemplateErrors, PublishedTemplates } from '../../templates';
+import {
+  contactByEmail,
+  joinTemplateErrors,
+  PublishedTemplates,
+  TemplateContactsClient,
+} from '../../templates';
+import type { PinnedTemplate } from '../../templates';
 import type { TemplateOrigin } from './message-draft';
 import { estimateGeneratedSize, SEND_LIMITS } from './send-request.normaliser';
 
@@ -14,10 +21,18 @@ import { estimateGeneratedSize, SEND_LIMITS } from './send-request.normaliser';
  */
 @Injectable()
 export class TemplateSends {
-  constructor(private readonly published: PublishedTemplates) {}
+  constructor(
+    private readonly published: PublishedTemplates,
+    @Optional() @Inject(TemplateContactsClient) private readonly contacts?: ServiceClient,
+  ) {}
 
-  /** The requests with their content rendered, and each one's template origin (undefined: none). */
+  /**
+   * The requests with their content rendered, and each one's template origin (undefined: none).
+   * `bird.contact.*` takes the contact of the first `to` address, read only for a language that
+   * uses it (one request per distinct address).
+   */
   async render(
+    context: RequestContext,
     workspaceId: string,
     requests: EmailSendRequest[],
     paramPrefix: (index: number) => string,
@@ -36,6 +51,10 @@ export class TemplateSends {
         };
       }),
     );
+    const contacts = await this.contactsOf(
+      context,
+      indexes.map((index, at) => [requests[index], pinned[at]]),
+    );
     const rendered = [...requests];
     const origins: Array<TemplateOrigin | undefined> = [];
     const errors: AppError[] = [];
@@ -44,7 +63,8 @@ export class TemplateSends {
       const template = request.template as NonNullable<EmailSendRequest['template']>;
       const version = pinned[at];
       try {
-        const content = version.render({ parameters: template.parameters ?? {}, contact: null });
+        const contact = contacts.get(request.to[0]?.email ?? '') ?? null;
+        const content = version.render({ parameters: template.parameters ?? {}, contact });
         const next: EmailSendRequest = {
           ...request,
           subject: content.subject,
@@ -70,5 +90,25 @@ export class TemplateSends {
     });
     if (errors.length) throw joinTemplateErrors(errors);
     return { requests: rendered, origins };
+  }
+
+  private async contactsOf(
+    context: RequestContext,
+    sends: Array<[EmailSendRequest, PinnedTemplate]>,
+  ): Promise<Map<string, Record<string, unknown> | null>> {
+    const emails = new Set(
+      sends.flatMap(([request, pinned]) =>
+        pinned.contactKeys.length && request.to[0] ? [request.to[0].email] : [],
+      ),
+    );
+    const client = this.contacts;
+    if (emails.size === 0 || !client) return new Map();
+    return new Map(
+      await Promise.all(
+        [...emails].map(
+          async (email) => [email, await contactByEmail(client, context, email)] as const,
+        ),
+      ),
+    );
   }
 }
