@@ -303,16 +303,6 @@ describe("the route table walked with another workspace's ids", () => {
     await asOwner('POST', `/v1/audiences/${audience.body.id}/contacts`, {
       contact_ids: [contact.body.id],
     });
-    const emailTemplate = await asOwner<{ id: string; draft_version_id: string }>(
-      'POST',
-      '/v1/email/templates',
-      {
-        slug: 'owners-news',
-        category: 'marketing',
-        source: 'html',
-        languages: { en: { subject: 'News', html: '<p>News</p>' } },
-      },
-    );
     const broadcast = await asOwner<{ id: string }>('POST', '/v1/email/broadcasts', {
       audience_id: audience.body.id,
       template: { id: emailTemplate.body.id },
@@ -413,9 +403,6 @@ describe("the route table walked with another workspace's ids", () => {
       suppression_id: suppression.body.id,
       message_id: message.body.id,
       broadcast_id: broadcast.body.id,
-      email_template_ref: emailTemplate.body.id,
-      email_template_version_id: emailTemplate.body.draft_version_id,
-      email_template_language: 'en',
       webhook_id: webhook.body.id,
       contact_id: contact.body.id,
       audience_id: audience.body.id,
