@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // An email broadcast to a 10,000-contact audience on the embedded default, against the same
 // number of single sends in the same run: one platform on its own PostgreSQL, a verified sending
-// domain, a published template (seeded as the templates area's submit writes it), the contacts
+// domain, a template published through the templates API, the contacts
 // created in bulk through the API (`POST /v1/contacts/batch`, 1,000 at a time, into one
 // audience), delivery through SMTP_RELAY_URL into a local SMTP sink (bench/smtp-sink.mjs).
 //   1. single sends: the same number of messages, one per contact, through `POST /v1/email/batches`
@@ -17,7 +17,6 @@
 //
 // Exit status 0 when every goal is met, 1 otherwise (or when the run fails).
 import { mkdtemp } from 'node:fs/promises';
-import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -97,7 +96,7 @@ async function main() {
       ]);
     const verified = await call('POST', `/v1/email/domains/${domain.id}/verify`);
     if (verified.status !== 'verified') throw new Error(`${DOMAIN} not verified`);
-    const templateId = await seedTemplate(db, created.workspace.id);
+    const templateId = await publishTemplate(call);
     const audience = await call('POST', '/v1/audiences', { name: 'Everyone' });
     const contactsStarted = Date.now();
     for (let from = 0; from < options.contacts; from += 1000) {
@@ -187,32 +186,26 @@ async function drained(stats, count) {
   }
 }
 
-async function seedTemplate(db, workspaceId) {
-  const id = (prefix) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)}`;
-  const [templateId, versionId, draftId] = [id('emt'), id('emv'), id('emv')];
-  await db.query(
-    `INSERT INTO email.templates (id, workspace_id, slug, name, category, source,
-       draft_version_id, live_version_id)
-     VALUES ($1, $2, 'bench', 'bench', 'marketing', 'html', $3, $4)`,
-    [templateId, workspaceId, draftId, versionId],
+/** A template with one published version, through the templates API. */
+async function publishTemplate(call) {
+  const template = await call('POST', '/v1/email/templates', {
+    slug: 'bench',
+    category: 'marketing',
+    source: 'html',
+    languages: {
+      en: {
+        subject: 'Hello {{ bird.contact.first_name }}',
+        html: '<p>Hi {{ bird.contact.first_name }}</p>',
+      },
+    },
+  });
+  const submitted = await call(
+    'POST',
+    `/v1/email/templates/${template.id}/versions/${template.draft_version_id}/submit`,
+    {},
   );
-  await db.query(
-    `INSERT INTO email.template_versions (id, workspace_id, template_id, status, version_number,
-       default_language, published_at)
-     VALUES ($1, $3, $4, 'published', 1, 'en', now()), ($2, $3, $4, 'draft', NULL, 'en', NULL)`,
-    [versionId, draftId, workspaceId, templateId],
-  );
-  const content = [
-    'Hello {{ bird.contact.first_name }}',
-    '<p>Hi {{ bird.contact.first_name }}</p>',
-  ];
-  await db.query(
-    `INSERT INTO email.template_languages (version_id, workspace_id, language, subject, html,
-       text, content_hash)
-     VALUES ($1, $2, 'en', $3, $4, NULL, $5)`,
-    [versionId, workspaceId, ...content, createHash('sha256').update(content.join()).digest('hex')],
-  );
-  return templateId;
+  if (!submitted.valid) throw new Error('the bench template did not publish');
+  return template.id;
 }
 
 async function report(figures) {
@@ -245,7 +238,7 @@ async function report(figures) {
     '',
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, Node ${process.version}`,
     '- One embedded platform (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`) on its own embedded PostgreSQL; delivery through `SMTP_RELAY_URL` into `bench/smtp-sink.mjs`',
-    `- ${options.contacts.toLocaleString('en')} contacts created through \`POST /v1/contacts/batch\` (1,000 per request) into one audience; a template with one published version (\`bird.contact.first_name\` in subject and body)`,
+    `- ${options.contacts.toLocaleString('en')} contacts created through \`POST /v1/contacts/batch\` (1,000 per request) into one audience; a template published through the templates API (\`bird.contact.first_name\` in subject and body)`,
     `- Single sends: the same number of messages through \`POST /v1/email/batches\` (100 per request, ${SINGLE_CONCURRENCY} in flight), from the first request to the sink's last message`,
     "- Broadcast: `POST /v1/email/broadcasts` with `send: true`; queued is when the preparation recorded its last page (`prepared_at`), delivered/s from the request to the sink's last message",
     '',

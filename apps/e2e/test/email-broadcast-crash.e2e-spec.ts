@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import {
   call,
   createWorkspace,
@@ -56,7 +55,28 @@ describe('a broadcast survives a crash of the email service', () => {
       (await api<{ status: string }>('POST', `/v1/email/domains/${domain.body.id}/verify`)).body
         .status,
     ).toBe('verified');
-    const templateId = await seedTemplate(topology.databaseUrl, acme.workspace.id);
+    const template = await api<{ id: string; draft_version_id: string }>(
+      'POST',
+      '/v1/email/templates',
+      {
+        slug: 'crash',
+        category: 'marketing',
+        source: 'html',
+        languages: {
+          en: {
+            subject: 'Hello {{ bird.contact.first_name }}',
+            html: '<p>Hi {{ bird.contact.first_name }}</p>',
+          },
+        },
+      },
+    );
+    const submitted = await api<{ valid: boolean }>(
+      'POST',
+      `/v1/email/templates/${template.body.id}/versions/${template.body.draft_version_id}/submit`,
+      {},
+    );
+    expect(submitted.body.valid).toBe(true);
+    const templateId = template.body.id;
     const audience = await api<{ id: string }>('POST', '/v1/audiences', { name: 'Everyone' });
     for (let from = 0; from < RECIPIENTS; from += 1000) {
       const contacts = Array.from({ length: 1000 }, (_, i) => ({
@@ -159,44 +179,4 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(value)} after ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/** A published template (the templates area's tables, as its submit writes them). */
-async function seedTemplate(databaseUrl: string, workspaceId: string): Promise<string> {
-  const id = (prefix: string) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)}`;
-  const [templateId, versionId, draftId] = [id('emt'), id('emv'), id('emv')];
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      `INSERT INTO email.templates (id, workspace_id, slug, name, category, source,
-         draft_version_id, live_version_id)
-       VALUES ($1, $2, 'crash', 'crash', 'marketing', 'html', $3, $4)`,
-      [templateId, workspaceId, draftId, versionId],
-    );
-    await db.query(
-      `INSERT INTO email.template_versions (id, workspace_id, template_id, status, version_number,
-         default_language, published_at)
-       VALUES ($1, $3, $4, 'published', 1, 'en', now()), ($2, $3, $4, 'draft', NULL, 'en', NULL)`,
-      [versionId, draftId, workspaceId, templateId],
-    );
-    const content = [
-      'Hello {{ bird.contact.first_name }}',
-      '<p>Hi {{ bird.contact.first_name }}</p>',
-    ];
-    await db.query(
-      `INSERT INTO email.template_languages (version_id, workspace_id, language, subject, html,
-         text, content_hash)
-       VALUES ($1, $2, 'en', $3, $4, NULL, $5)`,
-      [
-        versionId,
-        workspaceId,
-        ...content,
-        createHash('sha256').update(content.join()).digest('hex'),
-      ],
-    );
-  } finally {
-    await db.end();
-  }
-  return templateId;
 }

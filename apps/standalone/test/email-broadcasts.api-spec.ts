@@ -9,7 +9,7 @@ import {
 } from '@switchboard/testing';
 import type { CreatedWorkspace, SmtpSink, TestDnsServer } from '@switchboard/testing';
 import fc from 'fast-check';
-import { eventually, seedPublishedTemplate } from './email-broadcasts.fixtures';
+import { eventually, publishTemplate } from './email-broadcasts.fixtures';
 import { startTestPlatform } from './test-platform';
 import type { TestPlatform } from './test-platform';
 
@@ -72,7 +72,8 @@ describe('email broadcasts through the gateway', () => {
     const registered = await bird.domains.create({ domain });
     for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
     expect((await bird.domains.verify(registered.id)).status).toBe('verified');
-    template = await seedPublishedTemplate(platform.db, acme.workspace.id, {
+    template = await publishTemplate(bird, {
+      slug: 'newsletter',
       subject: 'Hello {{ bird.contact.first_name }}',
       html: '<p>Dear {{ bird.contact.first_name }}, your plan is {{ bird.contact.plan }}.</p>',
       text: 'Dear {{ bird.contact.first_name }}, your plan is {{ bird.contact.plan }}.',
@@ -534,8 +535,8 @@ describe('email broadcasts under a send allowance', () => {
   });
 
   it('reports the daily allowance and refuses a send it cannot cover whole (E01138), sending nothing', async () => {
-    const workspaceId = (await bird.workspace.get()).id;
-    const template = await seedPublishedTemplate(platform.db, workspaceId, {
+    const template = await publishTemplate(bird, {
+      slug: 'quota',
       subject: 'Hi',
       html: '<p>Hi</p>',
       text: 'Hi',

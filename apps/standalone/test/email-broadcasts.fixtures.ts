@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { Client } from 'pg';
+import type { BirdClient } from '@messagebird/sdk';
 
 /** Reads until `done` holds (or throws after `ms`). */
 export async function eventually<T>(
@@ -16,46 +15,26 @@ export async function eventually<T>(
   }
 }
 
-const id = (prefix: string) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)}`;
-
 /**
- * A template with one published version in `en`, written to the templates area's tables as its
- * submit does (the broadcasts' tests need published content, not the templates API).
+ * A template with one published version in `en`, through the templates API: created, then its
+ * draft submitted. Answers its id and the version now live.
  */
-export async function seedPublishedTemplate(
-  db: Client,
-  workspaceId: string,
-  content: { subject: string; html: string; text: string; slug?: string },
+export async function publishTemplate(
+  bird: BirdClient,
+  content: { slug: string; subject: string; html: string; text?: string },
 ): Promise<{ templateId: string; versionId: string }> {
-  const templateId = id('emt');
-  const versionId = id('emv');
-  const draftId = id('emv');
-  await db.query('BEGIN');
-  await db.query(
-    `INSERT INTO email.templates (id, workspace_id, slug, name, category, source, draft_version_id,
-       live_version_id)
-     VALUES ($1, $2, $3, $3, 'marketing', 'html', $4, $5)`,
-    [templateId, workspaceId, content.slug ?? templateId, draftId, versionId],
+  const { slug, ...language } = content;
+  const template = await bird.email.templates.create({
+    slug,
+    category: 'marketing',
+    source: 'html',
+    languages: { en: language },
+  });
+  const submitted = await bird.email.templates.versions.submit(
+    template.id,
+    template.draft_version_id as string,
   );
-  await db.query(
-    `INSERT INTO email.template_versions (id, workspace_id, template_id, status, version_number,
-       default_language, published_at)
-     VALUES ($1, $3, $4, 'published', 1, 'en', now()), ($2, $3, $4, 'draft', NULL, 'en', NULL)`,
-    [versionId, draftId, workspaceId, templateId],
-  );
-  await db.query(
-    `INSERT INTO email.template_languages (version_id, workspace_id, language, subject, html,
-       text, content_hash)
-     VALUES ($1, $2, 'en', $3, $4, $5, $6)`,
-    [
-      versionId,
-      workspaceId,
-      content.subject,
-      content.html,
-      content.text,
-      createHash('sha256').update(JSON.stringify(content)).digest('hex'),
-    ],
-  );
-  await db.query('COMMIT');
-  return { templateId, versionId };
+  if (!submitted.valid) throw new Error(`template ${slug} did not publish`);
+  const live = await bird.email.templates.get(template.id);
+  return { templateId: template.id, versionId: live.live_version_id as string };
 }
