@@ -127,6 +127,18 @@ export const emailEnv = {
     max: 65535,
     description: "the gateway's port, for PUBLIC_URL's default",
   }),
+  EMAIL_DAILY_LIMIT: env.int({
+    default: 0,
+    min: 0,
+    max: 1_000_000_000,
+    description: 'emails a workspace may send per UTC day, broadcasts included (0: unlimited)',
+  }),
+  EMAIL_MONTHLY_LIMIT: env.int({
+    default: 0,
+    min: 0,
+    max: 1_000_000_000,
+    description: 'emails a workspace may send per UTC calendar month (0: unlimited)',
+  }),
 };
 export type EmailConfig = ConfigOf<typeof emailEnv>;
 

@@ -35,6 +35,10 @@ export interface MessageRow {
   track_opens: boolean;
   track_clicks: boolean;
   ip_pool_id: string | null;
+  template_id: string | null;
+  template_version_id: string | null;
+  requested_language: string | null;
+  resolved_language: string | null;
   accepted_count: number;
   processed_count: number;
   delivered_count: number;
@@ -90,9 +94,10 @@ export interface EventRow {
 /** Every column of email.messages a read returns; bodies live in email.contents and never here. */
 export const MESSAGE_COLUMNS = `id, workspace_id, from_email, from_name, sender_domain, onboarding,
   to_addresses, cc_addresses, bcc_addresses, reply_to, subject, category, status, tags, metadata,
-  parameters, headers, attachments, track_opens, track_clicks, ip_pool_id, accepted_count,
-  processed_count, delivered_count, bounced_count, complained_count, deferred_count,
-  rejected_count, open_count, click_count, processing_latency_ms, delivery_latency_ms, total_latency_ms, scheduled_at,
+  parameters, headers, attachments, track_opens, track_clicks, ip_pool_id, template_id,
+  template_version_id, requested_language, resolved_language, accepted_count, processed_count,
+  delivered_count, bounced_count, complained_count, deferred_count, rejected_count, open_count,
+  click_count, processing_latency_ms, delivery_latency_ms, total_latency_ms, scheduled_at,
   created_at, processed_at, delivered_at, canceled_at`;
 
 export const RECIPIENT_COLUMNS = `id, message_id, workspace_id, position, role, email, name, allowed,
@@ -127,10 +132,10 @@ export function toMessageDto(row: MessageRow): EmailMessage {
     processing_latency_ms: row.processing_latency_ms,
     delivery_latency_ms: row.delivery_latency_ms,
     total_latency_ms: row.total_latency_ms,
-    requested_language: null,
-    resolved_language: null,
-    template_id: null,
-    template_version_id: null,
+    requested_language: row.requested_language,
+    resolved_language: row.resolved_language,
+    template_id: row.template_id,
+    template_version_id: row.template_version_id,
     tags: row.tags,
     metadata: row.metadata ?? {},
     parameters: row.parameters,
@@ -152,10 +157,10 @@ export function toBatchItem(row: MessageRow): EmailBatchItem {
     id: row.id,
     status: 'accepted',
     category: row.category,
-    requested_language: null,
-    resolved_language: null,
-    template_id: null,
-    template_version_id: null,
+    requested_language: row.requested_language,
+    resolved_language: row.resolved_language,
+    template_id: row.template_id,
+    template_version_id: row.template_version_id,
   };
   if (row.scheduled_at) item.scheduled_at = row.scheduled_at.toISOString();
   return item;

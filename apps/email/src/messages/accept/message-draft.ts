@@ -52,6 +52,21 @@ export interface MessageDraft {
   runAt: Date | undefined;
 }
 
+/** The template version a send rendered, and the languages asked for and served. */
+export interface TemplateOrigin {
+  template_id: string | null;
+  template_version_id: string | null;
+  requested_language: string | null;
+  resolved_language: string | null;
+}
+
+const NO_TEMPLATE: TemplateOrigin = {
+  template_id: null,
+  template_version_id: null,
+  requested_language: null,
+  resolved_language: null,
+};
+
 export function senderDomainOf(address: string): string {
   return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 }
@@ -66,6 +81,7 @@ export function draftMessage(
   request: EmailSendRequest,
   onboarding: boolean,
   now: Date,
+  origin: TemplateOrigin = NO_TEMPLATE,
 ): MessageDraft {
   const id = newId('em', now.getTime());
   const allowedUsers = new Set(request.workspace_user_emails ?? []);
@@ -127,6 +143,10 @@ export function draftMessage(
       track_opens: request.track_opens,
       track_clicks: request.track_clicks,
       ip_pool_id: request.ip_pool_id ?? null,
+      template_id: origin.template_id,
+      template_version_id: origin.template_version_id,
+      requested_language: origin.requested_language,
+      resolved_language: origin.resolved_language,
       accepted_count: recipients.length,
       scheduled_at: scheduledAt ? scheduledAt.toISOString() : null,
       created_at: now.toISOString(),

@@ -3,6 +3,7 @@ import {
   ContactErrors,
   EmailErrors,
   EmailTrackingErrors,
+  EmailTemplateErrors,
   NumbersErrors,
   PreferenceErrors,
   RealtimeErrors,
@@ -14,6 +15,7 @@ import {
   WhatsAppTemplatesErrors,
   WhatsAppInteractionsErrors,
   WhatsAppMessagesErrors,
+  EmailBroadcastErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -33,6 +35,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   domain_id: { pattern: ID, notFound: EmailErrors.DomainNotFound },
   suppression_id: { pattern: ID, notFound: EmailErrors.SuppressionNotFound },
   message_id: { pattern: ID, notFound: EmailErrors.EmailMessageNotFound },
+  broadcast_id: { pattern: ID, notFound: EmailBroadcastErrors.BroadcastNotFound },
   webhook_id: { pattern: ID, notFound: WebhookErrors.WebhookEndpointNotFound },
   contact_id: { pattern: ID, notFound: ContactErrors.ContactNotFound },
   audience_id: { pattern: ID, notFound: ContactErrors.AudienceNotFound },
@@ -56,6 +59,19 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   },
   sms_message_id: { pattern: ID, notFound: SmsErrors.SmsMessageNotFound },
   whatsapp_message_id: { pattern: ID, notFound: WhatsAppMessagesErrors.WhatsAppMessageNotFound },
+  // An email template's id (`emt_…`) or slug.
+  email_template_ref: {
+    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    notFound: EmailTemplateErrors.EmailTemplateNotFound,
+  },
+  email_template_version_id: {
+    pattern: ID,
+    notFound: EmailTemplateErrors.EmailTemplateVersionNotFound,
+  },
+  email_template_language: {
+    pattern: /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/,
+    notFound: EmailTemplateErrors.EmailTemplateLanguageNotFound,
+  },
   // A WhatsApp template's id or slug (its name at Meta: lowercase, digits, `_`; up to 512).
   whatsapp_template_ref: {
     pattern: /^[a-z0-9][a-z0-9_-]{0,511}$/,
