@@ -183,6 +183,7 @@ export class DeliveryService {
       workspaceId: message.workspace_id,
       tags: message.tags,
       metadata: message.metadata,
+      broadcastId: message.broadcast_id,
     };
     const retry: RecipientRow[] = [];
     for (const recipient of recipients) {

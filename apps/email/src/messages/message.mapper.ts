@@ -36,6 +36,7 @@ export interface MessageRow {
   track_clicks: boolean;
   ip_pool_id: string | null;
   template_id: string | null;
+  broadcast_id: string | null;
   template_version_id: string | null;
   requested_language: string | null;
   resolved_language: string | null;
@@ -95,7 +96,7 @@ export interface EventRow {
 export const MESSAGE_COLUMNS = `id, workspace_id, from_email, from_name, sender_domain, onboarding,
   to_addresses, cc_addresses, bcc_addresses, reply_to, subject, category, status, tags, metadata,
   parameters, headers, attachments, track_opens, track_clicks, ip_pool_id, template_id,
-  template_version_id, requested_language, resolved_language, accepted_count, processed_count,
+  broadcast_id, template_version_id, requested_language, resolved_language, accepted_count, processed_count,
   delivered_count, bounced_count, complained_count, deferred_count, rejected_count, open_count,
   click_count, processing_latency_ms, delivery_latency_ms, total_latency_ms, scheduled_at,
   created_at, processed_at, delivered_at, canceled_at`;

@@ -151,6 +151,7 @@ export function eventSubject(subject: HitSubject) {
     workspaceId: subject.workspace_id,
     tags: subject.tags,
     metadata: subject.metadata,
+    broadcastId: subject.broadcast_id,
   };
 }
 

@@ -24,7 +24,11 @@ type DerivedColumn =
 /** The rows one accepted send writes: the message, its recipients, content and first events. */
 export interface MessageDraft {
   /** The message's columns as a send sets them; timestamps as ISO text for the JSON insert. */
-  message: Omit<MessageRow, DerivedColumn | 'status' | 'scheduled_at' | 'created_at'> & {
+  // A broadcast's copies are written by the broadcast's own statement, which sets `broadcast_id`.
+  message: Omit<
+    MessageRow,
+    DerivedColumn | 'broadcast_id' | 'status' | 'scheduled_at' | 'created_at'
+  > & {
     status: 'accepted' | 'scheduled';
     scheduled_at: string | null;
     created_at: string;

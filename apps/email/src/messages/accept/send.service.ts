@@ -226,6 +226,7 @@ function acceptedView(draft: MessageDraft): MessageRow {
   const { message } = draft;
   return {
     ...message,
+    broadcast_id: null,
     status: 'accepted',
     processed_count: 0,
     delivered_count: 0,
