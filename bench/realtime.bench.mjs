@@ -30,11 +30,17 @@ const HEADING = '## Realtime fan-out (`npm run bench:realtime`)';
 const write = process.argv.includes('--write');
 
 const SUBSCRIBERS = 1000;
-const RATES = [10, 20, 40];
+// Diagnostics (not for --write): --rates=40 --rounds=1 measure less.
+const argOf = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
+const RATES = argOf('rates')?.split(',').map(Number) ?? [10, 20, 40];
+const ROUNDS = Number(argOf('rounds') ?? 3);
+if (write && (argOf('rates') || argOf('rounds')))
+  throw new Error('--write records only the standard run: drop --rates and --rounds');
 const SECONDS = 10;
 const IDLE_CLIENTS = 10_000;
-const GOAL_P99_RATIO = 1.5;
-const GOAL_RSS_PER_CLIENT = 50 * 1024;
+/** p99 against bare socket.io's in the same round, per publish rate (median of the rounds). */
+const GOAL_P99_RATIO = { 20: 1.2, 40: 1.5 };
+const GOAL_RSS_PER_CLIENT = 10 * 1024;
 
 const children = [];
 let tmp;
@@ -181,12 +187,20 @@ async function main() {
     }).then((res) => res.text());
 
   const runs = [];
-  for (const rate of RATES) {
-    runs.push({
-      rate,
-      ours: await publishRun('Switchboard', publishOurs, rate, ours),
-      bare: await publishRun('bare socket.io', publishBare, rate, bareLatencies),
-    });
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`round ${round} of ${ROUNDS}`);
+    for (const rate of RATES) {
+      // Which side goes first alternates, so a trend in the machine's load favours neither.
+      const oursFirst = round % 2 === 1;
+      const first = oursFirst
+        ? await publishRun('Switchboard', publishOurs, rate, ours)
+        : await publishRun('bare socket.io', publishBare, rate, bareLatencies);
+      const second = oursFirst
+        ? await publishRun('bare socket.io', publishBare, rate, bareLatencies)
+        : await publishRun('Switchboard', publishOurs, rate, ours);
+      const [oursRun, bareRun] = oursFirst ? [first, second] : [second, first];
+      runs.push({ round, rate, ours: oursRun, bare: bareRun });
+    }
   }
   for (const socket of [...ourSockets, ...bareSockets]) socket.disconnect();
   await sleep(1000);
@@ -221,26 +235,37 @@ async function main() {
 }
 
 async function report(runs, ourMemory, bareMemory) {
-  const at20 = runs.find((run) => run.rate === 20);
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const ratioOf = (run) => run.ours.p99 / Math.max(run.bare.p99, 1);
   const noLoss = runs.every((run) => run.ours.lost === 0);
-  const ratio = at20.ours.p99 / Math.max(at20.bare.p99, 1);
+  const goals = Object.entries(GOAL_P99_RATIO)
+    .filter(([rate]) => RATES.includes(Number(rate)))
+    .map(([rate, goal]) => {
+      const ratios = runs.filter((run) => run.rate === Number(rate)).map(ratioOf);
+      const ratio = median(ratios);
+      return { rate, goal, ratios, ratio, meets: ratio <= goal };
+    });
   const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
   const memoryOk = ourMemory.perClient <= GOAL_RSS_PER_CLIENT;
+  const every = noLoss && memoryOk && goals.every((goal) => goal.meets);
   const lines = [
     HEADING,
     '',
-    `**Result: ${noLoss && ratio <= GOAL_P99_RATIO && memoryOk ? 'every goal met' : 'NOT every goal met'}.**`,
+    `**Result: ${every ? 'every goal met' : 'NOT every goal met'}** (median of ${ROUNDS} rounds; in each round every rate runs on both servers, which one goes first alternating).`,
     '',
-    `- ${noLoss ? 'MEETS' : 'MISSES'}: no loss at ${RATES.join(', ')} publishes/s to ${SUBSCRIBERS} subscribers (lost: ${runs.map((r) => r.ours.lost).join(', ')})`,
-    `- ${ratio <= GOAL_P99_RATIO ? 'MEETS' : 'MISSES'}: p99 at 20 publishes/s ${at20.ours.p99} ms vs bare ${at20.bare.p99} ms = ${ratio.toFixed(2)}x (goal <= ${GOAL_P99_RATIO}x, moonshot 1.2x)`,
-    `- ${memoryOk ? 'MEETS' : 'MISSES'}: ${kb(ourMemory.perClient)} of RSS per idle official client (goal <= 50 KB); bare socket.io ${kb(bareMemory.perClient)} per idle client`,
+    `- ${noLoss ? 'MEETS' : 'MISSES'}: no loss at ${RATES.join(', ')} publishes/s to ${SUBSCRIBERS} subscribers in any round (lost: ${runs.map((r) => r.ours.lost).join(', ')})`,
+    ...goals.map(
+      (goal) =>
+        `- ${goal.meets ? 'MEETS' : 'MISSES'}: p99 at ${goal.rate} publishes/s ${goal.ratio.toFixed(2)}x bare socket.io's in the same round (median; rounds ${goal.ratios.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')}; goal <= ${goal.goal}x)`,
+    ),
+    `- ${memoryOk ? 'MEETS' : 'MISSES'}: ${kb(ourMemory.perClient)} of RSS per idle official client (goal <= ${kb(GOAL_RSS_PER_CLIENT)}); bare socket.io ${kb(bareMemory.perClient)} per idle client`,
     '',
-    '| publishes/s | target | delivered | lost | deliveries/s | p50 | p99 |',
-    '|---:|---|---:|---:|---:|---:|---:|',
+    '| round | publishes/s | target | delivered | lost | deliveries/s | p50 | p99 | p99 of bare |',
+    '|---:|---:|---|---:|---:|---:|---:|---:|---:|',
     ...runs.flatMap((run) =>
       [run.ours, run.bare].map(
         (r) =>
-          `| ${run.rate} | ${r.label} | ${r.delivered.toLocaleString('en-US')} | ${r.lost} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${r.p50} ms | ${r.p99} ms |`,
+          `| ${run.round} | ${run.rate} | ${r.label} | ${r.delivered.toLocaleString('en-US')} | ${r.lost} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${r.p50} ms | ${r.p99} ms | ${r === run.ours ? `${ratioOf(run).toFixed(2)}x` : ''} |`,
       ),
     ),
     '',
@@ -249,7 +274,7 @@ async function report(runs, ourMemory, bareMemory) {
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
     '- Switchboard: the embedded default (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`); publishes go through the gateway (`POST /v1/realtime/apps/{id}/events` with the API key and `X-Realtime-Key`/`X-Realtime-Secret`), subscribers are socket.io clients at `/realtime/socket.io`',
     '- Bare: `bench/bare-socketio.mjs`, a socket.io server whose clients join one room, emitting the body of `POST /publish` to it (no auth, no engine)',
-    `- Load: ${SUBSCRIBERS} socket.io clients (websocket transport) per server in the bench process; each rate runs ${SECONDS} s open-loop (publishes are sent on schedule, not after the previous answer), events of about 100 bytes carrying their send time; latency is taken by the subscriber on the same clock`,
+    `- Load: ${SUBSCRIBERS} socket.io clients (websocket transport) per server in the bench process; each rate runs ${SECONDS} s open-loop per server and round (publishes are sent on schedule, not after the previous answer), events of about 100 bytes carrying their send time; latency is taken by the subscriber on the same clock`,
     `- Memory: RSS of the server process (/proc) before and 2 s after ${IDLE_CLIENTS.toLocaleString('en-US')} idle clients connected: for Switchboard the official client's protocol (a WebSocket at \`/app/{key}\`, handshake received), for bare socket.io its own clients; the figure is the growth divided by the clients`,
     '',
     '```sh',
@@ -260,7 +285,7 @@ async function report(runs, ourMemory, bareMemory) {
   const section = lines.join('\n');
   log(`\n${section}\n`);
   if (write) await writeSection(section);
-  return noLoss && ratio <= GOAL_P99_RATIO && memoryOk ? 0 : 1;
+  return every ? 0 : 1;
 }
 
 const writeSection = (section) => writeResultsSection(RESULTS_FILE, HEADING, section);

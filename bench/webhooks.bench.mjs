@@ -41,7 +41,8 @@ const PACED_SECONDS = 10;
 const PACED_PER_TRANSACTION = 10;
 const BARE_REQUESTS = 10_000;
 const BARE_CONCURRENCY = 64;
-const GOALS = { perSecond: 1000, p99Ms: 1000 };
+const GOALS = { perSecond: 1000, p99Ms: 1000, burstOfBare: 0.3, burstMoonshot: 0.6 };
+const ROUNDS = 3;
 
 const children = [];
 let tmp;
@@ -169,25 +170,60 @@ async function main() {
   for (let i = 0; i < WARMUP_EVENTS / 100; i++) await emit(pool, workspaceId, 100);
   await waitReceived(receiver, WARMUP_EVENTS, 60_000);
 
+  const measured = { bursts: [], paced: [] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`round ${round} of ${ROUNDS}`);
+    measured.bursts.push(await burstRound(receiver, receiverPort, pool, workspaceId, groups));
+    measured.paced.push(await pacedRound(receiver, pool, workspaceId, groups));
+  }
+  await pool.end();
+  return report(measured);
+}
+
+/** A burst of BURST_EVENTS, then the bare client into the same receiver right after it. */
+async function burstRound(receiver, receiverPort, pool, workspaceId, groups) {
   log(
-    `burst: ${BURST_EVENTS} events in transactions of ${BURST_PER_TRANSACTION}, as fast as they commit ...`,
+    `  burst: ${BURST_EVENTS} events in transactions of ${BURST_PER_TRANSACTION}, as fast as they commit ...`,
   );
   await ask(receiver, 'reset');
-  let cpuBefore = await cpuSnapshot(groups);
+  const cpuBefore = await cpuSnapshot(groups);
   const burstStart = Date.now();
   for (let i = 0; i < BURST_EVENTS / BURST_PER_TRANSACTION; i++)
     await emit(pool, workspaceId, BURST_PER_TRANSACTION);
   const emittedAfter = Date.now() - burstStart;
   const burst = await waitReceived(receiver, BURST_EVENTS, 120_000);
-  let cpuAfter = await cpuSnapshot(groups);
+  const cpuAfter = await cpuSnapshot(groups);
   const burstSeconds = (burst.lastAt - burstStart) / 1000;
-  const burstCpu = cpuOf(cpuBefore, cpuAfter, groups);
-
+  if (process.env.BENCH_STAGES) await logStages(pool, burstStart, emittedAfter, burst.lastAt);
   log(
-    `paced: ${PACED_RATE} events/s for ${PACED_SECONDS} s (${PACED_PER_TRANSACTION} per transaction) ...`,
+    `  bare: ${BARE_REQUESTS} signed POSTs from a plain Node client, ${BARE_CONCURRENCY} at once ...`,
   );
   await ask(receiver, 'reset');
-  cpuBefore = await cpuSnapshot(groups);
+  const bareRate = await bare(Number(receiverPort));
+  const perSecond = burst.received / burstSeconds;
+  log(
+    `  ${Math.round(perSecond)} delivered/s, ${((perSecond / bareRate) * 100).toFixed(1)}% of bare (${Math.round(bareRate)}/s)`,
+  );
+  return {
+    delivered: burst.received,
+    duplicates: burst.duplicates,
+    perSecond,
+    bareRate,
+    ratio: perSecond / bareRate,
+    emittedInMs: emittedAfter,
+    p50: percentile(burst.latencies, 50),
+    p99: percentile(burst.latencies, 99),
+    cpu: cpuOf(cpuBefore, cpuAfter, groups),
+  };
+}
+
+/** PACED_RATE events/s for PACED_SECONDS, in transactions of PACED_PER_TRANSACTION. */
+async function pacedRound(receiver, pool, workspaceId, groups) {
+  log(
+    `  paced: ${PACED_RATE} events/s for ${PACED_SECONDS} s (${PACED_PER_TRANSACTION} per transaction) ...`,
+  );
+  await ask(receiver, 'reset');
+  const cpuBefore = await cpuSnapshot(groups);
   const pacedTotal = PACED_RATE * PACED_SECONDS;
   const transactions = pacedTotal / PACED_PER_TRANSACTION;
   const intervalMs = 1000 / (PACED_RATE / PACED_PER_TRANSACTION);
@@ -201,39 +237,42 @@ async function main() {
   }
   await Promise.all(inFlight);
   const paced = await waitReceived(receiver, pacedTotal, 60_000);
-  cpuAfter = await cpuSnapshot(groups);
-  const pacedSeconds = (paced.lastAt - pacedStart) / 1000;
-  const pacedCpu = cpuOf(cpuBefore, cpuAfter, groups);
-
-  log(
-    `bare: ${BARE_REQUESTS} signed POSTs from a plain Node client, ${BARE_CONCURRENCY} at once ...`,
-  );
-  await ask(receiver, 'reset');
-  const bareRate = await bare(Number(receiverPort));
-  await pool.end();
-
-  const result = {
-    burst: {
-      delivered: burst.received,
-      duplicates: burst.duplicates,
-      perSecond: burst.received / burstSeconds,
-      emittedInMs: emittedAfter,
-      p50: percentile(burst.latencies, 50),
-      p99: percentile(burst.latencies, 99),
-      cpu: burstCpu,
-    },
-    paced: {
-      delivered: paced.received,
-      duplicates: paced.duplicates,
-      perSecond: paced.received / pacedSeconds,
-      p50: percentile(paced.latencies, 50),
-      p99: percentile(paced.latencies, 99),
-      max: Math.max(...paced.latencies),
-      cpu: pacedCpu,
-    },
-    bareRate,
+  const cpuAfter = await cpuSnapshot(groups);
+  return {
+    delivered: paced.received,
+    duplicates: paced.duplicates,
+    perSecond: paced.received / ((paced.lastAt - pacedStart) / 1000),
+    p50: percentile(paced.latencies, 50),
+    p99: percentile(paced.latencies, 99),
+    max: Math.max(...paced.latencies),
+    cpu: cpuOf(cpuBefore, cpuAfter, groups),
   };
-  return report(result);
+}
+
+/** BENCH_STAGES=1: when each stage of a burst finished, and what each did per 200 ms. */
+async function logStages(pool, burstStart, emittedAfter, lastReceivedAt) {
+  const {
+    rows: [stage],
+  } = await pool.query(
+    `SELECT (SELECT extract(epoch FROM max(received_at)) * 1000 FROM webhooks.events) AS intake_last,
+            (SELECT extract(epoch FROM max(attempted_at)) * 1000 FROM webhooks.attempts) AS attempt_last`,
+  );
+  const { rows } = await pool.query(
+    `SELECT floor((extract(epoch FROM t) * 1000 - $1) / 200) * 200 AS at, kind, count(*)::int AS n FROM (
+       SELECT received_at AS t, 'intake' AS kind FROM webhooks.events WHERE received_at >= to_timestamp($1 / 1000.0)
+       UNION ALL SELECT attempted_at, 'attempt' FROM webhooks.attempts WHERE attempted_at >= to_timestamp($1 / 1000.0)
+     ) x GROUP BY 1, 2 ORDER BY 1, 2`,
+    [burstStart],
+  );
+  const table = new Map();
+  for (const row of rows) table.set(row.at, { ...table.get(row.at), [row.kind]: row.n });
+  for (const [at, entry] of table)
+    log(
+      `    ${String(at).padStart(5)} ms: stored ${entry.intake ?? 0}, attempted ${entry.attempt ?? 0}`,
+    );
+  log(
+    `    emitted after ${emittedAfter} ms, stored by ${Math.round(stage.intake_last - burstStart)} ms, last attempt ${Math.round(stage.attempt_last - burstStart)} ms, last received ${lastReceivedAt - burstStart} ms`,
+  );
 }
 
 function cpuOf(before, after, groups) {
@@ -251,38 +290,50 @@ function cpuOf(before, after, groups) {
   };
 }
 
-async function report({ burst, paced, bareRate }) {
+async function report({ bursts, paced }) {
   const int = (n) => Math.round(n).toLocaleString('en-US');
+  const pct = (n) => `${(n * 100).toFixed(1)}%`;
   const cpu = (c) =>
     c
       ? `platform ${c.platform.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, receiver ${c.receiver.toFixed(2)}, emitter (bench) ${c.bench.toFixed(2)}, other ${c.other.toFixed(2)} CPUs`
       : 'not measured';
-  const meetsRate =
-    paced.delivered === PACED_RATE * PACED_SECONDS && paced.perSecond >= GOALS.perSecond * 0.97;
-  const meetsP99 = paced.p99 < GOALS.p99Ms;
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const ratios = bursts.map((burst) => burst.ratio);
+  const burstRatio = median(ratios);
+  const expected = PACED_RATE * PACED_SECONDS;
+  const pacedAll = paced.every((run) => run.delivered === expected);
+  const duplicates = [...bursts, ...paced].reduce((sum, run) => sum + run.duplicates, 0);
+  const meetsBurst = burstRatio >= GOALS.burstOfBare;
+  const meetsRate = pacedAll && median(paced.map((run) => run.perSecond)) >= GOALS.perSecond * 0.97;
+  const worstP99 = Math.max(...paced.map((run) => run.p99));
+  const meetsP99 = worstP99 < GOALS.p99Ms;
+  const meetsExactlyOnce = duplicates === 0;
+  const every = meetsBurst && meetsRate && meetsP99 && meetsExactlyOnce;
   const lines = [
     HEADING,
     '',
-    `**Result: ${meetsRate && meetsP99 ? 'every goal met' : 'NOT every goal met'}.**`,
+    `**Result: ${every ? 'every goal met' : 'NOT every goal met'}** (median of ${ROUNDS} rounds; each round is a burst, the bare client right after it, then a paced run).`,
     '',
-    `- ${meetsRate ? 'MEETS' : 'MISSES'}: ${int(burst.perSecond)} events/s delivered from a burst, and ${int(paced.delivered)} of ${int(PACED_RATE * PACED_SECONDS)} delivered when ${int(PACED_RATE)}/s are offered for ${PACED_SECONDS} s (goal >= ${int(GOALS.perSecond)}/s)`,
-    `- ${meetsP99 ? 'MEETS' : 'MISSES'}: p99 emit-to-receive ${int(paced.p99)} ms at that rate (goal < ${int(GOALS.p99Ms)} ms; p50 ${int(paced.p50)} ms, max ${int(paced.max)} ms)`,
-    `- INFO: one endpoint gets at most WEBHOOKS_ENDPOINT_CONCURRENCY (${process.env.WEBHOOKS_ENDPOINT_CONCURRENCY ?? 8}) deliveries at once, by design; that bounds the burst rate below`,
-    `- INFO: burst of ${int(BURST_EVENTS)} events committed in ${(burst.emittedInMs / 1000).toFixed(1)} s: ${int(burst.perSecond)} delivered/s, ${int((burst.perSecond / bareRate) * 100)}% of the bare ceiling (${int(bareRate)} signed POSTs/s into the same receiver); latency p50 ${int(burst.p50)} ms, p99 ${int(burst.p99)} ms (queueing of the burst included)`,
+    `- ${meetsBurst ? 'MEETS' : 'MISSES'}: a burst of ${int(BURST_EVENTS)} events delivers ${pct(burstRatio)} of the plain client's rate in the same round (median; rounds ${ratios.map(pct).join(', ')}; goal >= ${pct(GOALS.burstOfBare)}, moonshot ${pct(GOALS.burstMoonshot)})`,
+    `- ${meetsRate ? 'MEETS' : 'MISSES'}: ${paced.map((run) => int(run.delivered)).join(', ')} of ${int(expected)} delivered when ${int(PACED_RATE)}/s are offered for ${PACED_SECONDS} s (goal >= ${int(GOALS.perSecond)}/s, all delivered)`,
+    `- ${meetsP99 ? 'MEETS' : 'MISSES'}: p99 emit-to-receive at that rate ${paced.map((run) => `${int(run.p99)} ms`).join(', ')} (goal < ${int(GOALS.p99Ms)} ms in every round)`,
+    `- ${meetsExactlyOnce ? 'MEETS' : 'MISSES'}: ${duplicates} duplicate(s) (same webhook-id) over every round (goal 0)`,
     '',
-    '| run | delivered | duplicates (same webhook-id) | delivered/s | p50 | p99 | CPU |',
-    '|---|---:|---:|---:|---:|---:|---|',
-    `| paced ${int(PACED_RATE)}/s | ${int(paced.delivered)} | ${paced.duplicates} | ${int(paced.perSecond)} | ${int(paced.p50)} ms | ${int(paced.p99)} ms | ${cpu(paced.cpu)} |`,
-    `| burst | ${int(burst.delivered)} | ${burst.duplicates} | ${int(burst.perSecond)} | ${int(burst.p50)} ms | ${int(burst.p99)} ms | ${cpu(burst.cpu)} |`,
-    `| bare: plain Node client -> receiver | ${int(BARE_REQUESTS)} | - | ${int(bareRate)} | - | - | - |`,
+    '| round | run | delivered | duplicates | delivered/s | of bare | p50 | p99 | CPU |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+    ...bursts.flatMap((burst, index) => [
+      `| ${index + 1} | burst (committed in ${(burst.emittedInMs / 1000).toFixed(1)} s) | ${int(burst.delivered)} | ${burst.duplicates} | ${int(burst.perSecond)} | ${pct(burst.ratio)} | ${int(burst.p50)} ms | ${int(burst.p99)} ms | ${cpu(burst.cpu)} |`,
+      `| ${index + 1} | bare: plain Node client -> receiver | ${int(BARE_REQUESTS)} | - | ${int(burst.bareRate)} | - | - | - | - |`,
+      `| ${index + 1} | paced ${int(PACED_RATE)}/s | ${int(paced[index].delivered)} | ${paced[index].duplicates} | ${int(paced[index].perSecond)} | - | ${int(paced[index].p50)} ms | ${int(paced[index].p99)} ms | ${cpu(paced[index].cpu)} |`,
+    ]),
     '',
     '### How it was measured',
     '',
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
-    '- Embedded default (`node dist/apps/standalone/src/main.js`, `LOG_LEVEL=warn`, `RATE_LIMITS=off`, `WEBHOOKS_ALLOW_PRIVATE_URLS=true`), one embedded PostgreSQL (fsync on), one endpoint subscribed to `email_suppression.created`; the receiver (`bench/webhook-receiver.mjs`) is its own process and answers 200 at once',
-    `- Events are written by the bench with \`writeOutboxEvents\` into the email service's outbox, ${PACED_PER_TRANSACTION} (paced) or ${BURST_PER_TRANSACTION} (burst) per transaction, then \`wakeRelay\`, exactly as a product emits them; each carries its transaction's time in \`data.emitted_at\`, and the receiver takes the latency on arrival (same clock)`,
-    `- Bare ceiling: the same receiver, ${int(BARE_REQUESTS)} POSTs of a signed body of the same shape from a keep-alive Node HTTP client, ${BARE_CONCURRENCY} in flight`,
-    `- Order: warm-up (${WARMUP_EVENTS} events), burst, paced, bare`,
+    `- Embedded default (\`node dist/apps/standalone/src/main.js\`, \`LOG_LEVEL=warn\`, \`RATE_LIMITS=off\`, \`WEBHOOKS_ALLOW_PRIVATE_URLS=true\`, the webhooks settings at their defaults: windows per endpoint from ${process.env.WEBHOOKS_ENDPOINT_CONCURRENCY ?? 8} to ${process.env.WEBHOOKS_ENDPOINT_MAX_CONCURRENCY ?? 64}), one embedded PostgreSQL (fsync on), one endpoint subscribed to \`email_suppression.created\`; the receiver (\`bench/webhook-receiver.mjs\`) is its own process and answers 200 at once`,
+    `- Events are written by the bench with \`writeOutboxEvents\` into the email service's outbox, ${PACED_PER_TRANSACTION} (paced) or ${BURST_PER_TRANSACTION} (burst) per transaction, then \`wakeRelay\`, exactly as a product emits them; each carries its transaction's time in \`data.emitted_at\`, and the receiver takes the latency on arrival (same clock). A burst's rate runs from its first commit to the last event received`,
+    `- Bare ceiling: the same receiver, ${int(BARE_REQUESTS)} POSTs of a signed body of the same shape from a keep-alive Node HTTP client, ${BARE_CONCURRENCY} in flight, right after each burst`,
+    `- Order: warm-up (${WARMUP_EVENTS} events), then ${ROUNDS} rounds of burst, bare, paced; \`BENCH_STAGES=1\` also prints when each stage of a burst finished`,
     '',
     '```sh',
     'npm run bench:webhooks              # build, measure, print the figures and MEETS / MISSES',
@@ -292,7 +343,7 @@ async function report({ burst, paced, bareRate }) {
   const section = lines.join('\n');
   log(`\n${section}\n`);
   if (write) await writeSection(section);
-  return meetsRate && meetsP99 ? 0 : 1;
+  return every ? 0 : 1;
 }
 
 const writeSection = (section) => writeResultsSection(RESULTS_FILE, HEADING, section);

@@ -11,6 +11,7 @@ import { DomainsModule } from './domains';
 import { MessagesModule } from './messages/messages.module';
 import { SuppressionsModule } from './suppressions';
 import { TemplateContactsModule, TemplatesModule } from './templates';
+import { TrackingModule } from './tracking/tracking.module';
 
 /** The service's configuration, injectable with `@Inject(EMAIL_CONFIG)` in every feature module. */
 @Global()
@@ -48,6 +49,7 @@ export class EmailModule {
         TemplatesModule,
         DomainsModule,
         MessagesModule,
+        TrackingModule,
         ...(parts === 'requests' ? [] : [EmailBackgroundModule]),
       ],
     };

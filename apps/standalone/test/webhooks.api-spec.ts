@@ -9,6 +9,8 @@ import type { TestPlatform } from './test-platform';
 
 interface Received {
   path: string;
+  /** When it arrived (epoch ms). */
+  at: number;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -22,7 +24,12 @@ async function startReceiver() {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = req.url ?? '/';
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        path,
+        at: Date.now(),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const script = scripts.get(path);
       const status = script && script.length > 1 ? script.shift()! : (script?.[0] ?? 200);
       const headers: Record<string, string> = { 'content-type': 'text/plain' };
@@ -281,6 +288,31 @@ describe('webhooks through the gateway', () => {
     for (const request of receiver.at('/busy'))
       times.push(Number(request.headers['webhook-timestamp']));
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(1);
+    await bird.webhooks.delete(endpoint.id);
+  });
+
+  it("holds the endpoint's other deliveries back for a Retry-After without spending their attempts", async () => {
+    receiver.script('/held', [429, 200]);
+    const endpoint = await create('/held');
+    await emit();
+    await eventually(() => receiver.at('/held').length === 1);
+    const refusedAt = receiver.at('/held')[0].at;
+    await emit();
+    await eventually(() => receiver.at('/held').length === 3);
+    const [, ...later] = receiver.at('/held');
+    for (const request of later) expect(request.at - refusedAt).toBeGreaterThanOrEqual(900);
+    let attempts: Array<{ status: string; event_id?: string | null }> = [];
+    await eventually(async () => {
+      attempts = (await bird.webhooks.attempts(endpoint.id)).data;
+      return attempts.length === 3;
+    });
+    // The first event: refused, then delivered; the second: held back, then delivered once.
+    expect(attempts.map((attempt) => attempt.status).sort()).toEqual([
+      'delivered',
+      'delivered',
+      'failed',
+    ]);
+    expect(new Set(attempts.map((attempt) => attempt.event_id)).size).toBe(2);
     await bird.webhooks.delete(endpoint.id);
   });
 

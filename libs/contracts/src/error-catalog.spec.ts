@@ -3,6 +3,7 @@ import { ContactErrorCatalog, ContactErrors } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
 import { EmailTemplateErrorCatalog } from './email/templates.errors';
+import { EmailTrackingErrorCatalog } from './email/tracking.errors';
 import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog, SmsErrors } from './sms/sms.errors';
@@ -27,6 +28,7 @@ const areas = [
   RealtimeErrorCatalog,
   EmailErrorCatalog,
   EmailTemplateErrorCatalog,
+  EmailTrackingErrorCatalog,
   WebhookErrorCatalog,
   ContactErrorCatalog,
   SmsErrorCatalog,

@@ -3,6 +3,7 @@ import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
 import { EmailTemplateErrorCatalog } from './email/templates.errors';
+import { EmailTrackingErrorCatalog } from './email/tracking.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
@@ -37,6 +38,7 @@ export const ErrorCatalog = inCodeOrder({
   ...RealtimeErrorCatalog,
   ...EmailErrorCatalog,
   ...EmailTemplateErrorCatalog,
+  ...EmailTrackingErrorCatalog,
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
   ...SmsErrorCatalog,

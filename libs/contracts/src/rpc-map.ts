@@ -2,6 +2,7 @@ import type { ContactsRpc } from './contacts/contacts.rpc';
 import type { DocsRpc } from './docs/docs.rpc';
 import type { EmailRpc } from './email/email.rpc';
 import type { EmailTemplatesRpc } from './email/templates.rpc';
+import type { EmailTrackingRpc } from './email/tracking';
 import type { NumbersRpc } from './numbers/numbers.rpc';
 import type { PreferencesRpc } from './preferences/preferences.rpc';
 import type { RealtimeRpc } from './realtime/realtime.rpc';
@@ -33,6 +34,7 @@ export interface RpcMap
     RealtimeRpc,
     EmailRpc,
     EmailTemplatesRpc,
+    EmailTrackingRpc,
     WebhooksRpc,
     ContactsRpc,
     SmsRpc,

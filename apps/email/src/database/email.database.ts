@@ -12,6 +12,7 @@ import { CreateEmailPreferenceStates1764800000100 } from './migrations/176480000
 import { MessageOrigins1764900000050 } from './migrations/1764900000050-message-origins';
 import { Engagement1764900000060 } from './migrations/1764900000060-engagement';
 import { CreateEmailTemplates1764900000100 } from './migrations/1764900000100-create-email-templates';
+import { MessageEngagementCounts1764900000300 } from './migrations/1764900000300-message-engagement-counts';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -31,6 +32,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       MessageOrigins1764900000050,
       Engagement1764900000060,
       CreateEmailTemplates1764900000100,
+      MessageEngagementCounts1764900000300,
     ],
   };
 }

@@ -46,6 +46,8 @@ export interface MessageRow {
   complained_count: number;
   deferred_count: number;
   rejected_count: number;
+  open_count: number;
+  click_count: number;
   processing_latency_ms: number | null;
   delivery_latency_ms: number | null;
   total_latency_ms: number | null;
@@ -93,8 +95,9 @@ export interface EventRow {
 export const MESSAGE_COLUMNS = `id, workspace_id, from_email, from_name, sender_domain, onboarding,
   to_addresses, cc_addresses, bcc_addresses, reply_to, subject, category, status, tags, metadata,
   parameters, headers, attachments, track_opens, track_clicks, ip_pool_id, template_id,
-  template_version_id, requested_language, resolved_language, accepted_count, processed_count, delivered_count, bounced_count, complained_count, deferred_count,
-  rejected_count, processing_latency_ms, delivery_latency_ms, total_latency_ms, scheduled_at,
+  template_version_id, requested_language, resolved_language, accepted_count, processed_count,
+  delivered_count, bounced_count, complained_count, deferred_count, rejected_count, open_count,
+  click_count, processing_latency_ms, delivery_latency_ms, total_latency_ms, scheduled_at,
   created_at, processed_at, delivered_at, canceled_at`;
 
 export const RECIPIENT_COLUMNS = `id, message_id, workspace_id, position, role, email, name, allowed,
@@ -124,8 +127,8 @@ export function toMessageDto(row: MessageRow): EmailMessage {
     complained_count: row.complained_count,
     deferred_count: row.deferred_count,
     rejected_count: row.rejected_count,
-    open_count: 0,
-    click_count: 0,
+    open_count: row.open_count,
+    click_count: row.click_count,
     processing_latency_ms: row.processing_latency_ms,
     delivery_latency_ms: row.delivery_latency_ms,
     total_latency_ms: row.total_latency_ms,

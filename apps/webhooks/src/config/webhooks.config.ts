@@ -34,7 +34,7 @@ export const webhooksEnv = {
     description: 'time a receiver has to answer a delivery',
   }),
   WEBHOOKS_CONCURRENCY: env.int({
-    default: 64,
+    default: 256,
     min: 1,
     max: 1000,
     description: 'deliveries in flight per webhooks process',
@@ -44,7 +44,14 @@ export const webhooksEnv = {
     min: 1,
     max: 100,
     description:
-      'deliveries in flight to one endpoint, so a slow receiver cannot starve the others',
+      "deliveries in flight to a new endpoint; its window then follows the receiver's answers",
+  }),
+  WEBHOOKS_ENDPOINT_MAX_CONCURRENCY: env.int({
+    default: 64,
+    min: 1,
+    max: 1000,
+    description:
+      'most deliveries in flight to one endpoint while it keeps up, so one receiver cannot take every slot',
   }),
   WEBHOOKS_JOB_LEASE_SECONDS: env.int({
     default: 60,

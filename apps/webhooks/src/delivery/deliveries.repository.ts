@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isInternalEventType } from '@switchboard/contracts';
 import type { WebhookEndpointStatus } from '@switchboard/contracts';
+import { completedJobsCte } from '@switchboard/background';
 import { poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { OutboxEvent } from '@switchboard/platform';
@@ -177,6 +178,64 @@ export class DeliveriesRepository {
        FROM a WHERE d.id = ANY($2) AND d.id = a.delivery_id`,
       [JSON.stringify(attempts), attempts.map((attempt) => attempt.delivery_id)],
     );
+  }
+
+  /**
+   * The common case of a recording, every attempt delivered, in one statement in autocommit (one
+   * round trip and one commit, where the general case takes a transaction of five): the jobs
+   * deleted (fenced, so a job another worker took over is left to it), the attempts of those
+   * jobs and their deliveries marked delivered, and their endpoints' failure streaks cleared,
+   * writing only the endpoints that had one (`degraded` ones back to `active`). Answers the
+   * deleted jobs' ids and the endpoints that recovered.
+   */
+  async recordDelivered(
+    attempts: AttemptRecord[],
+    fences: Array<{ id: string; attempts: number }>,
+  ): Promise<{ deletedJobIds: Set<string>; recovered: StatusChange[] }> {
+    const [row] = rowsOf<{ done: string[] | null; recovered: StatusChange[] | null }>(
+      await this.autocommit.query(
+        `WITH ${completedJobsCte('webhooks', 1, 'delivery_id')}, a AS (
+           SELECT * FROM jsonb_to_recordset($3::jsonb) AS a(id text, delivery_id text,
+             endpoint_id text, workspace_id text, event_id text, event_type text, status text,
+             url text, response_status_code int, response_body text, response_duration_ms int,
+             error text, attempted_at timestamptz)
+           WHERE a.delivery_id IN (SELECT key FROM done)
+         ), inserted AS (
+           INSERT INTO webhooks.attempts (id, delivery_id, endpoint_id, workspace_id, event_id,
+             event_type, status, url, response_status_code, response_body, response_duration_ms,
+             error, attempted_at)
+           SELECT id, delivery_id, endpoint_id, workspace_id, event_id, event_type, status, url,
+             response_status_code, response_body, response_duration_ms, error, attempted_at
+           FROM a WHERE EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.id = a.delivery_id)
+         ), delivered AS (
+           UPDATE webhooks.deliveries d SET status = 'delivered', attempts = d.attempts + 1,
+             finished_at = now()
+           FROM a WHERE d.id = a.delivery_id
+         ), streaks AS (
+           SELECT e.id, e.status AS was FROM webhooks.endpoints e
+           WHERE e.id IN (SELECT endpoint_id FROM a)
+             AND (e.consecutive_failures <> 0 OR e.failing_since IS NOT NULL OR e.status = 'degraded')
+           ORDER BY e.id FOR UPDATE
+         ), recovered AS (
+           UPDATE webhooks.endpoints e SET consecutive_failures = 0, failing_since = NULL,
+             status = CASE WHEN e.status = 'degraded' THEN 'active' ELSE e.status END,
+             status_reason = CASE WHEN e.status = 'degraded' THEN NULL ELSE e.status_reason END
+           FROM streaks WHERE e.id = streaks.id
+           RETURNING e.id, e.workspace_id, streaks.was, e.status, e.status_reason
+         )
+         SELECT (SELECT array_agg(id::text) FROM done) AS done,
+           (SELECT json_agg(recovered) FROM recovered) AS recovered`,
+        [
+          fences.map((fence) => fence.id),
+          fences.map((fence) => fence.attempts),
+          JSON.stringify(attempts),
+        ],
+      ),
+    );
+    return {
+      deletedJobIds: new Set(row?.done ?? []),
+      recovered: (row?.recovered ?? []).filter((change) => change.was !== change.status),
+    };
   }
 
   /**

@@ -3,16 +3,30 @@ import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WEBHOOK_LIMITS } from '@switchboard/contracts';
 import { inPgTransaction, newId, pgPoolOf } from '@switchboard/persistence';
-import { CommitBatcher, completeJobs, holdJobs, WorkQueue } from '@switchboard/background';
+import {
+  CommitBatcher,
+  completeJobs,
+  holdJobs,
+  jobFences,
+  markCompleted,
+  WorkQueue,
+} from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
-import { dnsResolver, KeyedSemaphore, SealedBox } from '@switchboard/platform';
+import { dnsResolver, SealedBox } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { retryDelaysOf, WEBHOOKS_CONFIG } from '../config/webhooks.config';
 import type { WebhooksConfig } from '../config/webhooks.config';
 import { DeliveriesRepository } from './deliveries.repository';
-import type { AttemptRecord, EndpointHealth, PendingDelivery } from './deliveries.repository';
+import type {
+  AttemptRecord,
+  EndpointHealth,
+  PendingDelivery,
+  StatusChange,
+} from './deliveries.repository';
 import { DELIVER_QUEUE } from './delivery.queue';
+import { EndpointPacer } from './endpoint-pacer';
+import type { PaceFeedback } from './endpoint-pacer';
 import type { DeliverPayload } from './delivery.queue';
 import { sendWebhook } from './http-sender';
 import type { SendOutcome } from './http-sender';
@@ -23,17 +37,19 @@ import { webhookAttemptDuration, webhookAttempts, webhookDeliveryLag } from './w
 
 const BATCH_SIZE = 32;
 
-interface Finished {
-  job: Job<DeliverPayload>;
-  delivery: PendingDelivery;
-  outcome: SendOutcome;
-  attemptedAt: Date;
-}
+type Finished =
+  | { job: Job<DeliverPayload>; delivery: PendingDelivery; outcome: SendOutcome; attemptedAt: Date }
+  /** Not attempted: the endpoint asked (Retry-After) to be left alone until then. */
+  | { job: Job<DeliverPayload>; postponedUntil: Date };
+
+/** Longest pause a receiver's Retry-After holds its endpoint's deliveries back. */
+const MAX_PAUSE_MS = 60_000;
 
 /**
- * Delivers webhooks: claims delivery jobs in batches, sends each (at most
- * WEBHOOKS_ENDPOINT_CONCURRENCY at once per endpoint, so one slow receiver cannot hold every
- * slot), and records the attempts that finish together in one transaction: the attempt rows,
+ * Delivers webhooks: claims delivery jobs in batches, sends each within its endpoint's window
+ * (`EndpointPacer`: it starts at WEBHOOKS_ENDPOINT_CONCURRENCY, grows while the receiver keeps
+ * up, to WEBHOOKS_ENDPOINT_MAX_CONCURRENCY, and shrinks on errors or a Retry-After, so one slow
+ * receiver cannot hold every slot), and records the attempts that finish together in one transaction: the attempt rows,
  * each delivery's state, the endpoints' health, and each job completed or rescheduled on the
  * retry schedule. A crash loses nothing: a claimed job whose worker died is taken over when
  * its lease runs out, and `webhook-id` stays the same on the retry.
@@ -42,7 +58,7 @@ interface Finished {
 export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly pool: Pool;
-  private readonly perEndpoint: KeyedSemaphore;
+  private readonly pacer: EndpointPacer;
   private readonly schedule: number[];
   private readonly resolver: HostResolver;
   private worker?: WorkQueueWorker;
@@ -55,7 +71,11 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     private readonly box: SealedBox,
   ) {
     this.pool = pgPoolOf(dataSource);
-    this.perEndpoint = new KeyedSemaphore(config.WEBHOOKS_ENDPOINT_CONCURRENCY);
+    this.pacer = new EndpointPacer({
+      initial: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
+      max: Math.max(config.WEBHOOKS_ENDPOINT_CONCURRENCY, config.WEBHOOKS_ENDPOINT_MAX_CONCURRENCY),
+      maxPauseMs: MAX_PAUSE_MS,
+    });
     this.schedule = retryDelaysOf(config);
     this.resolver = dnsResolver(config.DNS_SERVERS, config.DNS_TIMEOUT_MS);
   }
@@ -108,39 +128,78 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   private async attempt(job: Job<DeliverPayload>, delivery: PendingDelivery): Promise<void> {
     const body = JSON.stringify(delivery.body);
     const secrets = delivery.secrets.map((sealed) => this.box.open(sealed));
+    if (secrets.length === 0) {
+      const outcome: SendOutcome = {
+        ok: false,
+        statusCode: null,
+        durationMs: 0,
+        error: 'the endpoint has no valid signing secret',
+      };
+      return this.recorder.add({ job, delivery, outcome, attemptedAt: new Date() });
+    }
+    const slot = await this.pacer.acquire(delivery.endpoint_id);
+    if (slot.paused) return this.recorder.add({ job, postponedUntil: new Date(slot.until) });
     const attemptedAt = new Date();
-    const outcome: SendOutcome =
-      secrets.length === 0
-        ? {
-            ok: false,
-            statusCode: null,
-            durationMs: 0,
-            error: 'the endpoint has no valid signing secret',
-          }
-        : await this.perEndpoint.use(delivery.endpoint_id, () =>
-            sendWebhook(delivery.url, body, signedHeaders(delivery.id, body, secrets), {
-              timeoutMs: this.config.WEBHOOKS_TIMEOUT_MS,
-              allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE_URLS,
-              resolver: this.resolver,
-              maxBodyBytes: WEBHOOK_LIMITS.responseBodyBytes,
-            }),
-          );
+    let outcome: SendOutcome | undefined;
+    try {
+      outcome = await sendWebhook(delivery.url, body, signedHeaders(delivery.id, body, secrets), {
+        timeoutMs: this.config.WEBHOOKS_TIMEOUT_MS,
+        allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE_URLS,
+        resolver: this.resolver,
+        maxBodyBytes: WEBHOOK_LIMITS.responseBodyBytes,
+      });
+    } finally {
+      slot.release(outcome ? paceFeedbackOf(outcome) : { kind: 'neutral' });
+    }
     // Recorded with every attempt that finishes while the previous recording transaction runs.
     return this.recorder.add({ job, delivery, outcome, attemptedAt });
   }
 
   private async record(batch: Finished[]): Promise<void> {
-    const changes = await inPgTransaction(this.pool, async (manager) => {
+    const changes = batch.every((entry) => 'outcome' in entry && entry.outcome.ok)
+      ? await this.recordDelivered(batch as Array<Extract<Finished, { outcome: SendOutcome }>>)
+      : await this.recordSettling(batch);
+    for (const change of changes) {
+      const line = `webhook endpoint ${change.id} of workspace ${change.workspace_id}: ${change.was} -> ${change.status}${change.status_reason ? ` (${change.status_reason})` : ''}`;
+      if (change.status === 'active') this.logger.log(line);
+      else this.logger.warn(line);
+    }
+  }
+
+  /** Every attempt of the batch delivered: one statement in autocommit (the common case). */
+  private async recordDelivered(
+    batch: Array<Extract<Finished, { outcome: SendOutcome }>>,
+  ): Promise<StatusChange[]> {
+    const attempts = batch.map(({ delivery, outcome, attemptedAt }) =>
+      this.attemptRecord(delivery, outcome, attemptedAt, 'delivered'),
+    );
+    const jobs = batch.map((entry) => entry.job);
+    const { deletedJobIds, recovered } = await this.repository.recordDelivered(
+      attempts,
+      jobFences(jobs),
+    );
+    markCompleted(jobs, deletedJobIds);
+    return recovered;
+  }
+
+  /** Failures, retries or postponements among the batch: one transaction of a few statements. */
+  private async recordSettling(batch: Finished[]): Promise<StatusChange[]> {
+    return inPgTransaction(this.pool, async (manager) => {
       const held = new Set(
         await holdJobs(
           manager,
           batch.map((entry) => entry.job),
         ),
       );
-      const kept = batch.filter((entry) => held.has(entry.job));
+      const kept: Array<Extract<Finished, { delivery: PendingDelivery }>> = [];
+      const retries: Array<{ job: Job<DeliverPayload>; at: Date }> = [];
+      for (const entry of batch) {
+        if (!held.has(entry.job)) continue;
+        if ('postponedUntil' in entry) retries.push({ job: entry.job, at: entry.postponedUntil });
+        else kept.push(entry);
+      }
       const attempts: AttemptRecord[] = [];
       const done: Job<DeliverPayload>[] = [];
-      const retries: Array<{ job: Job<DeliverPayload>; at: Date }> = [];
       const health = new Map<string, EndpointHealth>();
       for (const { job, delivery, outcome, attemptedAt } of kept) {
         const attempt = delivery.attempts + 1;
@@ -152,31 +211,9 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
         const delay =
           outcome.ok || gone ? undefined : nextRetryDelayMs(this.schedule, attempt, waitAsked);
         const next = outcome.ok ? 'delivered' : delay === undefined ? 'given_up' : 'pending';
-        attempts.push({
-          id: newId('wha'),
-          delivery_id: delivery.id,
-          endpoint_id: delivery.endpoint_id,
-          workspace_id: delivery.workspace_id,
-          event_id: delivery.event_id,
-          event_type: delivery.event_type,
-          status: outcome.ok ? 'delivered' : 'failed',
-          url: delivery.url,
-          response_status_code: outcome.statusCode,
-          response_body: outcome.body ?? null,
-          response_duration_ms: outcome.durationMs,
-          error: outcome.error ?? null,
-          attempted_at: attemptedAt.toISOString(),
-          delivery_status: next,
-        });
+        attempts.push(this.attemptRecord(delivery, outcome, attemptedAt, next));
         if (delay === undefined) done.push(job);
         else retries.push({ job, at: new Date(Date.now() + delay) });
-        webhookAttempts.inc({
-          outcome: outcome.ok ? 'delivered' : next === 'given_up' ? 'given_up' : 'failed',
-        });
-        webhookAttemptDuration.observe(outcome.durationMs / 1000);
-        const occurredAt = Date.parse((delivery.body as { timestamp?: string }).timestamp ?? '');
-        if (outcome.ok && !Number.isNaN(occurredAt))
-          webhookDeliveryLag.observe(Math.max(0, Date.now() - occurredAt) / 1000);
         const entry = health.get(delivery.endpoint_id) ?? {
           id: delivery.endpoint_id,
           failures: 0,
@@ -201,10 +238,48 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       await completeJobs(manager, done);
       return statusChanges;
     });
-    for (const change of changes) {
-      const line = `webhook endpoint ${change.id} of workspace ${change.workspace_id}: ${change.was} -> ${change.status}${change.status_reason ? ` (${change.status_reason})` : ''}`;
-      if (change.status === 'active') this.logger.log(line);
-      else this.logger.warn(line);
-    }
   }
+
+  /** An attempt's row, and its metrics. */
+  private attemptRecord(
+    delivery: PendingDelivery,
+    outcome: SendOutcome,
+    attemptedAt: Date,
+    next: AttemptRecord['delivery_status'],
+  ): AttemptRecord {
+    webhookAttempts.inc({
+      outcome: outcome.ok ? 'delivered' : next === 'given_up' ? 'given_up' : 'failed',
+    });
+    webhookAttemptDuration.observe(outcome.durationMs / 1000);
+    const occurredAt = Date.parse((delivery.body as { timestamp?: string }).timestamp ?? '');
+    if (outcome.ok && !Number.isNaN(occurredAt))
+      webhookDeliveryLag.observe(Math.max(0, Date.now() - occurredAt) / 1000);
+    return {
+      id: newId('wha'),
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpoint_id,
+      workspace_id: delivery.workspace_id,
+      event_id: delivery.event_id,
+      event_type: delivery.event_type,
+      status: outcome.ok ? 'delivered' : 'failed',
+      url: delivery.url,
+      response_status_code: outcome.statusCode,
+      response_body: outcome.body ?? null,
+      response_duration_ms: outcome.durationMs,
+      error: outcome.error ?? null,
+      attempted_at: attemptedAt.toISOString(),
+      delivery_status: next,
+    };
+  }
+}
+
+/** What an attempt's outcome says about the receiver's capacity (see `EndpointPacer`). */
+export function paceFeedbackOf(outcome: SendOutcome): PaceFeedback {
+  if (outcome.ok) return { kind: 'answered', durationMs: outcome.durationMs };
+  const status = outcome.statusCode;
+  if (status === 429 || status === 503)
+    return { kind: 'overloaded', pauseMs: retryAfterMs(outcome.retryAfter) };
+  if (status === null)
+    return outcome.failure === 'policy' ? { kind: 'neutral' } : { kind: 'overloaded' };
+  return status >= 500 ? { kind: 'overloaded' } : { kind: 'neutral' };
 }

@@ -16,6 +16,11 @@ export interface SendOutcome {
   durationMs: number;
   /** Why nothing was answered. */
   error?: string;
+  /**
+   * What kind of failure left nothing answered: our rules refused the address (`policy`, which
+   * says nothing of the receiver's capacity), the connection failed, or the time ran out.
+   */
+  failure?: 'policy' | 'connection' | 'timeout';
   /** The receiver's Retry-After header, as sent. */
   retryAfter?: string;
 }
@@ -42,11 +47,12 @@ export async function sendWebhook(
   options: SendOptions,
 ): Promise<SendOutcome> {
   const started = Date.now();
-  const failed = (error: string): SendOutcome => ({
+  const failed = (error: string, failure: SendOutcome['failure'] = 'policy'): SendOutcome => ({
     ok: false,
     statusCode: null,
     durationMs: Date.now() - started,
     error,
+    failure,
   });
   let target: URL;
   try {
@@ -120,11 +126,9 @@ export async function sendWebhook(
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(deadline);
       resolve(
-        failed(
-          err.message === 'timeout'
-            ? `no answer within ${options.timeoutMs} ms`
-            : `could not connect: ${err.code ?? err.message}`,
-        ),
+        err.message === 'timeout'
+          ? failed(`no answer within ${options.timeoutMs} ms`, 'timeout')
+          : failed(`could not connect: ${err.code ?? err.message}`, 'connection'),
       );
     });
     req.on('close', () => clearTimeout(deadline));

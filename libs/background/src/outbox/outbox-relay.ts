@@ -7,7 +7,11 @@ import type { EventPublisher, OutboxEvent } from '@switchboard/platform';
 import { outboxChannel } from './outbox.table';
 
 export interface OutboxRelayOptions {
-  /** Rows published per transaction. Default 100. */
+  /**
+   * Most rows published per transaction. Default 500: a batch takes what is there, so a quiet
+   * outbox goes out row by row as before, and a burst goes out in fewer, larger transactions
+   * (each consumer stores a batch in one statement).
+   */
   batchSize?: number;
   /** Longest sleep between looks at the table (a missed NOTIFY). Default 5 s. */
   pollMs?: number;
@@ -70,7 +74,7 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions = {},
   ) {
     this.logger = options.logger ?? new Logger(OutboxRelay.name);
-    this.batchSize = options.batchSize ?? 100;
+    this.batchSize = options.batchSize ?? 500;
     this.pollMs = options.pollMs ?? 5000;
   }
 

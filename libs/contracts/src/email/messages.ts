@@ -217,6 +217,14 @@ export interface EmailEvent {
   bounce_code?: string | null;
   bounce_description?: string | null;
   rejection_reason?: EmailRejectionReason | null;
+  /** `email.opened`: fetched by an inbox's privacy or image proxy, not shown to a person. */
+  is_prefetched?: boolean | null;
+  /** `email.clicked` (and `email.unsubscribed` through a link): where the link led. */
+  url?: string | null;
+  link_name?: string | null;
+  /** `email.opened` and `email.clicked`: the client that loaded the pixel or followed the link. */
+  ip_address?: string | null;
+  user_agent?: string | null;
 }
 
 export interface EmailContent {

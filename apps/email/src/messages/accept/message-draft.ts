@@ -12,6 +12,8 @@ type DerivedColumn =
   | 'complained_count'
   | 'deferred_count'
   | 'rejected_count'
+  | 'open_count'
+  | 'click_count'
   | 'processing_latency_ms'
   | 'delivery_latency_ms'
   | 'total_latency_ms'

@@ -233,6 +233,8 @@ function acceptedView(draft: MessageDraft): MessageRow {
     complained_count: 0,
     deferred_count: 0,
     rejected_count: 0,
+    open_count: 0,
+    click_count: 0,
     processing_latency_ms: null,
     delivery_latency_ms: null,
     total_latency_ms: null,

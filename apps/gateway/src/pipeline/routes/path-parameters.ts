@@ -3,6 +3,7 @@ import {
   ContactErrors,
   EmailErrors,
   EmailTemplateErrors,
+  EmailTrackingErrors,
   NumbersErrors,
   PreferenceErrors,
   RealtimeErrors,
@@ -103,6 +104,15 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   },
   media_id: { pattern: ID, notFound: WhatsAppInteractionsErrors.WhatsAppMediaNotFound },
   // A signed media link: `<waf_ id>.<expiry, epoch ms>.<base64url HMAC-SHA256>`.
+  // The signed tokens of tracking and unsubscribe links: `<base64url payload>.<base64url MAC>`.
+  tracking_token: {
+    pattern: /^[A-Za-z0-9_-]{1,7000}\.[A-Za-z0-9_-]{22}$/,
+    notFound: EmailTrackingErrors.TrackingLinkNotFound,
+  },
+  unsubscribe_token: {
+    pattern: /^[A-Za-z0-9_-]{1,7000}\.[A-Za-z0-9_-]{22}$/,
+    notFound: EmailTrackingErrors.UnsubscribeLinkNotFound,
+  },
   media_link: {
     pattern: /^waf_[0-9a-z]{26}\.\d{1,15}\.[A-Za-z0-9_-]{43}$/,
     notFound: WhatsAppInteractionsErrors.WhatsAppMediaLinkInvalid,
