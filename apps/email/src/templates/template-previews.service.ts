@@ -91,7 +91,7 @@ export class TemplatePreviewsService {
     if (!content) return { ...base, subject: null, html: null, text: null, variables: [] };
     const compiled = compile(content, input.content ? 'content' : `languages.${choice.language}`);
     const contact = input.contact
-      ? await this.contactOf(context, input.contact)
+      ? await this.contactOf(context, input.contact, compiled.variables.contactKeys)
       : standIns(compiled.variables.contactKeys);
     let rendered;
     try {
@@ -108,9 +108,9 @@ export class TemplatePreviewsService {
     };
   }
 
-  private contactOf(context: RequestContext, contactId: string) {
+  private contactOf(context: RequestContext, contactId: string, keys: string[]) {
     if (!this.contacts) throw new Error('previews by contact need the service transport');
-    return contactById(this.contacts, context, contactId);
+    return contactById(this.contacts, context, contactId, keys);
   }
 }
 
