@@ -615,6 +615,12 @@ describe('email templates through the gateway', () => {
         },
       });
       await bird.email.templates.versions.submit(template.id, template.draft_version_id as string);
+      const property = await api('POST', '/v1/contact-properties', {
+        key: 'plan',
+        type: 'string',
+        fallback_value: 'free',
+      });
+      expect(property.status).toBe(201);
       await bird.contacts.create({ email: 'grace@example.com', first_name: 'Grace' });
       const known = await bird.email.send({
         from,
@@ -622,6 +628,10 @@ describe('email templates through the gateway', () => {
         template: { slug: 'hello-contact' },
       });
       expect(known.subject).toBe('Hi Grace');
+      // Grace holds no plan: the property's fallback value is sent.
+      await settled(known.id);
+      const stored = await api<{ html: string }>('GET', `/v1/email/messages/${known.id}/content`);
+      expect(stored.body.html).toBe('<p>free</p>');
       const stranger = await bird.email.send({
         from,
         to: ['nobody@example.com'],

@@ -54,14 +54,28 @@ export class PublishedTemplatesRepository {
     );
   }
 
-  /** One template with a given version of it (published or not) in place of the live one. */
+  /**
+   * One template with one of its published versions in place of the live one (a draft never
+   * matches: its content still changes, so it is never pinned or compiled into the cache).
+   */
   async withVersion(
     workspaceId: string,
     templateId: string,
     versionId: string,
   ): Promise<LiveTemplateRow | undefined> {
-    const rows = await this.summaries(workspaceId, '$3', 't.id = $2', [templateId, versionId]);
-    return rows[0];
+    return rowsOf<LiveTemplateRow>(
+      await this.reads.query(
+        `SELECT t.id, t.slug, t.category, t.on_missing_language, t.language_source_required,
+           v.id AS version_id, v.version_number, v.default_language,
+           (SELECT array_agg(l.language ORDER BY l.language) FROM email.template_languages l
+             WHERE l.workspace_id = t.workspace_id AND l.version_id = v.id) AS languages
+         FROM email.templates t
+         LEFT JOIN email.template_versions v ON v.workspace_id = t.workspace_id
+           AND v.template_id = t.id AND v.id = $3 AND v.status = 'published'
+         WHERE t.workspace_id = $1 AND t.id = $2`,
+        [workspaceId, templateId, versionId],
+      ),
+    )[0];
   }
 
   /** The content of each (version, language) pair, in one query. */
@@ -77,27 +91,6 @@ export class PublishedTemplatesRepository {
            ON p.version_id = l.version_id AND p.language = l.language
          WHERE l.workspace_id = $1`,
         [workspaceId, pairs.map((pair) => pair.versionId), pairs.map((pair) => pair.language)],
-      ),
-    );
-  }
-
-  private async summaries(
-    workspaceId: string,
-    version: string,
-    where: string,
-    params: unknown[],
-  ): Promise<LiveTemplateRow[]> {
-    return rowsOf<LiveTemplateRow>(
-      await this.reads.query(
-        `SELECT t.id, t.slug, t.category, t.on_missing_language, t.language_source_required,
-           v.id AS version_id, v.version_number, v.default_language,
-           (SELECT array_agg(l.language ORDER BY l.language) FROM email.template_languages l
-             WHERE l.workspace_id = t.workspace_id AND l.version_id = v.id) AS languages
-         FROM email.templates t
-         LEFT JOIN email.template_versions v
-           ON v.workspace_id = t.workspace_id AND v.template_id = t.id AND v.id = ${version}
-         WHERE t.workspace_id = $1 AND ${where}`,
-        [workspaceId, ...params],
       ),
     );
   }

@@ -101,7 +101,10 @@ export class PublishedTemplates {
     );
   }
 
-  /** A version fixed earlier (a broadcast resumed after a restart), published or not. */
+  /**
+   * A published version fixed earlier (a broadcast resumed after a restart), live or not;
+   * `TemplateNotPublishedError` for a draft or an unknown version.
+   */
   async pinVersion(
     workspaceId: string,
     templateId: string,

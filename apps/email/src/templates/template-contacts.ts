@@ -51,11 +51,48 @@ function plain(context: RequestContext): RequestContext {
   return { ...context, idempotencyKey: undefined, idempotencyFingerprint: undefined };
 }
 
-/** The contact by id; 404 `PreviewContactNotFound` when the workspace has no such contact. */
+/**
+ * `attributes` with each of `keys` it holds no value for taken from its contact property's
+ * `fallback_value` (the values a broadcast to the contact sends); asks for the properties only
+ * when a key is missing.
+ */
+async function withFallbacks(
+  client: ServiceClient,
+  context: RequestContext,
+  attributes: Record<string, unknown>,
+  keys: string[],
+): Promise<Record<string, unknown>> {
+  const missing = keys.filter((key) => attributes[key] === undefined || attributes[key] === null);
+  if (missing.length === 0) return attributes;
+  const filled = { ...attributes };
+  let cursor: string | undefined;
+  for (let page = 0; page < PROPERTY_PAGES; page++) {
+    const properties = await client.send(
+      ContactSubjects.ListProperties,
+      { limit: 100, ...(cursor ? { starting_after: cursor } : {}) },
+      plain(context),
+    );
+    for (const property of properties.data)
+      if (missing.includes(property.key) && property.fallback_value != null)
+        filled[property.key] = property.fallback_value;
+    if (!properties.next_cursor) break;
+    cursor = properties.next_cursor;
+  }
+  return filled;
+}
+
+/** Contact properties read for fallbacks: at most this many pages of 100. */
+const PROPERTY_PAGES = 5;
+
+/**
+ * The contact by id, with fallbacks for the `keys` the template reads; 404
+ * `PreviewContactNotFound` when the workspace has no such contact.
+ */
 export async function contactById(
   client: ServiceClient,
   context: RequestContext,
   contactId: string,
+  keys: string[],
 ): Promise<Record<string, unknown>> {
   try {
     const contact = await client.send(
@@ -63,7 +100,7 @@ export async function contactById(
       { contact_id: contactId },
       plain(context),
     );
-    return contactAttributes(contact);
+    return await withFallbacks(client, context, contactAttributes(contact), keys);
   } catch (err) {
     if ((err as { code?: string }).code === ContactErrors.ContactNotFound)
       throw new AppError(EmailTemplateErrors.PreviewContactNotFound, { param: 'contact' });
@@ -71,12 +108,14 @@ export async function contactById(
   }
 }
 
-/** The workspace's contact with this email address, or null when it has none. */
+/** The workspace's contact with this email address (with fallbacks for `keys`), or null. */
 export async function contactByEmail(
   client: ServiceClient,
   context: RequestContext,
   email: string,
+  keys: string[],
 ): Promise<Record<string, unknown> | null> {
   const page = await client.send(ContactSubjects.ListContacts, { limit: 1, email }, plain(context));
-  return page.data[0] ? contactAttributes(page.data[0]) : null;
+  const contact = page.data[0];
+  return contact ? withFallbacks(client, context, contactAttributes(contact), keys) : null;
 }

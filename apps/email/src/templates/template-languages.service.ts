@@ -19,6 +19,7 @@ import { actorOf, contentOf, toLanguageDto } from './template.mapper';
 import type { LanguageRow } from './template.rows';
 import { languageTag, languageWrite } from './template-input';
 import { TemplateVersionsService } from './template-versions.service';
+import { TemplateVersionsRepository } from './template-versions.repository';
 import { TemplatesRepository } from './templates.repository';
 
 /** One version's languages: read any version's, write the draft's. */
@@ -27,6 +28,7 @@ export class TemplateLanguagesService {
   constructor(
     private readonly versions: TemplateVersionsService,
     private readonly repository: TemplatesRepository,
+    private readonly versionRows: TemplateVersionsRepository,
     private readonly writes: IdempotentWrites,
   ) {}
 
@@ -36,7 +38,7 @@ export class TemplateLanguagesService {
   ): Promise<EmailTemplateLanguageList> {
     const workspaceId = workspaceOf(context);
     const { version } = await this.versions.version(workspaceId, input);
-    const languages = await this.repository.languages(workspaceId, version.id);
+    const languages = await this.versionRows.languages(workspaceId, version.id);
     return {
       data: languages.map((row) => ({
         language: row.language,
@@ -56,7 +58,7 @@ export class TemplateLanguagesService {
     const workspaceId = workspaceOf(context);
     const language = languageTag(input.language, 'language');
     const { version } = await this.versions.version(workspaceId, input);
-    const row = (await this.repository.languages(workspaceId, version.id)).find(
+    const row = (await this.versionRows.languages(workspaceId, version.id)).find(
       (candidate) => candidate.language === language,
     );
     if (!row) throw notFound();
@@ -108,10 +110,10 @@ export class TemplateLanguagesService {
             },
           ],
         });
-      await this.repository.deleteLanguages(manager, workspaceId, template.draft_version_id, [
+      await this.versionRows.deleteLanguages(manager, workspaceId, template.draft_version_id, [
         language,
       ]);
-      await this.repository.touchDraft(manager, workspaceId, template.draft_version_id, {
+      await this.versionRows.touchDraft(manager, workspaceId, template.draft_version_id, {
         updated_by: actorOf(context),
       });
       await this.repository.updateTemplate(manager, workspaceId, template.id, {});
@@ -141,13 +143,13 @@ export class TemplateLanguagesService {
             message: `a template holds at most ${MAX_TEMPLATE_LANGUAGES} languages`,
           },
         ]);
-      const [saved] = await this.repository.saveLanguages(
+      const [saved] = await this.versionRows.saveLanguages(
         manager,
         workspaceId,
         template.draft_version_id,
         [languageWrite(language, content)],
       );
-      const draftRevision = await this.repository.touchDraft(
+      const draftRevision = await this.versionRows.touchDraft(
         manager,
         workspaceId,
         template.draft_version_id,
@@ -179,7 +181,7 @@ export class TemplateLanguagesService {
     const workspaceId = workspaceOf(context);
     const template = await this.versions.templateLocked(manager, workspaceId, input.template_ref);
     await this.versions.assertDraft(manager, workspaceId, template, input.version_id);
-    const languages = await this.repository.languages(
+    const languages = await this.versionRows.languages(
       workspaceId,
       template.draft_version_id,
       manager,

@@ -17,7 +17,7 @@ import { liquidProblems, plainLiquid } from './template-liquid';
 import { chooseLanguage } from './template-languages';
 import { languageTag } from './template-input';
 import { TemplateVersionsService } from './template-versions.service';
-import { TemplatesRepository } from './templates.repository';
+import { TemplateVersionsRepository } from './template-versions.repository';
 
 /** What `bird.contact.*` shows in a preview that names no contact. */
 const STAND_IN_CONTACT: Record<string, string> = {
@@ -32,7 +32,7 @@ const STAND_IN_CONTACT: Record<string, string> = {
 export class TemplatePreviewsService {
   constructor(
     private readonly versions: TemplateVersionsService,
-    private readonly repository: TemplatesRepository,
+    private readonly versionRows: TemplateVersionsRepository,
     @Optional() @Inject(TemplateContactsClient) private readonly contacts?: ServiceClient,
   ) {}
 
@@ -62,7 +62,7 @@ export class TemplatePreviewsService {
       throw AppError.validation([
         { param: 'version', message: 'must be a published version; omit it to preview the draft' },
       ]);
-    const languages = await this.repository.languages(workspaceId, version.id);
+    const languages = await this.versionRows.languages(workspaceId, version.id);
     const tags = languages.map((row) => row.language);
     const defaultLanguage = version.default_language;
     const choice = input.content
@@ -91,7 +91,7 @@ export class TemplatePreviewsService {
     if (!content) return { ...base, subject: null, html: null, text: null, variables: [] };
     const compiled = compile(content, input.content ? 'content' : `languages.${choice.language}`);
     const contact = input.contact
-      ? await this.contactOf(context, input.contact)
+      ? await this.contactOf(context, input.contact, compiled.variables.contactKeys)
       : standIns(compiled.variables.contactKeys);
     let rendered;
     try {
@@ -108,9 +108,9 @@ export class TemplatePreviewsService {
     };
   }
 
-  private contactOf(context: RequestContext, contactId: string) {
+  private contactOf(context: RequestContext, contactId: string, keys: string[]) {
     if (!this.contacts) throw new Error('previews by contact need the service transport');
-    return contactById(this.contacts, context, contactId);
+    return contactById(this.contacts, context, contactId, keys);
   }
 }
 

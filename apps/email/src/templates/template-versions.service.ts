@@ -12,17 +12,17 @@ import type {
   SubmitEmailTemplateRequest,
   TemplateVersionRequest,
 } from '@switchboard/contracts';
-import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites } from '@switchboard/persistence';
 import type { Page, SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
-import { CompiledLanguage } from './compiled-language';
 import { compatibilityOf, joinReports } from './html-compatibility';
 import { problemParam, submitProblems } from './submit-check';
-import { actorOf, toTemplateDto, toVersionDto, toVersionSummary } from './template.mapper';
+import { toTemplateDto, toVersionDto, toVersionSummary } from './template.mapper';
 import type { LanguageRow, TemplateRow, VersionRow } from './template.rows';
-import { textFromHtml } from './template-liquid';
 import { revisionConflict, TemplatesService } from './templates.service';
+import { TemplateVersionsRepository } from './template-versions.repository';
 import { TemplatesRepository } from './templates.repository';
+import { TemplateDrafts, variablesOfLanguages } from './template-drafts';
 
 /** A template's versions: history, the draft's submit and discard, and rollback. */
 @Injectable()
@@ -30,6 +30,8 @@ export class TemplateVersionsService {
   constructor(
     private readonly templates: TemplatesService,
     private readonly repository: TemplatesRepository,
+    private readonly versionRows: TemplateVersionsRepository,
+    private readonly drafts: TemplateDrafts,
     private readonly writes: IdempotentWrites,
     private readonly cursors: CursorCodec,
   ) {}
@@ -40,7 +42,7 @@ export class TemplateVersionsService {
   ): Promise<Page<EmailTemplateVersionSummary>> {
     const workspaceId = workspaceOf(context);
     const template = await this.templates.find(workspaceId, input.template_ref);
-    const page = await this.repository.listVersions(workspaceId, template.id, input, this.cursors);
+    const page = await this.versionRows.listVersions(workspaceId, template.id, input, this.cursors);
     const data = await Promise.all(
       page.data.map(async (row) => toVersionSummary(row, await this.variablesOf(workspaceId, row))),
     );
@@ -50,7 +52,7 @@ export class TemplateVersionsService {
   async get(context: RequestContext, input: TemplateVersionRequest): Promise<EmailTemplateVersion> {
     const workspaceId = workspaceOf(context);
     const { version } = await this.version(workspaceId, input);
-    const languages = await this.repository.languages(workspaceId, version.id);
+    const languages = await this.versionRows.languages(workspaceId, version.id);
     return toVersionDto(
       version,
       await this.variablesOf(workspaceId, version, languages),
@@ -65,7 +67,7 @@ export class TemplateVersionsService {
     runner?: SqlRunner,
   ): Promise<{ template: TemplateRow; version: VersionRow }> {
     const template = await this.templates.find(workspaceId, input.template_ref, runner);
-    const version = await this.repository.findVersion(
+    const version = await this.versionRows.findVersion(
       workspaceId,
       template.id,
       input.version_id,
@@ -82,7 +84,7 @@ export class TemplateVersionsService {
     return this.writes.run(context, async (manager) => {
       const template = await this.templates.lockedView(manager, workspaceId, input.template_ref);
       await this.assertDraft(manager, workspaceId, template, input.version_id);
-      await this.resetDraft(manager, context, template, template.live_version_id);
+      await this.drafts.resetDraft(manager, context, template, template.live_version_id);
       return null;
     });
   }
@@ -101,13 +103,13 @@ export class TemplateVersionsService {
       await this.assertDraft(manager, workspaceId, template, input.version_id);
       if (input.expected_revision != null && input.expected_revision !== template.revision)
         throw revisionConflict(template.revision);
-      const languages = await this.repository.languages(
+      const languages = await this.versionRows.languages(
         workspaceId,
         template.draft_version_id,
         manager,
       );
       const live = template.live_version_id
-        ? await this.repository.findVersion(
+        ? await this.versionRows.findVersion(
             workspaceId,
             template.id,
             template.live_version_id,
@@ -139,7 +141,7 @@ export class TemplateVersionsService {
             message: problem.message,
           })),
         });
-      const version = await this.publish(manager, context, template, languages);
+      const version = await this.drafts.publish(manager, context, template, languages);
       return { ...result, version };
     });
   }
@@ -161,7 +163,7 @@ export class TemplateVersionsService {
       await this.repository.updateTemplate(manager, workspaceId, template.id, {
         live_version_id: version.id,
       });
-      await this.resetDraft(manager, context, locked, version.id);
+      await this.drafts.resetDraft(manager, context, locked, version.id);
       return toTemplateDto(await this.templates.find(workspaceId, template.id, manager));
     });
   }
@@ -183,97 +185,17 @@ export class TemplateVersionsService {
     versionId: string,
   ) {
     if (versionId === template.draft_version_id) return;
-    const version = await this.repository.findVersion(workspaceId, template.id, versionId, runner);
+    const version = await this.versionRows.findVersion(workspaceId, template.id, versionId, runner);
     if (!version)
       throw new AppError(EmailTemplateErrors.EmailTemplateVersionNotFound, { param: 'version_id' });
     throw new AppError(EmailTemplateErrors.EmailTemplateVersionFrozen, { param: 'version_id' });
-  }
-
-  /**
-   * Freezes the draft as the next published version (a text body derived from the HTML where
-   * none was written) and makes it live; a fresh draft carries the authored content on.
-   */
-  private async publish(
-    manager: SqlRunner,
-    context: RequestContext,
-    template: TemplateRow,
-    languages: LanguageRow[],
-  ): Promise<EmailTemplateVersion> {
-    const workspaceId = workspaceOf(context);
-    const frozenId = template.draft_version_id;
-    const draftId = newId('emv');
-    await this.repository.insertVersion(manager, {
-      id: draftId,
-      workspace_id: workspaceId,
-      template_id: template.id,
-      default_language: template.default_language,
-      revision: template.revision + 1,
-      updated_by: actorOf(context),
-    });
-    await this.repository.saveLanguages(manager, workspaceId, draftId, languages);
-    const derived = languages
-      .filter((language) => !language.text && language.html)
-      .map((language) => ({ ...language, text: textFromHtml(language.html as string) }));
-    await this.repository.saveLanguages(manager, workspaceId, frozenId, derived);
-    const variables = variablesOfLanguages(languages);
-    await this.repository.publish(manager, workspaceId, frozenId, variables);
-    await this.repository.updateTemplate(manager, workspaceId, template.id, {
-      draft_version_id: draftId,
-      live_version_id: frozenId,
-      submitted: true,
-    });
-    const frozen = await this.repository.findVersion(workspaceId, template.id, frozenId, manager);
-    const content = await this.repository.languages(workspaceId, frozenId, manager);
-    if (!frozen) throw new Error(`version ${frozenId} vanished while it was published`);
-    return toVersionDto(frozen, variables, content);
-  }
-
-  /** The draft's languages replaced by `sourceId`'s (or emptied), its revision moved on. */
-  private async resetDraft(
-    manager: SqlRunner,
-    context: RequestContext,
-    template: TemplateRow,
-    sourceId: string | null,
-  ): Promise<void> {
-    const workspaceId = workspaceOf(context);
-    await this.repository.deleteLanguages(manager, workspaceId, template.draft_version_id, 'all');
-    let defaultLanguage: string | undefined;
-    if (sourceId) {
-      const source = await this.repository.findVersion(workspaceId, template.id, sourceId, manager);
-      defaultLanguage = source?.default_language;
-      const languages = await this.repository.languages(workspaceId, sourceId, manager);
-      await this.repository.saveLanguages(
-        manager,
-        workspaceId,
-        template.draft_version_id,
-        languages,
-      );
-    }
-    await this.repository.touchDraft(manager, workspaceId, template.draft_version_id, {
-      updated_by: actorOf(context),
-      default_language: defaultLanguage,
-    });
-    await this.repository.updateTemplate(manager, workspaceId, template.id, {});
   }
 
   /** A published version's stored variables; a draft's, from its content as it stands. */
   private async variablesOf(workspaceId: string, version: VersionRow, languages?: LanguageRow[]) {
     if (version.status === 'published') return version.variables;
     return variablesOfLanguages(
-      languages ?? (await this.repository.languages(workspaceId, version.id)),
+      languages ?? (await this.versionRows.languages(workspaceId, version.id)),
     );
   }
-}
-
-/** The parameters any of the languages uses (content that does not parse contributes none). */
-export function variablesOfLanguages(languages: LanguageRow[]): string[] {
-  const names = new Set<string>();
-  for (const language of languages) {
-    try {
-      for (const name of new CompiledLanguage(language).variables.parameters) names.add(name);
-    } catch {
-      // Unparseable content: its submit is refused, and a draft read lists what it can.
-    }
-  }
-  return [...names].sort();
 }

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { PublishedTemplatesModule } from './published-templates.module';
+import { TemplateDrafts } from './template-drafts';
 import { TemplateLanguagesService } from './template-languages.service';
 import { TemplatePreviewsService } from './template-previews.service';
 import { TemplateVersionsService } from './template-versions.service';
 import { TemplatesHandler } from './templates.handler';
 import { TemplatesRepository } from './templates.repository';
+import { TemplateVersionsRepository } from './template-versions.repository';
 import { TemplatesService } from './templates.service';
 
 /**
@@ -16,7 +18,9 @@ import { TemplatesService } from './templates.service';
   controllers: [TemplatesHandler],
   providers: [
     TemplatesRepository,
+    TemplateVersionsRepository,
     TemplatesService,
+    TemplateDrafts,
     TemplateVersionsService,
     TemplateLanguagesService,
     TemplatePreviewsService,

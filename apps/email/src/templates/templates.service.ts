@@ -18,6 +18,7 @@ import { assertSlug, languageTag, languageWrites } from './template-input';
 import type { LanguageWrite } from './template-input';
 import { TEMPLATE_USAGE } from './template-usage';
 import type { TemplateUsage } from './template-usage';
+import { TemplateVersionsRepository } from './template-versions.repository';
 import { TemplatesRepository } from './templates.repository';
 
 /** A template's metadata: list, create, read, update, delete and duplicate. */
@@ -25,6 +26,7 @@ import { TemplatesRepository } from './templates.repository';
 export class TemplatesService {
   constructor(
     private readonly repository: TemplatesRepository,
+    private readonly versionRows: TemplateVersionsRepository,
     private readonly writes: IdempotentWrites,
     private readonly cursors: CursorCodec,
     @Optional() @Inject(TEMPLATE_USAGE) private readonly usage?: TemplateUsage,
@@ -97,7 +99,7 @@ export class TemplatesService {
         on_missing_language: input.on_missing_language ?? undefined,
         language_source_required: input.language_source_required ?? undefined,
       });
-      await this.repository.touchDraft(manager, workspaceId, row.draft_version_id, {
+      await this.versionRows.touchDraft(manager, workspaceId, row.draft_version_id, {
         updated_by: actorOf(context),
         default_language: defaultLanguage,
       });
@@ -125,7 +127,7 @@ export class TemplatesService {
     return this.writes.run(context, async (manager) => {
       const source = await this.find(workspaceId, input.template_ref, manager);
       const slug = input.slug ?? (await this.freeCopySlug(manager, workspaceId, source.slug));
-      const languages = await this.repository.languages(
+      const languages = await this.versionRows.languages(
         workspaceId,
         source.draft_version_id,
         manager,
@@ -182,14 +184,14 @@ export class TemplatesService {
         });
       throw err;
     }
-    await this.repository.insertVersion(runner, {
+    await this.versionRows.insertVersion(runner, {
       id: draftId,
       workspace_id: workspaceId,
       template_id: template.id,
       default_language: template.default_language,
       updated_by: actorOf(context),
     });
-    await this.repository.saveLanguages(
+    await this.versionRows.saveLanguages(
       runner,
       workspaceId,
       draftId,

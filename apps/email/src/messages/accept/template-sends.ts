@@ -96,17 +96,21 @@ export class TemplateSends {
     context: RequestContext,
     sends: Array<[EmailSendRequest, PinnedTemplate]>,
   ): Promise<Map<string, Record<string, unknown> | null>> {
-    const emails = new Set(
-      sends.flatMap(([request, pinned]) =>
-        pinned.contactKeys.length && request.to[0] ? [request.to[0].email] : [],
-      ),
-    );
+    const keysByEmail = new Map<string, Set<string>>();
+    for (const [request, pinned] of sends) {
+      const email = request.to[0]?.email;
+      if (!pinned.contactKeys.length || !email) continue;
+      const keys = keysByEmail.get(email) ?? new Set<string>();
+      for (const key of pinned.contactKeys) keys.add(key);
+      keysByEmail.set(email, keys);
+    }
     const client = this.contacts;
-    if (emails.size === 0 || !client) return new Map();
+    if (keysByEmail.size === 0 || !client) return new Map();
     return new Map(
       await Promise.all(
-        [...emails].map(
-          async (email) => [email, await contactByEmail(client, context, email)] as const,
+        [...keysByEmail].map(
+          async ([email, keys]) =>
+            [email, await contactByEmail(client, context, email, [...keys])] as const,
         ),
       ),
     );
