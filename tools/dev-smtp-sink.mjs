@@ -18,7 +18,7 @@ const server = new SMTPServer({
         process.stdout.write(
           `${new Date().toISOString()} mail from ${session.envelope.mailFrom ? session.envelope.mailFrom.address : '<>'} to ${to}: ` +
             `"${mail.subject ?? ''}" (${mail.messageId ?? 'no Message-ID'}, DKIM-Signature: ${mail.headers.has('dkim-signature') ? 'yes' : 'no'}` +
-            `${mail.headers.has('list-unsubscribe-post') ? ', List-Unsubscribe: one-click' : ''})\n`,
+            `${mail.headers.get('list')?.['unsubscribe-post'] ? ', List-Unsubscribe: one-click' : ''})\n`,
         );
         done();
       },
