@@ -3,7 +3,7 @@
 // run on this machine (issue 21's goal: at least 60%). The platform is the embedded default on
 // its own PostgreSQL; each hit goes through the gateway's policy pipeline (route, rate-limit
 // group `tracking`), the transport to the email service, the token's HMAC check and the group
-// commit of opens (ADR 19). The bare side is bench/bare-pixel.mjs. They take turns, ROUNDS
+// commit of opens (ADR 17). The bare side is bench/bare-pixel.mjs. They take turns, ROUNDS
 // rounds of ROUND_S seconds each at CONNECTIONS connections; afterwards every answered hit of
 // the platform must be recorded (the recipients' open_count), which the bench waits for.
 //

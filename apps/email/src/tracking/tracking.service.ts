@@ -6,7 +6,7 @@ import { isPrefetched } from './prefetch';
 import { TrackingLinks } from './tracking-links';
 
 /**
- * Records the opens and clicks the gateway answered (ADR 19): each token is checked again here
+ * Records the opens and clicks the gateway answered (ADR 17): each token is checked again here
  * (the transport is not trusted to carry only what the gateway checked), the hits join the next
  * group commit, and the reply comes once they are committed.
  */

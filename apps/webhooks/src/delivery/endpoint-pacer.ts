@@ -42,7 +42,7 @@ const BASELINE_DRIFT = 0.01;
 const MAX_IDLE_WINDOWS = 10_000;
 
 /**
- * Per-endpoint windows of deliveries in flight that follow the receiver (ADR 18): a window grows
+ * Per-endpoint windows of deliveries in flight that follow the receiver (ADR 16): a window grows
  * while answers come back as fast as the best seen (doubling per round trip at first, as TCP's
  * slow start, then one per round trip), halves on a time-out, a refused connection, a 5xx or a
  * 429 (at most once per round trip, since the attempts in flight when it happened report it

@@ -4,7 +4,7 @@ import type { Rpc } from '../rpc';
  * The email service's credential-free tracking and unsubscribe operations (contract section 12):
  * the gateway serves `/t/o/{token}`, `/t/c/{token}` and `/u/{token}` on `PUBLIC_URL`. Tokens are
  * `TrackingTokens` (signed with a key derived from ENCRYPTION_KEY): the gateway checks an open's
- * or click's token itself, answers at once and hands the hits over in batches (ADR 19); the
+ * or click's token itself, answers at once and hands the hits over in batches (ADR 17); the
  * email service checks each again before it records it. Unsubscribes are one request each.
  */
 export const EmailTrackingSubjects = {

@@ -13,7 +13,7 @@ const MAX_UNSENT = 20_000;
 const ATTEMPTS = 4;
 
 /**
- * The opens and clicks the gateway answered, handed to the email service in batches (ADR 19):
+ * The opens and clicks the gateway answered, handed to the email service in batches (ADR 17):
  * one transport request per few hundred hits instead of one per hit, so a pixel costs the
  * gateway an HMAC and an array push. The email service answers a batch once it is committed. A
  * batch is retried with back-off when the service is away; what is still unsent when the

@@ -97,7 +97,7 @@ const FORM_LIMIT = 16 * 1024;
 /**
  * Serves the tracking and unsubscribe routes on PUBLIC_URL. An open or a click is answered here
  * once its token checks out (the key is derived from ENCRYPTION_KEY, which the gateway holds) and
- * handed to the email service in batches (ADR 19); a forged or altered token is 404. The POST
+ * handed to the email service in batches (ADR 17); a forged or altered token is 404. The POST
  * takes a form body (urlencoded or multipart, as RFC 8058 allows), so the `/u/` routes live in a
  * scope whose only parser keeps the bytes, like Meta's webhooks; the policy pipeline sees no
  * body to validate. Answers the queue of hits, for the gateway to drain when it stops.
