@@ -17,6 +17,7 @@ import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
 import type { WhatsAppInteractionsRpc } from './whatsapp/interactions.rpc';
+import type { SmsStatsRpc } from './stats/sms-stats';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -45,6 +46,7 @@ export interface RpcMap
     PreferencesRpc,
     LookupRpc,
     VerifyRpc,
+    SmsStatsRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { SmsInboundStatsService } from './sms-inbound-stats.service';
+import { SmsStatsBreakdownsService } from './sms-stats-breakdowns.service';
+import { SmsStatsHandler } from './sms-stats.handler';
+import { SmsStatsRepository } from './sms-stats.repository';
+import { SmsStatsService } from './sms-stats.service';
+
+/**
+ * SMS and WhatsApp stats, answered from the rollups (ADR 20). The rollups are kept by
+ * `StatsRollupsConsumer`, background work registered in `SmsWhatsappBackgroundModule`.
+ */
+@Module({
+  controllers: [SmsStatsHandler],
+  providers: [
+    SmsStatsRepository,
+    SmsStatsService,
+    SmsStatsBreakdownsService,
+    SmsInboundStatsService,
+  ],
+})
+export class StatsModule {}
