@@ -357,7 +357,9 @@ describe('SMS stats through the gateway', () => {
           { requiredKeys: [] },
         ),
         async (path, query) => {
-          const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+          const search = new URLSearchParams(
+            Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+          );
           const response = await get(`/v1/sms/stats/${path}?${search.toString()}`);
           expect(response.status === 200 || (response.status >= 400 && response.status < 500)).toBe(
             true,

@@ -18,6 +18,7 @@ import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
 import type { WhatsAppInteractionsRpc } from './whatsapp/interactions.rpc';
 import type { SmsStatsRpc } from './stats/sms-stats';
+import type { WhatsAppStatsRpc } from './stats/whatsapp-stats';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -47,6 +48,7 @@ export interface RpcMap
     LookupRpc,
     VerifyRpc,
     SmsStatsRpc,
+    WhatsAppStatsRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

@@ -10,6 +10,7 @@ import { WhatsappTemplateSync1764600000410 } from './migrations/1764600000410-wh
 import { CreateSmsWhatsappPreferenceStates1764800000200 } from './migrations/1764800000200-create-sms-whatsapp-preference-states';
 import { SmsSystemSendKeys1764800000500 } from './migrations/1764800000500-sms-system-send-keys';
 import { CreateStatsRollups1764900000400 } from './migrations/1764900000400-create-stats-rollups';
+import { CreateWhatsappStatsRollups1764900000410 } from './migrations/1764900000410-create-whatsapp-stats-rollups';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -28,6 +29,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       CreateSmsWhatsappPreferenceStates1764800000200,
       SmsSystemSendKeys1764800000500,
       CreateStatsRollups1764900000400,
+      CreateWhatsappStatsRollups1764900000410,
     ],
   };
 }

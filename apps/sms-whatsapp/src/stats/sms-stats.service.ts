@@ -19,10 +19,15 @@ import type { SmsStatsByStatusResponse, SmsStatsResponse, SmsStatsSummary } from
 import { workspaceOf } from '@switchboard/platform';
 import { deliveryOf, deltaOf, latencyOf, periodOf, zeroFilled } from './sms-stats-figures';
 import { SMS_COUNTS, SmsStatsRepository } from './sms-stats.repository';
-import type { StatsScope } from './sms-stats.repository';
+import { WHOLE_WORKSPACE } from './stats-rollups.reads';
+import type { StatsScope } from './stats-rollups.reads';
 import { answeringProblems } from './stats-problems';
 
-const WHOLE: StatsScope = { dimension: '', value: '' };
+/** The scope a request's one dimension filter names, or the whole workspace. */
+function scopeOf(request: SmsStatsSummaryRequest): StatsScope {
+  const filter = singleDimensionFilter(request, SMS_STATS_FILTERS);
+  return filter ? { dimension: filter.dimension, values: [filter.value] } : WHOLE_WORKSPACE;
+}
 
 /** The limit a breakdown asked for: 1 to 200 (default 50). */
 export function limitOf(limit: number | undefined): number {
@@ -42,7 +47,7 @@ export class SmsStatsService {
   summary(context: RequestContext, request: SmsStatsSummaryRequest): Promise<SmsStatsSummary> {
     return answeringProblems(async () => {
       const window = resolveStatsWindow(request, { forms: 'either' });
-      const scope = singleDimensionFilter(request, SMS_STATS_FILTERS) ?? WHOLE;
+      const scope = scopeOf(request);
       const workspaceId = workspaceOf(context);
       const [row, dataAsOf] = await Promise.all([
         this.rollups.totals(workspaceId, scope, window),
@@ -73,7 +78,7 @@ export class SmsStatsService {
   series(context: RequestContext, request: SmsStatsSeriesRequest): Promise<SmsStatsResponse> {
     return answeringProblems(async () => {
       const window = resolveStatsWindow(request, { forms: request.grain });
-      const scope = singleDimensionFilter(request, SMS_STATS_FILTERS) ?? WHOLE;
+      const scope = scopeOf(request);
       const [rows, dataAsOf] = await Promise.all([
         this.rollups.series(workspaceOf(context), scope, window),
         this.rollups.dataAsOf(),
@@ -93,7 +98,7 @@ export class SmsStatsService {
     return answeringProblems(async () => {
       const window: StatsWindow = resolveStatsWindow(request, { forms: 'day' });
       const [row, dataAsOf] = await Promise.all([
-        this.rollups.totals(workspaceOf(context), WHOLE, window),
+        this.rollups.totals(workspaceOf(context), WHOLE_WORKSPACE, window),
         this.rollups.dataAsOf(),
       ]);
       const delivery = deliveryOf(row);

@@ -8,16 +8,25 @@ import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
 import { foldSmsEvents, SMS_STATS_EVENT_TYPES } from './sms-stats-fold';
+import { foldWhatsappEvents, WHATSAPP_STATS_EVENT_TYPES } from './whatsapp-stats-fold';
 
 /** The durable consumer's name on the JetStream bus. */
 const CONSUMER = 'sms-whatsapp-stats';
-const COUNTED: ReadonlySet<string> = new Set(SMS_STATS_EVENT_TYPES);
+const SMS_COUNTED: ReadonlySet<string> = new Set(SMS_STATS_EVENT_TYPES);
+const WHATSAPP_COUNTED: ReadonlySet<string> = new Set(WHATSAPP_STATS_EVENT_TYPES);
 
-/** A bus event as the fold takes it: its message, type and time; others are left out. */
-export function foldableSmsEvents(events: readonly OutboxEvent[]) {
+/**
+ * The bus events a fold takes, as it takes them (message, type, time): the counted types
+ * whose data names their message in `idField` (`sms_id`, `whatsapp_id`).
+ */
+export function foldableEvents(
+  events: readonly OutboxEvent[],
+  counted: ReadonlySet<string>,
+  idField: string,
+) {
   return events.flatMap((event) => {
-    const messageId = (event.data as { sms_id?: unknown } | null)?.sms_id;
-    return COUNTED.has(event.type) && typeof messageId === 'string'
+    const messageId = (event.data as Record<string, unknown> | null)?.[idField];
+    return counted.has(event.type) && typeof messageId === 'string'
       ? [{ message_id: messageId, type: event.type, occurred_at: event.timestamp }]
       : [];
   });
@@ -31,7 +40,7 @@ export function foldableSmsEvents(events: readonly OutboxEvent[]) {
 @Injectable()
 export class StatsRollupsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('StatsRollups');
-  private unsubscribe?: () => void;
+  private unsubscribes: Array<() => void> = [];
 
   constructor(
     @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig,
@@ -40,17 +49,31 @@ export class StatsRollupsConsumer implements OnApplicationBootstrap, OnApplicati
 
   onApplicationBootstrap(): void {
     const runner = poolRunner(this.dataSource);
-    this.unsubscribe = eventBusFor(this.config).subscribe(
-      'sms.',
-      async (events) => {
-        const folded = await foldSmsEvents(runner, foldableSmsEvents(events));
-        this.logger.debug(`${events.length} SMS event(s), ${folded} folded into the rollups`);
-      },
-      `${CONSUMER}-sms`,
-    );
+    const bus = eventBusFor(this.config);
+    this.unsubscribes = [
+      bus.subscribe(
+        'sms.',
+        async (events) => {
+          const folded = await foldSmsEvents(runner, foldableEvents(events, SMS_COUNTED, 'sms_id'));
+          this.logger.debug(`${events.length} SMS event(s), ${folded} folded into the rollups`);
+        },
+        `${CONSUMER}-sms`,
+      ),
+      bus.subscribe(
+        'whatsapp.',
+        async (events) => {
+          const batch = foldableEvents(events, WHATSAPP_COUNTED, 'whatsapp_id');
+          const folded = await foldWhatsappEvents(runner, batch);
+          this.logger.debug(
+            `${events.length} WhatsApp event(s), ${folded} folded into the rollups`,
+          );
+        },
+        `${CONSUMER}-whatsapp`,
+      ),
+    ];
   }
 
   onApplicationShutdown(): void {
-    this.unsubscribe?.();
+    this.unsubscribes.forEach((unsubscribe) => unsubscribe());
   }
 }

@@ -4,3 +4,4 @@ export * from './stats-query';
 export * from './stats-figures';
 export * from './latency-sketch';
 export * from './sms-stats';
+export * from './whatsapp-stats';

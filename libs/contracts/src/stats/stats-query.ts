@@ -120,7 +120,7 @@ export function resolveStatsWindow(query: StatsWindowQuery, options: WindowOptio
   const grain: StatsGrain = from?.form ?? to?.form ?? (options.forms === 'hour' ? 'hour' : 'day');
   const now = options.now ?? Date.now();
   if (grain === 'day') {
-    const toDay = to?.value ?? (dayValue(localDayOf(timezone, now)));
+    const toDay = to?.value ?? dayValue(localDayOf(timezone, now)) ?? 0;
     const fromDay = from?.value ?? toDay - (options.defaultDays ?? 30) * DAY;
     return dayWindow(timezone, fromDay, toDay);
   }

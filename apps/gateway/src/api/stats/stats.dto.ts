@@ -16,6 +16,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+import { TAG_FILTER } from '../../pipeline/http/list-filters';
 import { QueryBoolean } from '../../pipeline/http/list-query.dto';
 
 /*
@@ -87,4 +88,29 @@ export class SmsStatsErrorCodesQuery extends TrendQuery {
     message: `sort must be one of ${SMS_STATS_LIFECYCLE_SORT_METRICS.join(', ')}`,
   })
   sort?: (typeof SMS_STATS_SORT_METRICS)[number];
+}
+
+/** WhatsApp dimension filters, one at most (the service refuses two with 422). */
+export class WhatsAppStatsSeriesQuery extends StatsWindowQuery {
+  /** A template id (`wat_...`) or slug. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(512) template?: string;
+  @IsOptional()
+  @Matches(/^[a-z_]{1,32}$/, { message: 'category must be a template category such as utility' })
+  category?: string;
+  @IsOptional()
+  @Matches(/^\+[1-9][0-9]{6,14}$/, { message: 'phone_number must be E.164 (+31612345678)' })
+  phone_number?: string;
+  /** `name` or `name:value`. */
+  @IsOptional()
+  @Matches(TAG_FILTER, {
+    message:
+      'tag must be name or name:value (letters, digits, _ and -; name up to 32, value up to 64)',
+  })
+  tag?: string;
+}
+
+export class WhatsAppStatsSummaryQuery extends WhatsAppStatsSeriesQuery {
+  @IsOptional()
+  @IsIn(['previous_period'], { message: 'compare must be previous_period' })
+  compare?: 'previous_period';
 }

@@ -1,0 +1,181 @@
+import type { StatsWindow } from '@switchboard/contracts';
+import { rowsOf } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+
+/** A channel's rollup tables: what the reads sum, and the freshness stream they follow. */
+export interface RollupTables<C extends string> {
+  outbound: string;
+  inbound: string;
+  counts: readonly C[];
+  stream: string;
+}
+
+export interface Sketches {
+  processing_ms: number[] | null;
+  delivery_ms: number[] | null;
+  total_ms: number[] | null;
+}
+
+/** One scope of a query: the whole workspace (`''`), or values of one dimension. */
+export interface StatsScope {
+  dimension: string;
+  values: string[];
+}
+
+export const WHOLE_WORKSPACE: StatsScope = { dimension: '', values: [''] };
+
+const SKETCHES = ['processing_ms', 'delivery_ms', 'total_ms']
+  .map((name) => `sms_whatsapp.stats_sketch_sum(${name}) AS ${name}`)
+  .join(', ');
+
+/**
+ * The bucket label of a rollup hour in a window's grain: its local day in the window's zone, or
+ * the UTC instant of the local hour it falls in.
+ */
+export function labelSql(window: StatsWindow, zoneParam: string): string {
+  return window.grain === 'day'
+    ? `to_char(bucket AT TIME ZONE ${zoneParam}, 'YYYY-MM-DD')`
+    : `to_char((date_trunc('hour', bucket AT TIME ZONE ${zoneParam}) AT TIME ZONE ${zoneParam}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+}
+
+/**
+ * Named reads of a channel's rollups (never its message tables), every one scoped by workspace
+ * and by the window's UTC span `[start, end)`.
+ */
+export class RollupReads<C extends string> {
+  private readonly sums: string;
+
+  constructor(
+    private readonly reads: SqlRunner,
+    private readonly tables: RollupTables<C>,
+  ) {
+    this.sums = tables.counts.map((name) => `coalesce(sum(${name}), 0)::int AS ${name}`).join(', ');
+  }
+
+  async totals(workspaceId: string, scope: StatsScope, window: StatsWindow) {
+    const rows = rowsOf<Record<C, number> & Sketches>(
+      await this.reads.query(
+        `SELECT ${this.sums}, ${SKETCHES} FROM ${this.tables.outbound}
+         WHERE workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])
+           AND bucket >= $4 AND bucket < $5`,
+        [workspaceId, scope.dimension, scope.values, window.start, window.end],
+      ),
+    );
+    return rows[0];
+  }
+
+  /** Counts (and sketches when asked) per bucket label of the window, labels with activity only. */
+  async series(workspaceId: string, scope: StatsScope, window: StatsWindow, sketches = false) {
+    return rowsOf<Record<C, number> & Partial<Sketches> & { label: string }>(
+      await this.reads.query(
+        `SELECT ${labelSql(window, '$6')} AS label, ${this.sums}${sketches ? `, ${SKETCHES}` : ''}
+         FROM ${this.tables.outbound}
+         WHERE workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])
+           AND bucket >= $4 AND bucket < $5
+         GROUP BY 1`,
+        [workspaceId, scope.dimension, scope.values, window.start, window.end, window.timezone],
+      ),
+    );
+  }
+
+  /** Counts per value of a dimension: every value with activity, for ranking. */
+  async breakdownCounts(workspaceId: string, dimension: string, window: StatsWindow) {
+    return rowsOf<Record<C, number> & { value: string }>(
+      await this.reads.query(
+        `SELECT value, ${this.sums} FROM ${this.tables.outbound}
+         WHERE workspace_id = $1 AND dimension = $2 AND bucket >= $3 AND bucket < $4
+         GROUP BY value`,
+        [workspaceId, dimension, window.start, window.end],
+      ),
+    );
+  }
+
+  /** The latency sketches of the ranked `values` only. */
+  async breakdownSketches(
+    workspaceId: string,
+    dimension: string,
+    values: string[],
+    window: StatsWindow,
+  ) {
+    if (values.length === 0) return [];
+    return rowsOf<Sketches & { value: string }>(
+      await this.reads.query(
+        `SELECT value, ${SKETCHES} FROM ${this.tables.outbound}
+         WHERE workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])
+           AND bucket >= $4 AND bucket < $5
+         GROUP BY value`,
+        [workspaceId, dimension, values, window.start, window.end],
+      ),
+    );
+  }
+
+  /** Each of `values`' counts per bucket label of `trend` (a window of the trend's grain). */
+  async breakdownTrends(
+    workspaceId: string,
+    dimension: string,
+    values: string[],
+    trend: StatsWindow,
+  ) {
+    if (values.length === 0) return [];
+    return rowsOf<Record<C, number> & { value: string; label: string }>(
+      await this.reads.query(
+        `SELECT value, ${labelSql(trend, '$6')} AS label, ${this.sums} FROM ${this.tables.outbound}
+         WHERE workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])
+           AND bucket >= $4 AND bucket < $5
+         GROUP BY 1, 2 ORDER BY 2`,
+        [workspaceId, dimension, values, trend.start, trend.end, trend.timezone],
+      ),
+    );
+  }
+
+  async inboundTotal(workspaceId: string, window: StatsWindow): Promise<number> {
+    const rows = rowsOf<{ received: number }>(
+      await this.reads.query(
+        `SELECT coalesce(sum(received), 0)::int AS received FROM ${this.tables.inbound}
+         WHERE workspace_id = $1 AND dimension = '' AND bucket >= $2 AND bucket < $3`,
+        [workspaceId, window.start, window.end],
+      ),
+    );
+    return rows[0]?.received ?? 0;
+  }
+
+  async inboundSeries(workspaceId: string, window: StatsWindow) {
+    return rowsOf<{ label: string; received: number }>(
+      await this.reads.query(
+        `SELECT ${labelSql(window, '$4')} AS label, sum(received)::int AS received
+         FROM ${this.tables.inbound}
+         WHERE workspace_id = $1 AND dimension = '' AND bucket >= $2 AND bucket < $3 GROUP BY 1`,
+        [workspaceId, window.start, window.end, window.timezone],
+      ),
+    );
+  }
+
+  /** Received per value of `dimension`, most first, `limit` rows and the count before it. */
+  async inboundBreakdown(
+    workspaceId: string,
+    dimension: string,
+    window: StatsWindow,
+    limit: number,
+  ) {
+    return rowsOf<{ value: string; received: number; total: number }>(
+      await this.reads.query(
+        `SELECT value, sum(received)::int AS received, (count(*) OVER ())::int AS total
+         FROM ${this.tables.inbound}
+         WHERE workspace_id = $1 AND dimension = $2 AND bucket >= $3 AND bucket < $4
+         GROUP BY value ORDER BY received DESC, value LIMIT $5`,
+        [workspaceId, dimension, window.start, window.end, limit],
+      ),
+    );
+  }
+
+  /** The newest event time the rollups reflect, or null before the first. */
+  async dataAsOf(): Promise<string | null> {
+    const rows = rowsOf<{ data_as_of: Date }>(
+      await this.reads.query(
+        `SELECT data_as_of FROM sms_whatsapp.stats_freshness WHERE stream = $1`,
+        [this.tables.stream],
+      ),
+    );
+    return rows[0] ? new Date(rows[0].data_as_of).toISOString() : null;
+  }
+}

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import {
+  bucketsOf,
+  previousWindow,
+  rankRows,
+  resolveStatsWindow,
+  singleDimensionFilter,
+  WHATSAPP_STATS_FILTERS,
+} from '@switchboard/contracts';
+import type {
+  RequestContext,
+  StatsBreakdownReply,
+  WhatsAppStatsBreakdown,
+  WhatsAppStatsBreakdownRequest,
+  WhatsAppStatsFilterRequest,
+  WhatsAppStatsSeriesRequest,
+  WhatsAppStatsSummaryRequest,
+} from '@switchboard/contracts';
+import type { WhatsAppStatsResponse, WhatsAppStatsSummary } from '@messagebird/sdk';
+import { workspaceOf } from '@switchboard/platform';
+import { periodOf } from './sms-stats-figures';
+import { limitOf } from './sms-stats.service';
+import { answeringProblems } from './stats-problems';
+import { WHOLE_WORKSPACE } from './stats-rollups.reads';
+import type { StatsScope } from './stats-rollups.reads';
+import { whatsappDeltaOf, whatsappFiguresOf } from './whatsapp-stats-figures';
+import { WhatsappStatsRepository } from './whatsapp-stats.repository';
+
+/** Each breakdown's rollup dimension and the key its rows carry. */
+const BREAKDOWNS: Record<WhatsAppStatsBreakdown, { dimension: string; key: string }> = {
+  countries: { dimension: 'country', key: 'country' },
+  'error-codes': { dimension: 'error_code', key: 'error_code' },
+  'phone-numbers': { dimension: 'phone_number', key: 'phone_number' },
+  tags: { dimension: 'tag', key: 'tag' },
+  templates: { dimension: 'template', key: 'template_id' },
+  'template-categories': { dimension: 'category', key: 'category' },
+};
+
+/** WhatsApp outbound summary, series and breakdowns, answered from the rollups (ADR 20). */
+@Injectable()
+export class WhatsappStatsService {
+  constructor(private readonly rollups: WhatsappStatsRepository) {}
+
+  /** The one filter's scope: a template by id or slug, a tag by `name` or `name:value`. */
+  private async scopeOf(
+    workspaceId: string,
+    request: WhatsAppStatsFilterRequest,
+  ): Promise<StatsScope> {
+    const filter = singleDimensionFilter(request, WHATSAPP_STATS_FILTERS);
+    if (!filter) return WHOLE_WORKSPACE;
+    if (filter.dimension === 'template')
+      return {
+        dimension: 'template',
+        values: await this.rollups.templateIds(workspaceId, filter.value),
+      };
+    if (filter.dimension === 'tag' && !filter.value.includes(':'))
+      return { dimension: 'tag_name', values: [filter.value] };
+    return { dimension: filter.dimension, values: [filter.value] };
+  }
+
+  summary(
+    context: RequestContext,
+    request: WhatsAppStatsSummaryRequest,
+  ): Promise<WhatsAppStatsSummary> {
+    return answeringProblems(async () => {
+      const window = resolveStatsWindow(request, { forms: 'either' });
+      const workspaceId = workspaceOf(context);
+      const scope = await this.scopeOf(workspaceId, request);
+      const [row, dataAsOf] = await Promise.all([
+        this.rollups.totals(workspaceId, scope, window),
+        this.rollups.dataAsOf(),
+      ]);
+      const figures = whatsappFiguresOf(row);
+      const summary: WhatsAppStatsSummary = { period: periodOf(window, dataAsOf), ...figures };
+      if (request.compare !== 'previous_period') return summary;
+      const previous = previousWindow(window);
+      const before = whatsappFiguresOf(await this.rollups.totals(workspaceId, scope, previous));
+      return {
+        ...summary,
+        comparison: {
+          period: periodOf(previous, dataAsOf),
+          ...before,
+          delta: whatsappDeltaOf(figures, before),
+        },
+      };
+    });
+  }
+
+  series(
+    context: RequestContext,
+    request: WhatsAppStatsSeriesRequest,
+  ): Promise<WhatsAppStatsResponse> {
+    return answeringProblems(async () => {
+      const window = resolveStatsWindow(request, { forms: request.grain });
+      const workspaceId = workspaceOf(context);
+      const scope = await this.scopeOf(workspaceId, request);
+      const [rows, dataAsOf] = await Promise.all([
+        this.rollups.series(workspaceId, scope, window, true),
+        this.rollups.dataAsOf(),
+      ]);
+      const byLabel = new Map(rows.map((row) => [row.label, row]));
+      return {
+        period: { ...periodOf(window, dataAsOf), grain: window.grain },
+        data: bucketsOf(window).map((bucket) => {
+          const { delivery, engagement, latency } = whatsappFiguresOf(byLabel.get(bucket));
+          const { accepted, sent, delivered, failed, rejected } = delivery;
+          return {
+            bucket,
+            delivery: { accepted, sent, delivered, failed, rejected },
+            engagement: { read: engagement.read },
+            latency,
+          };
+        }),
+      };
+    });
+  }
+
+  /** Rows ranked by accepted volume (error codes by failures), capped at `limit`. */
+  breakdown(context: RequestContext, request: WhatsAppStatsBreakdownRequest) {
+    return answeringProblems(async (): Promise<StatsBreakdownReply<Record<string, unknown>>> => {
+      const { dimension, key } = BREAKDOWNS[request.breakdown];
+      const limit = limitOf(request.limit);
+      const window = resolveStatsWindow(request, { forms: 'day' });
+      const workspaceId = workspaceOf(context);
+      const [counted, dataAsOf] = await Promise.all([
+        this.rollups.breakdownCounts(workspaceId, dimension, window),
+        this.rollups.dataAsOf(),
+      ]);
+      const period = periodOf(window, dataAsOf);
+      if (request.breakdown === 'error-codes') {
+        const failures = counted.filter((row) => row.failed > 0);
+        const ranked = rankRows(
+          failures,
+          (row) => row.failed,
+          (row) => row.value,
+        ).slice(0, limit);
+        return {
+          period,
+          data: ranked.map((row) => ({ error_code: row.value, count: row.failed })),
+          total: failures.length,
+        };
+      }
+      const ranked = rankRows(
+        counted,
+        (row) => row.accepted,
+        (row) => row.value,
+      ).slice(0, limit);
+      const sketches = await this.rollups.breakdownSketches(
+        workspaceId,
+        dimension,
+        ranked.map((row) => row.value),
+        window,
+      );
+      const sketchOf = new Map(sketches.map((row) => [row.value, row]));
+      return {
+        period,
+        data: ranked.map((row) => ({
+          [key]: row.value,
+          // Every number a WhatsApp stat row names is one the workspace connected itself.
+          ...(request.breakdown === 'phone-numbers' ? { shared: false } : {}),
+          ...whatsappFiguresOf({ ...row, ...sketchOf.get(row.value) }),
+        })),
+        total: counted.length,
+      };
+    });
+  }
+}
