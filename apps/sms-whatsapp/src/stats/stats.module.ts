@@ -20,6 +20,9 @@ import { WhatsappStatsService } from './whatsapp-stats.service';
     SmsStatsService,
     SmsStatsBreakdownsService,
     SmsInboundStatsService,
+    WhatsappStatsRepository,
+    WhatsappStatsService,
+    WhatsappInboundStatsService,
   ],
 })
 export class StatsModule {}
