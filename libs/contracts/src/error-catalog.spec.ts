@@ -19,6 +19,7 @@ import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { LookupErrorCatalog } from './lookup/lookup.errors';
 import { VerifyErrorCatalog } from './verify/verify.errors';
+import { StatsErrorCatalog } from './stats/stats.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -41,6 +42,7 @@ const areas = [
   PreferenceErrorCatalog,
   LookupErrorCatalog,
   VerifyErrorCatalog,
+  StatsErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {
