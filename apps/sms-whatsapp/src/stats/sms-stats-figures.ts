@@ -1,4 +1,11 @@
-import { bucketsOf, latencyQuantiles, pctChange, rate, rateDelta } from '@switchboard/contracts';
+import {
+  bucketsOf,
+  latencyQuantiles,
+  pctChange,
+  rate,
+  rateDelta,
+  sketchFromStored,
+} from '@switchboard/contracts';
 import type {
   SmsDeliveryCounts,
   SmsDeliveryStats,
@@ -33,9 +40,9 @@ export function deliveryOf(row: Partial<SmsCounts> | undefined): SmsDeliveryStat
 /** The families with a measurement; an empty family is omitted. */
 export function latencyOf(row: Partial<SmsSketches> | undefined): SmsLatencyStats {
   const latency: { -readonly [K in keyof SmsLatencyStats]: SmsLatencyStats[K] } = {};
-  const processing = latencyQuantiles(row?.processing_ms);
-  const delivery = latencyQuantiles(row?.delivery_ms);
-  const total = latencyQuantiles(row?.total_ms);
+  const processing = latencyQuantiles(sketchFromStored(row?.processing_ms));
+  const delivery = latencyQuantiles(sketchFromStored(row?.delivery_ms));
+  const total = latencyQuantiles(sketchFromStored(row?.total_ms));
   if (processing) latency.processing = processing;
   if (delivery) latency.delivery = delivery;
   if (total) latency.total = total;

@@ -34,6 +34,17 @@ export function smsFoldStatement(source: string): string {
   const add = (column: string) => `${column} = r.${column} + excluded.${column}`;
   const merge = (column: string) =>
     `${column} = sms_whatsapp.stats_sketch_add(r.${column}, excluded.${column})`;
+  // What a group of keyed events adds to its row, hourly and daily alike.
+  const figures = `${count(`(type = 'sms.accepted' AND NOT late) OR (late AND dimension = 'carrier' AND type = 'sms.sent') OR (late AND dimension = 'error_code' AND type <> 'sms.rejected')`)} AS accepted,
+        ${count(`(type = 'sms.sent' AND dimension <> 'error_code') OR (dimension = 'error_code' AND was_sent)`)} AS sent,
+        ${count(`type = 'sms.delivered'`)} AS delivered,
+        ${count(`type = 'sms.undelivered'`)} AS undelivered,
+        ${count(`type = 'sms.failed'`)} AS failed,
+        ${count(`type = 'sms.rejected'`)} AS rejected,
+        ${count(`type = 'sms.expired'`)} AS expired,
+        ${sketch('processing')} AS processing_ms,
+        ${sketch('delivery')} AS delivery_ms,
+        ${sketch('total')} AS total_ms`;
   return `WITH incoming AS (
       SELECT DISTINCT ON (message_id, type) message_id, type, occurred_at FROM (${source}) s
       WHERE type IN (${SMS_STATS_EVENT_TYPES.map((type) => `'${type}'`).join(', ')})
@@ -43,7 +54,7 @@ export function smsFoldStatement(source: string): string {
       SELECT message_id, type FROM incoming ORDER BY message_id, type
       ON CONFLICT DO NOTHING RETURNING message_id, type
     ), facts AS (
-      SELECT m.workspace_id, date_trunc('hour', m.created_at) AS bucket, c.type, m.direction,
+      SELECT m.workspace_id, date_trunc('hour', m.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket, c.type, m.direction,
         m.from_address, m.to_address, m.country_code, m.category, m.carrier, m.mcc_mnc,
         m.last_error_code, m.tags, m.sent_at IS NOT NULL AS was_sent,
         CASE WHEN c.type = 'sms.sent' THEN ${ms('m.created_at', 'i.occurred_at')} END AS processing,
@@ -68,22 +79,26 @@ export function smsFoldStatement(source: string): string {
       WHERE f.direction = 'outbound' AND d.value IS NOT NULL
     ), deltas AS (
       SELECT workspace_id, dimension, value, bucket,
-        ${count(`(type = 'sms.accepted' AND NOT late) OR (late AND dimension = 'carrier' AND type = 'sms.sent') OR (late AND dimension = 'error_code' AND type <> 'sms.rejected')`)} AS accepted,
-        ${count(`(type = 'sms.sent' AND dimension <> 'error_code') OR (dimension = 'error_code' AND was_sent)`)} AS sent,
-        ${count(`type = 'sms.delivered'`)} AS delivered,
-        ${count(`type = 'sms.undelivered'`)} AS undelivered,
-        ${count(`type = 'sms.failed'`)} AS failed,
-        ${count(`type = 'sms.rejected'`)} AS rejected,
-        ${count(`type = 'sms.expired'`)} AS expired,
-        ${sketch('processing')} AS processing_ms,
-        ${sketch('delivery')} AS delivery_ms,
-        ${sketch('total')} AS total_ms
+        ${figures}
       FROM keyed GROUP BY workspace_id, dimension, value, bucket
+    ), daily_deltas AS (
+      SELECT workspace_id, dimension, value,
+        date_trunc('day', bucket AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
+        ${figures}
+      FROM keyed GROUP BY 1, 2, 3, 4
     ), outbound AS (
       INSERT INTO sms_whatsapp.sms_stats_rollups AS r (workspace_id, dimension, value, bucket,
         accepted, sent, delivered, undelivered, failed, rejected, expired, processing_ms,
         delivery_ms, total_ms)
       SELECT * FROM deltas ORDER BY workspace_id, dimension, value, bucket
+      ON CONFLICT (workspace_id, dimension, value, bucket) DO UPDATE SET
+        ${['accepted', 'sent', 'delivered', 'undelivered', 'failed', 'rejected', 'expired'].map(add).join(', ')},
+        ${['processing_ms', 'delivery_ms', 'total_ms'].map(merge).join(', ')}
+    ), daily AS (
+      INSERT INTO sms_whatsapp.sms_stats_daily_rollups AS r (workspace_id, dimension, value, bucket,
+        accepted, sent, delivered, undelivered, failed, rejected, expired, processing_ms,
+        delivery_ms, total_ms)
+      SELECT * FROM daily_deltas ORDER BY workspace_id, dimension, value, bucket
       ON CONFLICT (workspace_id, dimension, value, bucket) DO UPDATE SET
         ${['accepted', 'sent', 'delivered', 'undelivered', 'failed', 'rejected', 'expired'].map(add).join(', ')},
         ${['processing_ms', 'delivery_ms', 'total_ms'].map(merge).join(', ')}

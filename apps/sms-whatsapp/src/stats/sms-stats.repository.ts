@@ -24,6 +24,7 @@ export class SmsStatsRepository extends RollupReads<(typeof SMS_COUNTS)[number]>
   constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
     super(poolRunner(dataSource), {
       outbound: 'sms_whatsapp.sms_stats_rollups',
+      daily: 'sms_whatsapp.sms_stats_daily_rollups',
       inbound: 'sms_whatsapp.sms_inbound_stats_rollups',
       counts: SMS_COUNTS,
       stream: 'sms',

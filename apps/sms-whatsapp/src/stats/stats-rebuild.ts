@@ -11,13 +11,21 @@ const CHANNELS: Record<
   { rollups: string[]; timeline: string; types: string; fold: (source: string) => string }
 > = {
   sms: {
-    rollups: ['sms_whatsapp.sms_stats_rollups', 'sms_whatsapp.sms_inbound_stats_rollups'],
+    rollups: [
+      'sms_whatsapp.sms_stats_rollups',
+      'sms_whatsapp.sms_stats_daily_rollups',
+      'sms_whatsapp.sms_inbound_stats_rollups',
+    ],
     timeline: 'sms_whatsapp.sms_message_events',
     types: 'sms.%',
     fold: smsFoldStatement,
   },
   whatsapp: {
-    rollups: ['sms_whatsapp.whatsapp_stats_rollups', 'sms_whatsapp.whatsapp_inbound_stats_rollups'],
+    rollups: [
+      'sms_whatsapp.whatsapp_stats_rollups',
+      'sms_whatsapp.whatsapp_stats_daily_rollups',
+      'sms_whatsapp.whatsapp_inbound_stats_rollups',
+    ],
     timeline: 'sms_whatsapp.whatsapp_message_events',
     types: 'whatsapp.%',
     fold: whatsappFoldStatement,

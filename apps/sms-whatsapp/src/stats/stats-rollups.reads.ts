@@ -1,19 +1,23 @@
+import { offsetMinutesAt } from '@switchboard/contracts';
 import type { StatsWindow } from '@switchboard/contracts';
 import { rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 
 /** A channel's rollup tables: what the reads sum, and the freshness stream they follow. */
 export interface RollupTables<C extends string> {
+  /** Hourly rows, and the same per UTC day. */
   outbound: string;
+  daily: string;
   inbound: string;
   counts: readonly C[];
   stream: string;
 }
 
+/** Latency sketches as the reads answer them (`stats_sketch_json`: read with `sketchFromStored`). */
 export interface Sketches {
-  processing_ms: number[] | null;
-  delivery_ms: number[] | null;
-  total_ms: number[] | null;
+  processing_ms: unknown;
+  delivery_ms: unknown;
+  total_ms: unknown;
 }
 
 /** One scope of a query: the whole workspace (`''`), or values of one dimension. */
@@ -25,7 +29,9 @@ export interface StatsScope {
 export const WHOLE_WORKSPACE: StatsScope = { dimension: '', values: [''] };
 
 const SKETCHES = ['processing_ms', 'delivery_ms', 'total_ms']
-  .map((name) => `sms_whatsapp.stats_sketch_sum(${name}) AS ${name}`)
+  .map(
+    (name) => `sms_whatsapp.stats_sketch_json(sms_whatsapp.stats_sketch_sum(${name})) AS ${name}`,
+  )
   .join(', ');
 
 /**
@@ -36,6 +42,32 @@ export function labelSql(window: StatsWindow, zoneParam: string): string {
   return window.grain === 'day'
     ? `to_char(bucket AT TIME ZONE ${zoneParam}, 'YYYY-MM-DD')`
     : `to_char((date_trunc('hour', bucket AT TIME ZONE ${zoneParam}) AT TIME ZONE ${zoneParam}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Whether every day of a day window is a UTC day (its zone keeps offset 0 throughout, checked
+ * at both ends and half a year on, which a zone with daylight saving fails): its series is read
+ * from the daily rows.
+ */
+function utcDays(window: StatsWindow): boolean {
+  const start = window.start.getTime();
+  return [start, window.end.getTime(), start + 182 * DAY].every(
+    (instant) => offsetMinutesAt(window.timezone, instant) === 0,
+  );
+}
+
+/**
+ * Where a window's rows are read: its whole UTC days `[dayStart, dayEnd)` from the daily rows,
+ * the hours before and after from the hourly ones (a window inside one day: all hourly).
+ */
+export function splitOf(window: { start: Date; end: Date }) {
+  const dayStart = Math.ceil(window.start.getTime() / DAY) * DAY;
+  const dayEnd = Math.floor(window.end.getTime() / DAY) * DAY;
+  return dayStart < dayEnd
+    ? { dayStart: new Date(dayStart), dayEnd: new Date(dayEnd) }
+    : { dayStart: window.end, dayEnd: window.end };
 }
 
 /**
@@ -52,13 +84,30 @@ export class RollupReads<C extends string> {
     this.sums = tables.counts.map((name) => `coalesce(sum(${name}), 0)::int AS ${name}`).join(', ');
   }
 
+  /**
+   * The rows of a window (parameters $4 to $7: start, day start, day end, end), daily where whole
+   * UTC days allow and hourly at the edges, restricted by `where` (on $1 to $3).
+   */
+  private spanned(where: string): string {
+    const columns = `value, ${this.tables.counts.join(', ')}, processing_ms, delivery_ms, total_ms`;
+    return `(SELECT ${columns} FROM ${this.tables.daily}
+        WHERE ${where} AND bucket >= $5 AND bucket < $6
+      UNION ALL
+      SELECT ${columns} FROM ${this.tables.outbound}
+        WHERE ${where} AND ((bucket >= $4 AND bucket < $5) OR (bucket >= $6 AND bucket < $7))) AS r`;
+  }
+
+  private spanParams(window: StatsWindow): Date[] {
+    const { dayStart, dayEnd } = splitOf(window);
+    return [window.start, dayStart, dayEnd, window.end];
+  }
+
   async totals(workspaceId: string, scope: StatsScope, window: StatsWindow) {
     const rows = rowsOf<Record<C, number> & Sketches>(
       await this.reads.query(
-        `SELECT ${this.sums}, ${SKETCHES} FROM ${this.tables.outbound}
-         WHERE workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])
-           AND bucket >= $4 AND bucket < $5`,
-        [workspaceId, scope.dimension, scope.values, window.start, window.end],
+        `SELECT ${this.sums}, ${SKETCHES}
+         FROM ${this.spanned('workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])')}`,
+        [workspaceId, scope.dimension, scope.values, ...this.spanParams(window)],
       ),
     );
     return rows[0];
@@ -66,10 +115,11 @@ export class RollupReads<C extends string> {
 
   /** Counts (and sketches when asked) per bucket label of the window, labels with activity only. */
   async series(workspaceId: string, scope: StatsScope, window: StatsWindow, sketches = false) {
+    const daily = window.grain === 'day' && utcDays(window);
     return rowsOf<Record<C, number> & Partial<Sketches> & { label: string }>(
       await this.reads.query(
         `SELECT ${labelSql(window, '$6')} AS label, ${this.sums}${sketches ? `, ${SKETCHES}` : ''}
-         FROM ${this.tables.outbound}
+         FROM ${daily ? this.tables.daily : this.tables.outbound}
          WHERE workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])
            AND bucket >= $4 AND bucket < $5
          GROUP BY 1`,
@@ -82,10 +132,10 @@ export class RollupReads<C extends string> {
   async breakdownCounts(workspaceId: string, dimension: string, window: StatsWindow) {
     return rowsOf<Record<C, number> & { value: string }>(
       await this.reads.query(
-        `SELECT value, ${this.sums} FROM ${this.tables.outbound}
-         WHERE workspace_id = $1 AND dimension = $2 AND bucket >= $3 AND bucket < $4
+        `SELECT value, ${this.sums}
+         FROM ${this.spanned('workspace_id = $1 AND dimension = $2 AND $3::text IS NULL')}
          GROUP BY value`,
-        [workspaceId, dimension, window.start, window.end],
+        [workspaceId, dimension, null, ...this.spanParams(window)],
       ),
     );
   }
@@ -100,11 +150,10 @@ export class RollupReads<C extends string> {
     if (values.length === 0) return [];
     return rowsOf<Sketches & { value: string }>(
       await this.reads.query(
-        `SELECT value, ${SKETCHES} FROM ${this.tables.outbound}
-         WHERE workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])
-           AND bucket >= $4 AND bucket < $5
+        `SELECT value, ${SKETCHES}
+         FROM ${this.spanned('workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])')}
          GROUP BY value`,
-        [workspaceId, dimension, values, window.start, window.end],
+        [workspaceId, dimension, values, ...this.spanParams(window)],
       ),
     );
   }

@@ -1,4 +1,10 @@
-import { latencyQuantiles, pctChange, rate, rateDelta } from '@switchboard/contracts';
+import {
+  latencyQuantiles,
+  pctChange,
+  rate,
+  rateDelta,
+  sketchFromStored,
+} from '@switchboard/contracts';
 import type {
   WhatsAppDeliveryStats,
   WhatsAppEngagementStats,
@@ -33,9 +39,9 @@ export function engagementOf(row: Partial<WhatsappCounts> | undefined): WhatsApp
 
 export function whatsappLatencyOf(row: Partial<Sketches> | undefined): WhatsAppLatencyStats {
   const latency: { -readonly [K in keyof WhatsAppLatencyStats]: WhatsAppLatencyStats[K] } = {};
-  const processing = latencyQuantiles(row?.processing_ms);
-  const delivery = latencyQuantiles(row?.delivery_ms);
-  const total = latencyQuantiles(row?.total_ms);
+  const processing = latencyQuantiles(sketchFromStored(row?.processing_ms));
+  const delivery = latencyQuantiles(sketchFromStored(row?.delivery_ms));
+  const total = latencyQuantiles(sketchFromStored(row?.total_ms));
   if (processing) latency.processing = processing;
   if (delivery) latency.delivery = delivery;
   if (total) latency.total = total;

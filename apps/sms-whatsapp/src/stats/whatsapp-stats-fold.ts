@@ -26,6 +26,16 @@ export function whatsappFoldStatement(source: string): string {
   const add = (column: string) => `${column} = r.${column} + excluded.${column}`;
   const merge = (column: string) =>
     `${column} = sms_whatsapp.stats_sketch_add(r.${column}, excluded.${column})`;
+  // What a group of keyed events adds to its row, hourly and daily alike.
+  const figures = `${count(`type = 'whatsapp.accepted'`)} AS accepted,
+        ${count(`type = 'whatsapp.sent'`)} AS sent,
+        ${count(`type = 'whatsapp.delivered'`)} AS delivered,
+        ${count(`type = 'whatsapp.failed'`)} AS failed,
+        ${count(`type = 'whatsapp.rejected'`)} AS rejected,
+        ${count(`type = 'whatsapp.read'`)} AS read,
+        ${sketch('processing')} AS processing_ms,
+        ${sketch('delivery')} AS delivery_ms,
+        ${sketch('total')} AS total_ms`;
   return `WITH incoming AS (
       SELECT DISTINCT ON (message_id, type) message_id, type, occurred_at FROM (${source}) s
       WHERE type IN (${WHATSAPP_STATS_EVENT_TYPES.map((type) => `'${type}'`).join(', ')})
@@ -35,7 +45,7 @@ export function whatsappFoldStatement(source: string): string {
       SELECT message_id, type FROM incoming ORDER BY message_id, type
       ON CONFLICT DO NOTHING RETURNING message_id, type
     ), facts AS (
-      SELECT m.workspace_id, date_trunc('hour', m.created_at) AS bucket, c.type, m.direction,
+      SELECT m.workspace_id, date_trunc('hour', m.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket, c.type, m.direction,
         m.business_phone, m.country_code, m.category, m.template_id, m.last_error_code, m.tags,
         CASE WHEN c.type = 'whatsapp.sent' THEN ${ms('m.created_at', 'i.occurred_at')} END AS processing,
         CASE WHEN c.type = 'whatsapp.delivered' AND m.sent_at IS NOT NULL
@@ -57,20 +67,24 @@ export function whatsappFoldStatement(source: string): string {
       WHERE f.direction = 'outbound' AND d.value IS NOT NULL
     ), deltas AS (
       SELECT workspace_id, dimension, value, bucket,
-        ${count(`type = 'whatsapp.accepted'`)} AS accepted,
-        ${count(`type = 'whatsapp.sent'`)} AS sent,
-        ${count(`type = 'whatsapp.delivered'`)} AS delivered,
-        ${count(`type = 'whatsapp.failed'`)} AS failed,
-        ${count(`type = 'whatsapp.rejected'`)} AS rejected,
-        ${count(`type = 'whatsapp.read'`)} AS read,
-        ${sketch('processing')} AS processing_ms,
-        ${sketch('delivery')} AS delivery_ms,
-        ${sketch('total')} AS total_ms
+        ${figures}
       FROM keyed GROUP BY workspace_id, dimension, value, bucket
+    ), daily_deltas AS (
+      SELECT workspace_id, dimension, value,
+        date_trunc('day', bucket AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
+        ${figures}
+      FROM keyed GROUP BY 1, 2, 3, 4
     ), outbound AS (
       INSERT INTO sms_whatsapp.whatsapp_stats_rollups AS r (workspace_id, dimension, value, bucket,
         accepted, sent, delivered, failed, rejected, read, processing_ms, delivery_ms, total_ms)
       SELECT * FROM deltas ORDER BY workspace_id, dimension, value, bucket
+      ON CONFLICT (workspace_id, dimension, value, bucket) DO UPDATE SET
+        ${['accepted', 'sent', 'delivered', 'failed', 'rejected', 'read'].map(add).join(', ')},
+        ${['processing_ms', 'delivery_ms', 'total_ms'].map(merge).join(', ')}
+    ), daily AS (
+      INSERT INTO sms_whatsapp.whatsapp_stats_daily_rollups AS r (workspace_id, dimension, value, bucket,
+        accepted, sent, delivered, failed, rejected, read, processing_ms, delivery_ms, total_ms)
+      SELECT * FROM daily_deltas ORDER BY workspace_id, dimension, value, bucket
       ON CONFLICT (workspace_id, dimension, value, bucket) DO UPDATE SET
         ${['accepted', 'sent', 'delivered', 'failed', 'rejected', 'read'].map(add).join(', ')},
         ${['processing_ms', 'delivery_ms', 'total_ms'].map(merge).join(', ')}

@@ -24,6 +24,7 @@ export class WhatsappStatsRepository extends RollupReads<(typeof WHATSAPP_COUNTS
     const runner = poolRunner(dataSource);
     super(runner, {
       outbound: 'sms_whatsapp.whatsapp_stats_rollups',
+      daily: 'sms_whatsapp.whatsapp_stats_daily_rollups',
       inbound: 'sms_whatsapp.whatsapp_inbound_stats_rollups',
       counts: WHATSAPP_COUNTS,
       stream: 'whatsapp',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   latencyQuantiles,
   mergeSketches,
+  sketchFromStored,
   sketchIndex,
   sketchOf,
   sketchQuantile,
@@ -52,5 +53,12 @@ describe('latency sketch', () => {
       p95_ms: expect.closeTo(5000, -3),
       p99_ms: expect.closeTo(5000, -3),
     });
+  });
+});
+
+describe(sketchFromStored.name, () => {
+  it('reads the stored form (first bucket, counts) back into the full array', () => {
+    expect(sketchFromStored([3, [1, 0, 2]])).toEqual([0, 0, 0, 1, 0, 2]);
+    expect(sketchFromStored(null)).toBeNull();
   });
 });

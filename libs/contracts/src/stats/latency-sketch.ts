@@ -75,9 +75,24 @@ export function latencyQuantiles(
 }
 
 /**
+ * A stored sketch as the rollups' reads answer it (`stats_sketch_json`): `[first, counts]`, the
+ * counts from bucket `first` on (stored arrays start at their first non-empty bucket), as the
+ * full array the quantiles read.
+ */
+export function sketchFromStored(stored: unknown): number[] | null {
+  if (!Array.isArray(stored) || stored.length !== 2) return null;
+  const [first, counts] = stored as [number, number[] | null];
+  if (!Array.isArray(counts)) return null;
+  return [...new Array<number>(Math.max(0, first)).fill(0), ...counts];
+}
+
+/**
  * The SQL of the rollups' sketch functions in `schema`: the bucket of a latency (the same
- * formula as `sketchIndex`, 1-based as SQL arrays are), the element-wise sum of two sketches, and
- * an aggregate over many. Every channel's migration creates them in its own schema.
+ * formula as `sketchIndex`, 1-based as SQL arrays are), a sketch of a group's buckets, the
+ * element-wise sum of two sketches and an aggregate over many, and the stored form's JSON. A
+ * stored sketch is an int array whose lower bound is its first non-empty bucket, so a narrow
+ * distribution costs a few elements, and a sum touches only those. Every channel's migration
+ * creates them in its own schema.
  */
 export function latencySketchFunctionsSql(schema: string): string[] {
   return [
@@ -85,25 +100,41 @@ export function latencySketchFunctionsSql(schema: string): string[] {
        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
          SELECT CASE WHEN ms IS NULL OR ms <= 1 THEN 1
            ELSE least(${LATENCY_SKETCH.size}, ceil(ln(ms) / ln(${LATENCY_SKETCH.gamma}))::int + 1) END $$`,
+    `CREATE FUNCTION ${schema}.stats_sketch_of(slots int[]) RETURNS int[]
+       LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+       DECLARE s int; lo int; hi int; r int[];
+       BEGIN
+         SELECT min(x), max(x) INTO lo, hi FROM unnest(slots) x;
+         IF lo IS NULL THEN RETURN NULL; END IF;
+         r := array_fill(0, ARRAY[hi - lo + 1], ARRAY[lo]);
+         FOREACH s IN ARRAY slots LOOP
+           IF s IS NOT NULL THEN r[s] := r[s] + 1; END IF;
+         END LOOP;
+         RETURN r;
+       END $$`,
     `CREATE FUNCTION ${schema}.stats_sketch_add(a int[], b int[]) RETURNS int[]
        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
-       DECLARE i int;
+       DECLARE i int; r int[];
        BEGIN
          IF a IS NULL THEN RETURN b; END IF;
          IF b IS NULL THEN RETURN a; END IF;
-         FOR i IN cardinality(a) + 1 .. cardinality(b) LOOP a[i] := 0; END LOOP;
-         FOR i IN 1 .. cardinality(b) LOOP a[i] := a[i] + b[i]; END LOOP;
-         RETURN a;
+         IF array_lower(b, 1) >= array_lower(a, 1) AND array_upper(b, 1) <= array_upper(a, 1) THEN
+           FOR i IN array_lower(b, 1) .. array_upper(b, 1) LOOP a[i] := a[i] + b[i]; END LOOP;
+           RETURN a;
+         END IF;
+         r := array_fill(0,
+           ARRAY[greatest(array_upper(a, 1), array_upper(b, 1)) - least(array_lower(a, 1), array_lower(b, 1)) + 1],
+           ARRAY[least(array_lower(a, 1), array_lower(b, 1))]);
+         FOR i IN array_lower(a, 1) .. array_upper(a, 1) LOOP r[i] := a[i]; END LOOP;
+         FOR i IN array_lower(b, 1) .. array_upper(b, 1) LOOP r[i] := r[i] + b[i]; END LOOP;
+         RETURN r;
        END $$`,
     `CREATE AGGREGATE ${schema}.stats_sketch_sum(int[]) (
        SFUNC = ${schema}.stats_sketch_add, STYPE = int[], COMBINEFUNC = ${schema}.stats_sketch_add,
        PARALLEL = SAFE)`,
-    // A sketch of the latencies of a group (NULLs skipped), trimmed after its last count.
-    `CREATE FUNCTION ${schema}.stats_sketch_of(slots int[]) RETURNS int[]
+    // 0-based first bucket and the counts, for the reads (drivers drop an array's lower bound).
+    `CREATE FUNCTION ${schema}.stats_sketch_json(a int[]) RETURNS jsonb
        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-         SELECT CASE WHEN max(s) IS NULL THEN NULL ELSE
-           array(SELECT count(x.s)::int FROM generate_series(1, max(s)) g(i)
-                 LEFT JOIN unnest(slots) x(s) ON x.s = g.i GROUP BY g.i ORDER BY g.i) END
-         FROM unnest(slots) s $$`,
+         SELECT CASE WHEN a IS NULL THEN NULL ELSE jsonb_build_array(array_lower(a, 1) - 1, to_jsonb(a)) END $$`,
   ];
 }

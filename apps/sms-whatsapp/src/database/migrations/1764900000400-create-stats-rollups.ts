@@ -2,8 +2,8 @@ import { latencySketchFunctionsSql } from '@switchboard/contracts';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * SMS stats rollups (ADR 20): counts per workspace, UTC hour of the message's send time and
- * dimension value, kept by the stats consumer from the service's own events; the latency
+ * SMS stats rollups (ADR 20): counts per workspace, UTC hour (and UTC day) of the message's send
+ * time and dimension value, kept by the stats consumer from the service's own events; the latency
  * sketches are int arrays merged by addition. `dimension` '' is the whole workspace. A stats
  * query reads these tables only, never the message tables.
  */
@@ -33,6 +33,9 @@ export class CreateStatsRollups1764900000400 implements MigrationInterface {
       );
       CREATE INDEX sms_stats_rollups_breakdown_idx
         ON sms_whatsapp.sms_stats_rollups (workspace_id, dimension, bucket);
+
+      -- The same per UTC day: a window's whole UTC days are read here, its edges hourly.
+      CREATE TABLE sms_whatsapp.sms_stats_daily_rollups (LIKE sms_whatsapp.sms_stats_rollups INCLUDING ALL);
 
       CREATE TABLE sms_whatsapp.sms_inbound_stats_rollups (
         workspace_id text NOT NULL,
@@ -66,7 +69,9 @@ export class CreateStatsRollups1764900000400 implements MigrationInterface {
       DROP TABLE sms_whatsapp.stats_freshness;
       DROP TABLE sms_whatsapp.stats_folded_events;
       DROP TABLE sms_whatsapp.sms_inbound_stats_rollups;
+      DROP TABLE sms_whatsapp.sms_stats_daily_rollups;
       DROP TABLE sms_whatsapp.sms_stats_rollups;
+      DROP FUNCTION sms_whatsapp.stats_sketch_json(int[]);
       DROP FUNCTION sms_whatsapp.stats_sketch_of(int[]);
       DROP AGGREGATE sms_whatsapp.stats_sketch_sum(int[]);
       DROP FUNCTION sms_whatsapp.stats_sketch_add(int[], int[]);

@@ -29,6 +29,8 @@ export class CreateWhatsappStatsRollups1764900000410 implements MigrationInterfa
       );
       CREATE INDEX whatsapp_stats_rollups_breakdown_idx
         ON sms_whatsapp.whatsapp_stats_rollups (workspace_id, dimension, bucket);
+      CREATE TABLE sms_whatsapp.whatsapp_stats_daily_rollups
+        (LIKE sms_whatsapp.whatsapp_stats_rollups INCLUDING ALL);
 
       CREATE TABLE sms_whatsapp.whatsapp_inbound_stats_rollups (
         workspace_id text NOT NULL,
@@ -46,6 +48,7 @@ export class CreateWhatsappStatsRollups1764900000410 implements MigrationInterfa
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
       DROP TABLE sms_whatsapp.whatsapp_inbound_stats_rollups;
+      DROP TABLE sms_whatsapp.whatsapp_stats_daily_rollups;
       DROP TABLE sms_whatsapp.whatsapp_stats_rollups;
     `);
   }
