@@ -303,6 +303,20 @@ describe('SMS stats through the gateway', () => {
       to: '2026-03-11T00:00:00Z',
     });
     expect(hourly.data.map((p) => p.delivery.delivered)).toEqual([1, 0]);
+    // Kathmandu is UTC+05:45: 23:30 UTC is 05:15 local, in the local hour that starts at 23:15 UTC.
+    const kathmandu = await bird.sms.stats.hourly({
+      from: '2026-03-10T23:00:00Z',
+      to: '2026-03-11T00:00:00Z',
+      timezone: 'Asia/Kathmandu',
+    });
+    expect(kathmandu.period).toMatchObject({
+      from: '2026-03-10T22:15:00Z',
+      to: '2026-03-10T23:15:00Z',
+    });
+    expect(kathmandu.data.map((p) => [p.bucket, p.delivery.accepted])).toEqual([
+      ['2026-03-10T22:15:00Z', 0],
+      ['2026-03-10T23:15:00Z', 1],
+    ]);
   });
 
   it('rebuilds the rollups from the stored timelines, showing progress, to the same figures', async () => {

@@ -22,7 +22,7 @@ const ms = (from: string, to: string) => `extract(epoch FROM (${to} - ${from})) 
  * The one statement that folds a batch of SMS events into the rollups (ADR 20). `source` is SQL
  * for rows `(message_id, type, occurred_at)`: the bus batch's JSON (parameter `$1`) or a slice of
  * the stored timeline (the rebuild). Each (message, type) is claimed once in
- * `stats_folded_events`, so redelivered events count once; every count lands in the hour the
+ * `stats_folded_events`, so redelivered events count once; every count lands in the quarter hour the
  * message was accepted (`created_at`), however late its event arrives. Carrier and error code
  * become known after acceptance: their rows take the message's `accepted` (and `sent`) when the
  * event that names them is folded, so their rates stay meaningful.
@@ -34,7 +34,7 @@ export function smsFoldStatement(source: string): string {
   const add = (column: string) => `${column} = r.${column} + excluded.${column}`;
   const merge = (column: string) =>
     `${column} = sms_whatsapp.stats_sketch_add(r.${column}, excluded.${column})`;
-  // What a group of keyed events adds to its row, hourly and daily alike.
+  // What a group of keyed events adds to its row, quarter-hourly and daily alike.
   const figures = `${count(`(type = 'sms.accepted' AND NOT late) OR (late AND dimension = 'carrier' AND type = 'sms.sent') OR (late AND dimension = 'error_code' AND type <> 'sms.rejected')`)} AS accepted,
         ${count(`(type = 'sms.sent' AND dimension <> 'error_code') OR (dimension = 'error_code' AND was_sent)`)} AS sent,
         ${count(`type = 'sms.delivered'`)} AS delivered,
@@ -54,7 +54,7 @@ export function smsFoldStatement(source: string): string {
       SELECT message_id, type FROM incoming ORDER BY message_id, type
       ON CONFLICT DO NOTHING RETURNING message_id, type
     ), facts AS (
-      SELECT m.workspace_id, date_trunc('hour', m.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket, c.type, m.direction,
+      SELECT m.workspace_id, date_bin('15 minutes', m.created_at, TIMESTAMPTZ '2000-01-01T00:00:00Z') AS bucket, c.type, m.direction,
         m.from_address, m.to_address, m.country_code, m.category, m.carrier, m.mcc_mnc,
         m.last_error_code, m.tags, m.sent_at IS NOT NULL AS was_sent,
         CASE WHEN c.type = 'sms.sent' THEN ${ms('m.created_at', 'i.occurred_at')} END AS processing,

@@ -35,7 +35,7 @@ const SKETCHES = ['processing_ms', 'delivery_ms', 'total_ms']
   .join(', ');
 
 /**
- * The bucket label of a rollup hour in a window's grain: its local day in the window's zone, or
+ * The bucket label of a rollup quarter hour in a window's grain: its local day in the window's zone, or
  * the UTC instant of the local hour it falls in.
  */
 export function labelSql(window: StatsWindow, zoneParam: string): string {
@@ -60,7 +60,7 @@ function utcDays(window: StatsWindow): boolean {
 
 /**
  * Where a window's rows are read: its whole UTC days `[dayStart, dayEnd)` from the daily rows,
- * the hours before and after from the hourly ones (a window inside one day: all hourly).
+ * the quarter hours before and after from the finer rows (a window inside one day: all fine).
  */
 export function splitOf(window: { start: Date; end: Date }) {
   const dayStart = Math.ceil(window.start.getTime() / DAY) * DAY;
@@ -86,7 +86,7 @@ export class RollupReads<C extends string> {
 
   /**
    * The rows of a window (parameters $4 to $7: start, day start, day end, end), daily where whole
-   * UTC days allow and hourly at the edges, restricted by `where` (on $1 to $3).
+   * UTC days allow and quarter-hourly at the edges, restricted by `where` (on $1 to $3).
    */
   private spanned(where: string): string {
     const columns = `value, ${this.tables.counts.join(', ')}, processing_ms, delivery_ms, total_ms`;

@@ -26,7 +26,7 @@ export function whatsappFoldStatement(source: string): string {
   const add = (column: string) => `${column} = r.${column} + excluded.${column}`;
   const merge = (column: string) =>
     `${column} = sms_whatsapp.stats_sketch_add(r.${column}, excluded.${column})`;
-  // What a group of keyed events adds to its row, hourly and daily alike.
+  // What a group of keyed events adds to its row, quarter-hourly and daily alike.
   const figures = `${count(`type = 'whatsapp.accepted'`)} AS accepted,
         ${count(`type = 'whatsapp.sent'`)} AS sent,
         ${count(`type = 'whatsapp.delivered'`)} AS delivered,
@@ -45,7 +45,7 @@ export function whatsappFoldStatement(source: string): string {
       SELECT message_id, type FROM incoming ORDER BY message_id, type
       ON CONFLICT DO NOTHING RETURNING message_id, type
     ), facts AS (
-      SELECT m.workspace_id, date_trunc('hour', m.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket, c.type, m.direction,
+      SELECT m.workspace_id, date_bin('15 minutes', m.created_at, TIMESTAMPTZ '2000-01-01T00:00:00Z') AS bucket, c.type, m.direction,
         m.business_phone, m.country_code, m.category, m.template_id, m.last_error_code, m.tags,
         CASE WHEN c.type = 'whatsapp.sent' THEN ${ms('m.created_at', 'i.occurred_at')} END AS processing,
         CASE WHEN c.type = 'whatsapp.delivered' AND m.sent_at IS NOT NULL
