@@ -17,7 +17,8 @@ const server = new SMTPServer({
         const to = session.envelope.rcptTo.map((rcpt) => rcpt.address).join(', ');
         process.stdout.write(
           `${new Date().toISOString()} mail from ${session.envelope.mailFrom ? session.envelope.mailFrom.address : '<>'} to ${to}: ` +
-            `"${mail.subject ?? ''}" (${mail.messageId ?? 'no Message-ID'}, DKIM-Signature: ${mail.headers.has('dkim-signature') ? 'yes' : 'no'})\n`,
+            `"${mail.subject ?? ''}" (${mail.messageId ?? 'no Message-ID'}, DKIM-Signature: ${mail.headers.has('dkim-signature') ? 'yes' : 'no'}` +
+            `${mail.headers.get('list')?.['unsubscribe-post'] ? ', List-Unsubscribe: one-click' : ''})\n`,
         );
         done();
       },

@@ -46,6 +46,8 @@ export function processEnvironments({
       // Realtime clients connect to the gateway's origin, which forwards them to this port (as
       // the embedded default serves them on the API port itself).
       ...(app === 'realtime' ? { REALTIME_CLIENT_PORT: String(realtimeClientPort) } : {}),
+      // Links in mail (open pixels, tracked links, unsubscribe) point at the gateway.
+      ...(app === 'email' ? { PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` } : {}),
     });
   });
   envs.set('gateway', {

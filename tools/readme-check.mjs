@@ -3,7 +3,8 @@
 // HEAD, under a mode-700 directory (as a clone under /root is), and checks that each does what the
 // README says. The commands are read from the README's fenced blocks, so the check cannot drift:
 // `sh` blocks run line by line (servers in the background, `# -> ...` lines are expectations),
-// the first `ts` block (email), the SMS one and the WhatsApp one run with the official SDK. Not run: `npm test` (CI
+// the first `ts` block (email), the broadcast one, the SMS one and the WhatsApp one run with the
+// official SDK. Not run: `npm test` (CI
 // runs it) and the webhook receiver snippet (its rawBody and req belong to a receiver). Exit 1 on
 // the first miss.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -173,6 +174,8 @@ async function main() {
         await runSmsSdk(block.source, client, clone, env, base, state);
       else if (block.lang === 'ts' && /bird\.whatsapp\./.test(block.source))
         await runWhatsAppSdk(block.source, client, clone, env, base, state);
+      else if (block.lang === 'ts' && /bird\.broadcasts\./.test(block.source))
+        await runBroadcastSdk(block.source, client, clone, env, base, state);
       else if (block.lang === 'ts')
         say('skip ts block: a webhook receiver snippet (rawBody, req are its own)');
       if (block.lang === 'ts') continue;
@@ -345,6 +348,29 @@ function runTs(source, cwd, env, base, state) {
   rmSync(join(cwd, 'readme-sdk.mjs'));
   if (sdk.status !== 0) fail(`the SDK example exited ${sdk.status}:\n${sdk.stderr.slice(-2000)}`);
   return JSON.parse(sdk.stdout.trim().split('\n').at(-1));
+}
+
+/** The templates and broadcasts example: published, sent, each contact's mail in the sink. */
+async function runBroadcastSdk(source, client, cwd, env, base, state) {
+  const prelude = client
+    .split('\n')
+    .filter((line) => /^import |^const bird = /.test(line))
+    .join('\n');
+  const { published, broadcast } = runTs(`${prelude}\n${source}`, cwd, env, base, state);
+  if (!published?.valid) fail(`templates.versions.submit: ${JSON.stringify(published)}`);
+  if (
+    !/^eb_/.test(broadcast?.id ?? '') ||
+    !['accepted', 'sending', 'sent'].includes(broadcast.status)
+  )
+    fail(`broadcasts.create: ${JSON.stringify(broadcast)}`);
+  for (const [address, name] of [
+    ['grace@example.com', 'Grace'],
+    ['linus@example.com', 'Linus'],
+  ])
+    await sinkPrints(state, `to ${address}: "News for ${name}".*List-Unsubscribe: one-click`);
+  say(
+    `ok   the broadcast example: ${broadcast.id} reached each contact, personalised, with one-click unsubscribe`,
+  );
 }
 
 /** The SMS example, after the client lines of the first one: accepted, printed, delivered. */

@@ -1,15 +1,18 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Global, Module } from '@nestjs/common';
 import { wakeRelay } from '@switchboard/background';
-import type { ServiceParts } from '@switchboard/platform';
+import type { ServiceParts, TransportSettings } from '@switchboard/platform';
 import { ServiceDataModule } from '@switchboard/persistence';
 import { EMAIL_CONFIG } from './config/email.config';
 import type { EmailConfig } from './config/email.config';
 import { emailDatabase } from './database/email.database';
+import { BroadcastsModule } from './broadcasts';
 import { EmailBackgroundModule } from './email-background.module';
 import { DomainsModule } from './domains';
 import { MessagesModule } from './messages/messages.module';
 import { SuppressionsModule } from './suppressions';
+import { TrackingModule } from './tracking/tracking.module';
+import { TemplateContactsModule, TemplatesModule } from './templates';
 
 /** The service's configuration, injectable with `@Inject(EMAIL_CONFIG)` in every feature module. */
 @Global()
@@ -27,7 +30,11 @@ class EmailConfigModule {
  */
 @Module({})
 export class EmailModule {
-  static register(config: EmailConfig, parts: ServiceParts = 'all'): DynamicModule {
+  static register(
+    config: EmailConfig,
+    parts: ServiceParts = 'all',
+    transport?: TransportSettings,
+  ): DynamicModule {
     return {
       module: EmailModule,
       imports: [
@@ -39,8 +46,13 @@ export class EmailModule {
           afterWrites: (pool) => wakeRelay(pool, 'email'),
         }),
         SuppressionsModule,
+        TemplateContactsModule.register(transport),
+        TemplatesModule,
         DomainsModule,
         MessagesModule,
+        TrackingModule,
+        // Broadcasts read audiences from workspace-objects: only where a transport reaches it.
+        ...(transport ? [BroadcastsModule.register(transport)] : []),
         ...(parts === 'requests' ? [] : [EmailBackgroundModule]),
       ],
     };

@@ -7,7 +7,7 @@ import { EmailModule } from './email.module';
 export const emailService: ServiceProcess<typeof emailEnv> = {
   name: 'email',
   schema: emailEnv,
-  module: (config, parts) => EmailModule.register(config, parts),
+  module: (config, parts, transport) => EmailModule.register(config, parts, transport),
   background: { consumesEvents: true },
   migrate: (config) => runMigrations(emailDatabase(config)),
 };

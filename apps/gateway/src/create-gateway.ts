@@ -13,6 +13,7 @@ import { RouteTable } from './pipeline/routes/route-table';
 import { PolicyPipeline } from './pipeline/routes/policy-pipeline';
 import { registerWorkspaceRoutes } from './api/workspace/workspace.routes';
 import { registerWhatsAppWebhookRoutes } from './api/whatsapp/whatsapp-webhooks.routes';
+import { registerEmailTrackingRoutes } from './api/email/tracking.routes';
 import { WorkspaceService } from './identity/workspace.service';
 import { assertEveryRouteDeclared, resolveDeclaredRoutes } from './pipeline/routes/resolved-routes';
 
@@ -74,6 +75,12 @@ export async function createGateway(
   });
   registerWorkspaceRoutes(adapter.getInstance(), app.get(WorkspaceService));
   registerWhatsAppWebhookRoutes(adapter.getInstance(), services, errors, config.BODY_LIMIT_BYTES);
+  const trackingHits = registerEmailTrackingRoutes(
+    adapter.getInstance(),
+    services,
+    errors,
+    config.ENCRYPTION_KEY,
+  );
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -83,6 +90,7 @@ export async function createGateway(
     routes: edges.routeTable.served(),
     close: async () => {
       await app.close();
+      await trackingHits.drain();
       await services.close();
     },
   };

@@ -27,6 +27,12 @@ import {
   WHATSAPP_WEBHOOK_CHALLENGE,
   WHATSAPP_WEBHOOK_RECEIVE,
 } from './api/whatsapp/whatsapp-webhooks.routes';
+import {
+  EMAIL_TRACKING_CLICK,
+  EMAIL_TRACKING_OPEN,
+  EMAIL_UNSUBSCRIBE,
+  EMAIL_UNSUBSCRIBE_PAGE,
+} from './api/email/tracking.routes';
 import { AdminApiModule } from './api/admin/admin-api.module';
 import { ContactsApiModule } from './api/contacts/contacts-api.module';
 import { SmsApiModule } from './api/sms/sms-api.module';
@@ -80,6 +86,10 @@ export const GATEWAY_NATIVE_ROUTES = [
   CURRENT_WORKSPACE,
   WHATSAPP_WEBHOOK_CHALLENGE,
   WHATSAPP_WEBHOOK_RECEIVE,
+  EMAIL_TRACKING_OPEN,
+  EMAIL_TRACKING_CLICK,
+  EMAIL_UNSUBSCRIBE_PAGE,
+  EMAIL_UNSUBSCRIBE,
 ];
 
 /** The gateway: authentication, route policies and the error envelope in front of the services. */

@@ -101,18 +101,19 @@ describe('email send validation through the gateway', () => {
       expect(params(response)).toEqual(['workspace_user_emails', 'priority']);
     });
 
-    it('answers a template with 422 E01017 naming template, through the SDK too', async () => {
+    it('answers a template the workspace lacks with 422 E01128 naming template.slug, through the SDK too', async () => {
       const template = { from: valid.from, to: valid.to, template: { slug: 'welcome' } };
       const response = await api('POST', '/v1/email/messages', { body: template });
       expect(response.status).toBe(422);
       expect(errorOf(response)).toMatchObject({
-        code: 'E01017',
+        code: 'E01128',
         type: 'validation_error',
-        details: [{ param: 'template' }],
+        details: [{ param: 'template.slug' }],
       });
       const error = await bird.email.send(template).catch((err: unknown) => err);
       expect(error).toBeInstanceOf(BirdValidationError);
-      expect(error).toMatchObject({ statusCode: 422, code: 'E01017' });
+      expect(error).toMatchObject({ statusCode: 422, code: 'E01128' });
+      expect(await storedMessages()).toBe(0);
     });
 
     it('answers a dedicated IP pool with E01017 naming ip_pool_id', async () => {

@@ -168,12 +168,21 @@ describe("the route table walked with another workspace's ids", () => {
     TestWebhookDto: { event_type: 'email_suppression.created' },
     ReplayWebhookDto: {},
     UpdateAudienceDto: { name: 'taken over' },
+    UpdateEmailBroadcastDto: { tags: [{ name: 'taken', value: 'over' }] },
+    SendEmailBroadcastDto: {},
     AudienceContactsDto: { contact_ids: [ids.contact_id] },
     UpdateContactPropertyDto: { fallback_value: 'enterprise' },
     UpdateContactDto: { first_name: 'Mallory', data: { plan: 'stolen' } },
     UpdateSmsKeywordRuleDto: { reply: 'taken over' },
     MarkWhatsAppReadDto: { typing_indicator: true },
     SetWhatsAppReactionDto: { emoji: '👍' },
+    UpdateEmailTemplateDto: { revision: 2, name: 'taken over' },
+    DuplicateEmailTemplateDto: {},
+    PreviewEmailTemplateDto: {},
+    SubmitEmailTemplateDto: {},
+    RollbackEmailTemplateDto: { revision: 2 },
+    PutEmailTemplateLanguageDto: { subject: 'taken over' },
+    PatchEmailTemplateLanguageDto: { subject: 'taken over' },
   });
 
   beforeAll(async () => {
@@ -221,6 +230,27 @@ describe("the route table walked with another workspace's ids", () => {
     const domain = await asOwner<{ id: string }>('POST', '/v1/email/domains', {
       domain: 'mail.owner.example',
     });
+    // An email template of B's, published; A has one of the same slug.
+    const templateBody = {
+      slug: 'route-table',
+      category: 'transactional',
+      source: 'html',
+      languages: { en: { subject: 'Hi', html: '<p>Hi</p>' } },
+    };
+    await call(platform.base, 'POST', '/v1/email/templates', {
+      token: callerKey,
+      body: templateBody,
+    });
+    const emailTemplate = await asOwner<{ id: string; draft_version_id: string }>(
+      'POST',
+      '/v1/email/templates',
+      templateBody,
+    );
+    await asOwner(
+      'POST',
+      `/v1/email/templates/${emailTemplate.body.id}/versions/${emailTemplate.body.draft_version_id}/submit`,
+      {},
+    );
     const suppression = await asOwner<{ id: string }>('POST', '/v1/email/suppressions', {
       email: 'gone@owner.example',
     });
@@ -272,6 +302,10 @@ describe("the route table walked with another workspace's ids", () => {
     const audience = await asOwner<{ id: string }>('POST', '/v1/audiences', { name: 'Owners' });
     await asOwner('POST', `/v1/audiences/${audience.body.id}/contacts`, {
       contact_ids: [contact.body.id],
+    });
+    const broadcast = await asOwner<{ id: string }>('POST', '/v1/email/broadcasts', {
+      audience_id: audience.body.id,
+      template: { id: emailTemplate.body.id },
     });
     // B's sender ID (the operator's senders route belongs to another area: a row).
     await platform.db.query(
@@ -368,6 +402,7 @@ describe("the route table walked with another workspace's ids", () => {
       domain_id: domain.body.id,
       suppression_id: suppression.body.id,
       message_id: message.body.id,
+      broadcast_id: broadcast.body.id,
       webhook_id: webhook.body.id,
       contact_id: contact.body.id,
       audience_id: audience.body.id,
@@ -381,6 +416,9 @@ describe("the route table walked with another workspace's ids", () => {
       whatsapp_template_ref: 'wat_routetable0000000000000000',
       template_version_id: 'wav_routetable0000000000000000',
       template_language: 'en',
+      email_template_ref: emailTemplate.body.id,
+      email_template_version_id: emailTemplate.body.draft_version_id,
+      email_template_language: 'en',
     };
   }, 60_000);
 

@@ -2,6 +2,9 @@ import { CommonErrorCatalog } from './errors/common.errors';
 import { ContactErrorCatalog, ContactErrors } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog, EmailErrors } from './email/email.errors';
+import { EmailTrackingErrorCatalog } from './email/tracking.errors';
+import { EmailBroadcastErrorCatalog } from './email/broadcasts.errors';
+import { EmailTemplateErrorCatalog } from './email/templates.errors';
 import { ErrorCatalog } from './error-catalog';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
 import { SmsErrorCatalog, SmsErrors } from './sms/sms.errors';
@@ -26,6 +29,9 @@ const areas = [
   DocsErrorCatalog,
   RealtimeErrorCatalog,
   EmailErrorCatalog,
+  EmailTrackingErrorCatalog,
+  EmailBroadcastErrorCatalog,
+  EmailTemplateErrorCatalog,
   WebhookErrorCatalog,
   ContactErrorCatalog,
   SmsErrorCatalog,

@@ -2,6 +2,9 @@ import { CommonErrorCatalog } from './errors/common.errors';
 import { ContactErrorCatalog } from './contacts/contacts.errors';
 import { DocsErrorCatalog } from './docs/docs.errors';
 import { EmailErrorCatalog } from './email/email.errors';
+import { EmailTrackingErrorCatalog } from './email/tracking.errors';
+import { EmailBroadcastErrorCatalog } from './email/broadcasts.errors';
+import { EmailTemplateErrorCatalog } from './email/templates.errors';
 import { NumbersErrorCatalog } from './numbers/numbers.errors';
 import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { RealtimeErrorCatalog } from './realtime/realtime.errors';
@@ -36,6 +39,9 @@ export const ErrorCatalog = inCodeOrder({
   ...DocsErrorCatalog,
   ...RealtimeErrorCatalog,
   ...EmailErrorCatalog,
+  ...EmailTrackingErrorCatalog,
+  ...EmailBroadcastErrorCatalog,
+  ...EmailTemplateErrorCatalog,
   ...WebhookErrorCatalog,
   ...ContactErrorCatalog,
   ...SmsErrorCatalog,

@@ -1,6 +1,9 @@
 import type { ContactsRpc } from './contacts/contacts.rpc';
 import type { DocsRpc } from './docs/docs.rpc';
 import type { EmailRpc } from './email/email.rpc';
+import type { EmailTrackingRpc } from './email/tracking';
+import type { EmailBroadcastsRpc } from './email/broadcasts.rpc';
+import type { EmailTemplatesRpc } from './email/templates.rpc';
 import type { NumbersRpc } from './numbers/numbers.rpc';
 import type { PreferencesRpc } from './preferences/preferences.rpc';
 import type { RealtimeRpc } from './realtime/realtime.rpc';
@@ -33,6 +36,9 @@ export interface RpcMap
     DocsRpc,
     RealtimeRpc,
     EmailRpc,
+    EmailTrackingRpc,
+    EmailBroadcastsRpc,
+    EmailTemplatesRpc,
     WebhooksRpc,
     ContactsRpc,
     SmsRpc,

@@ -11,6 +11,9 @@ import { WorkQueueOwner1764000000470 } from './migrations/1764000000470-work-que
 import { CreateEmailPreferenceStates1764800000100 } from './migrations/1764800000100-create-email-preference-states';
 import { MessageOrigins1764900000050 } from './migrations/1764900000050-message-origins';
 import { Engagement1764900000060 } from './migrations/1764900000060-engagement';
+import { MessageEngagementCounts1764900000300 } from './migrations/1764900000300-message-engagement-counts';
+import { CreateEmailTemplates1764900000100 } from './migrations/1764900000100-create-email-templates';
+import { CreateEmailBroadcasts1764900000200 } from './migrations/1764900000200-create-email-broadcasts';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -29,6 +32,9 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailPreferenceStates1764800000100,
       MessageOrigins1764900000050,
       Engagement1764900000060,
+      CreateEmailTemplates1764900000100,
+      CreateEmailBroadcasts1764900000200,
+      MessageEngagementCounts1764900000300,
     ],
   };
 }

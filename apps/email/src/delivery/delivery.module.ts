@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains';
 import { MessagesModule } from '../messages';
 import { SuppressionsModule } from '../suppressions';
+import { TrackingLinks } from '../tracking/tracking-links';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryRunner } from './delivery.runner';
 import { DeliveryService } from './delivery.service';
@@ -20,6 +21,7 @@ import { mailTransportProvider } from './transport';
     ProcessingService,
     DeliveryService,
     DeliveryRunner,
+    TrackingLinks,
   ],
 })
 export class DeliveryModule {}

@@ -8,6 +8,7 @@ import type { SenderDomain } from '../domains';
 import { EmailEventsRepository, recipientEvent } from '../messages';
 import type { EmailEventRecord, MessageRow, RecipientRow } from '../messages';
 import { suppressionCreatedEvent, SuppressionsService } from '../suppressions';
+import { TrackingLinks } from '../tracking/tracking-links';
 import { DeliveryRepository } from './delivery.repository';
 import type { RecipientUpdate, StoredContent } from './delivery.repository';
 import { groupBy } from './group-by';
@@ -60,6 +61,7 @@ export class DeliveryService {
     @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
     private readonly repository: DeliveryRepository,
     private readonly emailEvents: EmailEventsRepository,
+    private readonly links: TrackingLinks,
   ) {}
 
   /** Sends a prepared mail; the results are recorded by `record`. */
@@ -83,7 +85,7 @@ export class DeliveryService {
           rejection: 'domain_unverified',
           reason: 'the sending domain is no longer verified',
         };
-      return { message, recipients, results: await this.transport.deliver(mail) };
+      return { message, recipients, results: await this.deliver(mail, message, recipients) };
     } catch (err) {
       // The message cannot be built (a broken DKIM key, say): retrying would fail the same way.
       const reason = `generation failure: ${(err as Error).message}`.slice(0, 500);
@@ -119,6 +121,20 @@ export class DeliveryService {
       if (!message || recipients.length === 0) return undefined;
       return { message, recipients, content: contents.get(messageId) };
     });
+  }
+
+  /**
+   * One transaction for the destination, or, when each recipient's copy differs (tracking,
+   * marketing mail's List-Unsubscribe), one per recipient, all at once.
+   */
+  private async deliver(
+    mail: OutboundMail,
+    message: MessageRow,
+    recipients: RecipientRow[],
+  ): Promise<RecipientResult[]> {
+    if (!this.links.personalises(message)) return this.transport.deliver(mail);
+    const copies = this.links.copiesFor(mail, message, recipients);
+    return (await Promise.all(copies.map((copy) => this.transport.deliver(copy)))).flat();
   }
 
   /** Whether the transport is closing (process shutdown): results then say nothing about mail. */
@@ -167,6 +183,7 @@ export class DeliveryService {
       workspaceId: message.workspace_id,
       tags: message.tags,
       metadata: message.metadata,
+      broadcastId: message.broadcast_id,
     };
     const retry: RecipientRow[] = [];
     for (const recipient of recipients) {

@@ -83,6 +83,7 @@ export class ProcessingService {
         workspaceId: message.workspace_id,
         tags: message.tags,
         metadata: message.metadata,
+        broadcastId: message.broadcast_id,
       };
       const outgoing = new Map<string, string[]>();
       const sending: RecipientRow[] = [];

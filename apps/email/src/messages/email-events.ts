@@ -7,6 +7,8 @@ export interface EventSubject {
   workspaceId: string;
   tags: EmailTag[];
   metadata: Record<string, unknown> | null;
+  /** The broadcast a recipient's copy belongs to; absent or null for any other message. */
+  broadcastId?: string | null;
 }
 
 export interface EventRecipient {
@@ -61,7 +63,7 @@ export function recipientEvent(
       recipient_role: recipient.role,
       tags: subject.tags.length ? subject.tags : null,
       metadata: subject.metadata,
-      broadcast_id: null,
+      broadcast_id: subject.broadcastId ?? null,
       ...withoutUndefined(detail),
     },
   };

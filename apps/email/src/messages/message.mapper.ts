@@ -35,6 +35,11 @@ export interface MessageRow {
   track_opens: boolean;
   track_clicks: boolean;
   ip_pool_id: string | null;
+  template_id: string | null;
+  broadcast_id: string | null;
+  template_version_id: string | null;
+  requested_language: string | null;
+  resolved_language: string | null;
   accepted_count: number;
   processed_count: number;
   delivered_count: number;
@@ -42,6 +47,8 @@ export interface MessageRow {
   complained_count: number;
   deferred_count: number;
   rejected_count: number;
+  open_count: number;
+  click_count: number;
   processing_latency_ms: number | null;
   delivery_latency_ms: number | null;
   total_latency_ms: number | null;
@@ -88,9 +95,10 @@ export interface EventRow {
 /** Every column of email.messages a read returns; bodies live in email.contents and never here. */
 export const MESSAGE_COLUMNS = `id, workspace_id, from_email, from_name, sender_domain, onboarding,
   to_addresses, cc_addresses, bcc_addresses, reply_to, subject, category, status, tags, metadata,
-  parameters, headers, attachments, track_opens, track_clicks, ip_pool_id, accepted_count,
-  processed_count, delivered_count, bounced_count, complained_count, deferred_count,
-  rejected_count, processing_latency_ms, delivery_latency_ms, total_latency_ms, scheduled_at,
+  parameters, headers, attachments, track_opens, track_clicks, ip_pool_id, template_id,
+  broadcast_id, template_version_id, requested_language, resolved_language, accepted_count, processed_count,
+  delivered_count, bounced_count, complained_count, deferred_count, rejected_count, open_count,
+  click_count, processing_latency_ms, delivery_latency_ms, total_latency_ms, scheduled_at,
   created_at, processed_at, delivered_at, canceled_at`;
 
 export const RECIPIENT_COLUMNS = `id, message_id, workspace_id, position, role, email, name, allowed,
@@ -120,15 +128,15 @@ export function toMessageDto(row: MessageRow): EmailMessage {
     complained_count: row.complained_count,
     deferred_count: row.deferred_count,
     rejected_count: row.rejected_count,
-    open_count: 0,
-    click_count: 0,
+    open_count: row.open_count,
+    click_count: row.click_count,
     processing_latency_ms: row.processing_latency_ms,
     delivery_latency_ms: row.delivery_latency_ms,
     total_latency_ms: row.total_latency_ms,
-    requested_language: null,
-    resolved_language: null,
-    template_id: null,
-    template_version_id: null,
+    requested_language: row.requested_language,
+    resolved_language: row.resolved_language,
+    template_id: row.template_id,
+    template_version_id: row.template_version_id,
     tags: row.tags,
     metadata: row.metadata ?? {},
     parameters: row.parameters,
@@ -150,10 +158,10 @@ export function toBatchItem(row: MessageRow): EmailBatchItem {
     id: row.id,
     status: 'accepted',
     category: row.category,
-    requested_language: null,
-    resolved_language: null,
-    template_id: null,
-    template_version_id: null,
+    requested_language: row.requested_language,
+    resolved_language: row.resolved_language,
+    template_id: row.template_id,
+    template_version_id: row.template_version_id,
   };
   if (row.scheduled_at) item.scheduled_at = row.scheduled_at.toISOString();
   return item;

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains';
+import { PublishedTemplatesModule } from '../templates';
 import { AcceptRepository } from './accept/accept.repository';
 import { SendService } from './accept/send.service';
+import { TemplateSends } from './accept/template-sends';
 import { ContentsRepository } from './contents.repository';
 import { EmailEventsRepository } from './email-events.repository';
 import { MessagesHandler } from './messages.handler';
@@ -14,10 +16,11 @@ import { MessagesService } from './messages.service';
  * events and the expiry of contents are background work (EmailBackgroundModule).
  */
 @Module({
-  imports: [DomainsModule],
+  imports: [DomainsModule, PublishedTemplatesModule],
   controllers: [MessagesHandler],
   providers: [
     SendService,
+    TemplateSends,
     AcceptRepository,
     MessagesService,
     MessagesRepository,

@@ -7,6 +7,7 @@ import type {
   CreateAudienceRequest,
   ListAudienceMembersRequest,
   ListAudiencesRequest,
+  SnapshotAudienceMembersRequest,
   UpdateAudienceRequest,
 } from '@switchboard/contracts';
 import { Handles, requestContextOf } from '@switchboard/platform';
@@ -67,5 +68,10 @@ export class AudiencesHandler {
       input.audience_id,
       input.contact_id,
     );
+  }
+
+  @Handles(ContactSubjects.SnapshotMembers)
+  snapshot(@Payload() input: SnapshotAudienceMembersRequest, @Ctx() context: BaseRpcContext) {
+    return this.audiences.snapshot(requestContextOf(context), input);
   }
 }

@@ -208,4 +208,29 @@ export class AudiencesRepository {
       cursors,
     );
   }
+
+  /**
+   * A broadcast snapshot's page: members in contact-id order after `after` that joined before
+   * `joinedBefore` (the primary key (audience_id, contact_id) serves the keyset).
+   */
+  snapshotMembers(
+    workspaceId: string,
+    audienceId: string,
+    page: { limit: number; after?: string; joinedBefore?: string; withFields: boolean },
+  ): Promise<ContactRow[]> {
+    const columns = page.withFields
+      ? CONTACT_COLUMNS.split(', ')
+          .map((column) => `c.${column}`)
+          .join(', ')
+      : 'c.id, c.email';
+    return this.reads.query(
+      `SELECT ${columns} FROM workspace_objects.audience_members m
+       JOIN workspace_objects.contacts c ON c.id = m.contact_id
+       WHERE m.audience_id = $2 AND m.workspace_id = $1
+         AND ($3::text IS NULL OR m.contact_id > $3)
+         AND ($4::timestamptz IS NULL OR m.joined_at < $4)
+       ORDER BY m.contact_id LIMIT $5`,
+      [workspaceId, audienceId, page.after ?? null, page.joinedBefore ?? null, page.limit],
+    ) as Promise<ContactRow[]>;
+  }
 }

@@ -4,10 +4,12 @@ import type {
   Audience,
   AudienceMember,
   AudienceMembersRequest,
+  AudienceSnapshotPage,
   CreateAudienceRequest,
   ListAudienceMembersRequest,
   ListAudiencesRequest,
   RequestContext,
+  SnapshotAudienceMembersRequest,
   UpdateAudienceRequest,
 } from '@switchboard/contracts';
 import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
@@ -18,6 +20,9 @@ import { ContactsRepository } from '../contacts/contacts.repository';
 import { toAudienceDto } from './audience.mapper';
 import { AudiencesRepository } from './audiences.repository';
 import type { AudienceRow } from './audiences.repository';
+
+const SNAPSHOT_PAGE_ROWS = 5000;
+const SNAPSHOT_PAGE_BYTES = 768 * 1024;
 
 /** Static audiences and their members: the rules of the SDK's `audiences` resource. */
 @Injectable()
@@ -99,6 +104,37 @@ export class AudiencesService {
         audiences: audiences.get(row.id) ?? [],
       })),
     };
+  }
+
+  /**
+   * A page of a broadcast's snapshot (internal). Cut short once its JSON passes 768 KB, so a
+   * page of contacts with large \`data\` still fits NATS's 1 MB payload.
+   */
+  async snapshot(
+    context: RequestContext,
+    request: SnapshotAudienceMembersRequest,
+  ): Promise<AudienceSnapshotPage> {
+    const workspaceId = workspaceOf(context);
+    await this.found(workspaceId, request.audience_id);
+    const limit = Math.min(Math.max(1, request.limit), SNAPSHOT_PAGE_ROWS);
+    const rows = await this.repository.snapshotMembers(workspaceId, request.audience_id, {
+      limit: limit + 1,
+      after: request.after,
+      joinedBefore: request.joined_before,
+      withFields: request.with_fields,
+    });
+    const data: AudienceSnapshotPage['data'] = [];
+    let bytes = 0;
+    for (const row of rows.slice(0, limit)) {
+      const member = request.with_fields
+        ? { contact_id: row.id, email: row.email, contact: toContactDto(row) }
+        : { contact_id: row.id, email: row.email };
+      bytes += JSON.stringify(member).length;
+      if (bytes > SNAPSHOT_PAGE_BYTES && data.length > 0) break;
+      data.push(member);
+    }
+    const more = data.length < rows.length;
+    return { data, next: more ? data[data.length - 1].contact_id : null };
   }
 
   /** Adds (or removes) up to 1,000 contacts; any unknown id fails the call with nothing changed. */

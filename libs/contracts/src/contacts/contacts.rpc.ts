@@ -4,6 +4,7 @@ import type { ContactSubjects } from './contacts';
 import type {
   Audience,
   AudienceMember,
+  AudienceSnapshotPage,
   AudienceMembersRequest,
   Contact,
   ContactFields,
@@ -14,6 +15,7 @@ import type {
   ListAudienceMembersRequest,
   ListAudiencesRequest,
   ListContactsRequest,
+  SnapshotAudienceMembersRequest,
   UpdateAudienceRequest,
   UpdateContactPropertyRequest,
   UpdateContactRequest,
@@ -48,4 +50,5 @@ export interface ContactsRpc {
   [ContactSubjects.AddMembers]: Rpc<AudienceMembersRequest, NoContent>;
   [ContactSubjects.RemoveMembers]: Rpc<AudienceMembersRequest, NoContent>;
   [ContactSubjects.RemoveMember]: Rpc<IdRequest<'audience_id' | 'contact_id'>, NoContent>;
+  [ContactSubjects.SnapshotMembers]: Rpc<SnapshotAudienceMembersRequest, AudienceSnapshotPage>;
 }

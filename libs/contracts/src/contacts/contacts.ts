@@ -26,6 +26,8 @@ export const ContactSubjects = {
   AddMembers: 'workspace_objects.audience.members.add',
   RemoveMembers: 'workspace_objects.audience.members.remove',
   RemoveMember: 'workspace_objects.audience.member.remove',
+  /** Internal (no route): an audience's members in contact-id order, for a broadcast's snapshot. */
+  SnapshotMembers: 'workspace_objects.audience.members.snapshot',
 } as const;
 
 export const CONTACT_LIMITS = {
@@ -169,4 +171,32 @@ export interface ListAudienceMembersRequest extends ListAudiencesRequest {
 export interface AudienceMembersRequest {
   audience_id: string;
   contact_ids: string[];
+}
+
+/**
+ * A page of an audience's members for a broadcast's snapshot, in contact-id order (keyset:
+ * `after`). `joined_before` leaves out contacts that joined after the snapshot was taken, so a
+ * resumed snapshot reads the same audience. Pages stay well under NATS's 1 MB payload: fewer
+ * rows than `limit` come back when their fields are large (`next` says whether more follow).
+ */
+export interface SnapshotAudienceMembersRequest {
+  audience_id: string;
+  limit: number;
+  after?: string;
+  joined_before?: string;
+  /** Whether to return each contact's fields (for personalisation), or only id and email. */
+  with_fields: boolean;
+}
+
+export interface AudienceSnapshotMember {
+  contact_id: string;
+  email: string | null;
+  /** With `with_fields` only. */
+  contact?: Contact;
+}
+
+export interface AudienceSnapshotPage {
+  data: AudienceSnapshotMember[];
+  /** The `after` of the next page, or null when this page is the last. */
+  next: string | null;
 }

@@ -90,8 +90,20 @@ export interface EmailSendRequest {
   track_clicks: boolean;
   ip_pool_id?: string;
   scheduled_at?: string;
+  /** A send by template: its content comes from the template's live version. */
+  template?: EmailTemplateSendInput;
   /** Lowercased emails of the workspace's users: who onboarding-domain mail may reach. */
   workspace_user_emails?: string[];
+}
+
+/** A send's `template` after the service's rules (the SDK's `EmailTemplateSend`). */
+export interface EmailTemplateSendInput {
+  id?: string;
+  slug?: string;
+  language?: string;
+  parameters?: Record<string, unknown>;
+  /** The send gave no `category`: it takes the template's. */
+  inherit_category: boolean;
 }
 
 export interface EmailBatchRequest {
@@ -132,10 +144,10 @@ export interface EmailMessage {
   processing_latency_ms: number | null;
   delivery_latency_ms: number | null;
   total_latency_ms: number | null;
-  requested_language: null;
-  resolved_language: null;
-  template_id: null;
-  template_version_id: null;
+  requested_language: string | null;
+  resolved_language: string | null;
+  template_id: string | null;
+  template_version_id: string | null;
   tags: EmailTag[];
   metadata: Record<string, unknown>;
   parameters: Record<string, unknown> | null;
@@ -154,10 +166,10 @@ export interface EmailBatchItem {
   id: string;
   status: 'accepted';
   category: EmailCategory;
-  requested_language: null;
-  resolved_language: null;
-  template_id: null;
-  template_version_id: null;
+  requested_language: string | null;
+  resolved_language: string | null;
+  template_id: string | null;
+  template_version_id: string | null;
   scheduled_at?: string;
 }
 
@@ -205,6 +217,14 @@ export interface EmailEvent {
   bounce_code?: string | null;
   bounce_description?: string | null;
   rejection_reason?: EmailRejectionReason | null;
+  /** `email.opened`: fetched by an inbox's privacy or image proxy, not shown to a person. */
+  is_prefetched?: boolean | null;
+  /** `email.clicked` (and `email.unsubscribed` through a link): where the link led. */
+  url?: string | null;
+  link_name?: string | null;
+  /** `email.opened` and `email.clicked`: the client that loaded the pixel or followed the link. */
+  ip_address?: string | null;
+  user_agent?: string | null;
 }
 
 export interface EmailContent {

@@ -73,9 +73,22 @@ export async function composeMessage(mail: ComposedMail, date: Date = new Date()
     domainName: mail.dkim.domainName,
     keySelector: mail.dkim.keySelector,
     privateKey: parsedKey(mail.dkim.privateKey),
+    headerFieldNames: SIGNED_HEADERS,
   });
   return collect(signer.sign(unsigned));
 }
+
+/**
+ * The headers the DKIM signature covers (when present): nodemailer's list (RFC 6376 5.4.1's
+ * recommendation) and `List-Unsubscribe-Post`, which RFC 8058 section 4 requires to be signed
+ * beside `List-Unsubscribe` for a one-click unsubscribe to be honoured.
+ */
+const SIGNED_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:' +
+  'Content-Transfer-Encoding:Content-ID:Content-Description:Resent-Date:Resent-From:' +
+  'Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:List-Id:' +
+  'List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:' +
+  'List-Archive';
 
 /**
  * Parsing an RSA-2048 PEM costs about as much as signing with it; a domain signs many messages,

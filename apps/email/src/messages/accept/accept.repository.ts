@@ -51,17 +51,20 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
        INSERT INTO email.messages (id, workspace_id, from_email, from_name, sender_domain,
          onboarding, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, category,
          status, tags, metadata, parameters, headers, attachments, track_opens, track_clicks,
-         ip_pool_id, accepted_count, scheduled_at, created_at)
+         ip_pool_id, template_id, template_version_id, requested_language, resolved_language,
+         accepted_count, scheduled_at, created_at)
        SELECT id, workspace_id, from_email, from_name, sender_domain, onboarding, to_addresses,
          cc_addresses, bcc_addresses, reply_to, subject, category, status, tags, metadata,
-         parameters, headers, attachments, track_opens, track_clicks, ip_pool_id, accepted_count,
+         parameters, headers, attachments, track_opens, track_clicks, ip_pool_id, template_id,
+         template_version_id, requested_language, resolved_language, accepted_count,
          scheduled_at, created_at
        FROM jsonb_to_recordset($1::jsonb) AS x(id text, workspace_id text, from_email text,
          from_name text, sender_domain text, onboarding boolean, to_addresses jsonb,
          cc_addresses jsonb, bcc_addresses jsonb, reply_to jsonb, subject text, category text,
          status text, tags jsonb, metadata jsonb, parameters jsonb, headers jsonb,
          attachments jsonb, track_opens boolean, track_clicks boolean, ip_pool_id text,
-         accepted_count int, scheduled_at timestamptz, created_at timestamptz)
+         template_id text, template_version_id text, requested_language text,
+         resolved_language text, accepted_count int, scheduled_at timestamptz, created_at timestamptz)
      ), r AS (
        INSERT INTO email.recipients (id, message_id, workspace_id, position, role, email, name,
          allowed, status)

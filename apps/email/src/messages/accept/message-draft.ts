@@ -12,6 +12,8 @@ type DerivedColumn =
   | 'complained_count'
   | 'deferred_count'
   | 'rejected_count'
+  | 'open_count'
+  | 'click_count'
   | 'processing_latency_ms'
   | 'delivery_latency_ms'
   | 'total_latency_ms'
@@ -22,7 +24,11 @@ type DerivedColumn =
 /** The rows one accepted send writes: the message, its recipients, content and first events. */
 export interface MessageDraft {
   /** The message's columns as a send sets them; timestamps as ISO text for the JSON insert. */
-  message: Omit<MessageRow, DerivedColumn | 'status' | 'scheduled_at' | 'created_at'> & {
+  // A broadcast's copies are written by the broadcast's own statement, which sets `broadcast_id`.
+  message: Omit<
+    MessageRow,
+    DerivedColumn | 'broadcast_id' | 'status' | 'scheduled_at' | 'created_at'
+  > & {
     status: 'accepted' | 'scheduled';
     scheduled_at: string | null;
     created_at: string;
@@ -50,6 +56,21 @@ export interface MessageDraft {
   runAt: Date | undefined;
 }
 
+/** The template version a send rendered, and the languages asked for and served. */
+export interface TemplateOrigin {
+  template_id: string | null;
+  template_version_id: string | null;
+  requested_language: string | null;
+  resolved_language: string | null;
+}
+
+const NO_TEMPLATE: TemplateOrigin = {
+  template_id: null,
+  template_version_id: null,
+  requested_language: null,
+  resolved_language: null,
+};
+
 export function senderDomainOf(address: string): string {
   return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 }
@@ -64,6 +85,7 @@ export function draftMessage(
   request: EmailSendRequest,
   onboarding: boolean,
   now: Date,
+  origin: TemplateOrigin = NO_TEMPLATE,
 ): MessageDraft {
   const id = newId('em', now.getTime());
   const allowedUsers = new Set(request.workspace_user_emails ?? []);
@@ -125,6 +147,10 @@ export function draftMessage(
       track_opens: request.track_opens,
       track_clicks: request.track_clicks,
       ip_pool_id: request.ip_pool_id ?? null,
+      template_id: origin.template_id,
+      template_version_id: origin.template_version_id,
+      requested_language: origin.requested_language,
+      resolved_language: origin.resolved_language,
       accepted_count: recipients.length,
       scheduled_at: scheduledAt ? scheduledAt.toISOString() : null,
       created_at: now.toISOString(),

@@ -529,34 +529,66 @@ describe('normaliseSendRequest', () => {
   });
 
   describe('features this deployment lacks', () => {
-    it('answers a template with E01017 naming template, without asking for a subject', () => {
-      const result = normaliseSendRequest(
-        { from: minimal.from, to: minimal.to, template: { slug: 'welcome' } },
-        options,
-      );
-      expect(problemsOf(result)).toEqual([
-        expect.objectContaining({ param: 'template', code: 'E01017' }),
-      ]);
-      const error = sendProblemsError(problemsOf(result));
-      expect(error.code).toBe('E01017');
-      expect(error.status).toBe(422);
+    it('takes a template send without a subject or body, category inherited', () => {
+      const request = normalised({
+        from: minimal.from,
+        to: minimal.to,
+        template: { slug: 'welcome', language: 'pt-BR', parameters: { name: 'Ada' } },
+      });
+      expect(request.template).toEqual({
+        slug: 'welcome',
+        language: 'pt-BR',
+        parameters: { name: 'Ada' },
+        inherit_category: true,
+      });
+      expect(request.subject).toBe('');
     });
 
-    it('rejects template with scheduled_at as a validation error listing both', () => {
+    it('keeps an explicit category on a template send', () => {
+      expect(
+        normalised({
+          ...minimal,
+          subject: undefined,
+          html: undefined,
+          category: 'transactional',
+          template: { id: 'emt_1' },
+        }).template?.inherit_category,
+      ).toBe(false);
+    });
+
+    it.each([
+      [{ slug: 'w', subject: 's' }, 'subject'],
+      [{ slug: 'w', parameters: {} }, 'parameters'],
+      [{ template: {} }, 'template'],
+      [{ template: { id: 'emt_1', slug: 'w' } }, 'template.slug'],
+      [{ template: { id: 'nope' } }, 'template.id'],
+      [{ template: { slug: 'w', language: 'not a tag' } }, 'template.language'],
+      [{ template: { slug: 'w', parameters: { bird: {} } } }, 'template.parameters.bird'],
+      [
+        { template: { slug: 'w', parameters: { 'two words': 1 } } },
+        'template.parameters.two words',
+      ],
+      [{ template: { slug: 'w', extra: 1 } }, 'template.extra'],
+      [{ template: 'welcome' }, 'template'],
+    ])('rejects template send %j naming %s', (change, param) => {
+      const { slug, ...rest } = change as { slug?: string };
+      const body = {
+        from: minimal.from,
+        to: minimal.to,
+        ...(slug ? { template: { slug } } : {}),
+        ...rest,
+      };
+      expect(params(body)).toContain(param);
+    });
+
+    it('rejects template with scheduled_at as a validation error', () => {
       const list = problems({
-        ...minimal,
+        from: minimal.from,
+        to: minimal.to,
         template: { slug: 'w' },
         scheduled_at: '2030-01-02T00:00:00Z',
       });
-      expect(list.map((p) => [p.param, p.code])).toEqual([
-        ['template', 'E01017'],
-        ['scheduled_at', 'E01001'],
-      ]);
-      expect(sendProblemsError(list).code).toBe('E01001');
-      expect(sendProblemsError(list).details?.map((d) => d.param)).toEqual([
-        'template',
-        'scheduled_at',
-      ]);
+      expect(list.map((p) => [p.param, p.code])).toEqual([['scheduled_at', 'E01001']]);
     });
 
     it('takes ipp_shared and answers any other pool with E01017', () => {

@@ -16,6 +16,7 @@ import {
   isBlockedFilename,
   normaliseContentType,
 } from './attachment-types';
+import { readTemplateSend } from './template-send.normaliser';
 
 /**
  * The limits of one send (spec: Limits; the SDK's `EmailMessageSendRequest`). `recipients`
@@ -250,18 +251,20 @@ function normaliseOne(
   for (const key of Object.keys(input))
     if (!SEND_FIELDS.has(key)) report(key, 'is not a known field');
 
-  const template = given(input, 'template') !== undefined;
+  const templateInput = given(input, 'template');
+  const template = templateInput !== undefined;
+  const templateSend = template ? readTemplateSend(templateInput, report) : undefined;
   if (template) {
-    report(
-      'template',
-      'email templates are not available in this deployment yet: send subject with html or text inline',
-      CommonErrors.UnsupportedFeature,
-    );
     if (given(input, 'scheduled_at') !== undefined)
       report(
         'scheduled_at',
         'cannot be combined with template: a template send goes out immediately',
       );
+    for (const field of ['subject', 'html', 'text'])
+      if (given(input, field) !== undefined)
+        report(field, 'must be omitted with template: the template supplies it');
+    if (given(input, 'parameters') !== undefined)
+      report('parameters', 'use template.parameters to personalise a template');
   }
   const addresses = readAddresses(input, report);
   const content = readContent(input, template, report);
@@ -305,6 +308,11 @@ function normaliseOne(
   if (parameters) request.parameters = parameters;
   if (ipPoolId) request.ip_pool_id = ipPoolId;
   if (scheduledAt) request.scheduled_at = scheduledAt;
+  if (templateSend)
+    request.template = {
+      ...templateSend,
+      inherit_category: given(input, 'category') === undefined,
+    };
   const size = estimateGeneratedSize(request);
   if (size > SEND_LIMITS.generatedBytes)
     return failed([

@@ -5,6 +5,7 @@ import type { EmailConfig } from '../../config/email.config';
 import type { SenderDomain, SendingDomainsService } from '../../domains';
 import type { AcceptRepository } from './accept.repository';
 import { SendService } from './send.service';
+import type { TemplateSends } from './template-sends';
 
 const context: RequestContext = {
   requestId: 'req_1',
@@ -32,7 +33,14 @@ describe('SendService sender lookups', () => {
     const config = { EMAIL_ONBOARDING_DOMAIN: 'onboarding.localhost' } as EmailConfig;
     const box = new SealedBox('an encryption key for tests');
     return {
-      service: new SendService(config, {} as DataSource, domains, box, {} as AcceptRepository),
+      service: new SendService(
+        config,
+        {} as DataSource,
+        domains,
+        box,
+        {} as AcceptRepository,
+        {} as TemplateSends,
+      ),
       lookups,
     };
   }

@@ -27,6 +27,7 @@ import {
   sendProblemsError,
 } from './send-request.normaliser';
 import type { MessageDraft } from './message-draft';
+import { TemplateSends } from './template-sends';
 
 /**
  * Accepts sends and batches: the sender rules, then every row of the send (message, recipients,
@@ -59,6 +60,7 @@ export class SendService {
     private readonly domains: SendingDomainsService,
     private readonly box: SealedBox,
     private readonly repository: AcceptRepository,
+    private readonly templates: TemplateSends,
   ) {}
 
   /** A send as the gateway forwards it: every rule of its values first, then the sender's. */
@@ -102,9 +104,12 @@ export class SendService {
     const replay = await storedReply<T>(this.dataSource, 'email', scope, this.box);
     if (replay !== undefined) return replay;
     const onboarding = await this.checkSenders(workspaceId, requests, paramPrefix);
+    const rendered = requests.some((request) => request.template)
+      ? await this.templates.render(context, workspaceId, requests, paramPrefix)
+      : { requests, origins: [] };
     const now = new Date();
-    const drafts = requests.map((request, index) =>
-      draftMessage(workspaceId, request, onboarding[index], now),
+    const drafts = rendered.requests.map((request, index) =>
+      draftMessage(workspaceId, request, onboarding[index], now, rendered.origins[index]),
     );
     const onboardingMessages = onboarding.filter(Boolean).length;
     if (!context.idempotencyKey && onboardingMessages === 0) {
@@ -221,6 +226,7 @@ function acceptedView(draft: MessageDraft): MessageRow {
   const { message } = draft;
   return {
     ...message,
+    broadcast_id: null,
     status: 'accepted',
     processed_count: 0,
     delivered_count: 0,
@@ -228,6 +234,8 @@ function acceptedView(draft: MessageDraft): MessageRow {
     complained_count: 0,
     deferred_count: 0,
     rejected_count: 0,
+    open_count: 0,
+    click_count: 0,
     processing_latency_ms: null,
     delivery_latency_ms: null,
     total_latency_ms: null,

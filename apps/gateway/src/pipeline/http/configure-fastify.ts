@@ -40,7 +40,9 @@ export function fastifyOptions(config: GatewayConfig, errors: ErrorResponder) {
     // Forwarded headers are the client's to forge unless a proxy in front sets them.
     trustProxy: config.TRUST_PROXY,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Tracked links carry their destination in a signed token (`/t/c/{token}`): a long URL
+    // makes a long parameter. PATH_PARAMETERS bounds each parameter by name.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8000 },
   };
 }
 

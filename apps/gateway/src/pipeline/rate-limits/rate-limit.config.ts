@@ -17,6 +17,8 @@ const RATE_LIMIT_GROUPS: readonly LimitedGroup[] = [
   'admin',
   'auth',
   'docs',
+  'tracking',
+  'unsubscribe',
 ];
 
 /** Requests per window (one minute) of each group, before per-organization overrides. */
@@ -34,6 +36,11 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<LimitedGroup, number>> = {
   admin: 600,
   auth: 60,
   docs: 600,
+  // Open pixels and tracked links, per client address: inbox proxies (Gmail's, Apple's) fetch
+  // for many people from few addresses, so only a flood is refused.
+  tracking: 60_000,
+  // Unsubscribe pages and their POSTs, per client address: people, one at a time.
+  unsubscribe: 120,
 };
 
 /** The deployment's limits. `enabled: false` turns the limiter off (no headers, no counting). */

@@ -80,6 +80,8 @@ describe('RATE_LIMITS', () => {
       admin: 600,
       auth: 60,
       docs: 600,
+      tracking: 60_000,
+      unsubscribe: 120,
     });
   });
 

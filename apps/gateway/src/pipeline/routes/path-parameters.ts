@@ -2,6 +2,8 @@ import {
   CommonErrors,
   ContactErrors,
   EmailErrors,
+  EmailTrackingErrors,
+  EmailTemplateErrors,
   NumbersErrors,
   PreferenceErrors,
   RealtimeErrors,
@@ -13,6 +15,7 @@ import {
   WhatsAppTemplatesErrors,
   WhatsAppInteractionsErrors,
   WhatsAppMessagesErrors,
+  EmailBroadcastErrors,
 } from '@switchboard/contracts';
 import type { ErrorCode } from '@switchboard/contracts';
 
@@ -32,6 +35,7 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   domain_id: { pattern: ID, notFound: EmailErrors.DomainNotFound },
   suppression_id: { pattern: ID, notFound: EmailErrors.SuppressionNotFound },
   message_id: { pattern: ID, notFound: EmailErrors.EmailMessageNotFound },
+  broadcast_id: { pattern: ID, notFound: EmailBroadcastErrors.BroadcastNotFound },
   webhook_id: { pattern: ID, notFound: WebhookErrors.WebhookEndpointNotFound },
   contact_id: { pattern: ID, notFound: ContactErrors.ContactNotFound },
   audience_id: { pattern: ID, notFound: ContactErrors.AudienceNotFound },
@@ -55,6 +59,19 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   },
   sms_message_id: { pattern: ID, notFound: SmsErrors.SmsMessageNotFound },
   whatsapp_message_id: { pattern: ID, notFound: WhatsAppMessagesErrors.WhatsAppMessageNotFound },
+  // An email template's id (`emt_…`) or slug.
+  email_template_ref: {
+    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    notFound: EmailTemplateErrors.EmailTemplateNotFound,
+  },
+  email_template_version_id: {
+    pattern: ID,
+    notFound: EmailTemplateErrors.EmailTemplateVersionNotFound,
+  },
+  email_template_language: {
+    pattern: /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,4}$/,
+    notFound: EmailTemplateErrors.EmailTemplateLanguageNotFound,
+  },
   // A WhatsApp template's id or slug (its name at Meta: lowercase, digits, `_`; up to 512).
   whatsapp_template_ref: {
     pattern: /^[a-z0-9][a-z0-9_-]{0,511}$/,
@@ -89,6 +106,15 @@ export const PATH_PARAMETERS: Record<string, { pattern: RegExp; notFound: ErrorC
   },
   media_id: { pattern: ID, notFound: WhatsAppInteractionsErrors.WhatsAppMediaNotFound },
   // A signed media link: `<waf_ id>.<expiry, epoch ms>.<base64url HMAC-SHA256>`.
+  // The signed tokens of tracking and unsubscribe links: `<base64url payload>.<base64url MAC>`.
+  tracking_token: {
+    pattern: /^[A-Za-z0-9_-]{1,7000}\.[A-Za-z0-9_-]{22}$/,
+    notFound: EmailTrackingErrors.TrackingLinkNotFound,
+  },
+  unsubscribe_token: {
+    pattern: /^[A-Za-z0-9_-]{1,7000}\.[A-Za-z0-9_-]{22}$/,
+    notFound: EmailTrackingErrors.UnsubscribeLinkNotFound,
+  },
   media_link: {
     pattern: /^waf_[0-9a-z]{26}\.\d{1,15}\.[A-Za-z0-9_-]{43}$/,
     notFound: WhatsAppInteractionsErrors.WhatsAppMediaLinkInvalid,

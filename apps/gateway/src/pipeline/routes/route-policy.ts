@@ -19,6 +19,8 @@ export type RateLimitGroup =
   | 'admin'
   | 'auth'
   | 'docs'
+  | 'tracking'
+  | 'unsubscribe'
   | 'none';
 
 type Constructor = new (...args: never[]) => object;

@@ -1,0 +1,67 @@
+import { ContactErrors, ContactSubjects } from '@switchboard/contracts';
+import type { AudienceSnapshotPage, RequestContext } from '@switchboard/contracts';
+import type { ServiceClient } from '@switchboard/platform';
+
+/** Rows per snapshot page: one RPC and one insert statement each. */
+export const SNAPSHOT_PAGE_ROWS = 1000;
+
+export const AUDIENCE_SNAPSHOTS = Symbol('AUDIENCE_SNAPSHOTS');
+
+/**
+ * A broadcast's view of its audience, through the workspace-objects service's typed contract:
+ * whether it exists, and its members a keyset page at a time.
+ */
+export class AudienceSnapshots {
+  constructor(private readonly services: ServiceClient) {}
+
+  /** False when the audience is not one of the workspace's. */
+  async exists(context: RequestContext, audienceId: string): Promise<boolean> {
+    try {
+      await this.services.send(ContactSubjects.GetAudience, { audience_id: audienceId }, context);
+      return true;
+    } catch (err) {
+      if ((err as { code?: string }).code === ContactErrors.AudienceNotFound) return false;
+      throw err;
+    }
+  }
+
+  page(
+    context: RequestContext,
+    audienceId: string,
+    page: { after?: string; joinedBefore?: Date; withFields: boolean; limit?: number },
+  ): Promise<AudienceSnapshotPage> {
+    return this.services.send(
+      ContactSubjects.SnapshotMembers,
+      {
+        audience_id: audienceId,
+        limit: page.limit ?? SNAPSHOT_PAGE_ROWS,
+        with_fields: page.withFields,
+        ...(page.after ? { after: page.after } : {}),
+        ...(page.joinedBefore ? { joined_before: page.joinedBefore.toISOString() } : {}),
+      },
+      context,
+    );
+  }
+
+  /** Every member's address (null: the contact has none), a page at a time. */
+  async *addresses(
+    context: RequestContext,
+    audienceId: string,
+  ): AsyncGenerator<Array<string | null>> {
+    let after: string | undefined;
+    do {
+      const page = await this.page(context, audienceId, {
+        after,
+        withFields: false,
+        limit: 5000,
+      });
+      yield page.data.map((member) => member.email);
+      after = page.next ?? undefined;
+    } while (after);
+  }
+}
+
+/** The context a worker asks other services with, for one workspace. */
+export function workerContext(workspaceId: string, requestId: string): RequestContext {
+  return { requestId, workspaceId, caller: { kind: 'operator' } };
+}

@@ -1,0 +1,138 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EmailBroadcastErrors } from '@switchboard/contracts';
+import type { ErrorDetail, RequestContext } from '@switchboard/contracts';
+import type { SqlRunner } from '@switchboard/persistence';
+import { AppError } from '@switchboard/platform';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
+import { SendingDomainsService } from '../domains';
+import { SuppressionsService } from '../suppressions';
+import { senderDomainOf } from '../messages/accept/message-draft';
+import { AUDIENCE_SNAPSHOTS, AudienceSnapshots } from './audience-snapshots';
+import type { BroadcastRow } from './broadcast.mapper';
+import { BROADCAST_TEMPLATES } from './broadcast-templates';
+import type { BroadcastTemplates } from './broadcast-templates';
+import { sendQuotaOf, sentInWindows } from './send-allowance';
+
+/** Only the shared pool exists in this deployment. */
+export const SHARED_IP_POOL = 'ipp_shared';
+
+/**
+ * What a broadcast needs to send: a `from` on a verified sending domain, an audience of the
+ * workspace, and a template with a published version. Checked when it is sent (and again when it
+ * is prepared, by the preparation); the first failing rule answers 422 and nothing is saved.
+ */
+@Injectable()
+export class BroadcastRequirements {
+  constructor(
+    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
+    private readonly domains: SendingDomainsService,
+    private readonly suppressions: SuppressionsService,
+    @Inject(AUDIENCE_SNAPSHOTS) private readonly audiences: AudienceSnapshots,
+    @Inject(BROADCAST_TEMPLATES) private readonly templates: BroadcastTemplates,
+  ) {}
+
+  async check(context: RequestContext, row: BroadcastRow, runner?: SqlRunner): Promise<void> {
+    const missing: ErrorDetail[] = [];
+    if (!row.from_email) missing.push({ param: 'from', message: 'is required to send' });
+    if (!row.audience_id) missing.push({ param: 'audience_id', message: 'is required to send' });
+    if (!row.template_id) missing.push({ param: 'template', message: 'is required to send' });
+    if (missing.length)
+      throw new AppError(EmailBroadcastErrors.BroadcastIncomplete, { details: missing });
+    const problem = await this.senderProblem(row.workspace_id, row.from_email as string, runner);
+    if (problem)
+      throw new AppError(EmailBroadcastErrors.BroadcastSenderNotVerified, {
+        details: [{ param: 'from', message: problem }],
+      });
+    if (!(await this.audiences.exists(context, row.audience_id as string)))
+      throw new AppError(EmailBroadcastErrors.BroadcastAudienceUnknown, {
+        details: [{ param: 'audience_id', message: `no audience ${row.audience_id}` }],
+      });
+    const live = await this.templates.liveVersion(
+      row.workspace_id,
+      row.template_id as string,
+      runner,
+    );
+    if (!live)
+      throw new AppError(EmailBroadcastErrors.BroadcastTemplateNotPublished, {
+        details: [
+          {
+            param: 'template.id',
+            message: `template ${row.template_id} does not exist or has no published version`,
+          },
+        ],
+      });
+  }
+
+  /** Why `from` cannot send, or undefined when its domain is a verified one of the workspace. */
+  async senderProblem(
+    workspaceId: string,
+    from: string,
+    runner?: SqlRunner,
+  ): Promise<string | undefined> {
+    const domain = senderDomainOf(from);
+    const sender = (await this.domains.sendersFor(workspaceId, [domain], runner)).get(domain);
+    if (!sender) return `${domain} is not a sending domain of this workspace`;
+    if (!sender.verified) return `the sending domain ${domain} is not verified`;
+    return undefined;
+  }
+
+  /**
+   * For a send now: someone in the audience can receive it (422 otherwise), and the whole of it
+   * fits the send allowance (a broadcast is never sent in part).
+   */
+  async checkReach(context: RequestContext, row: BroadcastRow, runner: SqlRunner): Promise<void> {
+    const { sendable } = await this.audienceCounts(context, row, runner);
+    if (sendable === 0)
+      throw new AppError(EmailBroadcastErrors.BroadcastAudienceEmpty, {
+        details: [{ param: 'audience_id', message: 'no contact can receive this broadcast' }],
+      });
+    const quota = await this.quota(row.workspace_id, sendable, runner);
+    if (quota.allowed < sendable)
+      throw new AppError(EmailBroadcastErrors.BroadcastQuotaExceeded, {
+        details: [
+          {
+            param: 'audience_id',
+            message: `${sendable} recipients; the ${quota.limited_by} allowance of ${quota.limit} has ${quota.remaining} left`,
+          },
+        ],
+      });
+  }
+
+  /** The send allowance for `recipients`, from the settings and what was sent this day and month. */
+  async quota(workspaceId: string, recipients: number, runner: SqlRunner) {
+    const limits = {
+      daily: this.config.EMAIL_DAILY_LIMIT,
+      monthly: this.config.EMAIL_MONTHLY_LIMIT,
+    };
+    const used =
+      limits.daily || limits.monthly
+        ? await sentInWindows(runner, workspaceId)
+        : { daily: 0, monthly: 0 };
+    return sendQuotaOf(recipients, limits, used);
+  }
+
+  /**
+   * total, addressable (has an email) and sendable (not suppressed for the category, nor opted
+   * out in the preference projection), live, over the audience a page at a time.
+   */
+  async audienceCounts(context: RequestContext, row: BroadcastRow, runner: SqlRunner) {
+    let total = 0;
+    let addressable = 0;
+    let sendable = 0;
+    for await (const page of this.audiences.addresses(context, row.audience_id as string)) {
+      total += page.length;
+      const emails = page.filter((email): email is string => !!email);
+      addressable += emails.length;
+      const stopped = await this.suppressions.suppressedAmong(
+        runner,
+        row.workspace_id,
+        emails,
+        row.category,
+        { preferences: this.config.PREFERENCES_ENFORCEMENT },
+      );
+      sendable += emails.length - stopped.size;
+    }
+    return { total, addressable, sendable };
+  }
+}

@@ -1,0 +1,174 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EmailBroadcastErrors } from '@switchboard/contracts';
+import type { Job } from '@switchboard/background';
+import { inPgTransaction, pgPoolOf } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import { AppError } from '@switchboard/platform';
+import type { Pool } from 'pg';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
+import { workerContext } from './audience-snapshots';
+import type { BroadcastFailureReason, BroadcastRow } from './broadcast.mapper';
+import { BroadcastMessagesRepository } from './broadcast-messages.repository';
+import { BroadcastRequirements } from './broadcast-requirements';
+import { BROADCAST_TEMPLATES } from './broadcast-templates';
+import type { BroadcastTemplates } from './broadcast-templates';
+import { BroadcastsRepository } from './broadcasts.repository';
+import { sentInWindows } from './send-allowance';
+
+/** How long a sending broadcast waits before looking again whether its last message was processed. */
+const FINISH_POLL_MS = 1000;
+
+/**
+ * The preparation job's transitions other than writing pages, each in one transaction that
+ * also settles or keeps the job (fenced: a job another worker took over is left to it):
+ * scheduled or accepted -> sending (checked again, template pinned, snapshot time taken),
+ * sending -> sent once every message is processed, canceling -> canceled, and failures.
+ */
+@Injectable()
+export class BroadcastStates {
+  private readonly pool: Pool;
+
+  constructor(
+    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
+    @InjectDataSource('email') dataSource: DataSource,
+    private readonly repository: BroadcastsRepository,
+    private readonly messages: BroadcastMessagesRepository,
+    private readonly requirements: BroadcastRequirements,
+    @Inject(BROADCAST_TEMPLATES) private readonly templates: BroadcastTemplates,
+  ) {
+    this.pool = pgPoolOf(dataSource);
+  }
+
+  /** One transition; 'again' when the caller should read the broadcast and step on. */
+  step(job: Job<{ broadcast_id: string }>, broadcastId: string): Promise<'again' | 'done'> {
+    return inPgTransaction(this.pool, async (tx) => {
+      await job.hold(tx);
+      const row = await this.repository.lock(tx, broadcastId);
+      const now = new Date();
+      switch (row?.status) {
+        case 'scheduled':
+          // A job of an earlier schedule (the broadcast was sent again for another time).
+          if (row.scheduled_at && row.scheduled_at.getTime() > now.getTime() + 1000) break;
+          return this.start(tx, job, row, now);
+        case 'accepted':
+          return this.start(tx, job, row, now);
+        case 'sending':
+          if (!row.prepared_at) return 'again';
+          if (await this.messages.unprocessed(tx, row.workspace_id, row.id)) {
+            await job.retryAt(tx, new Date(now.getTime() + FINISH_POLL_MS));
+            return 'done';
+          }
+          await this.repository.setState(tx, row.id, { status: 'sent', sent_at: now });
+          break;
+        case 'canceling':
+          await this.repository.setState(tx, row.id, { status: 'canceled' });
+          break;
+        // Nothing left to do: drafted again never happens, final states stay, a gone row is gone.
+        case 'draft':
+        case 'sent':
+        case 'canceled':
+        case 'failed':
+        case undefined:
+          break;
+      }
+      await job.complete(tx);
+      return 'done';
+    });
+  }
+
+  /** Due: the requirements again (a domain or template may have changed), then sending. */
+  private async start(
+    tx: SqlRunner,
+    job: Job,
+    row: BroadcastRow,
+    now: Date,
+  ): Promise<'again' | 'done'> {
+    try {
+      await this.requirements.check(workerContext(row.workspace_id, `req_${row.id}`), row, tx);
+    } catch (err) {
+      const reason = failureOf(err);
+      if (!reason) throw err;
+      await this.failIn(tx, job, row.id, reason, (err as AppError).message + detailsOf(err));
+      return 'done';
+    }
+    const over = await this.overAllowance(tx, row, 0);
+    if (over) {
+      await this.failIn(tx, job, row.id, 'quota_exceeded', over);
+      return 'done';
+    }
+    const versionId = await this.templates.liveVersion(
+      row.workspace_id,
+      row.template_id as string,
+      tx,
+    );
+    await this.repository.setState(tx, row.id, {
+      status: 'sending',
+      started_at: now,
+      snapshot_at: now,
+      template_version_id: versionId,
+    });
+    return 'again';
+  }
+
+  /** Fails the broadcast in a transaction of its own, settling the job. */
+  fail(job: Job, id: string, reason: BroadcastFailureReason, detail: string): Promise<void> {
+    return inPgTransaction(this.pool, async (tx) => {
+      await job.hold(tx);
+      await this.failIn(tx, job, id, reason, detail);
+    });
+  }
+
+  async failIn(
+    tx: SqlRunner,
+    job: Job,
+    id: string,
+    reason: BroadcastFailureReason,
+    detail: string,
+  ): Promise<void> {
+    await this.repository.setState(tx, id, {
+      status: 'failed',
+      failure_reason: reason,
+      failure_detail: detail,
+    });
+    await job.complete(tx);
+  }
+
+  /**
+   * Why `adding` more messages would pass the workspace's daily or monthly allowance (the
+   * settings `EMAIL_DAILY_LIMIT`, `EMAIL_MONTHLY_LIMIT`), or undefined when they fit.
+   */
+  async overAllowance(tx: SqlRunner, row: BroadcastRow, adding: number) {
+    const limits = {
+      daily: this.config.EMAIL_DAILY_LIMIT,
+      monthly: this.config.EMAIL_MONTHLY_LIMIT,
+    };
+    if (!limits.daily && !limits.monthly) return undefined;
+    const used = await sentInWindows(tx, row.workspace_id);
+    for (const window of ['daily', 'monthly'] as const) {
+      const limit = limits[window];
+      if (limit && used[window] + Math.max(adding, 1) > limit)
+        return `${used[window]} emails sent this ${window === 'daily' ? 'day' : 'month'} and ${adding} more to send would pass the ${window} allowance of ${limit}`;
+    }
+    return undefined;
+  }
+}
+
+/** The broadcast's failure reason for a requirement that no longer holds. */
+export function failureOf(err: unknown): BroadcastFailureReason | undefined {
+  if (!(err instanceof AppError)) return undefined;
+  if (err.code === EmailBroadcastErrors.BroadcastAudienceUnknown) return 'audience_unavailable';
+  const content: string[] = [
+    EmailBroadcastErrors.BroadcastIncomplete,
+    EmailBroadcastErrors.BroadcastSenderNotVerified,
+    EmailBroadcastErrors.BroadcastTemplateNotPublished,
+  ];
+  return content.includes(err.code) ? 'content_invalid' : undefined;
+}
+
+function detailsOf(err: unknown): string {
+  const details = (err as AppError).details ?? [];
+  return details.length ? ` (${details.map((d) => `${d.param}: ${d.message}`).join('; ')})` : '';
+}

@@ -1,0 +1,44 @@
+import type { Contact } from '@switchboard/contracts';
+import type { SqlRunner } from '@switchboard/persistence';
+
+/** One recipient's rendered copy of a broadcast's pinned template version. */
+export interface RenderedBroadcastContent {
+  subject: string;
+  html: string | null;
+  text: string | null;
+}
+
+/** A template version a broadcast is pinned to, ready to render per recipient. */
+export interface PinnedBroadcastTemplate {
+  templateId: string;
+  versionId: string;
+  /** Renders the version for one contact (`bird.contact.*`); throws when it cannot. */
+  render(contact: Contact): RenderedBroadcastContent;
+}
+
+/**
+ * What broadcasts need of email templates (owned by the templates area): whether a template has
+ * a live version, the version to pin, and its sizes. Provided under `BROADCAST_TEMPLATES`.
+ */
+export interface BroadcastTemplates {
+  /** The live version's id, or undefined when the template is unknown or has none published. */
+  liveVersion(
+    workspaceId: string,
+    templateId: string,
+    runner?: SqlRunner,
+  ): Promise<string | undefined>;
+  /** The pinned version, ready to render; undefined when it no longer exists. */
+  pinned(
+    workspaceId: string,
+    templateId: string,
+    versionId: string,
+  ): Promise<PinnedBroadcastTemplate | undefined>;
+  /** The HTML and text sizes of a version, for a single read; undefined when unreadable. */
+  sizes(
+    workspaceId: string,
+    templateId: string,
+    versionId: string | null,
+  ): Promise<{ html: number; text: number } | undefined>;
+}
+
+export const BROADCAST_TEMPLATES = Symbol('BROADCAST_TEMPLATES');

@@ -1,0 +1,3 @@
+export { BroadcastsModule } from './broadcasts.module';
+export { BroadcastsService, BROADCAST_QUEUE } from './broadcasts.service';
+export { BroadcastInsightsService } from './broadcast-insights.service';

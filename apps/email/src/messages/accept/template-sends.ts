@@ -1,0 +1,118 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { EmailErrors } from '@switchboard/contracts';
+import type { EmailSendRequest, RequestContext } from '@switchboard/contracts';
+import type { ServiceClient } from '@switchboard/platform';
+import { AppError } from '@switchboard/platform';
+import {
+  contactByEmail,
+  joinTemplateErrors,
+  PublishedTemplates,
+  TemplateContactsClient,
+} from '../../templates';
+import type { PinnedTemplate } from '../../templates';
+import type { TemplateOrigin } from './message-draft';
+import { estimateGeneratedSize, SEND_LIMITS } from './send-request.normaliser';
+
+/**
+ * Sends by template at accept time: each template's live version is pinned (one query for
+ * every template a batch names; compiled content comes from the cache) and rendered with the
+ * send's parameters, so what is stored and delivered is fixed now and a later edit or publish
+ * never changes it. Any problem in any send rejects the whole request with every detail.
+ */
+@Injectable()
+export class TemplateSends {
+  constructor(
+    private readonly published: PublishedTemplates,
+    @Optional() @Inject(TemplateContactsClient) private readonly contacts?: ServiceClient,
+  ) {}
+
+  /**
+   * The requests with their content rendered, and each one's template origin (undefined: none).
+   * `bird.contact.*` takes the contact of the first `to` address, read only for a language that
+   * uses it (one request per distinct address).
+   */
+  async render(
+    context: RequestContext,
+    workspaceId: string,
+    requests: EmailSendRequest[],
+    paramPrefix: (index: number) => string,
+  ): Promise<{ requests: EmailSendRequest[]; origins: Array<TemplateOrigin | undefined> }> {
+    const indexes = requests.flatMap((request, index) => (request.template ? [index] : []));
+    if (indexes.length === 0) return { requests, origins: [] };
+    const pinned = await this.published.pinAll(
+      workspaceId,
+      indexes.map((index) => {
+        const template = requests[index].template as NonNullable<EmailSendRequest['template']>;
+        return {
+          id: template.id,
+          slug: template.slug,
+          language: template.language,
+          param: `${paramPrefix(index)}template`,
+        };
+      }),
+    );
+    const contacts = await this.contactsOf(
+      context,
+      indexes.map((index, at) => [requests[index], pinned[at]]),
+    );
+    const rendered = [...requests];
+    const origins: Array<TemplateOrigin | undefined> = [];
+    const errors: AppError[] = [];
+    indexes.forEach((index, at) => {
+      const request = requests[index];
+      const template = request.template as NonNullable<EmailSendRequest['template']>;
+      const version = pinned[at];
+      try {
+        const contact = contacts.get(request.to[0]?.email ?? '') ?? null;
+        const content = version.render({ parameters: template.parameters ?? {}, contact });
+        const next: EmailSendRequest = {
+          ...request,
+          subject: content.subject,
+          category: template.inherit_category ? version.category : request.category,
+        };
+        if (content.html !== null) next.html = content.html;
+        if (content.text !== null) next.text = content.text;
+        if (estimateGeneratedSize(next) > SEND_LIMITS.generatedBytes)
+          throw new AppError(EmailErrors.EmailMessageTooLarge, {
+            param: paramPrefix(index) ? `messages[${index}]` : 'body',
+          });
+        rendered[index] = next;
+        origins[index] = {
+          template_id: version.templateId,
+          template_version_id: version.versionId,
+          requested_language: version.requestedLanguage,
+          resolved_language: version.language,
+        };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        errors.push(err);
+      }
+    });
+    if (errors.length) throw joinTemplateErrors(errors);
+    return { requests: rendered, origins };
+  }
+
+  private async contactsOf(
+    context: RequestContext,
+    sends: Array<[EmailSendRequest, PinnedTemplate]>,
+  ): Promise<Map<string, Record<string, unknown> | null>> {
+    const keysByEmail = new Map<string, Set<string>>();
+    for (const [request, pinned] of sends) {
+      const email = request.to[0]?.email;
+      if (!pinned.contactKeys.length || !email) continue;
+      const keys = keysByEmail.get(email) ?? new Set<string>();
+      for (const key of pinned.contactKeys) keys.add(key);
+      keysByEmail.set(email, keys);
+    }
+    const client = this.contacts;
+    if (keysByEmail.size === 0 || !client) return new Map();
+    return new Map(
+      await Promise.all(
+        [...keysByEmail].map(
+          async ([email, keys]) =>
+            [email, await contactByEmail(client, context, email, [...keys])] as const,
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,83 @@
+import { CompiledLanguage } from './compiled-language';
+import { liquidProblems, textFromHtml } from './template-liquid';
+
+describe(CompiledLanguage.name, () => {
+  const content = {
+    subject: 'Order {{ order_id }} for {{ bird.contact.first_name }}',
+    preview_text: 'Shipped {{ order_id }}',
+    html: '<p>Hi {{ bird.contact.first_name }}, {{ note }}</p>{% for item in items %}<li>{{ item }}</li>{% endfor %}',
+    text: null,
+  };
+
+  it('lists the parameters and contact attributes it reads, bird aside', () => {
+    const compiled = new CompiledLanguage(content);
+    expect(compiled.variables).toEqual({
+      parameters: ['items', 'note', 'order_id'],
+      contactKeys: ['first_name'],
+      usesLoop: true,
+    });
+  });
+
+  it('escapes values in HTML and keeps the subject and derived text plain', () => {
+    const rendered = new CompiledLanguage(content).render(
+      {
+        parameters: { order_id: 'A&1', note: '<b>soon</b>', items: ['x'] },
+        contact: { first_name: 'Ada' },
+      },
+      true,
+    );
+    expect(rendered.subject).toBe('Order A&1 for Ada');
+    expect(rendered.html).toContain('Hi Ada, &lt;b&gt;soon&lt;/b&gt;');
+    expect(rendered.html).toMatch(/^<div style="display:none[^>]*>Shipped A&amp;1<\/div>/);
+    expect(rendered.text).toContain('Hi Ada, <b>soon</b>');
+  });
+
+  it('throws on a missing parameter when strict, renders it empty otherwise', () => {
+    const compiled = new CompiledLanguage(content);
+    expect(compiled.missing({ order_id: 1 })).toEqual(['items', 'note']);
+    expect(() => compiled.render({ parameters: { order_id: 1, items: [] } }, true)).toThrow(
+      /undefined variable: note/,
+    );
+    expect(compiled.render({}, false).subject).toBe('Order  for');
+  });
+
+  it('renders a bird.contact attribute the contact lacks as empty', () => {
+    const rendered = new CompiledLanguage({ ...content, preview_text: null }).render(
+      { parameters: { order_id: 1, note: '', items: [] }, contact: null },
+      true,
+    );
+    expect(rendered.html).toBe('<p>Hi , </p>');
+  });
+});
+
+describe(liquidProblems.name, () => {
+  it.each([
+    ['{% include "x" %}', /include/],
+    ['{% render "x" %}', /render/],
+    ['{% increment n %}', /increment/],
+    ['{{ price | money }}', /money/],
+    ['{{ x | json }}', /json/],
+    ['{% if list == empty %}x{% endif %}', /empty or blank/],
+    ['{% if x %}', /does not parse/],
+    ['{{ x | no_such_filter }}', /does not parse/],
+    [`${'{% if a %}'.repeat(21)}${'{% endif %}'.repeat(21)}`, /nested 21 deep/],
+  ])('refuses %s', (source, reason) => {
+    expect(liquidProblems(source).join(' ')).toMatch(reason);
+  });
+
+  it('accepts variables, filters, conditionals and loops', () => {
+    expect(
+      liquidProblems(
+        '{% if a.size == 0 %}{{ a | upcase }}{% endif %}{% for i in b %}{{ i }}{% endfor %}',
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe(textFromHtml.name, () => {
+  it('turns markup into readable plain text', () => {
+    expect(textFromHtml('<h1>Hi</h1><p>Read <a href="https://x.test">this</a>&amp;more</p>')).toBe(
+      'Hi\n\nRead this (https://x.test)&more',
+    );
+  });
+});

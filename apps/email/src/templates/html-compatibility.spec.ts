@@ -1,0 +1,36 @@
+import { compatibilityOf, joinReports, MAX_FINDINGS } from './html-compatibility';
+
+describe(compatibilityOf.name, () => {
+  it('finds nothing in plain table markup', () => {
+    expect(compatibilityOf('<table><tr><td style="color:#333">Hi</td></tr></table>', null)).toEqual(
+      { severity: 'none', findings: [] },
+    );
+  });
+
+  it('reports each pattern in source order with its line, column and match', () => {
+    const html =
+      '<p>Hi</p>\n<div style="display: flex">\n  <a onclick="x()">go</a><script>x()</script></div>';
+    const report = compatibilityOf(html, 'en');
+    expect(report.severity).toBe('problem');
+    expect(report.findings.map((f) => [f.rule_id, f.line, f.column, f.match])).toEqual([
+      ['css_display_flex_grid', 2, 13, 'display: flex'],
+      ['html_event_handlers', 3, 6, 'onclick="x()"'],
+      ['html_script', 3, 26, '<script>x()</script>'],
+    ]);
+    expect(report.findings[0]).toMatchObject({
+      severity: 'warning',
+      language: 'en',
+      field: 'html',
+    });
+  });
+
+  it('counts every finding in the severity but lists at most 200', () => {
+    const report = compatibilityOf(
+      '<p style="width:1vw"></p>'.repeat(MAX_FINDINGS + 5) + '<svg></svg>',
+      null,
+    );
+    expect(report.findings).toHaveLength(MAX_FINDINGS);
+    expect(report.severity).toBe('problem');
+    expect(joinReports([report, compatibilityOf('', null)]).severity).toBe('problem');
+  });
+});

@@ -1,0 +1,20 @@
+export { TemplatesModule } from './templates.module';
+export {
+  contactByEmail,
+  TemplateContactsClient,
+  TemplateContactsModule,
+} from './template-contacts';
+export { PublishedTemplatesModule } from './published-templates.module';
+export { TEMPLATE_USAGE } from './template-usage';
+export type { TemplateUsage } from './template-usage';
+export { PublishedTemplates } from './published-templates';
+export type { PinnedTemplate, TemplateRef } from './published-templates';
+export type { RenderedTemplate, TemplateValues } from './compiled-language';
+export {
+  joinTemplateErrors,
+  TemplateLanguageRequiredError,
+  TemplateLanguageUnavailableError,
+  TemplateNotPublishedError,
+  TemplateUnknownError,
+  TemplateVariableMissingError,
+} from './template-errors';

@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import { CommitBatcher } from '@switchboard/background';
+import { EmailTemplateErrors } from '@switchboard/contracts';
+import { AppError } from '@switchboard/platform';
+import { CompiledLanguage, undefinedVariableOf } from './compiled-language';
+import type { RenderedTemplate, TemplateValues } from './compiled-language';
+import {
+  joinTemplateErrors,
+  TemplateLanguageRequiredError,
+  TemplateLanguageUnavailableError,
+  TemplateNotPublishedError,
+  TemplateUnknownError,
+  TemplateVariableMissingError,
+} from './template-errors';
+import { canonicalLanguage, chooseLanguage } from './template-languages';
+import { PublishedTemplatesRepository } from './published-templates.repository';
+import type { LiveTemplateRow } from './published-templates.repository';
+
+/** How a send or a broadcast names a template, and where in its request (`template`). */
+export interface TemplateRef {
+  id?: string;
+  slug?: string;
+  language?: string;
+  /** The request field the ref sits at, for error details: `template`, `messages[3].template`. */
+  param?: string;
+}
+
+/** A template's version fixed for a send: render it per recipient; it never changes. */
+export interface PinnedTemplate {
+  templateId: string;
+  slug: string;
+  category: 'transactional' | 'marketing';
+  versionId: string;
+  versionNumber: number | null;
+  /** The language asked for (canonical as given), or null: the default was served. */
+  requestedLanguage: string | null;
+  /** The language rendered: the one asked for, a broader form, or the default. */
+  language: string;
+  /** The parameters this language uses (a send must give each). */
+  variables: string[];
+  /** The `bird.contact.*` attributes this language reads. */
+  contactKeys: string[];
+  /** Whether it uses `{% for %}` (or `tablerow`), which a broadcast cannot supply values for. */
+  usesLoop: boolean;
+  /** Throws `TemplateVariableMissingError` when a parameter the language uses has no value. */
+  render(values: TemplateValues): RenderedTemplate;
+}
+
+const COMPILED_CACHE_SIZE = 2_000;
+
+/** One pin's templates, and the rows the shared query found for them. */
+interface LiveLookup {
+  workspaceId: string;
+  refs: string[];
+  rows: Array<LiveTemplateRow & { ref: string; workspace_id: string }>;
+}
+
+/**
+ * Pins templates' live versions and renders them, for sends by template and for broadcasts.
+ * Published versions never change, so each (version, language) is parsed once and kept (the
+ * most recently compiled 2,000); a pin costs one query for however many templates it names.
+ */
+@Injectable()
+export class PublishedTemplates {
+  private readonly compiled = new Map<string, CompiledLanguage>();
+  /**
+   * Lookups of live versions that arrive while one query runs share the next: under load one
+   * query answers many sends. Each is answered by a query started after it arrived, so a send
+   * accepted after a submit returned always sees the version that submit made live.
+   */
+  private readonly lookups = new CommitBatcher<LiveLookup>(async (lookups) => {
+    const rows = await this.repository.live(lookups);
+    for (const lookup of lookups)
+      lookup.rows = rows.filter((row) => row.workspace_id === lookup.workspaceId);
+  });
+
+  constructor(private readonly repository: PublishedTemplatesRepository) {}
+
+  /** The template's live version in the language served (see `pinAll`). */
+  async pin(workspaceId: string, ref: TemplateRef): Promise<PinnedTemplate> {
+    const [pinned] = await this.pinAll(workspaceId, [ref]);
+    return pinned;
+  }
+
+  /**
+   * Each ref's live version, in order, with one query for all of them (and one for content not
+   * yet compiled). Throws one error for every ref that cannot be pinned: unknown
+   * (`TemplateUnknownError`), never published, language required or unavailable.
+   */
+  async pinAll(workspaceId: string, refs: TemplateRef[]): Promise<PinnedTemplate[]> {
+    const lookup: LiveLookup = {
+      workspaceId,
+      refs: [...new Set(refs.map((ref) => ref.id ?? ref.slug ?? ''))],
+      rows: [],
+    };
+    await this.lookups.add(lookup);
+    const byRef = new Map(lookup.rows.map((row) => [row.ref, row]));
+    return this.pinRows(
+      workspaceId,
+      refs.map((ref) => [ref, byRef.get(ref.id ?? ref.slug ?? '')]),
+    );
+  }
+
+  /**
+   * A published version fixed earlier (a broadcast resumed after a restart), live or not;
+   * `TemplateNotPublishedError` for a draft or an unknown version.
+   */
+  async pinVersion(
+    workspaceId: string,
+    templateId: string,
+    versionId: string,
+    ref: Omit<TemplateRef, 'id' | 'slug'> = {},
+  ): Promise<PinnedTemplate> {
+    const row = await this.repository.withVersion(workspaceId, templateId, versionId);
+    const [pinned] = await this.pinRows(workspaceId, [[{ ...ref, id: templateId }, row]]);
+    return pinned;
+  }
+
+  /** The compiled language of a version, from the cache or freshly parsed. */
+  compiledOf(versionId: string, language: string): CompiledLanguage | undefined {
+    const key = `${versionId} ${language}`;
+    const hit = this.compiled.get(key);
+    if (hit) {
+      this.compiled.delete(key);
+      this.compiled.set(key, hit);
+    }
+    return hit;
+  }
+
+  private remember(versionId: string, language: string, compiled: CompiledLanguage): void {
+    if (this.compiled.size >= COMPILED_CACHE_SIZE)
+      this.compiled.delete(this.compiled.keys().next().value as string);
+    this.compiled.set(`${versionId} ${language}`, compiled);
+  }
+
+  private async pinRows(
+    workspaceId: string,
+    entries: Array<[TemplateRef, LiveTemplateRow | undefined]>,
+  ): Promise<PinnedTemplate[]> {
+    const errors: AppError[] = [];
+    const chosen: Array<{ ref: TemplateRef; row: LiveTemplateRow; language: string }> = [];
+    for (const [ref, row] of entries) {
+      const param = ref.param ?? 'template';
+      const name = ref.id ?? ref.slug ?? '';
+      if (!row) errors.push(new TemplateUnknownError(`${param}.${ref.id ? 'id' : 'slug'}`, name));
+      else if (!row.version_id || !row.default_language || !row.languages?.length)
+        errors.push(new TemplateNotPublishedError(param, name));
+      else {
+        const choice = chooseLanguage(row.languages, row.default_language, ref.language, {
+          onMissing: row.on_missing_language,
+          sourceRequired: row.language_source_required,
+        });
+        if (choice.ok) chosen.push({ ref, row, language: choice.language });
+        else if (choice.reason === 'language_required')
+          errors.push(new TemplateLanguageRequiredError(`${param}.language`, name));
+        else
+          errors.push(
+            new TemplateLanguageUnavailableError(
+              `${param}.language`,
+              ref.language ?? '',
+              row.languages,
+            ),
+          );
+      }
+    }
+    if (errors.length) throw joinTemplateErrors(errors);
+    await this.compileMissing(workspaceId, chosen);
+    return chosen.map(({ ref, row, language }) =>
+      pinnedOf(ref, row, language, this.compiledOf(row.version_id as string, language)),
+    );
+  }
+
+  private async compileMissing(
+    workspaceId: string,
+    chosen: Array<{ row: LiveTemplateRow; language: string }>,
+  ): Promise<void> {
+    const missing = new Map<string, { versionId: string; language: string }>();
+    for (const { row, language } of chosen) {
+      const versionId = row.version_id as string;
+      if (!this.compiled.has(`${versionId} ${language}`))
+        missing.set(`${versionId} ${language}`, { versionId, language });
+    }
+    if (missing.size === 0) return;
+    for (const content of await this.repository.contents(workspaceId, [...missing.values()]))
+      this.remember(content.version_id, content.language, new CompiledLanguage(content));
+  }
+}
+
+function pinnedOf(
+  ref: TemplateRef,
+  row: LiveTemplateRow,
+  language: string,
+  compiled: CompiledLanguage | undefined,
+): PinnedTemplate {
+  if (!compiled) throw new Error(`template version ${row.version_id} lost its ${language} content`);
+  const prefix = `${ref.param ?? 'template'}.parameters.`;
+  return {
+    templateId: row.id,
+    slug: row.slug,
+    category: row.category,
+    versionId: row.version_id as string,
+    versionNumber: row.version_number,
+    requestedLanguage: ref.language === undefined ? null : canonicalLanguage(ref.language),
+    language,
+    variables: compiled.variables.parameters,
+    contactKeys: compiled.variables.contactKeys,
+    usesLoop: compiled.variables.usesLoop,
+    render(values) {
+      const missing = compiled.missing(values.parameters);
+      if (missing.length) throw new TemplateVariableMissingError(prefix, missing);
+      try {
+        return compiled.render(values, true);
+      } catch (err) {
+        const variable = undefinedVariableOf(err);
+        if (variable) throw new TemplateVariableMissingError(prefix, [variable]);
+        throw new AppError(EmailTemplateErrors.TemplateLiquidInvalid, {
+          details: [{ param: ref.param ?? 'template', message: (err as Error).message }],
+        });
+      }
+    },
+  };
+}

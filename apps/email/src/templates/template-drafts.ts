@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import type { EmailTemplateVersion, RequestContext } from '@switchboard/contracts';
+import { newId } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
+import { workspaceOf } from '@switchboard/platform';
+import { CompiledLanguage } from './compiled-language';
+import { actorOf, toVersionDto } from './template.mapper';
+import type { LanguageRow, TemplateRow } from './template.rows';
+import { textFromHtml } from './template-liquid';
+import { TemplateVersionsRepository } from './template-versions.repository';
+import { TemplatesRepository } from './templates.repository';
+
+/** The draft's two transitions: frozen into a published version, or reset to one. */
+@Injectable()
+export class TemplateDrafts {
+  constructor(
+    private readonly repository: TemplatesRepository,
+    private readonly versionRows: TemplateVersionsRepository,
+  ) {}
+
+  /**
+   * Freezes the draft as the next published version (a text body derived from the HTML where
+   * none was written) and makes it live; a fresh draft carries the authored content on.
+   */
+  async publish(
+    manager: SqlRunner,
+    context: RequestContext,
+    template: TemplateRow,
+    languages: LanguageRow[],
+  ): Promise<EmailTemplateVersion> {
+    const workspaceId = workspaceOf(context);
+    const frozenId = template.draft_version_id;
+    const draftId = newId('emv');
+    await this.versionRows.insertVersion(manager, {
+      id: draftId,
+      workspace_id: workspaceId,
+      template_id: template.id,
+      default_language: template.default_language,
+      revision: template.revision + 1,
+      updated_by: actorOf(context),
+    });
+    await this.versionRows.saveLanguages(manager, workspaceId, draftId, languages);
+    const derived = languages
+      .filter((language) => !language.text && language.html)
+      .map((language) => ({ ...language, text: textFromHtml(language.html as string) }));
+    await this.versionRows.saveLanguages(manager, workspaceId, frozenId, derived);
+    const variables = variablesOfLanguages(languages);
+    await this.versionRows.publish(manager, workspaceId, frozenId, variables);
+    await this.repository.updateTemplate(manager, workspaceId, template.id, {
+      draft_version_id: draftId,
+      live_version_id: frozenId,
+      submitted: true,
+    });
+    const frozen = await this.versionRows.findVersion(workspaceId, template.id, frozenId, manager);
+    const content = await this.versionRows.languages(workspaceId, frozenId, manager);
+    if (!frozen) throw new Error(`version ${frozenId} vanished while it was published`);
+    return toVersionDto(frozen, variables, content);
+  }
+
+  /** The draft's languages replaced by `sourceId`'s (or emptied), its revision moved on. */
+  async resetDraft(
+    manager: SqlRunner,
+    context: RequestContext,
+    template: TemplateRow,
+    sourceId: string | null,
+  ): Promise<void> {
+    const workspaceId = workspaceOf(context);
+    await this.versionRows.deleteLanguages(manager, workspaceId, template.draft_version_id, 'all');
+    let defaultLanguage: string | undefined;
+    if (sourceId) {
+      const source = await this.versionRows.findVersion(
+        workspaceId,
+        template.id,
+        sourceId,
+        manager,
+      );
+      defaultLanguage = source?.default_language;
+      const languages = await this.versionRows.languages(workspaceId, sourceId, manager);
+      await this.versionRows.saveLanguages(
+        manager,
+        workspaceId,
+        template.draft_version_id,
+        languages,
+      );
+    }
+    await this.versionRows.touchDraft(manager, workspaceId, template.draft_version_id, {
+      updated_by: actorOf(context),
+      default_language: defaultLanguage,
+    });
+    await this.repository.updateTemplate(manager, workspaceId, template.id, {});
+  }
+}
+
+/** The parameters any of the languages uses (content that does not parse contributes none). */
+export function variablesOfLanguages(languages: LanguageRow[]): string[] {
+  const names = new Set<string>();
+  for (const language of languages) {
+    try {
+      for (const name of new CompiledLanguage(language).variables.parameters) names.add(name);
+    } catch {
+      // Unparseable content: its submit is refused, and a draft read lists what it can.
+    }
+  }
+  return [...names].sort();
+}

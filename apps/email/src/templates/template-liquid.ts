@@ -1,0 +1,130 @@
+import { Liquid } from 'liquidjs';
+import type { Template } from 'liquidjs';
+
+/**
+ * The Liquid engines of email templates. Strict variables make a missing value an error a send
+ * can report; own properties only, so a template cannot reach prototypes. HTML output escapes
+ * every value (a parameter never injects markup); subjects and text are plain.
+ */
+const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 20_000_000 };
+export const htmlLiquid = new Liquid({
+  strictVariables: true,
+  strictFilters: true,
+  ownPropertyOnly: true,
+  outputEscape: 'escape',
+  ...LIMITS,
+});
+export const plainLiquid = new Liquid({
+  strictVariables: true,
+  strictFilters: true,
+  ownPropertyOnly: true,
+  ...LIMITS,
+});
+
+/** The deepest block nesting a template may use: far beyond any real email's markup. */
+export const MAX_BLOCK_DEPTH = 20;
+const REJECTED_TAGS = ['include', 'render', 'increment', 'decrement', 'ifchanged'];
+const REJECTED_FILTERS = ['money', 'format_date', 'format_time', 'json', 'inspect', 'type'];
+const BLOCK_TAGS = new Set(['if', 'unless', 'for', 'case', 'capture', 'tablerow', 'comment']);
+const LIQUID_MARKUP = /\{\{-?([\s\S]*?)-?\}\}|\{%-?\s*([a-z_]+)([\s\S]*?)-?%\}/g;
+const FILTER = /\|\s*([a-z_]+)/g;
+const EMPTY_COMPARISON = /(==|!=|<>)\s*(empty|blank)\b|\b(empty|blank)\s*(==|!=|<>)/;
+
+/**
+ * What in `source` cannot be published, worded for its author (empty when it can): Liquid that
+ * does not parse, and the constructs the SDK lists as refused on submit.
+ */
+export function liquidProblems(source: string, engine: Liquid = htmlLiquid): string[] {
+  const problems: string[] = [];
+  let depth = 0;
+  let deepest = 0;
+  for (const match of source.matchAll(LIQUID_MARKUP)) {
+    const expression = match[1] ?? match[3] ?? '';
+    const tag = match[2];
+    if (tag && REJECTED_TAGS.includes(tag))
+      problems.push(`the {% ${tag} %} tag is not supported in email templates: remove it`);
+    if (tag && BLOCK_TAGS.has(tag)) deepest = Math.max(deepest, ++depth);
+    if (tag?.startsWith('end') && BLOCK_TAGS.has(tag.slice(3))) depth--;
+    for (const [, filter] of expression.matchAll(FILTER))
+      if (REJECTED_FILTERS.includes(filter))
+        problems.push(`the ${filter} filter is not supported in email templates: remove it`);
+    if (EMPTY_COMPARISON.test(expression))
+      problems.push('comparing against empty or blank is not supported: use .size == 0 instead');
+  }
+  if (deepest > MAX_BLOCK_DEPTH)
+    problems.push(`blocks are nested ${deepest} deep; at most ${MAX_BLOCK_DEPTH} are supported`);
+  if (problems.length === 0) {
+    try {
+      engine.parse(source);
+    } catch (err) {
+      problems.push(`the Liquid does not parse: ${(err as Error).message}`);
+    }
+  }
+  return [...new Set(problems)];
+}
+
+/** A template's variables: the root names it reads, `bird` aside; and the `bird.contact` keys. */
+export interface TemplateVariables {
+  parameters: string[];
+  contactKeys: string[];
+  usesLoop: boolean;
+}
+
+export function variablesOf(parsed: Template[][]): TemplateVariables {
+  const parameters = new Set<string>();
+  const contactKeys = new Set<string>();
+  let usesLoop = false;
+  for (const templates of parsed) {
+    for (const segments of plainLiquid.globalVariableSegmentsSync(templates)) {
+      const [root, second, third] = segments;
+      if (root === 'bird') {
+        if (second === 'contact' && typeof third === 'string') contactKeys.add(third);
+      } else if (typeof root === 'string') parameters.add(root);
+    }
+    if (!usesLoop) usesLoop = containsLoop(templates);
+  }
+  return { parameters: [...parameters].sort(), contactKeys: [...contactKeys].sort(), usesLoop };
+}
+
+function containsLoop(templates: Template[]): boolean {
+  return templates.some((template) => {
+    const name = (template as { name?: string }).name;
+    if (name === 'for' || name === 'tablerow') return true;
+    if (!template.children) return false;
+    // `children` is a generator whose return value is the nested templates.
+    const walk = template.children(true, true);
+    let step = walk.next();
+    while (!step.done) step = walk.next();
+    return containsLoop(step.value);
+  });
+}
+
+/** `<p>Hi</p><p>there</p>` -> `Hi\n\nthere`: the plain-text alternative of an HTML body. */
+export function textFromHtml(html: string): string {
+  return html
+    .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|h[1-6]|li|tr|table|blockquote)\s*>/gi, '\n\n')
+    .replace(/<li\b[^>]*>/gi, '- ')
+    .replace(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, '$2 ($1)')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The hidden preheader publishing folds into the top of the HTML (inside `<body>` if any). */
+export function foldPreviewText(html: string, previewText: string): string {
+  const preheader = `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${previewText}</div>`;
+  const body = /<body\b[^>]*>/i.exec(html);
+  if (!body) return preheader + html;
+  const at = body.index + body[0].length;
+  return html.slice(0, at) + preheader + html.slice(at);
+}

@@ -1,0 +1,566 @@
+import { BirdClient } from '@messagebird/sdk';
+import type { EmailBroadcast } from '@messagebird/sdk';
+import {
+  call,
+  createWorkspace,
+  publishedAs,
+  startDnsServer,
+  startSmtpSink,
+} from '@switchboard/testing';
+import type { CreatedWorkspace, SmtpSink, TestDnsServer } from '@switchboard/testing';
+import fc from 'fast-check';
+import { eventually, publishTemplate } from './email-broadcasts.fixtures';
+import { startTestPlatform } from './test-platform';
+import type { TestPlatform } from './test-platform';
+
+interface Envelope {
+  error: { code: string; type: string; details?: Array<{ param: string; message: string }> };
+}
+
+/**
+ * Email broadcasts end to end on the embedded default: the official SDK against the gateway,
+ * audiences in the workspace-objects service, delivery into a real SMTP sink.
+ */
+describe('email broadcasts through the gateway', () => {
+  let platform: TestPlatform;
+  let sink: SmtpSink;
+  let dns: TestDnsServer;
+  let acme: CreatedWorkspace;
+  let other: CreatedWorkspace;
+  let bird: BirdClient;
+  let otherBird: BirdClient;
+  let template: { templateId: string; versionId: string };
+  let audienceId: string;
+  const domain = 'news.acme.test';
+  const from = `news@${domain}`;
+
+  const api = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
+    call<T>(platform.base, method, path, { token: acme.api_key.secret, body });
+  const errorOf = (body: unknown) => (body as Envelope).error;
+  const mailsTo = (address: string) =>
+    sink.messages.filter((mail) => mail.rcptTo.includes(address));
+  const settled = (id: string, statuses = ['sent', 'canceled', 'failed']) =>
+    eventually(
+      () => bird.broadcasts.get(id),
+      (broadcast) => statuses.includes(broadcast.status),
+    );
+  const rejects = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+    } catch (err) {
+      return err as { statusCode: number; code: string };
+    }
+    throw new Error('expected the call to fail');
+  };
+
+  beforeAll(async () => {
+    [sink, dns] = await Promise.all([startSmtpSink(), startDnsServer()]);
+    platform = await startTestPlatform({
+      RATE_LIMITS: 'off',
+      SMTP_RELAY_URL: sink.url,
+      DNS_SERVERS: dns.address,
+      EMAIL_RETRY_BASE_SECONDS: '1',
+    });
+    acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
+    other = await createWorkspace(platform.base, platform.adminToken, { name: 'Other' });
+    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
+    otherBird = new BirdClient({
+      apiKey: other.api_key.secret,
+      baseUrl: platform.base,
+      maxRetries: 0,
+    });
+    const registered = await bird.domains.create({ domain });
+    for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
+    expect((await bird.domains.verify(registered.id)).status).toBe('verified');
+    template = await publishTemplate(bird, {
+      slug: 'newsletter',
+      subject: 'Hello {{ bird.contact.first_name }}',
+      html: '<p>Dear {{ bird.contact.first_name }}, your plan is {{ bird.contact.plan }}.</p>',
+      text: 'Dear {{ bird.contact.first_name }}, your plan is {{ bird.contact.plan }}.',
+    });
+    await bird.contactProperties.create({ key: 'plan', type: 'string' });
+    const audience = await bird.audiences.create({ name: 'Newsletter' });
+    audienceId = audience.id;
+    const result = await bird.contacts.batch({
+      audience_ids: [audienceId],
+      contacts: [
+        { email: 'ada@example.com', first_name: 'Ada', data: { plan: 'team' } },
+        { email: 'grace@example.com', first_name: 'Grace', data: { plan: 'free' } },
+        { email: 'linus@example.com', first_name: 'Linus', data: { plan: 'pro' } },
+        { email: 'blocked@example.com', first_name: 'Blocked' },
+        { phone_number: '+31612345678', first_name: 'NoMail' },
+      ],
+    });
+    expect(result.data.map((row) => row.status)).toEqual(Array(5).fill('created'));
+    // One unsubscribed (a preference revoke: marketing only), one suppressed for all mail.
+    const revoke = await bird.preferences.create({
+      channel: 'email',
+      handle: 'linus@example.com',
+      status: 'revoked',
+    });
+    await eventually(
+      async () =>
+        (
+          await platform.db.query(
+            'SELECT 1 FROM email.preference_states WHERE workspace_id = $1 AND transition_id = $2',
+            [acme.workspace.id, revoke.transition_id],
+          )
+        ).rowCount,
+      (found) => found === 1,
+    );
+    expect(
+      (await api('POST', '/v1/email/suppressions', { email: 'blocked@example.com' })).status,
+    ).toBe(201);
+  }, 90_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await Promise.all([sink?.stop(), dns?.stop()]);
+  });
+
+  describe('drafts', () => {
+    it('creates a draft by default, dropping the List-Unsubscribe headers, and reads it back', async () => {
+      const draft = await bird.broadcasts.create({
+        from: `Acme <${from}>`,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        headers: {
+          'X-Campaign': 'spring',
+          'List-Unsubscribe': '<mailto:x@example.com>',
+          'list-unsubscribe-post': 'List-Unsubscribe=One-Click',
+        },
+        tags: [{ name: 'campaign', value: 'spring' }],
+        metadata: { owner: 'marketing' },
+      });
+      expect(draft).toMatchObject({
+        id: expect.stringMatching(/^eb_[0-9a-z]{26}$/),
+        status: 'draft',
+        category: 'marketing',
+        from: { email: from, name: 'Acme' },
+        audience_id: audienceId,
+        template: { id: template.templateId, version_id: null },
+        headers: { 'X-Campaign': 'spring' },
+        recipient_count: 0,
+        sent_at: null,
+        track_opens: false,
+        track_clicks: false,
+      });
+      expect(draft).not.toHaveProperty('sent_count');
+      const read = await bird.broadcasts.get(draft.id);
+      expect(read).toMatchObject({
+        id: draft.id,
+        sent_count: 0,
+        delivered_count: 0,
+        unique_opens_non_prefetched: 0,
+        html_bytes: expect.any(Number),
+        text_bytes: expect.any(Number),
+      });
+      const listed = (
+        await api<{ data: EmailBroadcast[] }>(
+          'GET',
+          '/v1/email/broadcasts?status=draft&tag=campaign:spring',
+        )
+      ).body;
+      expect(listed.data.map((row) => row.id)).toContain(draft.id);
+      expect(listed.data.find((row) => row.id === draft.id)).not.toHaveProperty('headers');
+    });
+
+    it('update replaces headers, tags and metadata, clears the template with null, and delete removes a draft', async () => {
+      const draft = await bird.broadcasts.create({
+        from,
+        template: { id: template.templateId },
+        headers: { 'X-One': '1' },
+        tags: [{ name: 'a', value: '1' }],
+        metadata: { a: 1 },
+      });
+      const updated = await bird.broadcasts.update(draft.id, {
+        headers: { 'X-Two': '2' },
+        tags: [{ name: 'b', value: '2' }],
+        metadata: { b: 2 },
+        template: null,
+        category: 'transactional',
+      });
+      expect(updated).toMatchObject({
+        headers: { 'X-Two': '2' },
+        tags: [{ name: 'b', value: '2' }],
+        metadata: { b: 2 },
+        template: null,
+        category: 'transactional',
+      });
+      await bird.broadcasts.delete(draft.id);
+      expect((await rejects(bird.broadcasts.get(draft.id))).statusCode).toBe(404);
+    });
+
+    it('refuses unknown fields and bad values with 422 naming them, never saving anything', async () => {
+      const before = (await api<{ data: unknown[] }>('GET', '/v1/email/broadcasts?limit=100')).body
+        .data.length;
+      const unknown = await api('POST', '/v1/email/broadcasts', { subject: 'x', from });
+      expect(unknown.status).toBe(422);
+      expect(errorOf(unknown.body).details?.map((d) => d.param)).toContain('subject');
+      const bad = await api('POST', '/v1/email/broadcasts', {
+        from: 'not an address',
+        tags: 'x',
+        category: 'spam',
+        headers: { 'X-Ok': 'a\r\nb' },
+      });
+      expect(bad.status).toBe(422);
+      expect(errorOf(bad.body).details?.map((d) => d.param)).toEqual(
+        expect.arrayContaining(['tags', 'category', 'headers.X-Ok']),
+      );
+      const scheduledDraft = await api('POST', '/v1/email/broadcasts', {
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      expect(scheduledDraft.status).toBe(422);
+      expect(errorOf(scheduledDraft.body).code).toBe('E01134');
+      const incomplete = await api('POST', '/v1/email/broadcasts', { send: true, from });
+      expect(incomplete.status).toBe(422);
+      expect(errorOf(incomplete.body).code).toBe('E01130');
+      expect(errorOf(incomplete.body).details?.map((d) => d.param)).toEqual([
+        'audience_id',
+        'template',
+      ]);
+      const unverified = await api('POST', '/v1/email/broadcasts', {
+        send: true,
+        from: 'x@unknown.test',
+        audience_id: audienceId,
+        template: { id: template.templateId },
+      });
+      expect(errorOf(unverified.body).code).toBe('E01131');
+      const unpublished = await api('POST', '/v1/email/broadcasts', {
+        send: true,
+        from,
+        audience_id: audienceId,
+        template: { id: 'emt_00000000000000000000000000' },
+      });
+      expect(errorOf(unpublished.body).code).toBe('E01132');
+      const after = (await api<{ data: unknown[] }>('GET', '/v1/email/broadcasts?limit=100')).body
+        .data.length;
+      expect(after).toBe(before);
+    });
+
+    it('answers generated bad bodies with a 4xx, never a 500', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.dictionary(
+            fc.constantFrom(
+              'from',
+              'audience_id',
+              'template',
+              'reply_to',
+              'headers',
+              'tags',
+              'metadata',
+              'category',
+              'send',
+              'scheduled_at',
+              'ip_pool_id',
+              'track_opens',
+            ),
+            fc.anything(),
+          ),
+          async (body) => {
+            const response = await api('POST', '/v1/email/broadcasts', body);
+            expect(response.status).toBeLessThan(500);
+            if (response.status === 201)
+              await api('DELETE', `/v1/email/broadcasts/${(response.body as { id: string }).id}`);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+  });
+
+  describe('sending', () => {
+    it('counts the audience: total, addressable, sendable after suppressions and preferences', async () => {
+      const draft = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+      });
+      expect(await bird.broadcasts.counts(draft.id)).toMatchObject({
+        broadcast_id: draft.id,
+        status: 'draft',
+        total: 5,
+        addressable: 4,
+        sendable: 2,
+      });
+      await bird.broadcasts.update(draft.id, { category: 'transactional' });
+      expect(await bird.broadcasts.counts(draft.id)).toMatchObject({
+        total: 5,
+        addressable: 4,
+        sendable: 3,
+      });
+      expect(await bird.broadcasts.sendQuota(draft.id)).toEqual({
+        recipients: 3,
+        allowed: 3,
+        limited_by: 'none',
+      });
+      const empty = await bird.broadcasts.create({ from });
+      expect(errorOf((await api('GET', `/v1/email/broadcasts/${empty.id}/counts`)).body).code).toBe(
+        'E01135',
+      );
+    });
+
+    it('sends a marketing broadcast to each sendable contact exactly once, personalised, and counts it', async () => {
+      const broadcast = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        send: true,
+      });
+      expect(broadcast.status).toBe('accepted');
+      const sent = await settled(broadcast.id);
+      expect(sent).toMatchObject({
+        status: 'sent',
+        recipient_count: 2,
+        template: { id: template.templateId, version_id: template.versionId },
+        started_at: expect.any(String),
+        sent_at: expect.any(String),
+      });
+      await eventually(
+        () => bird.broadcasts.get(broadcast.id),
+        (b) => b.delivered_count === 2,
+      );
+      const ada = mailsTo('ada@example.com');
+      expect(ada).toHaveLength(1);
+      expect(ada[0].raw.toString()).toContain('Subject: Hello Ada');
+      expect(ada[0].raw.toString()).toContain('your plan is team');
+      expect(mailsTo('grace@example.com')).toHaveLength(1);
+      expect(mailsTo('linus@example.com')).toHaveLength(0);
+      expect(mailsTo('blocked@example.com')).toHaveLength(0);
+      const recipients = await api<{ data: Array<{ recipient: string; status: string }> }>(
+        'GET',
+        `/v1/email/broadcasts/${broadcast.id}/recipients`,
+      );
+      expect(recipients.body.data.map((r) => r.recipient).sort()).toEqual([
+        'ada@example.com',
+        'grace@example.com',
+      ]);
+      const one = await api<{ data: unknown[] }>(
+        'GET',
+        `/v1/email/broadcasts/${broadcast.id}/recipients?to=ADA@example.com`,
+      );
+      expect(one.body.data).toHaveLength(1);
+      const events = await api<{ data: Array<{ type: string }> }>(
+        'GET',
+        `/v1/email/broadcasts/${broadcast.id}/events?limit=100`,
+      );
+      expect(events.body.data[0].type).toBe('email.accepted');
+      const delivered = await api<{ data: Array<{ type: string }> }>(
+        'GET',
+        `/v1/email/broadcasts/${broadcast.id}/events?type=email.delivered`,
+      );
+      expect(delivered.body.data.map((e) => e.type)).toEqual([
+        'email.delivered',
+        'email.delivered',
+      ]);
+      expect(await bird.broadcasts.listClickedLinks(broadcast.id)).toEqual({ data: [], total: 0 });
+      // Final: no edit, no delete, no second send; cancel has nothing left to stop.
+      expect((await rejects(bird.broadcasts.update(broadcast.id, { tags: [] }))).statusCode).toBe(
+        409,
+      );
+      expect((await rejects(bird.broadcasts.delete(broadcast.id))).statusCode).toBe(409);
+      expect((await rejects(bird.broadcasts.send(broadcast.id))).statusCode).toBe(409);
+      expect((await rejects(bird.broadcasts.cancel(broadcast.id))).statusCode).toBe(409);
+    });
+
+    it('sends a transactional broadcast to the unsubscribed contact too, never to one suppressed for all mail', async () => {
+      const draft = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        category: 'transactional',
+      });
+      const accepted = await bird.broadcasts.send(draft.id);
+      expect(accepted.status).toBe('accepted');
+      await settled(draft.id);
+      await eventually(
+        () => Promise.resolve(mailsTo('linus@example.com').length),
+        (n) => n === 1,
+      );
+      expect(mailsTo('blocked@example.com')).toHaveLength(0);
+    });
+
+    it('refuses to send now to an audience nobody can receive (422 E01137), changing nothing', async () => {
+      const lonely = await bird.audiences.create({ name: 'Only blocked' });
+      const blocked = (await bird.contacts.list({ email: 'blocked@example.com' })).data[0];
+      await bird.audiences.addContacts(lonely.id, { contact_ids: [blocked.id] });
+      const draft = await bird.broadcasts.create({
+        from,
+        audience_id: lonely.id,
+        template: { id: template.templateId },
+      });
+      const refused = await rejects(bird.broadcasts.send(draft.id));
+      expect(refused).toMatchObject({ statusCode: 422, code: 'E01137' });
+      expect((await bird.broadcasts.get(draft.id)).status).toBe('draft');
+    });
+
+    it('a scheduled broadcast is listed under its template, can be edited, and sent now instead', async () => {
+      const scheduled = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        send: true,
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      const blocking = await bird.email.templates.broadcasts.list(template.templateId);
+      expect(blocking.data).toEqual([
+        expect.objectContaining({
+          id: scheduled.id,
+          status: 'scheduled',
+          scheduled_at: expect.any(String),
+        }),
+      ]);
+      // The template cannot be deleted while a broadcast that has not pinned it needs it.
+      expect(await rejects(bird.email.templates.delete(template.templateId))).toMatchObject({
+        statusCode: 409,
+        code: 'E06034',
+      });
+      const edited = await bird.broadcasts.update(scheduled.id, {
+        tags: [{ name: 'edited', value: 'yes' }],
+      });
+      expect(edited).toMatchObject({
+        status: 'scheduled',
+        tags: [{ name: 'edited', value: 'yes' }],
+      });
+      const now = await bird.broadcasts.send(scheduled.id);
+      expect(now.status).toBe('accepted');
+      expect((await settled(scheduled.id)).status).toBe('sent');
+      const after = await api<{ data: unknown[] }>(
+        'GET',
+        `/v1/email/templates/${template.templateId}/broadcasts`,
+      );
+      expect(after.body.data).toEqual([]);
+      const unknown = await api('GET', '/v1/email/templates/no-such-template/broadcasts');
+      expect(unknown.status).toBe(404);
+    });
+
+    it('a scheduled broadcast sends at its time through the durable queue', async () => {
+      const at = new Date(Date.now() + 31_000);
+      const scheduled = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        category: 'transactional',
+        tags: [{ name: 'when', value: 'later' }],
+        send: true,
+        scheduled_at: at,
+      });
+      expect(scheduled.status).toBe('scheduled');
+      const found = await api<{ data: Array<{ id: string }> }>(
+        'GET',
+        `/v1/email/broadcasts?q=later&status=scheduled&audience_id=${audienceId}`,
+      );
+      expect(found.body.data.map((row) => row.id)).toEqual([scheduled.id]);
+      const sent = await eventually(
+        () => bird.broadcasts.get(scheduled.id),
+        (broadcast) => broadcast.status === 'sent',
+        60_000,
+      );
+      expect(new Date(sent.started_at!).getTime()).toBeGreaterThanOrEqual(at.getTime() - 1000);
+      expect(sent.recipient_count).toBe(3);
+    }, 90_000);
+
+    it('a canceled scheduled broadcast sends nothing; cancel is idempotent and a draft cannot be canceled', async () => {
+      const before = sink.messages.length;
+      const scheduled = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        send: true,
+        scheduled_at: new Date(Date.now() + 31_000).toISOString(),
+      });
+      expect(scheduled).toMatchObject({ status: 'scheduled', scheduled_at: expect.any(String) });
+      const canceling = await bird.broadcasts.cancel(scheduled.id);
+      expect(canceling).toMatchObject({ status: 'canceling', canceled_at: expect.any(String) });
+      const canceled = await settled(scheduled.id);
+      expect(canceled.status).toBe('canceled');
+      expect((await bird.broadcasts.cancel(scheduled.id)).status).toBe('canceled');
+      const draft = await bird.broadcasts.create({ from });
+      const refused = await rejects(bird.broadcasts.cancel(draft.id));
+      expect(refused).toMatchObject({ statusCode: 409, code: 'E06038' });
+      expect(sink.messages.length).toBe(before);
+      expect(await api('GET', `/v1/email/broadcasts/${scheduled.id}/recipients`)).toMatchObject({
+        body: { data: [] },
+      });
+    });
+  });
+
+  it('another workspace sees nothing: 404 on every operation, empty list', async () => {
+    const mine = await bird.broadcasts.create({ from });
+    for (const call of [
+      () => otherBird.broadcasts.get(mine.id),
+      () => otherBird.broadcasts.update(mine.id, { tags: [] }),
+      () => otherBird.broadcasts.delete(mine.id),
+      () => otherBird.broadcasts.send(mine.id),
+      () => otherBird.broadcasts.cancel(mine.id),
+      () => otherBird.broadcasts.counts(mine.id),
+      () => otherBird.broadcasts.sendQuota(mine.id),
+      () => otherBird.broadcasts.listClickedLinks(mine.id),
+    ])
+      expect((await rejects(call())).statusCode).toBe(404);
+    const theirs = await call<{ data: unknown[] }>(platform.base, 'GET', '/v1/email/broadcasts', {
+      token: other.api_key.secret,
+    });
+    expect(theirs.body.data).toEqual([]);
+  });
+});
+
+/** The send allowance as settings (EMAIL_DAILY_LIMIT): the quota read and a send beyond it. */
+describe('email broadcasts under a send allowance', () => {
+  let platform: TestPlatform;
+  let sink: SmtpSink;
+  let dns: TestDnsServer;
+  let bird: BirdClient;
+  const domain = 'quota.acme.test';
+
+  beforeAll(async () => {
+    [sink, dns] = await Promise.all([startSmtpSink(), startDnsServer()]);
+    platform = await startTestPlatform({
+      RATE_LIMITS: 'off',
+      SMTP_RELAY_URL: sink.url,
+      DNS_SERVERS: dns.address,
+      EMAIL_DAILY_LIMIT: '2',
+    });
+    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Quota' });
+    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
+    const registered = await bird.domains.create({ domain });
+    for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
+    expect((await bird.domains.verify(registered.id)).status).toBe('verified');
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await Promise.all([sink?.stop(), dns?.stop()]);
+  });
+
+  it('reports the daily allowance and refuses a send it cannot cover whole (E01138), sending nothing', async () => {
+    const template = await publishTemplate(bird, {
+      slug: 'quota',
+      subject: 'Hi',
+      html: '<p>Hi</p>',
+      text: 'Hi',
+    });
+    const audience = await bird.audiences.create({ name: 'Three' });
+    await bird.contacts.batch({
+      audience_ids: [audience.id],
+      contacts: ['a', 'b', 'c'].map((name) => ({ email: `${name}@example.com` })),
+    });
+    const draft = await bird.broadcasts.create({
+      from: `news@${domain}`,
+      audience_id: audience.id,
+      template: { id: template.templateId },
+    });
+    expect(await bird.broadcasts.sendQuota(draft.id)).toEqual({
+      recipients: 3,
+      allowed: 0,
+      limited_by: 'daily',
+      limit: 2,
+      remaining: 2,
+    });
+    const refused = await bird.broadcasts.send(draft.id).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ statusCode: 422, code: 'E01138' });
+    expect((await bird.broadcasts.get(draft.id)).status).toBe('draft');
+    expect(sink.messages).toHaveLength(0);
+  });
+});
