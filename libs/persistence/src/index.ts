@@ -14,3 +14,4 @@ export * from './pg-transaction';
 export * from './pg-pool';
 export * from './preference-states/preference-states';
 export * from './preference-states/preference-projection';
+export * from './stats/rollup-reads';

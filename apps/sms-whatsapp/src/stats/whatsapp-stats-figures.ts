@@ -11,7 +11,7 @@ import type {
   WhatsAppLatencyStats,
   WhatsAppStatsComparisonDelta,
 } from '@switchboard/contracts';
-import type { Sketches } from './stats-rollups.reads';
+import type { Sketches } from '@switchboard/persistence';
 import type { WhatsappCounts } from './whatsapp-stats.repository';
 
 const num = (value: number | undefined) => Number(value ?? 0);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
-import { RollupReads } from './stats-rollups.reads';
+import { RollupReads } from '@switchboard/persistence';
 
 export const WHATSAPP_COUNTS = [
   'accepted',
@@ -23,6 +23,7 @@ export class WhatsappStatsRepository extends RollupReads<(typeof WHATSAPP_COUNTS
   constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
     const runner = poolRunner(dataSource);
     super(runner, {
+      schema: 'sms_whatsapp',
       outbound: 'sms_whatsapp.whatsapp_stats_rollups',
       daily: 'sms_whatsapp.whatsapp_stats_daily_rollups',
       inbound: 'sms_whatsapp.whatsapp_inbound_stats_rollups',

@@ -21,8 +21,8 @@ import { workspaceOf } from '@switchboard/platform';
 import { periodOf } from './sms-stats-figures';
 import { limitOf } from './sms-stats.service';
 import { answeringProblems } from './stats-problems';
-import { WHOLE_WORKSPACE } from './stats-rollups.reads';
-import type { StatsScope } from './stats-rollups.reads';
+import { WHOLE_WORKSPACE } from '@switchboard/persistence';
+import type { StatsScope } from '@switchboard/persistence';
 import { whatsappDeltaOf, whatsappFiguresOf } from './whatsapp-stats-figures';
 import { WhatsappStatsRepository } from './whatsapp-stats.repository';
 

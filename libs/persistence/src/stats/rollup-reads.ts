@@ -1,10 +1,14 @@
 import { offsetMinutesAt } from '@switchboard/contracts';
 import type { StatsWindow } from '@switchboard/contracts';
-import { rowsOf } from '@switchboard/persistence';
-import type { SqlRunner } from '@switchboard/persistence';
+import type { SqlRunner } from '../pagination';
+import { rowsOf } from '../pg-errors';
 
-/** A channel's rollup tables: what the reads sum, and the freshness stream they follow. */
+/**
+ * A channel's rollup tables (ADR 20), all in `schema` beside its sketch functions and its
+ * `stats_freshness`: what the reads sum, and the freshness stream they follow.
+ */
 export interface RollupTables<C extends string> {
+  schema: string;
   /** Hourly rows, and the same per UTC day. */
   outbound: string;
   daily: string;
@@ -28,11 +32,11 @@ export interface StatsScope {
 
 export const WHOLE_WORKSPACE: StatsScope = { dimension: '', values: [''] };
 
-const SKETCHES = ['processing_ms', 'delivery_ms', 'total_ms']
-  .map(
-    (name) => `sms_whatsapp.stats_sketch_json(sms_whatsapp.stats_sketch_sum(${name})) AS ${name}`,
-  )
-  .join(', ');
+/** The merged latency sketches of a group, in the stored form's JSON. */
+const sketchesOf = (schema: string) =>
+  ['processing_ms', 'delivery_ms', 'total_ms']
+    .map((name) => `${schema}.stats_sketch_json(${schema}.stats_sketch_sum(${name})) AS ${name}`)
+    .join(', ');
 
 /**
  * The bucket label of a rollup quarter hour in a window's grain: its local day in the window's zone, or
@@ -71,17 +75,19 @@ export function splitOf(window: { start: Date; end: Date }) {
 }
 
 /**
- * Named reads of a channel's rollups (never its message tables), every one scoped by workspace
+ * Named reads of a channel's rollups (never its message tables; email, SMS and WhatsApp alike), every one scoped by workspace
  * and by the window's UTC span `[start, end)`.
  */
 export class RollupReads<C extends string> {
   private readonly sums: string;
+  private readonly sketches: string;
 
   constructor(
     private readonly reads: SqlRunner,
     private readonly tables: RollupTables<C>,
   ) {
     this.sums = tables.counts.map((name) => `coalesce(sum(${name}), 0)::int AS ${name}`).join(', ');
+    this.sketches = sketchesOf(tables.schema);
   }
 
   /**
@@ -105,7 +111,7 @@ export class RollupReads<C extends string> {
   async totals(workspaceId: string, scope: StatsScope, window: StatsWindow) {
     const rows = rowsOf<Record<C, number> & Sketches>(
       await this.reads.query(
-        `SELECT ${this.sums}, ${SKETCHES}
+        `SELECT ${this.sums}, ${this.sketches}
          FROM ${this.spanned('workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])')}`,
         [workspaceId, scope.dimension, scope.values, ...this.spanParams(window)],
       ),
@@ -118,7 +124,7 @@ export class RollupReads<C extends string> {
     const daily = window.grain === 'day' && utcDays(window);
     return rowsOf<Record<C, number> & Partial<Sketches> & { label: string }>(
       await this.reads.query(
-        `SELECT ${labelSql(window, '$6')} AS label, ${this.sums}${sketches ? `, ${SKETCHES}` : ''}
+        `SELECT ${labelSql(window, '$6')} AS label, ${this.sums}${sketches ? `, ${this.sketches}` : ''}
          FROM ${daily ? this.tables.daily : this.tables.outbound}
          WHERE workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])
            AND bucket >= $4 AND bucket < $5
@@ -150,7 +156,7 @@ export class RollupReads<C extends string> {
     if (values.length === 0) return [];
     return rowsOf<Sketches & { value: string }>(
       await this.reads.query(
-        `SELECT value, ${SKETCHES}
+        `SELECT value, ${this.sketches}
          FROM ${this.spanned('workspace_id = $1 AND dimension = $2 AND value = ANY ($3::text[])')}
          GROUP BY value`,
         [workspaceId, dimension, values, ...this.spanParams(window)],
@@ -221,7 +227,7 @@ export class RollupReads<C extends string> {
   async dataAsOf(): Promise<string | null> {
     const rows = rowsOf<{ data_as_of: Date }>(
       await this.reads.query(
-        `SELECT data_as_of FROM sms_whatsapp.stats_freshness WHERE stream = $1`,
+        `SELECT data_as_of FROM ${this.tables.schema}.stats_freshness WHERE stream = $1`,
         [this.tables.stream],
       ),
     );

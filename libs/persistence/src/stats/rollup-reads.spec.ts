@@ -1,4 +1,4 @@
-import { splitOf } from './stats-rollups.reads';
+import { splitOf } from './rollup-reads';
 
 describe('splitOf', () => {
   it('reads whole UTC days daily and the edges hourly', () => {
