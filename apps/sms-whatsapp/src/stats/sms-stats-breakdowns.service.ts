@@ -18,6 +18,7 @@ import type {
   StatsBreakdownReply,
   StatsWindow,
 } from '@switchboard/contracts';
+import { VersionedAnswers } from '@switchboard/persistence';
 import { workspaceOf } from '@switchboard/platform';
 import { countsOf, deliveryOf, latencyOf, periodOf } from './sms-stats-figures';
 import { SmsStatsRepository } from './sms-stats.repository';
@@ -70,14 +71,18 @@ function trendWindow(request: SmsStatsBreakdownRequest, window: StatsWindow, lim
   return { ...window, grain: hourly ? ('hour' as const) : ('day' as const) };
 }
 
+type Breakdown = StatsBreakdownReply<Record<string, unknown>>;
+
 /** SMS breakdowns by originator, country, category, carrier, error code and tag (ADR 20). */
 @Injectable()
 export class SmsStatsBreakdownsService {
+  /** Answers per rollup version: dashboards asking the same breakdown share one computation. */
+  private readonly answers = new VersionedAnswers<Breakdown>();
+
   constructor(private readonly rollups: SmsStatsRepository) {}
 
   breakdown(context: RequestContext, request: SmsStatsBreakdownRequest) {
-    return answeringProblems(async (): Promise<StatsBreakdownReply<Record<string, unknown>>> => {
-      const { dimension, key } = BREAKDOWNS[request.breakdown];
+    return answeringProblems(async (): Promise<Breakdown> => {
       const sort = sortOf(request.breakdown, request.sort);
       const limit = limitOf(request.limit);
       const hourlyTrend = request.include_trend && request.trend_grain === 'hourly';
@@ -87,41 +92,59 @@ export class SmsStatsBreakdownsService {
       });
       const trend = trendWindow(request, window, limit);
       const workspaceId = workspaceOf(context);
-      const [counted, dataAsOf] = await Promise.all([
-        this.rollups.breakdownCounts(workspaceId, dimension, window),
-        this.rollups.dataAsOf(),
-      ]);
-      const rows = counted.map((row) => ({ value: row.value, delivery: deliveryOf(row) }));
-      const ranked = rankRows(
-        rows,
-        (row) => metricOf(row.delivery, sort),
-        (row) => row.value,
-      ).slice(0, limit);
-      const values = ranked.map((row) => row.value);
-      const [sketches, trends] = await Promise.all([
-        values.length ? this.rollups.breakdownSketches(workspaceId, dimension, values, window) : [],
-        trend && values.length
-          ? this.rollups.breakdownTrends(workspaceId, dimension, values, trend)
-          : [],
-      ]);
-      const sketchOf = new Map(sketches.map((row) => [row.value, row]));
-      const trendOf = new Map<string, SmsStatsPoint[]>();
-      for (const point of trends)
-        trendOf.set(point.value, [
-          ...(trendOf.get(point.value) ?? []),
-          { bucket: point.label, delivery: countsOf(point) },
-        ]);
-      return {
-        period: periodOf(window, dataAsOf),
-        data: ranked.map((row) => ({
-          [key]: row.value,
-          delivery: row.delivery,
-          latency: latencyOf(sketchOf.get(row.value)),
-          ...(trend ? { trend: trendOf.get(row.value) ?? [] } : {}),
-        })),
-        total: rows.length,
-      };
+      const { dataAsOf, version } = await this.rollups.freshness();
+      const asked = JSON.stringify([workspaceId, request, window.from, window.to]);
+      const kept = this.answers.get(asked, version);
+      if (kept) return kept;
+      const answer = await this.compute(workspaceId, request.breakdown, {
+        window,
+        trend,
+        sort,
+        limit,
+      });
+      const answered = { ...answer, period: periodOf(window, dataAsOf) };
+      this.answers.set(asked, version, answered);
+      return answered;
     });
+  }
+
+  private async compute(
+    workspaceId: string,
+    breakdown: SmsStatsBreakdown,
+    asked: { window: StatsWindow; trend?: StatsWindow; sort: SmsStatsSortMetric; limit: number },
+  ): Promise<Omit<Breakdown, 'period'>> {
+    const { window, trend, sort, limit } = asked;
+    const { dimension, key } = BREAKDOWNS[breakdown];
+    const counted = await this.rollups.breakdownCounts(workspaceId, dimension, window);
+    const rows = counted.map((row) => ({ value: row.value, delivery: deliveryOf(row) }));
+    const ranked = rankRows(
+      rows,
+      (row) => metricOf(row.delivery, sort),
+      (row) => row.value,
+    ).slice(0, limit);
+    const values = ranked.map((row) => row.value);
+    const [sketches, trends] = await Promise.all([
+      values.length ? this.rollups.breakdownSketches(workspaceId, dimension, values, window) : [],
+      trend && values.length
+        ? this.rollups.breakdownTrends(workspaceId, dimension, values, trend)
+        : [],
+    ]);
+    const sketchOf = new Map(sketches.map((row) => [row.value, row]));
+    const trendOf = new Map<string, SmsStatsPoint[]>();
+    for (const point of trends)
+      trendOf.set(point.value, [
+        ...(trendOf.get(point.value) ?? []),
+        { bucket: point.label, delivery: countsOf(point) },
+      ]);
+    return {
+      data: ranked.map((row) => ({
+        [key]: row.value,
+        delivery: row.delivery,
+        latency: latencyOf(sketchOf.get(row.value)),
+        ...(trend ? { trend: trendOf.get(row.value) ?? [] } : {}),
+      })),
+      total: rows.length,
+    };
   }
 }
 

@@ -119,7 +119,8 @@ export function smsFoldStatement(source: string): string {
     ), freshness AS (
       INSERT INTO sms_whatsapp.stats_freshness AS r (stream, data_as_of)
       SELECT 'sms', max(occurred_at) FROM incoming HAVING count(*) > 0
-      ON CONFLICT (stream) DO UPDATE SET data_as_of = greatest(r.data_as_of, excluded.data_as_of)
+      ON CONFLICT (stream) DO UPDATE SET
+        data_as_of = greatest(r.data_as_of, excluded.data_as_of), version = r.version + 1
     )
     SELECT count(*)::int AS folded FROM claimed`;
 }

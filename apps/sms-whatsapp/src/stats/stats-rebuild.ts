@@ -65,6 +65,11 @@ export async function rebuildStats(
   const channel = CHANNELS[options.channel];
   const scoped = options.workspaceId !== undefined;
   await begin(async (tx) => {
+    // Answers kept for the rollups as they were are not answered again.
+    await tx.query(
+      `UPDATE sms_whatsapp.stats_freshness SET version = version + 1 WHERE stream = $1`,
+      [options.channel],
+    );
     for (const table of channel.rollups)
       await tx.query(
         `DELETE FROM ${table}${scoped ? ' WHERE workspace_id = $1' : ''}`,

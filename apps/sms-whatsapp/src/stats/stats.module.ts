@@ -5,6 +5,7 @@ import { SmsStatsHandler } from './sms-stats.handler';
 import { SmsStatsRepository } from './sms-stats.repository';
 import { SmsStatsService } from './sms-stats.service';
 import { WhatsappInboundStatsService } from './whatsapp-inbound-stats.service';
+import { WhatsappStatsBreakdownsService } from './whatsapp-stats-breakdowns.service';
 import { WhatsappStatsHandler } from './whatsapp-stats.handler';
 import { WhatsappStatsRepository } from './whatsapp-stats.repository';
 import { WhatsappStatsService } from './whatsapp-stats.service';
@@ -22,6 +23,7 @@ import { WhatsappStatsService } from './whatsapp-stats.service';
     SmsInboundStatsService,
     WhatsappStatsRepository,
     WhatsappStatsService,
+    WhatsappStatsBreakdownsService,
     WhatsappInboundStatsService,
   ],
 })

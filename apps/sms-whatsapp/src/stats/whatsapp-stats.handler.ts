@@ -12,6 +12,7 @@ import type {
 } from '@switchboard/contracts';
 import { Handles, requestContextOf } from '@switchboard/platform';
 import { WhatsappInboundStatsService } from './whatsapp-inbound-stats.service';
+import { WhatsappStatsBreakdownsService } from './whatsapp-stats-breakdowns.service';
 import { WhatsappStatsService } from './whatsapp-stats.service';
 
 /** Transport handlers of WhatsApp stats; the services apply every query rule. */
@@ -19,6 +20,7 @@ import { WhatsappStatsService } from './whatsapp-stats.service';
 export class WhatsappStatsHandler {
   constructor(
     private readonly stats: WhatsappStatsService,
+    private readonly breakdowns: WhatsappStatsBreakdownsService,
     private readonly inbound: WhatsappInboundStatsService,
   ) {}
 
@@ -34,7 +36,7 @@ export class WhatsappStatsHandler {
 
   @Handles(WhatsAppStatsSubjects.Breakdown)
   breakdown(@Payload() input: WhatsAppStatsBreakdownRequest, @Ctx() context: BaseRpcContext) {
-    return this.stats.breakdown(requestContextOf(context), input);
+    return this.breakdowns.breakdown(requestContextOf(context), input);
   }
 
   @Handles(WhatsAppStatsSubjects.InboundSummary)

@@ -2,16 +2,12 @@ import { Injectable } from '@nestjs/common';
 import {
   bucketsOf,
   previousWindow,
-  rankRows,
   resolveStatsWindow,
   singleDimensionFilter,
   WHATSAPP_STATS_FILTERS,
 } from '@switchboard/contracts';
 import type {
   RequestContext,
-  StatsBreakdownReply,
-  WhatsAppStatsBreakdown,
-  WhatsAppStatsBreakdownRequest,
   WhatsAppStatsFilterRequest,
   WhatsAppStatsSeriesRequest,
   WhatsAppStatsSummaryRequest,
@@ -19,24 +15,13 @@ import type {
 import type { WhatsAppStatsResponse, WhatsAppStatsSummary } from '@messagebird/sdk';
 import { workspaceOf } from '@switchboard/platform';
 import { periodOf } from './sms-stats-figures';
-import { limitOf } from './sms-stats.service';
 import { answeringProblems } from './stats-problems';
 import { WHOLE_WORKSPACE } from '@switchboard/persistence';
 import type { StatsScope } from '@switchboard/persistence';
 import { whatsappDeltaOf, whatsappFiguresOf } from './whatsapp-stats-figures';
 import { WhatsappStatsRepository } from './whatsapp-stats.repository';
 
-/** Each breakdown's rollup dimension and the key its rows carry. */
-const BREAKDOWNS: Record<WhatsAppStatsBreakdown, { dimension: string; key: string }> = {
-  countries: { dimension: 'country', key: 'country' },
-  'error-codes': { dimension: 'error_code', key: 'error_code' },
-  'phone-numbers': { dimension: 'phone_number', key: 'phone_number' },
-  tags: { dimension: 'tag', key: 'tag' },
-  templates: { dimension: 'template', key: 'template_id' },
-  'template-categories': { dimension: 'category', key: 'category' },
-};
-
-/** WhatsApp outbound summary, series and breakdowns, answered from the rollups (ADR 20). */
+/** WhatsApp outbound summary and series, answered from the rollups (ADR 20). */
 @Injectable()
 export class WhatsappStatsService {
   constructor(private readonly rollups: WhatsappStatsRepository) {}
@@ -111,56 +96,6 @@ export class WhatsappStatsService {
             latency,
           };
         }),
-      };
-    });
-  }
-
-  /** Rows ranked by accepted volume (error codes by failures), capped at `limit`. */
-  breakdown(context: RequestContext, request: WhatsAppStatsBreakdownRequest) {
-    return answeringProblems(async (): Promise<StatsBreakdownReply<Record<string, unknown>>> => {
-      const { dimension, key } = BREAKDOWNS[request.breakdown];
-      const limit = limitOf(request.limit);
-      const window = resolveStatsWindow(request, { forms: 'day' });
-      const workspaceId = workspaceOf(context);
-      const [counted, dataAsOf] = await Promise.all([
-        this.rollups.breakdownCounts(workspaceId, dimension, window),
-        this.rollups.dataAsOf(),
-      ]);
-      const period = periodOf(window, dataAsOf);
-      if (request.breakdown === 'error-codes') {
-        const failures = counted.filter((row) => row.failed > 0);
-        const ranked = rankRows(
-          failures,
-          (row) => row.failed,
-          (row) => row.value,
-        ).slice(0, limit);
-        return {
-          period,
-          data: ranked.map((row) => ({ error_code: row.value, count: row.failed })),
-          total: failures.length,
-        };
-      }
-      const ranked = rankRows(
-        counted,
-        (row) => row.accepted,
-        (row) => row.value,
-      ).slice(0, limit);
-      const sketches = await this.rollups.breakdownSketches(
-        workspaceId,
-        dimension,
-        ranked.map((row) => row.value),
-        window,
-      );
-      const sketchOf = new Map(sketches.map((row) => [row.value, row]));
-      return {
-        period,
-        data: ranked.map((row) => ({
-          [key]: row.value,
-          // Every number a WhatsApp stat row names is one the workspace connected itself.
-          ...(request.breakdown === 'phone-numbers' ? { shared: false } : {}),
-          ...whatsappFiguresOf({ ...row, ...sketchOf.get(row.value) }),
-        })),
-        total: counted.length,
       };
     });
   }

@@ -223,6 +223,23 @@ export class RollupReads<C extends string> {
     );
   }
 
+  /**
+   * The newest event time the rollups reflect (null before the first), and their version, which
+   * every fold and rebuild moves ('0' before the first).
+   */
+  async freshness(): Promise<{ dataAsOf: string | null; version: string }> {
+    const rows = rowsOf<{ data_as_of: Date; version: string }>(
+      await this.reads.query(
+        `SELECT data_as_of, version::text AS version FROM ${this.tables.schema}.stats_freshness
+         WHERE stream = $1`,
+        [this.tables.stream],
+      ),
+    );
+    return rows[0]
+      ? { dataAsOf: new Date(rows[0].data_as_of).toISOString(), version: rows[0].version }
+      : { dataAsOf: null, version: '0' };
+  }
+
   /** The newest event time the rollups reflect, or null before the first. */
   async dataAsOf(): Promise<string | null> {
     const rows = rowsOf<{ data_as_of: Date }>(

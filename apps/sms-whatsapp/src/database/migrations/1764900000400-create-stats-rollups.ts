@@ -56,10 +56,12 @@ export class CreateStatsRollups1764900000400 implements MigrationInterface {
         PRIMARY KEY (message_id, type)
       );
 
-      -- Per stream ('sms', 'sms_inbound', ...): the newest event time the rollups reflect.
+      -- Per stream ('sms', 'whatsapp'): the newest event time the rollups reflect, and their
+      -- version, moved by every fold and rebuild (the key of the answers the service keeps).
       CREATE TABLE sms_whatsapp.stats_freshness (
         stream text PRIMARY KEY,
-        data_as_of timestamptz NOT NULL
+        data_as_of timestamptz NOT NULL,
+        version bigint NOT NULL DEFAULT 1
       );
     `);
   }
