@@ -6,6 +6,8 @@
 //      rollups with the consumer's own statement;
 //   2. `summary` over 30 days, `daily` over 90 days and the widest breakdown (originators, 200
 //      of them, limit 200) at 16 connections each, p99 against the goal (< 100 ms, moonshot 20);
+//      breakdown answers are kept per rollup version, so the breakdown is also asked afresh, one
+//      request at a time over differing windows, and reported beside;
 //   3. ingestion: --ingest events (default 60,000) written to the service's outbox as a send
 //      writes them, relayed onto the bus and folded by the running stats consumer, while the
 //      queries keep running; the rate the rollups keep up with (goal >= 2,000 events/s).
@@ -197,12 +199,27 @@ async function main() {
     measured.push({ name, platform, bare: bareRun });
   }
 
+  // Answers are kept per rollup version (ADR 20): the loaded runs above mostly share them. These
+  // ask 30-day windows that differ, one at a time, so each is computed from the rollups.
+  const cold = [];
+  for (let i = 1; i <= 12; i++) {
+    const started = Date.now();
+    const path = `/v1/sms/stats/originators?from=${day(-29 - i)}&to=${day(-i)}&limit=200`;
+    await apiCall(base, 'GET', path, token);
+    cold.push(Date.now() - started);
+  }
+  cold.sort((a, b) => a - b);
+  const coldBreakdown = { p50: cold[Math.floor(cold.length / 2)], max: cold[cold.length - 1] };
+  log(
+    `originators afresh, one at a time: p50 ${coldBreakdown.p50} ms, max ${coldBreakdown.max} ms`,
+  );
+
   log(
     `ingestion: ${options.ingest} events through the outbox, the bus and the stats consumer, under query load ...`,
   );
   const ingest = await ingestion(db, base, workspaceId, auth);
   await db.end();
-  return report(measured, { generatedS, rebuildS, rebuilt, ingest });
+  return report(measured, { generatedS, rebuildS, rebuilt, ingest, coldBreakdown });
 }
 
 /**
@@ -282,7 +299,7 @@ async function ingestion(db, base, workspaceId, auth) {
   };
 }
 
-async function report(measured, { generatedS, rebuildS, rebuilt, ingest }) {
+async function report(measured, { generatedS, rebuildS, rebuilt, ingest, coldBreakdown }) {
   const verdict = (ok) => (ok ? 'MEETS' : 'MISSES');
   const goals = [
     ...measured.map(({ name, platform }) => [
@@ -309,6 +326,7 @@ async function report(measured, { generatedS, rebuildS, rebuilt, ingest }) {
         `| ${name} | ${Math.round(platform.rate)}/s, p50 ${platform.p50} ms, p99 ${platform.p99} ms | ${Math.round(bare.rate)}/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms |`,
     ),
     '',
+    `- Breakdown answers are kept per rollup version (ADR 20), so loaded runs share computations between folds; the widest breakdown computed afresh (12 different 30-day windows, one at a time): p50 ${coldBreakdown.p50} ms, max ${coldBreakdown.max} ms.`,
     `- Generated in ${generatedS.toFixed(1)} s; the rebuild folded ${rebuilt.total} events in ${rebuildS.toFixed(1)} s (${Math.round(rebuilt.total / rebuildS)}/s).`,
     `- Ingestion: ${ingest.events} events written to the outbox in ${ingest.writtenS.toFixed(1)} s, all in the rollups after ${ingest.seconds.toFixed(1)} s; the 30-day summary asked meanwhile at ${CONNECTIONS} connections had p99 ${ingest.queryP99} ms.`,
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, Node ${process.version}; ${options.duration} s per side, autocannon at ${CONNECTIONS} connections.`,

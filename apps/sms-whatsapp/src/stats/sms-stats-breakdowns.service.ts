@@ -94,17 +94,10 @@ export class SmsStatsBreakdownsService {
       const workspaceId = workspaceOf(context);
       const { dataAsOf, version } = await this.rollups.freshness();
       const asked = JSON.stringify([workspaceId, request, window.from, window.to]);
-      const kept = this.answers.get(asked, version);
-      if (kept) return kept;
-      const answer = await this.compute(workspaceId, request.breakdown, {
-        window,
-        trend,
-        sort,
-        limit,
-      });
-      const answered = { ...answer, period: periodOf(window, dataAsOf) };
-      this.answers.set(asked, version, answered);
-      return answered;
+      return this.answers.answer(asked, version, async () => ({
+        ...(await this.compute(workspaceId, request.breakdown, { window, trend, sort, limit })),
+        period: periodOf(window, dataAsOf),
+      }));
     });
   }
 
