@@ -36,6 +36,7 @@ import {
 import { AdminApiModule } from './api/admin/admin-api.module';
 import { ContactsApiModule } from './api/contacts/contacts-api.module';
 import { SmsApiModule } from './api/sms/sms-api.module';
+import { StatsApiModule } from './api/stats/stats-api.module';
 import { WhatsAppApiModule } from './api/whatsapp/whatsapp-api.module';
 import { SmsRulesApiModule } from './api/sms-rules/sms-rules-api.module';
 import { DocsApiModule } from './api/docs/docs-api.module';
@@ -61,6 +62,7 @@ export const GATEWAY_API_MODULES = [
   WebhooksApiModule,
   ContactsApiModule,
   SmsApiModule,
+  StatsApiModule,
   WhatsAppApiModule,
   SmsRulesApiModule,
   NumbersApiModule,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SmsDeliveryModule } from './delivery/delivery.module';
 import { SmsWhatsappEventsRelay } from './events/sms-whatsapp-events.relay';
 import { SmsWhatsappPreferenceStatesConsumer } from './preferences';
+import { StatsRollupsConsumer } from './stats';
 import { WhatsAppBackgroundModule } from './whatsapp/whatsapp-background.module';
 
 /**
@@ -12,6 +13,6 @@ import { WhatsAppBackgroundModule } from './whatsapp/whatsapp-background.module'
  */
 @Module({
   imports: [SmsDeliveryModule, WhatsAppBackgroundModule],
-  providers: [SmsWhatsappPreferenceStatesConsumer, SmsWhatsappEventsRelay],
+  providers: [SmsWhatsappPreferenceStatesConsumer, SmsWhatsappEventsRelay, StatsRollupsConsumer],
 })
 export class SmsWhatsappBackgroundModule {}

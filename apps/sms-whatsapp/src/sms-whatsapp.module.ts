@@ -15,6 +15,7 @@ import { SmsKeywordsModule } from './keywords';
 import { SmsSuppressionsModule } from './suppressions';
 import { SmsTemplatesModule } from './templates';
 import { WhatsAppModule } from './whatsapp/whatsapp.module';
+import { StatsModule } from './stats';
 
 /** The service's configuration, injectable with `@Inject(SMS_WHATSAPP_CONFIG)` in every feature module. */
 @Global()
@@ -51,6 +52,7 @@ export class SmsWhatsappModule {
         SmsSuppressionsModule,
         SmsKeywordsModule,
         WhatsAppModule,
+        StatsModule,
         ...(parts === 'requests' ? [] : [SmsWhatsappBackgroundModule]),
       ],
     };

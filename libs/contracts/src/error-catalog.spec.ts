@@ -22,6 +22,7 @@ import { WhatsAppTemplatesErrorCatalog } from './whatsapp/templates.errors';
 import { PreferenceErrorCatalog } from './preferences/preferences.errors';
 import { LookupErrorCatalog } from './lookup/lookup.errors';
 import { VerifyErrorCatalog } from './verify/verify.errors';
+import { StatsErrorCatalog } from './stats/stats.errors';
 
 const areas = [
   CommonErrorCatalog,
@@ -47,6 +48,7 @@ const areas = [
   PreferenceErrorCatalog,
   LookupErrorCatalog,
   VerifyErrorCatalog,
+  StatsErrorCatalog,
 ];
 
 describe('ErrorCatalog', () => {

@@ -21,6 +21,7 @@ import { WhatsAppWebhookErrorCatalog } from './whatsapp/webhooks.errors';
 import { WhatsAppGraphErrorCatalog } from './whatsapp/graph.errors';
 import { WhatsAppContentErrorCatalog } from './whatsapp/content.errors';
 import { WhatsAppInteractionsErrorCatalog } from './whatsapp/interactions.errors';
+import { StatsErrorCatalog } from './stats/stats.errors';
 
 import type { ErrorDefinition } from './errors/error-definition';
 
@@ -57,6 +58,7 @@ export const ErrorCatalog = inCodeOrder({
   ...PreferenceErrorCatalog,
   ...LookupErrorCatalog,
   ...VerifyErrorCatalog,
+  ...StatsErrorCatalog,
 });
 
 /** The areas joined, listed as the docs index lists them: by code. */

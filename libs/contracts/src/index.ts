@@ -85,3 +85,4 @@ export * from './preferences/preference-statement.events';
 export * from './verify/verify';
 export * from './verify/verify.rpc';
 export * from './verify/verify.errors';
+export * from './stats';

@@ -20,6 +20,8 @@ import type { WhatsAppTemplatesRpc } from './whatsapp/templates.rpc';
 import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
 import type { WhatsAppInteractionsRpc } from './whatsapp/interactions.rpc';
+import type { SmsStatsRpc } from './stats/sms-stats';
+import type { WhatsAppStatsRpc } from './stats/whatsapp-stats';
 
 export type HealthSubject = `${ServiceName}.health.check`;
 
@@ -51,6 +53,8 @@ export interface RpcMap
     PreferencesRpc,
     LookupRpc,
     VerifyRpc,
+    SmsStatsRpc,
+    WhatsAppStatsRpc,
     HealthRpc {}
 
 export type Subject = keyof RpcMap;

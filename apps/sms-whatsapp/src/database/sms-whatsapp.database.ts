@@ -9,6 +9,8 @@ import { CreateWhatsapp1764600000000 } from './migrations/1764600000000-create-w
 import { WhatsappTemplateSync1764600000410 } from './migrations/1764600000410-whatsapp-template-sync';
 import { CreateSmsWhatsappPreferenceStates1764800000200 } from './migrations/1764800000200-create-sms-whatsapp-preference-states';
 import { SmsSystemSendKeys1764800000500 } from './migrations/1764800000500-sms-system-send-keys';
+import { CreateStatsRollups1764900000400 } from './migrations/1764900000400-create-stats-rollups';
+import { CreateWhatsappStatsRollups1764900000410 } from './migrations/1764900000410-create-whatsapp-stats-rollups';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -26,6 +28,8 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       WhatsappTemplateSync1764600000410,
       CreateSmsWhatsappPreferenceStates1764800000200,
       SmsSystemSendKeys1764800000500,
+      CreateStatsRollups1764900000400,
+      CreateWhatsappStatsRollups1764900000410,
     ],
   };
 }

@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { SmsStatsController } from './sms-stats.controller';
+import { WhatsAppStatsController } from './whatsapp-stats.controller';
+
+/** Stats of the channels, answered by the service that owns each channel (ADR 20). */
+@Module({
+  controllers: [SmsStatsController, WhatsAppStatsController],
+})
+export class StatsApiModule {}

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run stats:rebuild -- --channel sms|whatsapp [--workspace ws_...] [--chunk 50000]`:
+// recomputes a channel's stats rollups from the stored message timelines (after a restore, or
+// when a rollup dimension changed; ADR 20), printing its progress. It connects to DATABASE_URL
+// (the database the services run on) and runs the service's own fold statement, so the live
+// consumer may keep running meanwhile: an event is counted once, by whichever folds it first.
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('pg');
+const { rebuildStats } = require('../dist/apps/sms-whatsapp/src/stats/stats-rebuild.js');
+
+const USAGE =
+  'usage: npm run stats:rebuild -- --channel sms|whatsapp [--workspace <ws_id>] [--chunk <rows>]\n' +
+  '       (DATABASE_URL names the database the services run on)\n';
+
+function fail(message) {
+  process.stderr.write(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      channel: { type: 'string' },
+      workspace: { type: 'string' },
+      chunk: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  }));
+} catch (err) {
+  fail(err.message);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (values.channel !== 'sms' && values.channel !== 'whatsapp')
+  fail('--channel must be sms or whatsapp');
+const chunk = values.chunk === undefined ? undefined : Number(values.chunk);
+if (chunk !== undefined && !(Number.isInteger(chunk) && chunk > 0))
+  fail('--chunk must be a positive integer');
+if (!process.env.DATABASE_URL) fail('DATABASE_URL is not set');
+
+const client = new Client({ connectionString: process.env.DATABASE_URL });
+await client.connect();
+const runner = { query: async (sql, params) => (await client.query(sql, params)).rows };
+const begin = async (work) => {
+  await client.query('BEGIN');
+  try {
+    const result = await work(runner);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  }
+};
+const started = Date.now();
+const interactive = process.stdout.isTTY;
+try {
+  const done = await rebuildStats(runner, begin, {
+    channel: values.channel,
+    workspaceId: values.workspace,
+    chunk,
+    onProgress: ({ read, total, folded }) => {
+      const line = `rebuild-stats ${values.channel}: ${read}/${total} events read (${total ? Math.floor((100 * read) / total) : 100}%), ${folded} folded, ${((Date.now() - started) / 1000).toFixed(1)} s`;
+      process.stdout.write(interactive ? `\r${line}` : `${line}\n`);
+    },
+  });
+  if (interactive) process.stdout.write('\n');
+  process.stdout.write(
+    `rebuild-stats ${values.channel}: done, ${done.folded} (message, event) pairs folded from ${done.total} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+} catch (err) {
+  process.stderr.write(`rebuild-stats: ${err.message}\n`);
+  process.exitCode = 1;
+} finally {
+  await client.end();
+}
