@@ -199,7 +199,7 @@ async function main() {
     measured.push({ name, platform, bare: bareRun });
   }
 
-  // Answers are kept per rollup version (ADR 20): the loaded runs above mostly share them. These
+  // Answers are kept per rollup version (ADR 18): the loaded runs above mostly share them. These
   // ask 30-day windows that differ, one at a time, so each is computed from the rollups.
   const cold = [];
   for (let i = 1; i <= 12; i++) {
@@ -326,7 +326,7 @@ async function report(measured, { generatedS, rebuildS, rebuilt, ingest, coldBre
         `| ${name} | ${Math.round(platform.rate)}/s, p50 ${platform.p50} ms, p99 ${platform.p99} ms | ${Math.round(bare.rate)}/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms |`,
     ),
     '',
-    `- Breakdown answers are kept per rollup version (ADR 20), so loaded runs share computations between folds; the widest breakdown computed afresh (12 different 30-day windows, one at a time): p50 ${coldBreakdown.p50} ms, max ${coldBreakdown.max} ms.`,
+    `- Breakdown answers are kept per rollup version (ADR 18), so loaded runs share computations between folds; the widest breakdown computed afresh (12 different 30-day windows, one at a time): p50 ${coldBreakdown.p50} ms, max ${coldBreakdown.max} ms.`,
     `- Generated in ${generatedS.toFixed(1)} s; the rebuild folded ${rebuilt.total} events in ${rebuildS.toFixed(1)} s (${Math.round(rebuilt.total / rebuildS)}/s).`,
     `- Ingestion: ${ingest.events} events written to the outbox in ${ingest.writtenS.toFixed(1)} s, all in the rollups after ${ingest.seconds.toFixed(1)} s; the 30-day summary asked meanwhile at ${CONNECTIONS} connections had p99 ${ingest.queryP99} ms.`,
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, Node ${process.version}; ${options.duration} s per side, autocannon at ${CONNECTIONS} connections.`,

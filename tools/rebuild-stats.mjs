@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run stats:rebuild -- --channel sms|whatsapp [--workspace ws_...] [--chunk 50000]`:
 // recomputes a channel's stats rollups from the stored message timelines (after a restore, or
-// when a rollup dimension changed; ADR 20), printing its progress. It connects to DATABASE_URL
+// when a rollup dimension changed; ADR 18), printing its progress. It connects to DATABASE_URL
 // (the database the services run on) and runs the service's own fold statement, so the live
 // consumer may keep running meanwhile: an event is counted once, by whichever folds it first.
 import { createRequire } from 'node:module';

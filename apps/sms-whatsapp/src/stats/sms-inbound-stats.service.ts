@@ -20,7 +20,7 @@ const BREAKDOWNS: Record<SmsInboundStatsBreakdown, { dimension: string; key: str
   numbers: { dimension: 'number', key: 'number' },
 };
 
-/** Inbound SMS stats: received messages by arrival time (ADR 20). */
+/** Inbound SMS stats: received messages by arrival time (ADR 18). */
 @Injectable()
 export class SmsInboundStatsService {
   constructor(private readonly rollups: SmsStatsRepository) {}

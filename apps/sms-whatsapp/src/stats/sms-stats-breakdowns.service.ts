@@ -73,7 +73,7 @@ function trendWindow(request: SmsStatsBreakdownRequest, window: StatsWindow, lim
 
 type Breakdown = StatsBreakdownReply<Record<string, unknown>>;
 
-/** SMS breakdowns by originator, country, category, carrier, error code and tag (ADR 20). */
+/** SMS breakdowns by originator, country, category, carrier, error code and tag (ADR 18). */
 @Injectable()
 export class SmsStatsBreakdownsService {
   /** Answers per rollup version: dashboards asking the same breakdown share one computation. */

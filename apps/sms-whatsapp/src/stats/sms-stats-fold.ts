@@ -19,7 +19,7 @@ const CARRIED = `('sms.sent', 'sms.delivered', 'sms.undelivered', 'sms.expired',
 const ms = (from: string, to: string) => `extract(epoch FROM (${to} - ${from})) * 1000`;
 
 /**
- * The one statement that folds a batch of SMS events into the rollups (ADR 20). `source` is SQL
+ * The one statement that folds a batch of SMS events into the rollups (ADR 18). `source` is SQL
  * for rows `(message_id, type, occurred_at)`: the bus batch's JSON (parameter `$1`) or a slice of
  * the stored timeline (the rebuild). Each (message, type) is claimed once in
  * `stats_folded_events`, so redelivered events count once; every count lands in the quarter hour the

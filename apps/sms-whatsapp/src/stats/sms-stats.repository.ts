@@ -18,7 +18,7 @@ export type SmsCounts = Record<(typeof SMS_COUNTS)[number], number>;
 export type SmsSketches = Sketches;
 export type { StatsScope } from '@switchboard/persistence';
 
-/** The SMS rollups' reads (ADR 20). */
+/** The SMS rollups' reads (ADR 18). */
 @Injectable()
 export class SmsStatsRepository extends RollupReads<(typeof SMS_COUNTS)[number]> {
   constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {

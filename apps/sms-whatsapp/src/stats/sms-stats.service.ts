@@ -39,7 +39,7 @@ export function limitOf(limit: number | undefined): number {
   return limit;
 }
 
-/** SMS outbound summary, series and statuses, answered from the rollups (ADR 20). */
+/** SMS outbound summary, series and statuses, answered from the rollups (ADR 18). */
 @Injectable()
 export class SmsStatsService {
   constructor(private readonly rollups: SmsStatsRepository) {}

@@ -51,7 +51,7 @@ export interface RebuildOptions {
 
 /**
  * Recomputes a channel's rollups from its stored timeline (after a restore, or when a dimension
- * changed; ADR 20). It clears the rollups and the fold ledger (one transaction), then folds the
+ * changed; ADR 18). It clears the rollups and the fold ledger (one transaction), then folds the
  * timeline in `seq` ranges with the live consumer's own statement: an event the consumer folds
  * meanwhile is claimed once, by whichever comes first, so the two never count it twice. The
  * timeline keeps what the message tables keep (30 days of messages): older buckets are gone after

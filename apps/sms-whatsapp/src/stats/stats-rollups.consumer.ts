@@ -33,7 +33,7 @@ export function foldableEvents(
 }
 
 /**
- * Keeps the stats rollups following the service's own events off the bus (ADR 20): each batch is
+ * Keeps the stats rollups following the service's own events off the bus (ADR 18): each batch is
  * folded in one statement before it is acknowledged; a batch that fails is delivered again, and
  * what it had folded already is not counted twice.
  */

@@ -11,7 +11,7 @@ import { WhatsappStatsRepository } from './whatsapp-stats.repository';
 import { WhatsappStatsService } from './whatsapp-stats.service';
 
 /**
- * SMS and WhatsApp stats, answered from the rollups (ADR 20). The rollups are kept by
+ * SMS and WhatsApp stats, answered from the rollups (ADR 18). The rollups are kept by
  * `StatsRollupsConsumer`, background work registered in `SmsWhatsappBackgroundModule`.
  */
 @Module({

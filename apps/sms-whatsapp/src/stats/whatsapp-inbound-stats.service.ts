@@ -16,7 +16,7 @@ import { limitOf } from './sms-stats.service';
 import { answeringProblems } from './stats-problems';
 import { WhatsappStatsRepository } from './whatsapp-stats.repository';
 
-/** Inbound WhatsApp stats: received messages by arrival time (ADR 20). */
+/** Inbound WhatsApp stats: received messages by arrival time (ADR 18). */
 @Injectable()
 export class WhatsappInboundStatsService {
   constructor(private readonly rollups: WhatsappStatsRepository) {}

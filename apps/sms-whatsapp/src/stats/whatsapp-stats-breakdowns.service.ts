@@ -29,7 +29,7 @@ const BREAKDOWNS: Record<WhatsAppStatsBreakdown, { dimension: string; key: strin
 
 /**
  * WhatsApp breakdowns by country, error code, number, tag, template and category, ranked by
- * accepted volume (error codes by failures) and capped at `limit` (ADR 20).
+ * accepted volume (error codes by failures) and capped at `limit` (ADR 18).
  */
 @Injectable()
 export class WhatsappStatsBreakdownsService {

@@ -15,7 +15,7 @@ export const WHATSAPP_STATS_EVENT_TYPES = [
 const ms = (from: string, to: string) => `extract(epoch FROM (${to} - ${from})) * 1000`;
 
 /**
- * The one statement that folds a batch of WhatsApp events into the rollups (ADR 20), as
+ * The one statement that folds a batch of WhatsApp events into the rollups (ADR 18), as
  * `smsFoldStatement` does for SMS: `source` gives `(message_id, type, occurred_at)`, each
  * (message, type) counts once, in the hour its message was accepted.
  */

@@ -15,7 +15,7 @@ export const WHATSAPP_COUNTS = [
 ] as const;
 export type WhatsappCounts = Record<(typeof WHATSAPP_COUNTS)[number], number>;
 
-/** The WhatsApp rollups' reads (ADR 20), and the template ids a slug filter stands for. */
+/** The WhatsApp rollups' reads (ADR 18), and the template ids a slug filter stands for. */
 @Injectable()
 export class WhatsappStatsRepository extends RollupReads<(typeof WHATSAPP_COUNTS)[number]> {
   private readonly catalog: SqlRunner;

@@ -21,7 +21,7 @@ import type { StatsScope } from '@switchboard/persistence';
 import { whatsappDeltaOf, whatsappFiguresOf } from './whatsapp-stats-figures';
 import { WhatsappStatsRepository } from './whatsapp-stats.repository';
 
-/** WhatsApp outbound summary and series, answered from the rollups (ADR 20). */
+/** WhatsApp outbound summary and series, answered from the rollups (ADR 18). */
 @Injectable()
 export class WhatsappStatsService {
   constructor(private readonly rollups: WhatsappStatsRepository) {}

@@ -4,7 +4,7 @@ import type { SqlRunner } from '../pagination';
 import { rowsOf } from '../pg-errors';
 
 /**
- * A channel's rollup tables (ADR 20), all in `schema` beside its sketch functions and its
+ * A channel's rollup tables (ADR 18), all in `schema` beside its sketch functions and its
  * `stats_freshness`: what the reads sum, and the freshness stream they follow.
  */
 export interface RollupTables<C extends string> {

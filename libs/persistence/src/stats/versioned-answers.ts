@@ -1,5 +1,5 @@
 /**
- * Answers of stats queries kept per rollup version (ADR 20): a stream's `stats_freshness.version`
+ * Answers of stats queries kept per rollup version (ADR 18): a stream's `stats_freshness.version`
  * moves with every fold and every rebuild in the same transaction as the rollups, so an answer
  * computed at a version is exactly what any later request would compute while the version stays.
  * Dashboards asking the same breakdown share one computation per version, concurrent askers

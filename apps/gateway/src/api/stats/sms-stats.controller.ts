@@ -42,7 +42,7 @@ const RULES =
 
 /**
  * SMS stats (SDK: `bird.sms.stats`), answered by the sms-whatsapp service from its rollups
- * (ADR 20). The query's shape is checked here; its rules are the service's.
+ * (ADR 18). The query's shape is checked here; its rules are the service's.
  */
 @Controller('v1/sms/stats')
 export class SmsStatsController {

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { SmsStatsController } from './sms-stats.controller';
 import { WhatsAppStatsController } from './whatsapp-stats.controller';
 
-/** Stats of the channels, answered by the service that owns each channel (ADR 20). */
+/** Stats of the channels, answered by the service that owns each channel (ADR 18). */
 @Module({
   controllers: [SmsStatsController, WhatsAppStatsController],
 })

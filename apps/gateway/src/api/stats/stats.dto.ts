@@ -22,7 +22,7 @@ import { QueryBoolean } from '../../pipeline/http/list-query.dto';
 /*
  * Query shapes of the stats routes of every channel: presence, types and lengths. The window's
  * rules (forms, lengths, timezone, one dimension filter, trend caps) are the owning service's,
- * from the shared rules in libs/contracts (ADR 20), which answer them with 422 and details.
+ * from the shared rules in libs/contracts (ADR 18), which answer them with 422 and details.
  */
 
 const BOUND = /^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt][0-9:.]+([Zz]|[+-][0-9]{2}:?[0-9]{2}))?$/;

@@ -22,7 +22,7 @@ const RANKED = 'ranked by accepted volume (limit <= 200)';
 
 /**
  * WhatsApp stats (SDK: `bird.whatsapp.stats`), answered by the sms-whatsapp service from its
- * rollups (ADR 20). The query's shape is checked here; its rules are the service's.
+ * rollups (ADR 18). The query's shape is checked here; its rules are the service's.
  */
 @Controller('v1/whatsapp/stats')
 export class WhatsAppStatsController {

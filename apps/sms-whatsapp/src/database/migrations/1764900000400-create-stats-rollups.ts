@@ -2,7 +2,7 @@ import { latencySketchFunctionsSql } from '@switchboard/contracts';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * SMS stats rollups (ADR 20): counts per workspace, quarter hour (and UTC day) of the message's
+ * SMS stats rollups (ADR 18): counts per workspace, quarter hour (and UTC day) of the message's
  * send time and dimension value, kept by the stats consumer from the service's own events; the latency
  * sketches are int arrays merged by addition. `dimension` '' is the whole workspace. A stats
  * query reads these tables only, never the message tables.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * WhatsApp stats rollups (ADR 20), beside the SMS ones and kept the same way: counts per
+ * WhatsApp stats rollups (ADR 18), beside the SMS ones and kept the same way: counts per
  * workspace, quarter hour (and UTC day) of the send time and dimension value, latency sketches merged by addition.
  * The dimensions: '' (whole workspace), template, category, phone_number, tag, tag_name, country,
  * error_code; inbound: '' and phone_number.
