@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DeliveryModule } from './delivery/delivery.module';
 import { ContentExpiry, EmailEventsRelay, MessagesModule } from './messages';
 import { EmailPreferenceStatesConsumer } from './preferences';
-import { EmailStatsRollupsConsumer } from './stats/email-stats.consumer';
+import { EmailStatsRollupsConsumer } from './stats';
 
 /**
  * The email service's work that outlives requests: the processing and delivery queues, the relay

@@ -125,7 +125,7 @@ export function emailFoldStatement(source: string): string {
       JOIN email.messages m ON m.id = c.message_id
       LEFT JOIN email.recipients rc ON rc.id = c.recipient_id
     ), keyed AS (
-      SELECT f.*, d.dimension, d.value
+      SELECT f.*, scoped.dimension, d.value
       FROM facts f
       CROSS JOIN LATERAL (
         VALUES ('', ''), ('category', f.category), ('sending_domain', f.sender_domain),
@@ -137,6 +137,11 @@ export function emailFoldStatement(source: string): string {
         UNION ALL SELECT DISTINCT 'tag', t->>'name' || ':' || (t->>'value')
           FROM jsonb_array_elements(f.tags) t
       ) AS d (dimension, value)
+      -- Every breakdown also per category ('tag@marketing'): breakdowns take a category filter.
+      CROSS JOIN LATERAL (
+        SELECT d.dimension UNION ALL SELECT d.dimension || '@' || f.category
+          WHERE d.dimension NOT IN ('', 'category')
+      ) AS scoped (dimension)
       WHERE d.value IS NOT NULL
     ), deltas AS (
       SELECT workspace_id, dimension, value, bucket, ${figures}
