@@ -3,6 +3,7 @@ import {
   EMAIL_STATS_UNKNOWN_BREAKDOWNS,
   rankRows,
   resolveStatsWindow,
+  UNKNOWN_COUNTRY,
 } from '@switchboard/contracts';
 import type {
   EmailStatsBreakdown,
@@ -12,7 +13,7 @@ import type {
   StatsBreakdownReply,
   StatsWindow,
 } from '@switchboard/contracts';
-import { VersionedAnswers } from '@switchboard/persistence';
+import { VersionedAnswers, WHOLE_WORKSPACE } from '@switchboard/persistence';
 import { workspaceOf } from '@switchboard/platform';
 import { groupByOf, limitOf, sortOf, trendWindow } from './email-stats-breakdown-rules';
 import { countsOf, figuresOf, periodOf, trendPointOf } from './email-stats-figures';
@@ -66,7 +67,9 @@ export class EmailStatsBreakdownsService {
       const workspaceId = workspaceOf(context);
       const { dataAsOf, version } = await this.rollups.freshness();
       const period = periodOf(window, dataAsOf);
-      // Sending IPs, mailbox providers, regions, locations, clients: never learnt here (guide).
+      if (request.breakdown === 'locations')
+        return { period, ...(await this.unresolvedLocation(workspaceId, request, window)) };
+      // Sending IPs, mailbox providers, regions, clients: never learnt here (the stats guide).
       if (UNKNOWN.has(request.breakdown)) return { period, data: [], total: 0 };
       const asked = JSON.stringify([workspaceId, request, window.from, window.to]);
       return this.answers.answer(asked, version, async () => ({
@@ -74,6 +77,35 @@ export class EmailStatsBreakdownsService {
         period,
       }));
     });
+  }
+
+  /**
+   * Opens and clicks are real but their location is never resolved here: all of them make one
+   * row of the unknown country `ZZ` (region and city unknown, null), none when there are none.
+   */
+  private async unresolvedLocation(
+    workspaceId: string,
+    request: EmailStatsBreakdownRequest,
+    window: StatsWindow,
+  ): Promise<Omit<Breakdown, 'period'>> {
+    const scope =
+      request.category === undefined
+        ? WHOLE_WORKSPACE
+        : { dimension: 'category', values: [request.category] };
+    const counts = countsOf(await this.rollups.totals(workspaceId, scope, window));
+    const engagement = {
+      opens: counts.opens,
+      opens_non_prefetched: counts.opens_non_prefetched,
+      unique_opens: counts.unique_opens,
+      unique_opens_non_prefetched: counts.unique_opens_non_prefetched,
+      clicks: counts.clicks,
+      unique_clicks: counts.unique_clicks,
+    };
+    if (Object.values(engagement).every((count) => count === 0)) return { data: [], total: 0 };
+    return {
+      data: [{ country: UNKNOWN_COUNTRY, region: null, city: null, engagement }],
+      total: 1,
+    };
   }
 
   private async compute(

@@ -38,12 +38,12 @@ export const EMAIL_STATS_UNKNOWN_BREAKDOWNS = [
   'sending-ips',
   'mailbox-providers',
   'mailbox-provider-regions',
-  'locations',
   'clients',
 ] as const;
 export const EMAIL_STATS_BREAKDOWNS = [
   ...EMAIL_STATS_FULL_BREAKDOWNS,
   ...EMAIL_STATS_UNKNOWN_BREAKDOWNS,
+  'locations',
   'bounce-codes',
   'complaint-types',
 ] as const;
