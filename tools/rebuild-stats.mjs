@@ -76,7 +76,7 @@ try {
   });
   if (interactive) process.stdout.write('\n');
   process.stdout.write(
-    `rebuild-stats ${values.channel}: done, ${done.folded} events folded from ${done.total} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `rebuild-stats ${values.channel}: done, ${done.folded} ${values.channel === 'email' ? 'events' : '(message, event) pairs'} folded from ${done.total} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
 } catch (err) {
   process.stderr.write(`rebuild-stats: ${err.message}\n`);

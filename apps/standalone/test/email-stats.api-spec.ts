@@ -370,6 +370,34 @@ describe('email stats through the gateway', () => {
       ['2026-03-12', 0, 0],
     ]);
     expect(utc.data[0].latency.total?.p50_ms).toBeGreaterThan(30 * 3_600_000);
+    // The delivery again (a second receipt, another event id) and a late open: the open counts
+    // in the send day, the delivery still once.
+    const again = [
+      ['ev_backdated_again', 'email.delivered', '2026-03-12T09:00:00Z'],
+      ['ev_backdated_open', 'email.opened', '2026-03-20T10:00:00Z'],
+    ];
+    for (const [eventId, type, at] of again)
+      await platform.db.query(
+        `INSERT INTO email.outbox (id, type, workspace_id, payload)
+         VALUES ($1, $2, $3, jsonb_build_object('type', $2::text, 'timestamp', $4::text,
+           'data', jsonb_build_object('email_id', $5::text, 'recipient_id', $6::text)))`,
+        [eventId, type, acme.workspace.id, at, id, recipientId],
+      );
+    await platform.db.query(
+      `INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at)
+       SELECT id, $1, $2, $3, type, at::timestamptz FROM unnest($4::text[], $5::text[], $6::text[])
+         AS x (id, type, at)`,
+      [id, acme.workspace.id, recipientId, ...[0, 1, 2].map((i) => again.map((e) => e[i]))],
+    );
+    await platform.db.query(`NOTIFY email_outbox`);
+    const opened = await eventually(
+      () => bird.email.stats.daily({ from: '2026-03-10', to: '2026-03-10' }),
+      (s) => s.data[0].engagement.opens === 1,
+    );
+    expect(opened.data[0]).toMatchObject({
+      delivery: { delivered: 1 },
+      engagement: { opens: 1, unique_opens: 1, unique_opens_non_prefetched: 1 },
+    });
     const amsterdam = await bird.email.stats.daily({
       from: '2026-03-10',
       to: '2026-03-12',
