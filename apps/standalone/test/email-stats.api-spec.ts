@@ -315,6 +315,9 @@ describe('email stats through the gateway', () => {
     expect(hourly.data.reduce((sum, point) => sum + point.delivery.delivered, 0)).toBe(4);
     const tagged = await bird.email.stats.summary({ tag: 'campaign:spring' });
     expect(tagged.delivery).toMatchObject({ accepted: 3, delivered: 2 });
+    const toDomain = async (recipient_domain: string) =>
+      (await bird.email.stats.summary({ recipient_domain })).sends_accepted;
+    expect([await toDomain('Example.com'), await toDomain('example.org')]).toEqual([3, 1]);
     const template = await bird.email.stats.summary({ template: templateId });
     expect(template.sends_accepted).toBe(2);
     const byIp = await bird.email.stats.summary({ sending_ip: '192.0.2.1' });

@@ -37,7 +37,8 @@ const ms = (from: string, to: string) => `extract(epoch FROM (${to} - ${from})) 
 
 /** What a group of claimed facts adds to its row, per count column (`kind` is the claim's kind). */
 const FIGURES: Record<(typeof EMAIL_STATS_COUNTS)[number], string> = {
-  sends_accepted: `kind = 'sends_accepted'`,
+  // A message counts once per row, under each recipient domain it was sent to.
+  sends_accepted: `(kind = 'sends_accepted' AND dimension NOT LIKE 'recipient_domain%') OR (kind = 'domain_send' AND dimension LIKE 'recipient_domain%')`,
   accepted: `kind = 'email.accepted'`,
   processed: `kind = 'email.processed'`,
   delivered: `kind = 'email.delivered'`,
@@ -65,7 +66,8 @@ const FIGURES: Record<(typeof EMAIL_STATS_COUNTS)[number], string> = {
  * SQL for rows shaped as `FoldableEmailEvent`: the bus batch's JSON (parameter `$1`) or a slice of
  * the stored timeline (the rebuild). Each event yields claims keyed in `stats_folded_events`: a
  * recipient's lifecycle stage once (`<recipient>:<type>`), an engagement event once (`ev:<id>`),
- * a recipient's first open, first non-prefetched open and first click, a message's acceptance;
+ * a recipient's first open, first non-prefetched open and first click, a message's acceptance
+ * (and its acceptance per recipient domain, which the recipient-domain rows count instead);
  * a redelivered event claims nothing new. Every count lands in the quarter hour the message was
  * accepted (`created_at`), however late its event arrives.
  */
@@ -99,6 +101,9 @@ export function emailFoldStatement(source: string): string {
           ELSE coalesce(i.recipient_id, i.message_id) || ':' || i.type END, i.type
         UNION ALL SELECT i.message_id || ':sends_accepted', 'sends_accepted'
           WHERE i.type = 'email.accepted'
+        UNION ALL SELECT i.message_id || ':sends_to:' || lower(split_part(rc.email, '@', 2)),
+          'domain_send'
+          FROM email.recipients rc WHERE rc.id = i.recipient_id AND i.type = 'email.accepted'
         UNION ALL SELECT i.recipient_id || ':unique_open', 'unique_open'
           WHERE i.type = 'email.opened' AND i.recipient_id IS NOT NULL
         UNION ALL SELECT i.recipient_id || ':unique_human_open', 'unique_human_open'
@@ -160,7 +165,7 @@ export function emailFoldStatement(source: string): string {
       ON CONFLICT (stream) DO UPDATE SET
         data_as_of = greatest(r.data_as_of, excluded.data_as_of), version = r.version + 1
     )
-    SELECT count(*) FILTER (WHERE kind NOT IN ('sends_accepted', 'unique_open', 'unique_human_open', 'unique_click'))::int AS folded
+    SELECT count(*) FILTER (WHERE kind LIKE 'email.%')::int AS folded
     FROM claimed JOIN candidates USING (key)`;
 }
 
