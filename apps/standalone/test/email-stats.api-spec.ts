@@ -21,7 +21,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * Email stats with the official SDK, against sends delivered here into a real SMTP sink and
- * engagement through the public tracking routes: the figures come through the outbox, the bus and
+ * engagement through the public tracking and unsubscribe routes: the figures come through the outbox, the bus and
  * the stats consumer into the rollups.
  */
 describe('email stats through the gateway', () => {
@@ -144,6 +144,19 @@ describe('email stats through the gateway', () => {
     expect((await fetch(pixel, { headers: { 'user-agent': 'Mozilla/5.0' } })).status).toBe(200);
     const clicked = await fetch(link, { redirect: 'manual', headers: { 'user-agent': BROWSER } });
     expect(clicked.status).toBe(302);
+    // And a one-click unsubscribe through its List-Unsubscribe header.
+    const headers =
+      raw
+        ?.toString('utf8')
+        .split('\r\n\r\n')[0]
+        .replace(/\r\n[ \t]+/g, ' ') ?? '';
+    const unsubscribe = /^List-Unsubscribe: <([^>]+)>$/m.exec(headers)?.[1] ?? '';
+    const unsubscribed = await fetch(unsubscribe, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(unsubscribed.status).toBeLessThan(300);
 
     // The rollups follow the events asynchronously: wait until every outcome is counted.
     const counted = await eventually(
@@ -151,7 +164,8 @@ describe('email stats through the gateway', () => {
       (s) =>
         s.delivery.delivered + s.delivery.bounced === 5 &&
         s.engagement.opens === 2 &&
-        s.engagement.clicks === 1,
+        s.engagement.clicks === 1 &&
+        s.engagement.unsubscribes === 1,
     );
     expect(counted.delivery.delivered + counted.delivery.bounced).toBe(5);
   }, 120_000);
@@ -189,10 +203,10 @@ describe('email stats through the gateway', () => {
       unique_opens_non_prefetched: 1,
       clicks: 1,
       unique_clicks: 1,
-      unsubscribes: 0,
+      unsubscribes: 1,
       open_rate: 0.25,
       click_rate: 0.25,
-      unsubscribe_rate: 0,
+      unsubscribe_rate: 0.25,
     });
     expect(summary.latency.total?.p50_ms).toEqual(expect.any(Number));
     expect(summary.period).toMatchObject({ from: today(), to: today() });
