@@ -95,7 +95,7 @@ export function emailFoldStatement(source: string): string {
       SELECT * FROM (${source}) s
       WHERE type IN (${EMAIL_STATS_EVENT_TYPES.map((type) => `'${type}'`).join(', ')})
     ), candidates AS (
-      SELECT DISTINCT ON (key) key, kind, i.* FROM incoming i
+      SELECT key, kind, i.* FROM incoming i
       CROSS JOIN LATERAL (
         SELECT CASE WHEN i.type IN ${EACH_EVENT} THEN 'ev:' || i.event_id
           ELSE coalesce(i.recipient_id, i.message_id) || ':' || i.type END, i.type
@@ -111,11 +111,15 @@ export function emailFoldStatement(source: string): string {
         UNION ALL SELECT i.recipient_id || ':unique_click', 'unique_click'
           WHERE i.type = 'email.clicked' AND i.recipient_id IS NOT NULL
       ) AS c (key, kind)
-      ORDER BY key, i.occurred_at
     ), claimed AS (
       INSERT INTO email.stats_folded_events (key)
       SELECT key FROM candidates ORDER BY key
       ON CONFLICT DO NOTHING RETURNING key
+    ), picked AS (
+      -- One event per new claim, the earliest: a key twice in the batch is claimed once. Deduped
+      -- after the join, so the planner sees the batch's size there and hashes the join.
+      SELECT DISTINCT ON (key) c.* FROM claimed JOIN candidates c USING (key)
+      ORDER BY key, c.occurred_at
     ), facts AS (
       SELECT m.workspace_id, date_bin('15 minutes', m.created_at, TIMESTAMPTZ '2000-01-01T00:00:00Z') AS bucket,
         c.kind, c.bounce_type, c.bounce_code, c.feedback_type, c.prefetched, m.tags, m.category,
@@ -125,8 +129,7 @@ export function emailFoldStatement(source: string): string {
         CASE WHEN c.kind = 'email.delivered' AND rc.processed_at IS NOT NULL
           THEN ${ms('rc.processed_at', 'c.occurred_at')} END AS delivery,
         CASE WHEN c.kind = 'email.delivered' THEN ${ms('m.created_at', 'c.occurred_at')} END AS total
-      FROM claimed
-      JOIN candidates c USING (key)
+      FROM picked c
       JOIN email.messages m ON m.id = c.message_id
       LEFT JOIN email.recipients rc ON rc.id = c.recipient_id
     ), keyed AS (
@@ -166,7 +169,7 @@ export function emailFoldStatement(source: string): string {
         data_as_of = greatest(r.data_as_of, excluded.data_as_of), version = r.version + 1
     )
     SELECT count(*) FILTER (WHERE kind LIKE 'email.%')::int AS folded
-    FROM claimed JOIN candidates USING (key)`;
+    FROM picked`;
 }
 
 /** The columns of a `FoldableEmailEvent` read from JSON. */

@@ -36,7 +36,7 @@ export class CreateEmailStatsRollups1764900000400 implements MigrationInterface 
       -- open or click, a message's acceptance. A redelivered event counts once, and the SDK's
       -- distinct-recipient counts stay distinct.
       CREATE TABLE email.stats_folded_events (
-        key text COLLATE "C" PRIMARY KEY
+        key text PRIMARY KEY
       );
 
       -- The newest event time the rollups reflect, and their version, moved by every fold and
