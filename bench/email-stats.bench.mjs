@@ -143,9 +143,8 @@ async function main() {
   started = Date.now();
   const rebuilt = await rebuildEmailStats(runner, begin, { onProgress: () => undefined });
   const rebuildS = (Date.now() - started) / 1000;
-  await db.query(
-    'VACUUM ANALYZE email.email_stats_rollups; VACUUM ANALYZE email.email_stats_daily_rollups',
-  );
+  await db.query('VACUUM ANALYZE email.email_stats_rollups');
+  await db.query('VACUUM ANALYZE email.email_stats_daily_rollups');
   log(
     `  ${rebuilt.total} events folded in ${rebuildS.toFixed(1)} s (${Math.round(rebuilt.total / rebuildS)}/s)`,
   );
