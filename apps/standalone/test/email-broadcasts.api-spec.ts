@@ -381,6 +381,25 @@ describe('email broadcasts through the gateway', () => {
       expect(mailsTo('blocked@example.com')).toHaveLength(0);
     });
 
+    it('fails content_invalid, sending nothing, when its template renders a NUL (no job retried forever)', async () => {
+      const nul = await publishTemplate(bird, {
+        slug: 'renders-nul',
+        subject: 'Hello {{ bird.contact.first_name }}',
+        html: '<p>a{{ "%00" | url_decode }}b</p>',
+      });
+      const before = sink.messages.length;
+      const draft = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: nul.templateId },
+      });
+      await bird.broadcasts.send(draft.id);
+      const failed = await settled(draft.id);
+      expect(failed).toMatchObject({ status: 'failed', failure_reason: 'content_invalid' });
+      expect(failed.failure_detail).toContain('NUL');
+      expect(sink.messages.length).toBe(before);
+    });
+
     it('refuses to send now to an audience nobody can receive (422 E01137), changing nothing', async () => {
       const lonely = await bird.audiences.create({ name: 'Only blocked' });
       const blocked = (await bird.contacts.list({ email: 'blocked@example.com' })).data[0];

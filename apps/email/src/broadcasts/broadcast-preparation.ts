@@ -19,7 +19,7 @@ import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates, PinnedBroadcastTemplate } from './broadcast-templates';
 import { BroadcastsRepository } from './broadcasts.repository';
 import { BROADCAST_QUEUE } from './broadcasts.service';
-import { BroadcastStates } from './broadcast-states';
+import { BroadcastStates, detailsOf } from './broadcast-states';
 
 interface BroadcastJob {
   broadcast_id: string;
@@ -131,7 +131,7 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
       try {
         content = pinned.render(contact);
       } catch (err) {
-        const detail = `the template could not be rendered for contact ${contact.id}: ${(err as Error).message}`;
+        const detail = `the template could not be rendered for contact ${contact.id}: ${(err as Error).message}${detailsOf(err)}`;
         return this.states.fail(job, row.id, 'content_invalid', detail);
       }
       const name = [contact.first_name, contact.last_name].filter(Boolean).join(' ');
