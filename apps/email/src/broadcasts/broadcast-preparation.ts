@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { wakeQueue, WorkQueue } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { ContactErrors } from '@switchboard/contracts';
-import { inPgTransaction, newId, pgPoolOf } from '@switchboard/persistence';
+import { inPgTransaction, pgPoolOf } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
@@ -14,12 +14,12 @@ import { SuppressionsService } from '../suppressions';
 import { AUDIENCE_SNAPSHOTS, AudienceSnapshots, workerContext } from './audience-snapshots';
 import type { BroadcastRow } from './broadcast.mapper';
 import { BroadcastMessagesRepository } from './broadcast-messages.repository';
-import type { BroadcastMessageDraft } from './broadcast-messages.repository';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates, PinnedBroadcastTemplate } from './broadcast-templates';
 import { BroadcastsRepository } from './broadcasts.repository';
 import { BROADCAST_QUEUE } from './broadcasts.service';
 import { BroadcastStates, detailsOf } from './broadcast-states';
+import { pageDrafts } from './page-drafts';
 
 interface BroadcastJob {
   broadcast_id: string;
@@ -122,30 +122,13 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
       row.category,
       { preferences: this.config.PREFERENCES_ENFORCEMENT },
     );
-    const drafts: BroadcastMessageDraft[] = [];
-    const now = Date.now();
-    for (const member of members) {
-      if (stopped.has(member.email as string)) continue;
-      const contact = member.contact!;
-      let content;
-      try {
-        content = pinned.render(contact);
-      } catch (err) {
-        const detail = `the template could not be rendered for contact ${contact.id}: ${(err as Error).message}${detailsOf(err)}`;
-        return this.states.fail(job, row.id, 'content_invalid', detail);
-      }
-      const name = [contact.first_name, contact.last_name].filter(Boolean).join(' ');
-      drafts.push({
-        id: newId('em', now),
-        recipient_id: newId('er', now),
-        event_id: newId('ev', now),
-        contact_id: contact.id,
-        email: member.email as string,
-        name: name || null,
-        ...content,
-      });
+    const prepared = pageDrafts(page, stopped, (contact) => pinned.render(contact));
+    if (!prepared.ok) {
+      const err = prepared.error;
+      const detail = `the template could not be rendered for contact ${prepared.contactId}: ${(err as Error).message}${detailsOf(err)}`;
+      return this.states.fail(job, row.id, 'content_invalid', detail);
     }
-    const last = page.data.at(-1)?.contact_id ?? null;
+    const { drafts, after: last, complete } = prepared;
     const written = await inPgTransaction(this.pool, async (tx) => {
       await job.hold(tx);
       const current = await this.repository.lock(tx, row.id);
@@ -160,9 +143,9 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
       const total = await this.repository.advance(tx, current.id, {
         after: last,
         written: count,
-        last: page.next === null,
+        last: complete,
       });
-      if (page.next === null && total === 0)
+      if (complete && total === 0)
         await this.states.failIn(
           tx,
           job,
