@@ -381,6 +381,48 @@ describe('email broadcasts through the gateway', () => {
       expect(mailsTo('blocked@example.com')).toHaveLength(0);
     });
 
+    it('fills a property the contact holds no value for from its fallback_value, as the preview shows', async () => {
+      await bird.contactProperties.create({
+        key: 'tier',
+        type: 'string',
+        fallback_value: 'bronze',
+      });
+      const tiered = await publishTemplate(bird, {
+        slug: 'tiered',
+        subject: 'Your tier',
+        html: '<p>Your tier is {{ bird.contact.tier }}.</p>',
+        text: 'Your tier is {{ bird.contact.tier }}.',
+      });
+      const tierAudience = await bird.audiences.create({ name: 'Tiers' });
+      await bird.contacts.batch({
+        audience_ids: [tierAudience.id],
+        contacts: [
+          { email: 'gold@example.com', first_name: 'Gold', data: { tier: 'gold' } },
+          { email: 'untiered@example.com', first_name: 'Untiered' },
+        ],
+      });
+      const untiered = (await bird.contacts.list({ email: 'untiered@example.com' })).data[0];
+      const preview = await api<{ text: string }>(
+        'POST',
+        `/v1/email/templates/${tiered.templateId}/preview`,
+        { contact: untiered.id },
+      );
+      expect(preview.body.text).toBe('Your tier is bronze.');
+      const broadcast = await bird.broadcasts.create({
+        from,
+        audience_id: tierAudience.id,
+        template: { id: tiered.templateId },
+        send: true,
+      });
+      expect((await settled(broadcast.id)).status).toBe('sent');
+      await eventually(
+        () => Promise.resolve(mailsTo('untiered@example.com').length),
+        (n) => n === 1,
+      );
+      expect(mailsTo('untiered@example.com')[0].raw.toString()).toContain('Your tier is bronze.');
+      expect(mailsTo('gold@example.com')[0].raw.toString()).toContain('Your tier is gold.');
+    });
+
     it('fails content_invalid, sending nothing, when its template renders a NUL (no job retried forever)', async () => {
       const nul = await publishTemplate(bird, {
         slug: 'renders-nul',

@@ -1,11 +1,14 @@
 import { ContactErrors, ContactSubjects } from '@switchboard/contracts';
-import type { AudienceSnapshotPage, RequestContext } from '@switchboard/contracts';
+import type { AudienceSnapshotPage, Contact, RequestContext } from '@switchboard/contracts';
 import type { ServiceClient } from '@switchboard/platform';
 
 /** Rows per snapshot page: one RPC and one insert statement each. */
 export const SNAPSHOT_PAGE_ROWS = 1000;
 
 export const AUDIENCE_SNAPSHOTS = Symbol('AUDIENCE_SNAPSHOTS');
+
+/** Contact properties read for fallbacks: at most this many pages of 100 (as previews read). */
+const PROPERTY_PAGES = 5;
 
 /**
  * A broadcast's view of its audience, through the workspace-objects service's typed contract:
@@ -43,6 +46,27 @@ export class AudienceSnapshots {
     );
   }
 
+  /**
+   * Each contact property's `fallback_value` (those that have one), by key: what a contact with
+   * no value of its own is sent, as a preview by contact shows (at most 500 properties read).
+   */
+  async fallbacks(context: RequestContext): Promise<Map<string, unknown>> {
+    const fallbacks = new Map<string, unknown>();
+    let cursor: string | undefined;
+    for (let page = 0; page < PROPERTY_PAGES; page++) {
+      const properties = await this.services.send(
+        ContactSubjects.ListProperties,
+        { limit: 100, ...(cursor ? { starting_after: cursor } : {}) },
+        context,
+      );
+      for (const property of properties.data)
+        if (property.fallback_value != null) fallbacks.set(property.key, property.fallback_value);
+      if (!properties.next_cursor) break;
+      cursor = properties.next_cursor;
+    }
+    return fallbacks;
+  }
+
   /** Every member's address (null: the contact has none), a page at a time. */
   async *addresses(
     context: RequestContext,
@@ -64,4 +88,13 @@ export class AudienceSnapshots {
 /** The context a worker asks other services with, for one workspace. */
 export function workerContext(workspaceId: string, requestId: string): RequestContext {
   return { requestId, workspaceId, caller: { kind: 'operator' } };
+}
+
+/** The contact with each property it holds no value for set to the property's fallback. */
+export function contactWithFallbacks(contact: Contact, fallbacks: Map<string, unknown>): Contact {
+  if (fallbacks.size === 0) return contact;
+  const data = { ...contact.data };
+  for (const [key, value] of fallbacks)
+    if (data[key] === undefined || data[key] === null) data[key] = value;
+  return { ...contact, data };
 }

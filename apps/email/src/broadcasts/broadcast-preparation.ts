@@ -11,7 +11,12 @@ import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { PROCESS_QUEUE } from '../messages';
 import { SuppressionsService } from '../suppressions';
-import { AUDIENCE_SNAPSHOTS, AudienceSnapshots, workerContext } from './audience-snapshots';
+import {
+  AUDIENCE_SNAPSHOTS,
+  AudienceSnapshots,
+  contactWithFallbacks,
+  workerContext,
+} from './audience-snapshots';
 import type { BroadcastRow } from './broadcast.mapper';
 import { BroadcastMessagesRepository } from './broadcast-messages.repository';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
@@ -70,12 +75,16 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
   /** Steps the broadcast until the job is settled (done, failed, or looked at again later). */
   async run(job: Job<BroadcastJob>): Promise<void> {
     let pinned: PinnedBroadcastTemplate | undefined;
+    let fallbacks: Map<string, unknown> | undefined;
     for (;;) {
       const row = await this.repository.byId(job.payload.broadcast_id);
       if (row?.status === 'sending' && !row.prepared_at) {
         pinned ??= await this.pin(job, row);
         if (!pinned) return;
-        await this.preparePage(job, row, pinned);
+        fallbacks ??= await this.audiences.fallbacks(
+          workerContext(row.workspace_id, `req_${row.id}`),
+        );
+        await this.preparePage(job, row, pinned, fallbacks);
         continue;
       }
       if ((await this.states.step(job, row?.id ?? job.payload.broadcast_id)) === 'done') return;
@@ -101,6 +110,7 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
     job: Job<BroadcastJob>,
     row: BroadcastRow,
     pinned: PinnedBroadcastTemplate,
+    fallbacks: Map<string, unknown>,
   ): Promise<void> {
     const context = workerContext(row.workspace_id, `req_${row.id}`);
     let page;
@@ -122,7 +132,9 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
       row.category,
       { preferences: this.config.PREFERENCES_ENFORCEMENT },
     );
-    const prepared = pageDrafts(page, stopped, (contact) => pinned.render(contact));
+    const prepared = pageDrafts(page, stopped, (contact) =>
+      pinned.render(contactWithFallbacks(contact, fallbacks)),
+    );
     if (!prepared.ok) {
       const err = prepared.error;
       const detail = `the template could not be rendered for contact ${prepared.contactId}: ${(err as Error).message}${detailsOf(err)}`;
