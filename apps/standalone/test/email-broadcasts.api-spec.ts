@@ -423,6 +423,41 @@ describe('email broadcasts through the gateway', () => {
       expect(mailsTo('gold@example.com')[0].raw.toString()).toContain('Your tier is gold.');
     });
 
+    it('renders an archived property empty, in a preview by contact and in the broadcast', async () => {
+      const legacy = await bird.contactProperties.create({ key: 'legacy', type: 'string' });
+      const template = await publishTemplate(bird, {
+        slug: 'legacy',
+        subject: 'Legacy',
+        html: '<p>Legacy [{{ bird.contact.legacy }}].</p>',
+        text: 'Legacy [{{ bird.contact.legacy }}].',
+      });
+      const legacyAudience = await bird.audiences.create({ name: 'Legacy' });
+      await bird.contacts.batch({
+        audience_ids: [legacyAudience.id],
+        contacts: [{ email: 'legacy@example.com', data: { legacy: 'old-value' } }],
+      });
+      const contact = (await bird.contacts.list({ email: 'legacy@example.com' })).data[0];
+      await bird.contactProperties.archive(legacy.id);
+      const preview = await api<{ text: string }>(
+        'POST',
+        `/v1/email/templates/${template.templateId}/preview`,
+        { contact: contact.id },
+      );
+      expect(preview.body.text).toBe('Legacy [].');
+      const broadcast = await bird.broadcasts.create({
+        from,
+        audience_id: legacyAudience.id,
+        template: { id: template.templateId },
+        send: true,
+      });
+      expect((await settled(broadcast.id)).status).toBe('sent');
+      await eventually(
+        () => Promise.resolve(mailsTo('legacy@example.com').length),
+        (n) => n === 1,
+      );
+      expect(mailsTo('legacy@example.com')[0].raw.toString()).toContain('Legacy [].');
+    });
+
     it('fails content_invalid, sending nothing, when its template renders a NUL (no job retried forever)', async () => {
       const nul = await publishTemplate(bird, {
         slug: 'renders-nul',

@@ -47,11 +47,11 @@ export class AudienceSnapshots {
   }
 
   /**
-   * Each contact property's `fallback_value` (those that have one), by key: what a contact with
-   * no value of its own is sent, as a preview by contact shows (at most 500 properties read).
+   * What templates read of the workspace's contact properties (at most 500 read): each one's
+   * `fallback_value` (those that have one), by key, and the archived ones, which stop rendering.
    */
-  async fallbacks(context: RequestContext): Promise<Map<string, unknown>> {
-    const fallbacks = new Map<string, unknown>();
+  async properties(context: RequestContext): Promise<PropertyRendering> {
+    const rendering: PropertyRendering = { fallbacks: new Map(), archived: new Set() };
     let cursor: string | undefined;
     for (let page = 0; page < PROPERTY_PAGES; page++) {
       const properties = await this.services.send(
@@ -60,11 +60,13 @@ export class AudienceSnapshots {
         context,
       );
       for (const property of properties.data)
-        if (property.fallback_value != null) fallbacks.set(property.key, property.fallback_value);
+        if (property.archived) rendering.archived.add(property.key);
+        else if (property.fallback_value != null)
+          rendering.fallbacks.set(property.key, property.fallback_value);
       if (!properties.next_cursor) break;
       cursor = properties.next_cursor;
     }
-    return fallbacks;
+    return rendering;
   }
 
   /** Every member's address (null: the contact has none), a page at a time. */
@@ -90,11 +92,21 @@ export function workerContext(workspaceId: string, requestId: string): RequestCo
   return { requestId, workspaceId, caller: { kind: 'operator' } };
 }
 
-/** The contact with each property it holds no value for set to the property's fallback. */
-export function contactWithFallbacks(contact: Contact, fallbacks: Map<string, unknown>): Contact {
-  if (fallbacks.size === 0) return contact;
+/** How contact properties render: fallbacks by key, and the archived keys (which render empty). */
+export interface PropertyRendering {
+  fallbacks: Map<string, unknown>;
+  archived: Set<string>;
+}
+
+/**
+ * The contact as a template renders it: an archived property's value dropped, and each
+ * property it holds no value for set to the property's fallback.
+ */
+export function contactForTemplates(contact: Contact, properties: PropertyRendering): Contact {
+  if (properties.fallbacks.size === 0 && properties.archived.size === 0) return contact;
   const data = { ...contact.data };
-  for (const [key, value] of fallbacks)
+  for (const key of properties.archived) delete data[key];
+  for (const [key, value] of properties.fallbacks)
     if (data[key] === undefined || data[key] === null) data[key] = value;
   return { ...contact, data };
 }

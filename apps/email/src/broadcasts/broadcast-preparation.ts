@@ -14,9 +14,10 @@ import { SuppressionsService } from '../suppressions';
 import {
   AUDIENCE_SNAPSHOTS,
   AudienceSnapshots,
-  contactWithFallbacks,
+  contactForTemplates,
   workerContext,
 } from './audience-snapshots';
+import type { PropertyRendering } from './audience-snapshots';
 import type { BroadcastRow } from './broadcast.mapper';
 import { BroadcastMessagesRepository } from './broadcast-messages.repository';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
@@ -75,16 +76,16 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
   /** Steps the broadcast until the job is settled (done, failed, or looked at again later). */
   async run(job: Job<BroadcastJob>): Promise<void> {
     let pinned: PinnedBroadcastTemplate | undefined;
-    let fallbacks: Map<string, unknown> | undefined;
+    let properties: PropertyRendering | undefined;
     for (;;) {
       const row = await this.repository.byId(job.payload.broadcast_id);
       if (row?.status === 'sending' && !row.prepared_at) {
         pinned ??= await this.pin(job, row);
         if (!pinned) return;
-        fallbacks ??= await this.audiences.fallbacks(
+        properties ??= await this.audiences.properties(
           workerContext(row.workspace_id, `req_${row.id}`),
         );
-        await this.preparePage(job, row, pinned, fallbacks);
+        await this.preparePage(job, row, pinned, properties);
         continue;
       }
       if ((await this.states.step(job, row?.id ?? job.payload.broadcast_id)) === 'done') return;
@@ -110,7 +111,7 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
     job: Job<BroadcastJob>,
     row: BroadcastRow,
     pinned: PinnedBroadcastTemplate,
-    fallbacks: Map<string, unknown>,
+    properties: PropertyRendering,
   ): Promise<void> {
     const context = workerContext(row.workspace_id, `req_${row.id}`);
     let page;
@@ -133,7 +134,7 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
       { preferences: this.config.PREFERENCES_ENFORCEMENT },
     );
     const prepared = pageDrafts(page, stopped, (contact) =>
-      pinned.render(contactWithFallbacks(contact, fallbacks)),
+      pinned.render(contactForTemplates(contact, properties)),
     );
     if (!prepared.ok) {
       const err = prepared.error;

@@ -46,15 +46,19 @@ export function contactAttributes(contact: Contact): Record<string, unknown> {
   };
 }
 
+/** The contact's own attributes: never a property's, so never dropped or filled. */
+const BUILT_IN = new Set(['id', 'email', 'phone_number', 'first_name', 'last_name', 'external_id']);
+
 /** Requests to another service carry no Idempotency-Key of the caller's. */
 function plain(context: RequestContext): RequestContext {
   return { ...context, idempotencyKey: undefined, idempotencyFingerprint: undefined };
 }
 
 /**
- * `attributes` with each of `keys` it holds no value for taken from its contact property's
- * `fallback_value` (the values a broadcast to the contact sends); asks for the properties only
- * when a key is missing.
+ * `attributes` as templates read them: each of `keys` that is an archived property's dropped
+ * (an archived property stops rendering, though contacts keep its values), and each it holds
+ * no value for taken from its contact property's `fallback_value` (the values a broadcast to
+ * the contact sends).
  */
 async function withFallbacks(
   client: ServiceClient,
@@ -62,8 +66,7 @@ async function withFallbacks(
   attributes: Record<string, unknown>,
   keys: string[],
 ): Promise<Record<string, unknown>> {
-  const missing = keys.filter((key) => attributes[key] === undefined || attributes[key] === null);
-  if (missing.length === 0) return attributes;
+  if (keys.length === 0) return attributes;
   const filled = { ...attributes };
   let cursor: string | undefined;
   for (let page = 0; page < PROPERTY_PAGES; page++) {
@@ -72,9 +75,15 @@ async function withFallbacks(
       { limit: 100, ...(cursor ? { starting_after: cursor } : {}) },
       plain(context),
     );
-    for (const property of properties.data)
-      if (missing.includes(property.key) && property.fallback_value != null)
+    for (const property of properties.data) {
+      if (!keys.includes(property.key) || BUILT_IN.has(property.key)) continue;
+      if (property.archived) delete filled[property.key];
+      else if (
+        (filled[property.key] === undefined || filled[property.key] === null) &&
+        property.fallback_value != null
+      )
         filled[property.key] = property.fallback_value;
+    }
     if (!properties.next_cursor) break;
     cursor = properties.next_cursor;
   }
