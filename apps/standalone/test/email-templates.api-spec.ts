@@ -633,6 +633,24 @@ describe('email templates through the gateway', () => {
       }
     });
 
+    it('refuses a send whose stored content no longer parses (422, not 500)', async () => {
+      const template = await published('stored-unparsable');
+      // A version published before derived text bodies were checked: its text does not parse.
+      await platform.db.query(
+        `UPDATE email.template_languages SET text = '{{ order_id' WHERE version_id = $1`,
+        [template.live_version_id],
+      );
+      const send = await api('POST', '/v1/email/messages', {
+        from,
+        to: ['x@example.com'],
+        template: { slug: 'stored-unparsable', parameters: { name: 'A', order_id: '1' } },
+      });
+      expect(send).toMatchObject({
+        status: 422,
+        body: { error: { code: 'E01123', details: [{ param: 'template' }] } },
+      });
+    });
+
     it('fills bird.contact.* from the contact of the first to address', async () => {
       const template = await bird.email.templates.create({
         slug: 'hello-contact',

@@ -184,8 +184,24 @@ export class PublishedTemplates {
         missing.set(`${versionId} ${language}`, { versionId, language });
     }
     if (missing.size === 0) return;
-    for (const content of await this.repository.contents(workspaceId, [...missing.values()]))
-      this.remember(content.version_id, content.language, new CompiledLanguage(content));
+    for (const content of await this.repository.contents(workspaceId, [...missing.values()])) {
+      let compiled: CompiledLanguage;
+      try {
+        compiled = new CompiledLanguage(content);
+      } catch (err) {
+        // Stored content that no longer parses (a version published before its derived text
+        // was checked): the send is refused, never a 500, and a broadcast fails, never retries.
+        throw new AppError(EmailTemplateErrors.TemplateLiquidInvalid, {
+          details: [
+            {
+              param: 'template',
+              message: `the published ${content.language} content does not parse: ${(err as Error).message}`,
+            },
+          ],
+        });
+      }
+      this.remember(content.version_id, content.language, compiled);
+    }
   }
 }
 
