@@ -168,7 +168,8 @@ export function failureOf(err: unknown): BroadcastFailureReason | undefined {
   return content.includes(err.code) ? 'content_invalid' : undefined;
 }
 
-function detailsOf(err: unknown): string {
+/** An AppError's details, as ` (param: message; ...)`, for a failure's detail. */
+export function detailsOf(err: unknown): string {
   const details = (err as AppError).details ?? [];
   return details.length ? ` (${details.map((d) => `${d.param}: ${d.message}`).join('; ')})` : '';
 }
