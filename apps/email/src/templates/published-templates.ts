@@ -167,23 +167,30 @@ export class PublishedTemplates {
       }
     }
     if (errors.length) throw joinTemplateErrors(errors);
-    await this.compileMissing(workspaceId, chosen);
+    const compiled = await this.compiledFor(workspaceId, chosen);
     return chosen.map(({ ref, row, language }) =>
-      pinnedOf(ref, row, language, this.compiledOf(row.version_id as string, language)),
+      pinnedOf(ref, row, language, compiled.get(`${row.version_id as string} ${language}`)),
     );
   }
 
-  private async compileMissing(
+  /**
+   * The compiled languages the chosen versions need, held for this call: the shared cache may
+   * evict an entry while the missing ones load (other requests fill it meanwhile).
+   */
+  private async compiledFor(
     workspaceId: string,
     chosen: Array<{ row: LiveTemplateRow; language: string }>,
-  ): Promise<void> {
+  ): Promise<Map<string, CompiledLanguage>> {
+    const held = new Map<string, CompiledLanguage>();
     const missing = new Map<string, { versionId: string; language: string }>();
     for (const { row, language } of chosen) {
       const versionId = row.version_id as string;
-      if (!this.compiled.has(`${versionId} ${language}`))
-        missing.set(`${versionId} ${language}`, { versionId, language });
+      const key = `${versionId} ${language}`;
+      const hit = this.compiledOf(versionId, language);
+      if (hit) held.set(key, hit);
+      else missing.set(key, { versionId, language });
     }
-    if (missing.size === 0) return;
+    if (missing.size === 0) return held;
     for (const content of await this.repository.contents(workspaceId, [...missing.values()])) {
       let compiled: CompiledLanguage;
       try {
@@ -201,7 +208,9 @@ export class PublishedTemplates {
         });
       }
       this.remember(content.version_id, content.language, compiled);
+      held.set(`${content.version_id} ${content.language}`, compiled);
     }
+    return held;
   }
 }
 
