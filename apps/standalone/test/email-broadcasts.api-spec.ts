@@ -381,6 +381,102 @@ describe('email broadcasts through the gateway', () => {
       expect(mailsTo('blocked@example.com')).toHaveLength(0);
     });
 
+    it('fills a property the contact holds no value for from its fallback_value, as the preview shows', async () => {
+      await bird.contactProperties.create({
+        key: 'tier',
+        type: 'string',
+        fallback_value: 'bronze',
+      });
+      const tiered = await publishTemplate(bird, {
+        slug: 'tiered',
+        subject: 'Your tier',
+        html: '<p>Your tier is {{ bird.contact.tier }}.</p>',
+        text: 'Your tier is {{ bird.contact.tier }}.',
+      });
+      const tierAudience = await bird.audiences.create({ name: 'Tiers' });
+      await bird.contacts.batch({
+        audience_ids: [tierAudience.id],
+        contacts: [
+          { email: 'gold@example.com', first_name: 'Gold', data: { tier: 'gold' } },
+          { email: 'untiered@example.com', first_name: 'Untiered' },
+        ],
+      });
+      const untiered = (await bird.contacts.list({ email: 'untiered@example.com' })).data[0];
+      const preview = await api<{ text: string }>(
+        'POST',
+        `/v1/email/templates/${tiered.templateId}/preview`,
+        { contact: untiered.id },
+      );
+      expect(preview.body.text).toBe('Your tier is bronze.');
+      const broadcast = await bird.broadcasts.create({
+        from,
+        audience_id: tierAudience.id,
+        template: { id: tiered.templateId },
+        send: true,
+      });
+      expect((await settled(broadcast.id)).status).toBe('sent');
+      await eventually(
+        () => Promise.resolve(mailsTo('untiered@example.com').length),
+        (n) => n === 1,
+      );
+      expect(mailsTo('untiered@example.com')[0].raw.toString()).toContain('Your tier is bronze.');
+      expect(mailsTo('gold@example.com')[0].raw.toString()).toContain('Your tier is gold.');
+    });
+
+    it('renders an archived property empty, in a preview by contact and in the broadcast', async () => {
+      const legacy = await bird.contactProperties.create({ key: 'legacy', type: 'string' });
+      const template = await publishTemplate(bird, {
+        slug: 'legacy',
+        subject: 'Legacy',
+        html: '<p>Legacy [{{ bird.contact.legacy }}].</p>',
+        text: 'Legacy [{{ bird.contact.legacy }}].',
+      });
+      const legacyAudience = await bird.audiences.create({ name: 'Legacy' });
+      await bird.contacts.batch({
+        audience_ids: [legacyAudience.id],
+        contacts: [{ email: 'legacy@example.com', data: { legacy: 'old-value' } }],
+      });
+      const contact = (await bird.contacts.list({ email: 'legacy@example.com' })).data[0];
+      await bird.contactProperties.archive(legacy.id);
+      const preview = await api<{ text: string }>(
+        'POST',
+        `/v1/email/templates/${template.templateId}/preview`,
+        { contact: contact.id },
+      );
+      expect(preview.body.text).toBe('Legacy [].');
+      const broadcast = await bird.broadcasts.create({
+        from,
+        audience_id: legacyAudience.id,
+        template: { id: template.templateId },
+        send: true,
+      });
+      expect((await settled(broadcast.id)).status).toBe('sent');
+      await eventually(
+        () => Promise.resolve(mailsTo('legacy@example.com').length),
+        (n) => n === 1,
+      );
+      expect(mailsTo('legacy@example.com')[0].raw.toString()).toContain('Legacy [].');
+    });
+
+    it('fails content_invalid, sending nothing, when its template renders a NUL (no job retried forever)', async () => {
+      const nul = await publishTemplate(bird, {
+        slug: 'renders-nul',
+        subject: 'Hello {{ bird.contact.first_name }}',
+        html: '<p>a{{ "%00" | url_decode }}b</p>',
+      });
+      const before = sink.messages.length;
+      const draft = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: nul.templateId },
+      });
+      await bird.broadcasts.send(draft.id);
+      const failed = await settled(draft.id);
+      expect(failed).toMatchObject({ status: 'failed', failure_reason: 'content_invalid' });
+      expect(failed.failure_detail).toContain('NUL');
+      expect(sink.messages.length).toBe(before);
+    });
+
     it('refuses to send now to an audience nobody can receive (422 E01137), changing nothing', async () => {
       const lonely = await bird.audiences.create({ name: 'Only blocked' });
       const blocked = (await bird.contacts.list({ email: 'blocked@example.com' })).data[0];

@@ -602,6 +602,55 @@ describe('email templates through the gateway', () => {
       expect(await messageCount()).toBe(before);
     });
 
+    it('refuses content whose Liquid renders a NUL or a lone surrogate (422, not 500)', async () => {
+      // Liquid makes characters the source never holds: url_decode, base64_decode, \\u escapes.
+      for (const [slug, html] of [
+        ['renders-nul', '<p>a{{ "%00" | url_decode }}b</p>'],
+        ['renders-surrogate', '<p>a{{ "\\ud800" }}b</p>'],
+      ]) {
+        const template = await bird.email.templates.create({
+          slug,
+          category: 'transactional',
+          source: 'html',
+          languages: { en: { subject: 'Hi', html } },
+        });
+        const submitted = await bird.email.templates.versions.submit(
+          template.id,
+          template.draft_version_id as string,
+        );
+        expect(submitted.valid).toBe(true);
+        const before = await messageCount();
+        const send = await api('POST', '/v1/email/messages', {
+          from,
+          to: ['x@example.com'],
+          template: { slug },
+        });
+        expect(send).toMatchObject({
+          status: 422,
+          body: { error: { code: 'E01123', details: [{ param: 'template' }] } },
+        });
+        expect(await messageCount()).toBe(before);
+      }
+    });
+
+    it('refuses a send whose stored content no longer parses (422, not 500)', async () => {
+      const template = await published('stored-unparsable');
+      // A version published before derived text bodies were checked: its text does not parse.
+      await platform.db.query(
+        `UPDATE email.template_languages SET text = '{{ order_id' WHERE version_id = $1`,
+        [template.live_version_id],
+      );
+      const send = await api('POST', '/v1/email/messages', {
+        from,
+        to: ['x@example.com'],
+        template: { slug: 'stored-unparsable', parameters: { name: 'A', order_id: '1' } },
+      });
+      expect(send).toMatchObject({
+        status: 422,
+        body: { error: { code: 'E01123', details: [{ param: 'template' }] } },
+      });
+    });
+
     it('fills bird.contact.* from the contact of the first to address', async () => {
       const template = await bird.email.templates.create({
         slug: 'hello-contact',

@@ -4,22 +4,28 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { wakeQueue, WorkQueue } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { ContactErrors } from '@switchboard/contracts';
-import { inPgTransaction, newId, pgPoolOf } from '@switchboard/persistence';
+import { inPgTransaction, pgPoolOf } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import { PROCESS_QUEUE } from '../messages';
 import { SuppressionsService } from '../suppressions';
-import { AUDIENCE_SNAPSHOTS, AudienceSnapshots, workerContext } from './audience-snapshots';
+import {
+  AUDIENCE_SNAPSHOTS,
+  AudienceSnapshots,
+  contactForTemplates,
+  workerContext,
+} from './audience-snapshots';
+import type { PropertyRendering } from './audience-snapshots';
 import type { BroadcastRow } from './broadcast.mapper';
 import { BroadcastMessagesRepository } from './broadcast-messages.repository';
-import type { BroadcastMessageDraft } from './broadcast-messages.repository';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates, PinnedBroadcastTemplate } from './broadcast-templates';
 import { BroadcastsRepository } from './broadcasts.repository';
 import { BROADCAST_QUEUE } from './broadcasts.service';
-import { BroadcastStates } from './broadcast-states';
+import { BroadcastStates, detailsOf } from './broadcast-states';
+import { pageDrafts } from './page-drafts';
 
 interface BroadcastJob {
   broadcast_id: string;
@@ -70,12 +76,16 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
   /** Steps the broadcast until the job is settled (done, failed, or looked at again later). */
   async run(job: Job<BroadcastJob>): Promise<void> {
     let pinned: PinnedBroadcastTemplate | undefined;
+    let properties: PropertyRendering | undefined;
     for (;;) {
       const row = await this.repository.byId(job.payload.broadcast_id);
       if (row?.status === 'sending' && !row.prepared_at) {
         pinned ??= await this.pin(job, row);
         if (!pinned) return;
-        await this.preparePage(job, row, pinned);
+        properties ??= await this.audiences.properties(
+          workerContext(row.workspace_id, `req_${row.id}`),
+        );
+        await this.preparePage(job, row, pinned, properties);
         continue;
       }
       if ((await this.states.step(job, row?.id ?? job.payload.broadcast_id)) === 'done') return;
@@ -101,6 +111,7 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
     job: Job<BroadcastJob>,
     row: BroadcastRow,
     pinned: PinnedBroadcastTemplate,
+    properties: PropertyRendering,
   ): Promise<void> {
     const context = workerContext(row.workspace_id, `req_${row.id}`);
     let page;
@@ -122,30 +133,15 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
       row.category,
       { preferences: this.config.PREFERENCES_ENFORCEMENT },
     );
-    const drafts: BroadcastMessageDraft[] = [];
-    const now = Date.now();
-    for (const member of members) {
-      if (stopped.has(member.email as string)) continue;
-      const contact = member.contact!;
-      let content;
-      try {
-        content = pinned.render(contact);
-      } catch (err) {
-        const detail = `the template could not be rendered for contact ${contact.id}: ${(err as Error).message}`;
-        return this.states.fail(job, row.id, 'content_invalid', detail);
-      }
-      const name = [contact.first_name, contact.last_name].filter(Boolean).join(' ');
-      drafts.push({
-        id: newId('em', now),
-        recipient_id: newId('er', now),
-        event_id: newId('ev', now),
-        contact_id: contact.id,
-        email: member.email as string,
-        name: name || null,
-        ...content,
-      });
+    const prepared = pageDrafts(page, stopped, (contact) =>
+      pinned.render(contactForTemplates(contact, properties)),
+    );
+    if (!prepared.ok) {
+      const err = prepared.error;
+      const detail = `the template could not be rendered for contact ${prepared.contactId}: ${(err as Error).message}${detailsOf(err)}`;
+      return this.states.fail(job, row.id, 'content_invalid', detail);
     }
-    const last = page.data.at(-1)?.contact_id ?? null;
+    const { drafts, after: last, complete } = prepared;
     const written = await inPgTransaction(this.pool, async (tx) => {
       await job.hold(tx);
       const current = await this.repository.lock(tx, row.id);
@@ -160,9 +156,9 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
       const total = await this.repository.advance(tx, current.id, {
         after: last,
         written: count,
-        last: page.next === null,
+        last: complete,
       });
-      if (page.next === null && total === 0)
+      if (complete && total === 0)
         await this.states.failIn(
           tx,
           job,

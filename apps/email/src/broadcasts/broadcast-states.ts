@@ -20,6 +20,8 @@ import { sentInWindows } from './send-allowance';
 
 /** How long a sending broadcast waits before looking again whether its last message was processed. */
 const FINISH_POLL_MS = 1000;
+/** More than any clock skew between the service and its database: farther off is another schedule. */
+const CLOCK_SKEW_MS = 60_000;
 
 /**
  * The preparation job's transitions other than writing pages, each in one transaction that
@@ -50,8 +52,15 @@ export class BroadcastStates {
       const now = new Date();
       switch (row?.status) {
         case 'scheduled':
-          // A job of an earlier schedule (the broadcast was sent again for another time).
-          if (row.scheduled_at && row.scheduled_at.getTime() > now.getTime() + 1000) break;
+          // Not yet due by this clock. Far from due: a job of an earlier schedule (the broadcast
+          // was sent again for another time, which has its own job). Nearly due: the database's
+          // clock, which claimed the job, runs ahead of ours; the job waits for the broadcast's
+          // time rather than ending, so the broadcast can never stay scheduled.
+          if (row.scheduled_at && row.scheduled_at.getTime() > now.getTime() + 1000) {
+            if (row.scheduled_at.getTime() > now.getTime() + CLOCK_SKEW_MS) break;
+            await job.retryAt(tx, row.scheduled_at);
+            return 'done';
+          }
           return this.start(tx, job, row, now);
         case 'accepted':
           return this.start(tx, job, row, now);
@@ -168,7 +177,8 @@ export function failureOf(err: unknown): BroadcastFailureReason | undefined {
   return content.includes(err.code) ? 'content_invalid' : undefined;
 }
 
-function detailsOf(err: unknown): string {
+/** An AppError's details, as ` (param: message; ...)`, for a failure's detail. */
+export function detailsOf(err: unknown): string {
   const details = (err as AppError).details ?? [];
   return details.length ? ` (${details.map((d) => `${d.param}: ${d.message}`).join('; ')})` : '';
 }

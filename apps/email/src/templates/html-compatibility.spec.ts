@@ -1,6 +1,16 @@
 import { compatibilityOf, joinReports, MAX_FINDINGS } from './html-compatibility';
 
 describe(compatibilityOf.name, () => {
+  it('takes linear time over many matches and unclosed tags (a 1 MB body cannot stall it)', () => {
+    // 200 KB each: counting lines from the start per match took seconds here.
+    for (const html of [' onx="'.repeat(35_000), 'clamp('.repeat(35_000), '<link'.repeat(40_000)]) {
+      const started = Date.now();
+      const report = compatibilityOf(html, null);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(report.findings.length).toBeLessThanOrEqual(MAX_FINDINGS);
+    }
+  });
+
   it('finds nothing in plain table markup', () => {
     expect(compatibilityOf('<table><tr><td style="color:#333">Hi</td></tr></table>', null)).toEqual(
       { severity: 'none', findings: [] },

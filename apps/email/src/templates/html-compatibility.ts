@@ -47,7 +47,7 @@ const RULES: Rule[] = [
   rule(
     'html_linked_stylesheet',
     'problem',
-    /<link\b[^>]*rel\s*=\s*["']?stylesheet[^>]*>/gi,
+    /<link\b[^<>]*rel\s*=\s*["']?stylesheet[^<>]*>/gi,
     'Linked stylesheets are never loaded by Gmail, Outlook or Yahoo.',
     'Inline the styles, or put them in a <style> element.',
     all('gmail', 'outlook', 'yahoo'),
@@ -63,7 +63,7 @@ const RULES: Rule[] = [
   rule(
     'html_form',
     'problem',
-    /<(form|input|select|textarea)\b[^>]*>/gi,
+    /<(form|input|select|textarea)\b[^<>]*>/gi,
     'Forms and their controls do not work in Gmail, Outlook or Yahoo.',
     'Link to a form on your site.',
     all('gmail', 'outlook', 'yahoo'),
@@ -192,37 +192,45 @@ export function compatibilityOf(
   language: string | null,
 ): { severity: EmailCompatibilitySeverity; findings: EmailCompatibilityFinding[] } {
   if (!html) return { severity: 'none', findings: [] };
-  const found: Array<{ at: number; finding: EmailCompatibilityFinding }> = [];
+  const found: Array<{ at: number; entry: Rule; match: string }> = [];
   for (const entry of RULES)
     for (const match of html.matchAll(entry.pattern)) {
       const at = (match.index ?? 0) + match[0].length - match[0].trimStart().length;
-      const before = html.slice(0, at);
-      const line = before.split('\n').length;
-      found.push({
-        at,
-        finding: {
-          rule_id: entry.id,
-          severity: entry.severity,
-          language,
-          field: 'html',
-          message: entry.message,
-          fix: entry.fix,
-          partial: entry.partial,
-          line,
-          column: at - before.lastIndexOf('\n'),
-          match: match[0].trim().slice(0, 256),
-          unsupported_clients: entry.unsupported,
-          partial_clients: entry.partialClients,
-        },
-      });
+      found.push({ at, entry, match: match[0].trim().slice(0, 256) });
     }
   found.sort((a, b) => a.at - b.at);
-  const severity = found.some(({ finding }) => finding.severity === 'problem')
+  const severity = found.some(({ entry }) => entry.severity === 'problem')
     ? 'problem'
     : found.length
       ? 'warning'
       : 'none';
-  return { severity, findings: found.slice(0, MAX_FINDINGS).map(({ finding }) => finding) };
+  // Lines and columns in one walk over the source for the findings kept: counting from the
+  // start for each match was quadratic in a body with many matches.
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  const findings = found.slice(0, MAX_FINDINGS).map(({ at, entry, match }) => {
+    for (let i = html.indexOf('\n', scanned); i !== -1 && i < at; i = html.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    scanned = Math.max(scanned, at);
+    return {
+      rule_id: entry.id,
+      severity: entry.severity,
+      language,
+      field: 'html' as const,
+      message: entry.message,
+      fix: entry.fix,
+      partial: entry.partial,
+      line,
+      column: at - lineStart + 1,
+      match,
+      unsupported_clients: entry.unsupported,
+      partial_clients: entry.partialClients,
+    };
+  });
+  return { severity, findings };
 }
 
 /** Several languages' reports as one, in the order given, capped at 200. */

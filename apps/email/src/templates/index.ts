@@ -1,6 +1,7 @@
 export { TemplatesModule } from './templates.module';
 export {
   contactByEmail,
+  propertiesOnce,
   TemplateContactsClient,
   TemplateContactsModule,
 } from './template-contacts';

@@ -48,6 +48,9 @@ export interface PinnedTemplate {
 
 const COMPILED_CACHE_SIZE = 2_000;
 
+/** A NUL, or a surrogate not in a pair (with `u`, a pair is one code point and never matches). */
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+
 /** One pin's templates, and the rows the shared query found for them. */
 interface LiveLookup {
   workspaceId: string;
@@ -164,25 +167,50 @@ export class PublishedTemplates {
       }
     }
     if (errors.length) throw joinTemplateErrors(errors);
-    await this.compileMissing(workspaceId, chosen);
+    const compiled = await this.compiledFor(workspaceId, chosen);
     return chosen.map(({ ref, row, language }) =>
-      pinnedOf(ref, row, language, this.compiledOf(row.version_id as string, language)),
+      pinnedOf(ref, row, language, compiled.get(`${row.version_id as string} ${language}`)),
     );
   }
 
-  private async compileMissing(
+  /**
+   * The compiled languages the chosen versions need, held for this call: the shared cache may
+   * evict an entry while the missing ones load (other requests fill it meanwhile).
+   */
+  private async compiledFor(
     workspaceId: string,
     chosen: Array<{ row: LiveTemplateRow; language: string }>,
-  ): Promise<void> {
+  ): Promise<Map<string, CompiledLanguage>> {
+    const held = new Map<string, CompiledLanguage>();
     const missing = new Map<string, { versionId: string; language: string }>();
     for (const { row, language } of chosen) {
       const versionId = row.version_id as string;
-      if (!this.compiled.has(`${versionId} ${language}`))
-        missing.set(`${versionId} ${language}`, { versionId, language });
+      const key = `${versionId} ${language}`;
+      const hit = this.compiledOf(versionId, language);
+      if (hit) held.set(key, hit);
+      else missing.set(key, { versionId, language });
     }
-    if (missing.size === 0) return;
-    for (const content of await this.repository.contents(workspaceId, [...missing.values()]))
-      this.remember(content.version_id, content.language, new CompiledLanguage(content));
+    if (missing.size === 0) return held;
+    for (const content of await this.repository.contents(workspaceId, [...missing.values()])) {
+      let compiled: CompiledLanguage;
+      try {
+        compiled = new CompiledLanguage(content);
+      } catch (err) {
+        // Stored content that no longer parses (a version published before its derived text
+        // was checked): the send is refused, never a 500, and a broadcast fails, never retries.
+        throw new AppError(EmailTemplateErrors.TemplateLiquidInvalid, {
+          details: [
+            {
+              param: 'template',
+              message: `the published ${content.language} content does not parse: ${(err as Error).message}`,
+            },
+          ],
+        });
+      }
+      this.remember(content.version_id, content.language, compiled);
+      held.set(`${content.version_id} ${content.language}`, compiled);
+    }
+    return held;
   }
 }
 
@@ -208,8 +236,9 @@ function pinnedOf(
     render(values) {
       const missing = compiled.missing(values.parameters);
       if (missing.length) throw new TemplateVariableMissingError(prefix, missing);
+      let rendered: RenderedTemplate;
       try {
-        return compiled.render(values, true);
+        rendered = compiled.render(values, true);
       } catch (err) {
         const variable = undefinedVariableOf(err);
         if (variable) throw new TemplateVariableMissingError(prefix, [variable]);
@@ -217,6 +246,22 @@ function pinnedOf(
           details: [{ param: ref.param ?? 'template', message: (err as Error).message }],
         });
       }
+      // Liquid can make what the source never holds (url_decode, base64_decode, \u escapes);
+      // PostgreSQL stores neither a NUL nor a lone surrogate, so such content is refused here.
+      const unstorable = [rendered.subject, rendered.html, rendered.text].some(
+        (part) => part !== null && UNSTORABLE.test(part),
+      );
+      if (unstorable)
+        throw new AppError(EmailTemplateErrors.TemplateLiquidInvalid, {
+          details: [
+            {
+              param: ref.param ?? 'template',
+              message:
+                'the content renders a NUL character or a lone surrogate, which email cannot carry',
+            },
+          ],
+        });
+      return rendered;
     },
   };
 }

@@ -73,6 +73,26 @@ describe(submitProblems.name, () => {
     ).toEqual([]);
   });
 
+  it('refuses HTML whose derived text body would not parse, but not once a text is written', () => {
+    const joined = { subject: 'Hi', html: '<p>{<b></b>{ name </p><p>{<i></i>% include "x" %}</p>' };
+    const problems = submitProblems({
+      languages: [language('en', joined)],
+      defaultLanguage: 'en',
+      live: {},
+      liveDefaultLanguage: null,
+    });
+    expect(problems.map((p) => [p.field, p.code])).toEqual([['html', 'E01123']]);
+    expect(problems[0].message).toContain('text body derived from the HTML');
+    expect(
+      submitProblems({
+        languages: [language('en', { ...joined, text: 'Hi' })],
+        defaultLanguage: 'en',
+        live: {},
+        liveDefaultLanguage: null,
+      }),
+    ).toEqual([]);
+  });
+
   it('names Liquid that does not parse or is not supported, per field', () => {
     const problems = submitProblems({
       languages: [language('en', { subject: 'Hi {{', html: '{% render "x" %}' })],

@@ -1,6 +1,6 @@
 import { EmailTemplateErrors } from '@switchboard/contracts';
 import type { EmailTemplateSubmitResult } from '@switchboard/contracts';
-import { liquidProblems, plainLiquid } from './template-liquid';
+import { liquidProblems, plainLiquid, textFromHtml } from './template-liquid';
 import type { LanguageRow } from './template.rows';
 
 type SubmitProblem = EmailTemplateSubmitResult['errors'][number];
@@ -49,13 +49,25 @@ export function submitProblems(candidate: SubmitCandidate): SubmitProblem[] {
         EmailTemplateErrors.TemplateLanguageIncomplete,
         'a body (html or text) is required',
       );
+    let htmlRefused = false;
     for (const field of ['subject', 'preview_text', 'html', 'text'] as const) {
       const source = language[field];
       if (!source) continue;
       const engine = field === 'subject' || field === 'text' ? plainLiquid : undefined;
-      for (const message of liquidProblems(source, engine))
+      for (const message of liquidProblems(source, engine)) {
         at(field, EmailTemplateErrors.TemplateLiquidInvalid, message);
+        if (field === 'html') htmlRefused = true;
+      }
     }
+    // Publishing derives the text body from the HTML source; stripping tags can join markup
+    // (`{<b></b>{ x`), and that text is parsed as Liquid at every send.
+    if (language.html && !language.text && !htmlRefused)
+      for (const message of liquidProblems(textFromHtml(language.html), plainLiquid))
+        at(
+          'html',
+          EmailTemplateErrors.TemplateLiquidInvalid,
+          `the text body derived from the HTML is not valid Liquid (${message}): write a text body, or keep each Liquid tag and output inside one element`,
+        );
   }
   if (languages.length > 0 && unchanged(candidate))
     problems.push({

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import type { DynamicModule, OnApplicationShutdown } from '@nestjs/common';
 import { ContactErrors, ContactSubjects, EmailTemplateErrors } from '@switchboard/contracts';
-import type { Contact, RequestContext } from '@switchboard/contracts';
+import type { Contact, ContactProperty, RequestContext } from '@switchboard/contracts';
 import { AppError, ServiceClient } from '@switchboard/platform';
 import type { TransportSettings } from '@switchboard/platform';
 
@@ -46,25 +46,28 @@ export function contactAttributes(contact: Contact): Record<string, unknown> {
   };
 }
 
+/** The contact's own attributes: never a property's, so never dropped or filled. */
+const BUILT_IN = new Set(['id', 'email', 'phone_number', 'first_name', 'last_name', 'external_id']);
+
 /** Requests to another service carry no Idempotency-Key of the caller's. */
 function plain(context: RequestContext): RequestContext {
   return { ...context, idempotencyKey: undefined, idempotencyFingerprint: undefined };
 }
 
-/**
- * `attributes` with each of `keys` it holds no value for taken from its contact property's
- * `fallback_value` (the values a broadcast to the contact sends); asks for the properties only
- * when a key is missing.
- */
-async function withFallbacks(
+/** The workspace's contact properties (at most 500), read at most once however many ask. */
+export function propertiesOnce(
   client: ServiceClient,
   context: RequestContext,
-  attributes: Record<string, unknown>,
-  keys: string[],
-): Promise<Record<string, unknown>> {
-  const missing = keys.filter((key) => attributes[key] === undefined || attributes[key] === null);
-  if (missing.length === 0) return attributes;
-  const filled = { ...attributes };
+): () => Promise<ContactProperty[]> {
+  let read: Promise<ContactProperty[]> | undefined;
+  return () => (read ??= listProperties(client, context));
+}
+
+async function listProperties(
+  client: ServiceClient,
+  context: RequestContext,
+): Promise<ContactProperty[]> {
+  const all: ContactProperty[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < PROPERTY_PAGES; page++) {
     const properties = await client.send(
@@ -72,11 +75,34 @@ async function withFallbacks(
       { limit: 100, ...(cursor ? { starting_after: cursor } : {}) },
       plain(context),
     );
-    for (const property of properties.data)
-      if (missing.includes(property.key) && property.fallback_value != null)
-        filled[property.key] = property.fallback_value;
+    all.push(...properties.data);
     if (!properties.next_cursor) break;
     cursor = properties.next_cursor;
+  }
+  return all;
+}
+
+/**
+ * `attributes` as templates read them: each of `keys` that is an archived property's dropped
+ * (an archived property stops rendering, though contacts keep its values), and each it holds
+ * no value for taken from its contact property's `fallback_value` (the values a broadcast to
+ * the contact sends).
+ */
+async function withFallbacks(
+  attributes: Record<string, unknown>,
+  keys: string[],
+  properties: () => Promise<ContactProperty[]>,
+): Promise<Record<string, unknown>> {
+  if (keys.length === 0) return attributes;
+  const filled = { ...attributes };
+  for (const property of await properties()) {
+    if (!keys.includes(property.key) || BUILT_IN.has(property.key)) continue;
+    if (property.archived) delete filled[property.key];
+    else if (
+      (filled[property.key] === undefined || filled[property.key] === null) &&
+      property.fallback_value != null
+    )
+      filled[property.key] = property.fallback_value;
   }
   return filled;
 }
@@ -100,7 +126,7 @@ export async function contactById(
       { contact_id: contactId },
       plain(context),
     );
-    return await withFallbacks(client, context, contactAttributes(contact), keys);
+    return await withFallbacks(contactAttributes(contact), keys, propertiesOnce(client, context));
   } catch (err) {
     if ((err as { code?: string }).code === ContactErrors.ContactNotFound)
       throw new AppError(EmailTemplateErrors.PreviewContactNotFound, { param: 'contact' });
@@ -108,14 +134,18 @@ export async function contactById(
   }
 }
 
-/** The workspace's contact with this email address (with fallbacks for `keys`), or null. */
+/**
+ * The workspace's contact with this email address (with fallbacks for `keys`), or null; a
+ * request reading several contacts passes one `propertiesOnce` to read the properties once.
+ */
 export async function contactByEmail(
   client: ServiceClient,
   context: RequestContext,
   email: string,
   keys: string[],
+  properties = propertiesOnce(client, context),
 ): Promise<Record<string, unknown> | null> {
   const page = await client.send(ContactSubjects.ListContacts, { limit: 1, email }, plain(context));
   const contact = page.data[0];
-  return contact ? withFallbacks(client, context, contactAttributes(contact), keys) : null;
+  return contact ? withFallbacks(contactAttributes(contact), keys, properties) : null;
 }

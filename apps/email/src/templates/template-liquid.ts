@@ -26,7 +26,12 @@ export const MAX_BLOCK_DEPTH = 20;
 const REJECTED_TAGS = ['include', 'render', 'increment', 'decrement', 'ifchanged'];
 const REJECTED_FILTERS = ['money', 'format_date', 'format_time', 'json', 'inspect', 'type'];
 const BLOCK_TAGS = new Set(['if', 'unless', 'for', 'case', 'capture', 'tablerow', 'comment']);
-const LIQUID_MARKUP = /\{\{-?([\s\S]*?)-?\}\}|\{%-?\s*([a-z_]+)([\s\S]*?)-?%\}/g;
+/**
+ * Outputs and tags. A try never runs past the next opener (`{{` or `{%`), so markup that never
+ * closes costs one linear scan, not one to the end of the source per opener.
+ */
+const LIQUID_MARKUP =
+  /\{\{-?((?:(?!\{\{|\{%)[\s\S])*?)-?\}\}|\{%-?\s*([a-z_]+)((?:(?!\{\{|\{%)[\s\S])*?)-?%\}/g;
 const FILTER = /\|\s*([a-z_]+)/g;
 const EMPTY_COMPARISON = /(==|!=|<>)\s*(empty|blank)\b|\b(empty|blank)\s*(==|!=|<>)/;
 
@@ -101,13 +106,15 @@ function containsLoop(templates: Template[]): boolean {
 
 /** `<p>Hi</p><p>there</p>` -> `Hi\n\nthere`: the plain-text alternative of an HTML body. */
 export function textFromHtml(html: string): string {
+  // Each pattern stops at the next tag's `<` (or the next element of its kind), so unclosed
+  // markup is one linear scan, not one to the end of the body per tag.
   return html
-    .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<(head|style|script|title)\b(?:(?!<\1\b)[\s\S])*?<\/\1\s*>/gi, '')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|h[1-6]|li|tr|table|blockquote)\s*>/gi, '\n\n')
-    .replace(/<li\b[^>]*>/gi, '- ')
-    .replace(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, '$2 ($1)')
-    .replace(/<[^>]+>/g, '')
+    .replace(/<li\b[^<>]*>/gi, '- ')
+    .replace(/<a\b[^<>]*href="([^"<>]*)"[^<>]*>((?:(?!<a\b)[\s\S])*?)<\/a>/gi, '$2 ($1)')
+    .replace(/<[^<>]+>/g, '')
     .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -123,7 +130,7 @@ export function textFromHtml(html: string): string {
 /** The hidden preheader publishing folds into the top of the HTML (inside `<body>` if any). */
 export function foldPreviewText(html: string, previewText: string): string {
   const preheader = `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${previewText}</div>`;
-  const body = /<body\b[^>]*>/i.exec(html);
+  const body = /<body\b[^<>]*>/i.exec(html);
   if (!body) return preheader + html;
   const at = body.index + body[0].length;
   return html.slice(0, at) + preheader + html.slice(at);

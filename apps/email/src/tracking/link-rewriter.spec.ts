@@ -88,6 +88,19 @@ describe('trackableHtml', () => {
     expect(rewrite('<p>x</p>', { opens: false, clicks: true }).html).toBe('<p>x</p>');
   });
 
+  it('takes linear time over unclosed anchors and many </body> (a send cannot stall delivery)', () => {
+    // 200 KB each: quadratic scans took minutes here; a linear one takes milliseconds.
+    for (const html of ['<a "'.repeat(50_000), '<a '.repeat(70_000), '</body>'.repeat(30_000)]) {
+      const started = Date.now();
+      const trackable = trackableHtml(html, ORIGIN, both);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(trackable.links).toEqual([]);
+    }
+    expect(rewrite('<a href="https://x.test/">x</a><a "<p>').links).toEqual([
+      { url: 'https://x.test/', name: null },
+    ]);
+  });
+
   it('changes nothing but the slots for any text without anchors', () => {
     fc.assert(
       fc.property(fc.string(), (text) => {

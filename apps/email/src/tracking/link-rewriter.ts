@@ -18,8 +18,13 @@ export interface TrackableHtml {
   pixel: boolean;
 }
 
-/** An anchor's start tag; a `>` inside a quoted attribute value does not end it. */
-const ANCHOR = /<a(?=[\s/>])(?:[^>"']|"[^"]*"|'[^']*')*>/gi;
+/**
+ * An anchor's start tag; a `>` inside a quoted attribute value does not end it. No `<` inside:
+ * a try that finds none of its own `>` stops at the next tag, so unclosed tags cost a linear
+ * scan, not one to the end of the body per tag (an anchor with `<` in a value stays untracked).
+ */
+const ANCHOR = /<a(?=[\s/>])(?:[^<>"']|"[^"<]*"|'[^'<]*')*>/gi;
+const BODY_END = /<\/body\s*>/gi;
 /** One attribute of a start tag: its name and its value, quoted either way or not at all. */
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const HTTP = /^https?:\/\//i;
@@ -63,8 +68,9 @@ export function trackableHtml(
   }
   const rest = html.slice(from);
   if (!options.opens) return { parts: [...parts, rest], links, pixel: false };
-  const body = rest.search(/<\/body\s*>(?![\s\S]*<\/body\s*>)/i);
-  const at = body < 0 ? rest.length : body;
+  // The last </body>: one scan, where a lookahead for a later one rescanned the rest each time.
+  let at = rest.length;
+  for (const match of rest.matchAll(BODY_END)) at = match.index ?? at;
   return { parts: [...parts, rest.slice(0, at), rest.slice(at)], links, pixel: true };
 }
 

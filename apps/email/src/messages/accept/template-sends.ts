@@ -6,6 +6,7 @@ import { AppError } from '@switchboard/platform';
 import {
   contactByEmail,
   joinTemplateErrors,
+  propertiesOnce,
   PublishedTemplates,
   TemplateContactsClient,
 } from '../../templates';
@@ -106,11 +107,12 @@ export class TemplateSends {
     }
     const client = this.contacts;
     if (keysByEmail.size === 0 || !client) return new Map();
+    const properties = propertiesOnce(client, context);
     return new Map(
       await Promise.all(
         [...keysByEmail].map(
           async ([email, keys]) =>
-            [email, await contactByEmail(client, context, email, [...keys])] as const,
+            [email, await contactByEmail(client, context, email, [...keys], properties)] as const,
         ),
       ),
     );
