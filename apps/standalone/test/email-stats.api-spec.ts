@@ -329,6 +329,8 @@ describe('email stats through the gateway', () => {
     expect(hourly.data.reduce((sum, point) => sum + point.delivery.delivered, 0)).toBe(4);
     const tagged = await bird.email.stats.summary({ tag: 'campaign:spring' });
     expect(tagged.delivery).toMatchObject({ accepted: 3, delivered: 2 });
+    const anyValue = await bird.email.stats.summary({ tag: 'campaign' });
+    expect(anyValue.delivery).toEqual(tagged.delivery);
     const toDomain = async (recipient_domain: string) =>
       (await bird.email.stats.summary({ recipient_domain })).sends_accepted;
     expect([await toDomain('Example.com'), await toDomain('example.org')]).toEqual([3, 1]);

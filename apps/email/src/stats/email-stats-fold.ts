@@ -144,11 +144,13 @@ export function emailFoldStatement(source: string): string {
             THEN coalesce(f.feedback_type, 'other') END)
         UNION ALL SELECT DISTINCT 'tag', t->>'name' || ':' || (t->>'value')
           FROM jsonb_array_elements(f.tags) t
+        -- The tag=name filter: any value of the tag, a message counted once.
+        UNION ALL SELECT DISTINCT 'tag_name', t->>'name' FROM jsonb_array_elements(f.tags) t
       ) AS d (dimension, value)
       -- Every breakdown also per category ('tag@marketing'): breakdowns take a category filter.
       CROSS JOIN LATERAL (
         SELECT d.dimension UNION ALL SELECT d.dimension || '@' || f.category
-          WHERE d.dimension NOT IN ('', 'category')
+          WHERE d.dimension NOT IN ('', 'category', 'tag_name')
       ) AS scoped (dimension)
       WHERE d.value IS NOT NULL
     ), deltas AS (

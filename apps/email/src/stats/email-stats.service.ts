@@ -23,6 +23,8 @@ import { EmailStatsRepository } from './email-stats.repository';
 function scopeOf(request: EmailStatsSummaryRequest): StatsScope {
   const filter = singleDimensionFilter(request, EMAIL_STATS_FILTERS);
   if (!filter) return WHOLE_WORKSPACE;
+  if (filter.dimension === 'tag' && !filter.value.includes(':'))
+    return { dimension: 'tag_name', values: [filter.value] };
   const value = filter.dimension === 'recipient_domain' ? filter.value.toLowerCase() : filter.value;
   return { dimension: filter.dimension, values: [value] };
 }
