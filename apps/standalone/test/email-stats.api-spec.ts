@@ -184,6 +184,9 @@ describe('email stats through the gateway', () => {
     expect(summary.sends_accepted).toBe(4);
     expect(summary.delivery).toMatchObject({
       accepted: 5,
+      processed: 5,
+      deferred: 0,
+      rejected: 0,
       delivered: 4,
       bounced: 1,
       complained: 0,
