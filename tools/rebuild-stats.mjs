@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run stats:rebuild -- --channel sms|whatsapp [--workspace ws_...] [--chunk 50000]`:
+// `npm run stats:rebuild -- --channel sms|whatsapp|email [--workspace ws_...] [--chunk 50000]`:
 // recomputes a channel's stats rollups from the stored message timelines (after a restore, or
 // when a rollup dimension changed; ADR 18), printing its progress. It connects to DATABASE_URL
 // (the database the services run on) and runs the service's own fold statement, so the live
@@ -10,9 +10,10 @@ import { parseArgs } from 'node:util';
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 const { rebuildStats } = require('../dist/apps/sms-whatsapp/src/stats/stats-rebuild.js');
+const { rebuildEmailStats } = require('../dist/apps/email/src/stats/email-stats-rebuild.js');
 
 const USAGE =
-  'usage: npm run stats:rebuild -- --channel sms|whatsapp [--workspace <ws_id>] [--chunk <rows>]\n' +
+  'usage: npm run stats:rebuild -- --channel sms|whatsapp|email [--workspace <ws_id>] [--chunk <rows>]\n' +
   '       (DATABASE_URL names the database the services run on)\n';
 
 function fail(message) {
@@ -37,8 +38,8 @@ if (values.help) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-if (values.channel !== 'sms' && values.channel !== 'whatsapp')
-  fail('--channel must be sms or whatsapp');
+if (!['sms', 'whatsapp', 'email'].includes(values.channel))
+  fail('--channel must be sms, whatsapp or email');
 const chunk = values.chunk === undefined ? undefined : Number(values.chunk);
 if (chunk !== undefined && !(Number.isInteger(chunk) && chunk > 0))
   fail('--chunk must be a positive integer');
@@ -61,8 +62,11 @@ const begin = async (work) => {
 const started = Date.now();
 const interactive = process.stdout.isTTY;
 try {
-  const done = await rebuildStats(runner, begin, {
-    channel: values.channel,
+  const rebuild =
+    values.channel === 'email'
+      ? (options) => rebuildEmailStats(runner, begin, options)
+      : (options) => rebuildStats(runner, begin, { ...options, channel: values.channel });
+  const done = await rebuild({
     workspaceId: values.workspace,
     chunk,
     onProgress: ({ read, total, folded }) => {
@@ -72,7 +76,7 @@ try {
   });
   if (interactive) process.stdout.write('\n');
   process.stdout.write(
-    `rebuild-stats ${values.channel}: done, ${done.folded} (message, event) pairs folded from ${done.total} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `rebuild-stats ${values.channel}: done, ${done.folded} ${values.channel === 'email' ? 'events' : '(message, event) pairs'} folded from ${done.total} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
 } catch (err) {
   process.stderr.write(`rebuild-stats: ${err.message}\n`);

@@ -11,6 +11,7 @@ import { EmailBackgroundModule } from './email-background.module';
 import { DomainsModule } from './domains';
 import { MessagesModule } from './messages/messages.module';
 import { SuppressionsModule } from './suppressions';
+import { EmailStatsModule } from './stats/email-stats.module';
 import { TrackingModule } from './tracking/tracking.module';
 import { TemplateContactsModule, TemplatesModule } from './templates';
 
@@ -51,6 +52,7 @@ export class EmailModule {
         DomainsModule,
         MessagesModule,
         TrackingModule,
+        EmailStatsModule,
         // Broadcasts read audiences from workspace-objects: only where a transport reaches it.
         ...(transport ? [BroadcastsModule.register(transport)] : []),
         ...(parts === 'requests' ? [] : [EmailBackgroundModule]),

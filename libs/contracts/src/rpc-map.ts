@@ -21,6 +21,7 @@ import type { WhatsAppMessagesRpc } from './whatsapp/whatsapp-messages.rpc';
 import type { WhatsAppWebhooksRpc } from './whatsapp/webhooks.rpc';
 import type { WhatsAppInteractionsRpc } from './whatsapp/interactions.rpc';
 import type { SmsStatsRpc } from './stats/sms-stats';
+import type { EmailStatsRpc } from './stats/email-stats';
 import type { WhatsAppStatsRpc } from './stats/whatsapp-stats';
 
 export type HealthSubject = `${ServiceName}.health.check`;
@@ -54,6 +55,7 @@ export interface RpcMap
     LookupRpc,
     VerifyRpc,
     SmsStatsRpc,
+    EmailStatsRpc,
     WhatsAppStatsRpc,
     HealthRpc {}
 

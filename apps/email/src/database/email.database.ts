@@ -14,6 +14,7 @@ import { Engagement1764900000060 } from './migrations/1764900000060-engagement';
 import { MessageEngagementCounts1764900000300 } from './migrations/1764900000300-message-engagement-counts';
 import { CreateEmailTemplates1764900000100 } from './migrations/1764900000100-create-email-templates';
 import { CreateEmailBroadcasts1764900000200 } from './migrations/1764900000200-create-email-broadcasts';
+import { CreateEmailStatsRollups1764900000400 } from './migrations/1764900000400-create-email-stats-rollups';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -35,6 +36,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailTemplates1764900000100,
       CreateEmailBroadcasts1764900000200,
       MessageEngagementCounts1764900000300,
+      CreateEmailStatsRollups1764900000400,
     ],
   };
 }

@@ -5,3 +5,4 @@ export * from './stats-figures';
 export * from './latency-sketch';
 export * from './sms-stats';
 export * from './whatsapp-stats';
+export * from './email-stats';

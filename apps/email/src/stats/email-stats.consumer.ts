@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { poolRunner } from '@switchboard/persistence';
+import { eventBusFor } from '@switchboard/platform';
+import type { OutboxEvent } from '@switchboard/platform';
+import { DataSource } from 'typeorm';
+import { EMAIL_CONFIG } from '../config/email.config';
+import type { EmailConfig } from '../config/email.config';
+import { EMAIL_STATS_EVENT_TYPES, foldEmailEvents } from './email-stats-fold';
+import type { FoldableEmailEvent } from './email-stats-fold';
+
+/** The durable consumer's name on the JetStream bus. */
+const CONSUMER = 'email-stats';
+const COUNTED: ReadonlySet<string> = new Set(EMAIL_STATS_EVENT_TYPES);
+
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/** The bus events the fold takes, as it takes them: the counted types that name their message. */
+export function foldableEmailEvents(events: readonly OutboxEvent[]): FoldableEmailEvent[] {
+  return events.flatMap((event) => {
+    const data = (event.data ?? {}) as Record<string, unknown>;
+    const messageId = text(data.email_id);
+    if (!COUNTED.has(event.type) || messageId === null) return [];
+    return [
+      {
+        event_id: event.id,
+        message_id: messageId,
+        recipient_id: text(data.recipient_id),
+        type: event.type,
+        occurred_at: event.timestamp,
+        bounce_type: text(data.bounce_type),
+        bounce_code: text(data.bounce_code),
+        feedback_type: text(data.feedback_type),
+        prefetched: data.is_prefetched === true,
+      },
+    ];
+  });
+}
+
+/**
+ * Keeps the email stats rollups following the service's own events off the bus (ADR 18): each
+ * batch is folded in one statement before it is acknowledged; a batch that fails is delivered
+ * again, and what it had folded already is not counted twice.
+ */
+@Injectable()
+export class EmailStatsRollupsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EmailStatsRollups');
+  private unsubscribe?: () => void;
+
+  constructor(
+    @Inject(EMAIL_CONFIG) private readonly config: EmailConfig,
+    @InjectDataSource('email') private readonly dataSource: DataSource,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const runner = poolRunner(this.dataSource);
+    this.unsubscribe = eventBusFor(this.config).subscribe(
+      'email.',
+      async (events) => {
+        const folded = await foldEmailEvents(runner, foldableEmailEvents(events));
+        this.logger.debug(`${events.length} email event(s), ${folded} folded into the rollups`);
+      },
+      CONSUMER,
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.unsubscribe?.();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './email-stats.module';
+export * from './email-stats.consumer';
+export * from './email-stats-fold';
