@@ -126,7 +126,17 @@ describe('compiledCheck', () => {
         fc.property(plainFor(type), (generated) => {
           // What a request body is: parsed JSON.
           const plain = JSON.parse(JSON.stringify(generated)) as Record<string, unknown>;
-          const instance = asRequestDto(type, plain);
+          let instance: object;
+          try {
+            instance = asRequestDto(type, plain);
+          } catch (err) {
+            // class-transformer cannot convert a value (`{"limit": {"toString": ""}}`): the
+            // request is refused with 422 (validateInto); the compiled path must not accept it.
+            if (!(err instanceof TypeError)) throw err;
+            const rebuilt = compiledBuild(type)?.(plain);
+            expect(rebuilt === undefined || !check(rebuilt)).toBe(true);
+            return;
+          }
           const built = compiledBuild(type)?.(plain);
           if (built) {
             builtBodies++;

@@ -1,5 +1,13 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsEmail,
+  IsInt,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { AppError } from '@switchboard/platform';
 import { validateInto } from './validation';
 
@@ -10,6 +18,10 @@ class Recipient {
 class Message {
   @IsString() subject: string;
   @ValidateNested({ each: true }) @Type(() => Recipient) to: Recipient[];
+}
+
+class Page {
+  @IsOptional() @Type(() => Number) @IsInt() limit?: number;
 }
 
 class Login {
@@ -42,6 +54,19 @@ describe('validateInto', () => {
         { param: 'to[0].name', message: 'is not a known field' },
       ]),
     );
+  });
+
+  it('refuses with 422, never a 500, a value class-transformer cannot convert ({"toString": ""})', () => {
+    let thrown: unknown;
+    try {
+      validateInto(Page, { limit: { toString: '' } }, 'body');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(AppError);
+    expect((thrown as AppError).details).toEqual([
+      { param: 'body', message: expect.stringContaining('has a value of the wrong type') },
+    ]);
   });
 
   it('refuses a body that is not a JSON object', () => {

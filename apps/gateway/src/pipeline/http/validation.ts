@@ -85,6 +85,12 @@ function withinStack<R>(work: () => R): R {
   } catch (err) {
     if (err instanceof RangeError)
       throw AppError.validation([{ param: 'body', message: 'is nested too deeply' }]);
+    // class-transformer cannot convert a value to the field's type (an object whose toString
+    // is not a function, as `{"limit": {"toString": ""}}`): bad input, never a 500.
+    if (err instanceof TypeError)
+      throw AppError.validation([
+        { param: 'body', message: `has a value of the wrong type (${err.message})` },
+      ]);
     throw err;
   }
 }
