@@ -63,7 +63,9 @@ export function smsFoldStatement(source: string): string {
         CASE WHEN c.type = 'sms.delivered' THEN ${ms('m.created_at', 'i.occurred_at')} END AS total
       FROM claimed c
       JOIN incoming i USING (message_id, type)
-      JOIN sms_whatsapp.sms_messages m ON m.id = c.message_id
+      -- On the batch's id, not the ledger's: its "C" collation would hide the primary key (a
+      -- sequential scan of every message per batch, 7x slower at 1,000,000 messages).
+      JOIN sms_whatsapp.sms_messages m ON m.id = i.message_id
     ), keyed AS (
       SELECT f.*, d.dimension, d.value, d.late
       FROM facts f
