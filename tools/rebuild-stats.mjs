@@ -69,8 +69,10 @@ try {
   const done = await rebuild({
     workspaceId: values.workspace,
     chunk,
-    onProgress: ({ read, total, folded }) => {
-      const line = `rebuild-stats ${values.channel}: ${read}/${total} events read (${total ? Math.floor((100 * read) / total) : 100}%), ${folded} folded, ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    onProgress: ({ read, total, folded, settling }) => {
+      const line = settling
+        ? `rebuild-stats ${values.channel}: vacuuming ${settling}, ${((Date.now() - started) / 1000).toFixed(1)} s`
+        : `rebuild-stats ${values.channel}: ${read}/${total} events read (${total ? Math.floor((100 * read) / total) : 100}%), ${folded} folded, ${((Date.now() - started) / 1000).toFixed(1)} s`;
       process.stdout.write(interactive ? `\r${line}` : `${line}\n`);
     },
   });

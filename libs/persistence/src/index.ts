@@ -15,4 +15,5 @@ export * from './pg-pool';
 export * from './preference-states/preference-states';
 export * from './preference-states/preference-projection';
 export * from './stats/rollup-reads';
+export * from './stats/settle-rebuilt-tables';
 export * from './stats/versioned-answers';

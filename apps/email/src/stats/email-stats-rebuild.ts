@@ -1,4 +1,4 @@
-import { rowsOf } from '@switchboard/persistence';
+import { rowsOf, settleRebuiltTables } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { emailFoldStatement } from './email-stats-fold';
 
@@ -8,6 +8,8 @@ export interface EmailRebuildProgress {
   total: number;
   /** Events folded into the rollups so far. */
   folded: number;
+  /** Set once folding is done, while the rewritten tables are vacuumed: the one in progress. */
+  settling?: string;
 }
 
 export interface EmailRebuildOptions {
@@ -77,5 +79,10 @@ export async function rebuildEmailStats(
     progress.folded += row.folded;
     options.onProgress?.({ ...progress });
   }
+  await settleRebuiltTables(
+    runner,
+    ['email.email_stats_rollups', 'email.email_stats_daily_rollups', 'email.stats_folded_events'],
+    (table) => options.onProgress?.({ ...progress, settling: table }),
+  );
   return progress;
 }

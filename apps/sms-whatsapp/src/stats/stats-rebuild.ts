@@ -1,4 +1,4 @@
-import { rowsOf } from '@switchboard/persistence';
+import { rowsOf, settleRebuiltTables } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { smsFoldStatement } from './sms-stats-fold';
 import { whatsappFoldStatement } from './whatsapp-stats-fold';
@@ -38,6 +38,8 @@ export interface RebuildProgress {
   total: number;
   /** (message, event type) pairs folded into the rollups so far. */
   folded: number;
+  /** Set once folding is done, while the rewritten tables are vacuumed: the one in progress. */
+  settling?: string;
 }
 
 export interface RebuildOptions {
@@ -112,5 +114,10 @@ export async function rebuildStats(
     progress.folded += row.folded;
     options.onProgress?.({ ...progress });
   }
+  await settleRebuiltTables(
+    runner,
+    [...channel.rollups, 'sms_whatsapp.stats_folded_events'],
+    (table) => options.onProgress?.({ ...progress, settling: table }),
+  );
   return progress;
 }
