@@ -115,6 +115,29 @@ async function load(name, url, headers) {
   return { rate: result.requests.average, p99: result.latency.p99, p50: result.latency.p50 };
 }
 
+/**
+ * Waits until PostgreSQL runs nothing but this client: the bare side's scans outlive autocannon's
+ * time-out (the server's query goes on after the client gave up), and would otherwise run under
+ * the next measured question.
+ */
+async function settled(db, after) {
+  const started = Date.now();
+  for (;;) {
+    const { busy } = (
+      await db.query(
+        `SELECT count(*)::int AS busy FROM pg_stat_activity
+         WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+      )
+    ).rows[0];
+    if (busy === 0) break;
+    if (Date.now() - started > 300_000)
+      throw new Error(`PostgreSQL still busy 300 s after ${after}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  const waited = Date.now() - started;
+  if (waited > 500) log(`  waited ${(waited / 1000).toFixed(1)} s for ${after}'s queries to end`);
+}
+
 async function main() {
   tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-stats-'));
   const { base, adminToken, databaseUrl } = await startPlatformOnPostgres(
@@ -203,6 +226,7 @@ async function main() {
     const platform = await load(name, `${base}${path}`, auth);
     const bareRun = await load(`bare ${name}`, `${bareBase}${barePath}`, {});
     measured.push({ name, platform, bare: bareRun });
+    await settled(db, `bare ${name}`);
   }
 
   // Answers are kept per rollup version (ADR 18): the loaded runs above mostly share them. These
