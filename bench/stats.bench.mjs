@@ -10,7 +10,8 @@
 //      request at a time over differing windows, and reported beside;
 //   3. ingestion: --ingest events (default 60,000) written to the service's outbox as a send
 //      writes them, relayed onto the bus and folded by the running stats consumer, while the
-//      queries keep running; the rate the rollups keep up with (goal >= 2,000 events/s).
+//      summary is asked at 16 connections and SMS are sent through the API (200/s, to a local
+//      SMSC); the rate the rollups keep up with (goal >= 2,000 events/s while sends run).
 //
 //   npm run bench:stats                                  the full run
 //   npm run bench:stats -- --messages=50000 --duration=3 --ingest=6000   a short check
@@ -51,6 +52,9 @@ for (const arg of process.argv.slice(2)) {
   }
 }
 const CONNECTIONS = 16;
+/** Sends per second through the API while ingestion is measured, and their originator. */
+const SEND_RATE = 200;
+const SENDER = 'Bench';
 const DAYS = 90;
 const ORIGINATORS = 200;
 const CHUNK = 100_000;
@@ -140,13 +144,17 @@ async function settled(db, after) {
 
 async function main() {
   tmp = await mkdtemp(join(os.tmpdir(), 'switchboard-bench-stats-'));
+  // The SMSC the sends made during ingestion reach (bench/smsc.mjs, the test SMSC in its own process).
+  const smsc = startNodeChild(children, root, 'SMSC', [join(root, 'bench/smsc.mjs')]);
+  const [, smscUrl] = await smsc.line(/\{"platform":"([^"]+)","bare":"([^"]+)"\}/);
   const { base, adminToken, databaseUrl } = await startPlatformOnPostgres(
     children,
     root,
     tmp,
     'stats',
     {
-      RATE_LIMITS: 'read=1000000000',
+      RATE_LIMITS: 'read=1000000000,sms_send=1000000000',
+      SMPP_URL: `${smscUrl}?window=10&tps=100000`,
     },
   );
   const created = await apiCall(base, 'POST', '/admin/v1/workspaces', adminToken, {
@@ -154,8 +162,13 @@ async function main() {
   });
   const workspaceId = created.workspace.id;
   const token = created.api_key.secret;
+  await apiCall(base, 'POST', `/admin/v1/workspaces/${workspaceId}/sms-senders`, adminToken, {
+    sender: SENDER,
+  });
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
+  // A failed run stops PostgreSQL under it: its goodbye is not an error of the run.
+  db.on('error', () => undefined);
   const runner = { query: async (sql, params) => (await db.query(sql, params)).rows };
   const begin = async (work) => {
     await db.query('BEGIN');
@@ -245,7 +258,7 @@ async function main() {
   );
 
   log(
-    `ingestion: ${options.ingest} events through the outbox, the bus and the stats consumer, under query load ...`,
+    `ingestion: ${options.ingest} events through the outbox, the bus and the stats consumer, under query load and sends ...`,
   );
   const ingest = await ingestion(db, base, workspaceId, auth);
   await db.end();
@@ -270,18 +283,44 @@ async function ingestion(db, base, workspaceId, auth) {
      FROM generate_series($2::bigint, $3::bigint) g`,
     [workspaceId, offset, offset + messages - 1],
   );
-  const before = (
-    await db.query(
-      `SELECT coalesce(sum(accepted + sent + delivered), 0)::int AS n FROM sms_whatsapp.sms_stats_rollups
-     WHERE workspace_id = $1 AND dimension = ''`,
-      [workspaceId],
-    )
-  ).rows[0].n;
+  // The ingested events' own figures: the sends made meanwhile (originator SENDER) add theirs.
+  const ingested = async () =>
+    (
+      await db.query(
+        `SELECT coalesce(sum(accepted + sent + delivered), 0)::int AS n FROM sms_whatsapp.sms_stats_rollups
+         WHERE workspace_id = $1 AND dimension = 'originator' AND value <> $2`,
+        [workspaceId, SENDER],
+      )
+    ).rows[0].n;
+  const before = await ingested();
   const queries = autocannon({
     url: `${base}/v1/sms/stats/summary?from=${day(-29)}&to=${day(0)}`,
     connections: CONNECTIONS,
     duration: 600,
     headers: auth,
+  });
+  const sendBody = {
+    to: '+31612345678',
+    from: SENDER,
+    text: 'Your order has shipped.',
+    category: 'transactional',
+  };
+  // One send answered 202 before the load, or the reason it is not.
+  await apiCall(
+    base,
+    'POST',
+    '/v1/sms/messages',
+    auth.authorization.slice('Bearer '.length),
+    sendBody,
+  );
+  const sends = autocannon({
+    url: `${base}/v1/sms/messages`,
+    method: 'POST',
+    connections: 8,
+    overallRate: SEND_RATE,
+    duration: 600,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(sendBody),
   });
   const started = Date.now();
   const perBatch = 3000;
@@ -305,13 +344,7 @@ async function ingestion(db, base, workspaceId, auth) {
   const written = (Date.now() - started) / 1000;
   const expected = before + messages * 3;
   for (;;) {
-    const { n } = (
-      await db.query(
-        `SELECT coalesce(sum(accepted + sent + delivered), 0)::int AS n FROM sms_whatsapp.sms_stats_rollups
-       WHERE workspace_id = $1 AND dimension = ''`,
-        [workspaceId],
-      )
-    ).rows[0];
+    const n = await ingested();
     if (n >= expected) break;
     if (Date.now() - started > 600_000)
       throw new Error(`ingestion: ${n - before} of ${messages * 3} events folded after 600 s`);
@@ -319,13 +352,18 @@ async function ingestion(db, base, workspaceId, auth) {
   }
   const seconds = (Date.now() - started) / 1000;
   queries.stop();
-  const underLoad = await queries;
+  sends.stop();
+  const [underLoad, sent] = await Promise.all([queries, sends]);
+  if (sent.errors || sent.non2xx)
+    throw new Error(`ingestion sends: ${sent.errors} errors, ${sent.non2xx} non-2xx`);
   return {
     events: messages * 3,
     seconds,
     writtenS: written,
     rate: (messages * 3) / seconds,
     queryP99: underLoad.latency.p99,
+    sendsPerSecond: sent.requests.total / sent.duration,
+    sendP99: sent.latency.p99,
   };
 }
 
@@ -338,7 +376,7 @@ async function report(measured, { generatedS, rebuildS, rebuilt, ingest, coldBre
     ]),
     [
       ingest.rate >= GOALS.eventsPerSecond,
-      `ingestion ${Math.round(ingest.rate)} events/s through outbox, bus and consumer (goal >= ${GOALS.eventsPerSecond}/s)`,
+      `ingestion ${Math.round(ingest.rate)} events/s through outbox, bus and consumer (goal >= ${GOALS.eventsPerSecond}/s while sends run)`,
     ],
   ];
   const met = goals.every(([ok]) => ok);
@@ -358,7 +396,7 @@ async function report(measured, { generatedS, rebuildS, rebuilt, ingest, coldBre
     '',
     `- Breakdown answers are kept per rollup version (ADR 18), so loaded runs share computations between folds; the widest breakdown computed afresh (12 different 30-day windows, one at a time): p50 ${coldBreakdown.p50} ms, max ${coldBreakdown.max} ms.`,
     `- Generated in ${generatedS.toFixed(1)} s; the rebuild folded ${rebuilt.total} events in ${rebuildS.toFixed(1)} s (${Math.round(rebuilt.total / rebuildS)}/s).`,
-    `- Ingestion: ${ingest.events} events written to the outbox in ${ingest.writtenS.toFixed(1)} s, all in the rollups after ${ingest.seconds.toFixed(1)} s; the 30-day summary asked meanwhile at ${CONNECTIONS} connections had p99 ${ingest.queryP99} ms.`,
+    `- Ingestion: ${ingest.events} events written to the outbox in ${ingest.writtenS.toFixed(1)} s, all in the rollups after ${ingest.seconds.toFixed(1)} s; meanwhile the 30-day summary was asked at ${CONNECTIONS} connections (p99 ${ingest.queryP99} ms) and SMS were sent through the API to a local SMSC at ${Math.round(ingest.sendsPerSecond)}/s (offered ${SEND_RATE}/s, p99 ${ingest.sendP99} ms), their own events folded alongside.`,
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, Node ${process.version}; ${options.duration} s per side, autocannon at ${CONNECTIONS} connections.`,
   ];
   const section = lines.join('\n');
