@@ -73,7 +73,8 @@ try {
       const line = settling
         ? `rebuild-stats ${values.channel}: vacuuming ${settling}, ${((Date.now() - started) / 1000).toFixed(1)} s`
         : `rebuild-stats ${values.channel}: ${read}/${total} events read (${total ? Math.floor((100 * read) / total) : 100}%), ${folded} folded, ${((Date.now() - started) / 1000).toFixed(1)} s`;
-      process.stdout.write(interactive ? `\r${line}` : `${line}\n`);
+      // On a terminal each line replaces the last (cleared first: a shorter one leaves no tail).
+      process.stdout.write(interactive ? `\r\x1b[K${line}` : `${line}\n`);
     },
   });
   if (interactive) process.stdout.write('\n');
