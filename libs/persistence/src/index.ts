@@ -16,4 +16,5 @@ export * from './preference-states/preference-states';
 export * from './preference-states/preference-projection';
 export * from './stats/rollup-reads';
 export * from './stats/settle-rebuilt-tables';
+export * from './stats/stats-problems';
 export * from './stats/versioned-answers';

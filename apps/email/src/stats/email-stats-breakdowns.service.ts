@@ -13,11 +13,10 @@ import type {
   StatsBreakdownReply,
   StatsWindow,
 } from '@switchboard/contracts';
-import { VersionedAnswers, WHOLE_WORKSPACE } from '@switchboard/persistence';
+import { answeringProblems, VersionedAnswers, WHOLE_WORKSPACE } from '@switchboard/persistence';
 import { workspaceOf } from '@switchboard/platform';
 import { groupByOf, limitOf, sortOf, trendWindow } from './email-stats-breakdown-rules';
 import { countsOf, figuresOf, periodOf, trendPointOf } from './email-stats-figures';
-import { answeringProblems } from './email-stats-problems';
 import { EmailStatsRepository } from './email-stats.repository';
 
 /** The rollup dimension of each breakdown the platform knows, and the key its rows carry. */

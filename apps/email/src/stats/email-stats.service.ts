@@ -12,10 +12,9 @@ import type {
   StatsWindow,
 } from '@switchboard/contracts';
 import type { EmailStatsResponse, EmailStatsSummary } from '@messagebird/sdk';
-import { WHOLE_WORKSPACE } from '@switchboard/persistence';
+import { answeringProblems, WHOLE_WORKSPACE } from '@switchboard/persistence';
 import type { StatsScope } from '@switchboard/persistence';
 import { workspaceOf } from '@switchboard/platform';
-import { answeringProblems } from './email-stats-problems';
 import { deltaOf, figuresOf, periodOf, zeroFilled } from './email-stats-figures';
 import { EmailStatsRepository } from './email-stats.repository';
 

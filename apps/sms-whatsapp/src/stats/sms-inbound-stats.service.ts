@@ -12,7 +12,7 @@ import { workspaceOf } from '@switchboard/platform';
 import { periodOf } from './sms-stats-figures';
 import { SmsStatsRepository } from './sms-stats.repository';
 import { limitOf } from './sms-stats.service';
-import { answeringProblems } from './stats-problems';
+import { answeringProblems } from '@switchboard/persistence';
 
 const BREAKDOWNS: Record<SmsInboundStatsBreakdown, { dimension: string; key: string }> = {
   countries: { dimension: 'country', key: 'country' },

@@ -18,12 +18,11 @@ import type {
   StatsBreakdownReply,
   StatsWindow,
 } from '@switchboard/contracts';
-import { VersionedAnswers } from '@switchboard/persistence';
+import { answeringProblems, VersionedAnswers } from '@switchboard/persistence';
 import { workspaceOf } from '@switchboard/platform';
 import { countsOf, deliveryOf, latencyOf, periodOf } from './sms-stats-figures';
 import { SmsStatsRepository } from './sms-stats.repository';
 import { limitOf } from './sms-stats.service';
-import { answeringProblems } from './stats-problems';
 
 /** Each breakdown's rollup dimension and the key its rows carry. */
 const BREAKDOWNS: Record<SmsStatsBreakdown, { dimension: string; key: string }> = {

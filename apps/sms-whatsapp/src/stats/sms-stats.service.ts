@@ -19,9 +19,8 @@ import type { SmsStatsByStatusResponse, SmsStatsResponse, SmsStatsSummary } from
 import { workspaceOf } from '@switchboard/platform';
 import { deliveryOf, deltaOf, latencyOf, periodOf, zeroFilled } from './sms-stats-figures';
 import { SMS_COUNTS, SmsStatsRepository } from './sms-stats.repository';
-import { WHOLE_WORKSPACE } from '@switchboard/persistence';
+import { answeringProblems, WHOLE_WORKSPACE } from '@switchboard/persistence';
 import type { StatsScope } from '@switchboard/persistence';
-import { answeringProblems } from './stats-problems';
 
 /** The scope a request's one dimension filter names, or the whole workspace. */
 function scopeOf(request: SmsStatsSummaryRequest): StatsScope {

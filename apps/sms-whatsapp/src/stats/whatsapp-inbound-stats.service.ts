@@ -13,7 +13,7 @@ import type {
 import { workspaceOf } from '@switchboard/platform';
 import { periodOf } from './sms-stats-figures';
 import { limitOf } from './sms-stats.service';
-import { answeringProblems } from './stats-problems';
+import { answeringProblems } from '@switchboard/persistence';
 import { WhatsappStatsRepository } from './whatsapp-stats.repository';
 
 /** Inbound WhatsApp stats: received messages by arrival time (ADR 18). */

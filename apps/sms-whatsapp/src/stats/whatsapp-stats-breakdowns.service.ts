@@ -7,11 +7,10 @@ import type {
   WhatsAppStatsBreakdown,
   WhatsAppStatsBreakdownRequest,
 } from '@switchboard/contracts';
-import { VersionedAnswers } from '@switchboard/persistence';
+import { answeringProblems, VersionedAnswers } from '@switchboard/persistence';
 import { workspaceOf } from '@switchboard/platform';
 import { periodOf } from './sms-stats-figures';
 import { limitOf } from './sms-stats.service';
-import { answeringProblems } from './stats-problems';
 import { whatsappFiguresOf } from './whatsapp-stats-figures';
 import { WhatsappStatsRepository } from './whatsapp-stats.repository';
 

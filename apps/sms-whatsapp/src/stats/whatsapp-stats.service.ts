@@ -15,8 +15,7 @@ import type {
 import type { WhatsAppStatsResponse, WhatsAppStatsSummary } from '@messagebird/sdk';
 import { workspaceOf } from '@switchboard/platform';
 import { periodOf } from './sms-stats-figures';
-import { answeringProblems } from './stats-problems';
-import { WHOLE_WORKSPACE } from '@switchboard/persistence';
+import { answeringProblems, WHOLE_WORKSPACE } from '@switchboard/persistence';
 import type { StatsScope } from '@switchboard/persistence';
 import { whatsappDeltaOf, whatsappFiguresOf } from './whatsapp-stats-figures';
 import { WhatsappStatsRepository } from './whatsapp-stats.repository';
