@@ -207,6 +207,50 @@ describe('realtime data plane through the gateway', () => {
     );
   });
 
+  it('reads a key it has just used again once its app changes, and refuses it the moment it is revoked', async () => {
+    const token = acme.api_key.secret;
+    const made = await call<AppWithKey>(platform.base, 'POST', '/v1/realtime/apps', {
+      token,
+      body: { name: 'cached', region: 'eu1', connection_counting: false },
+    });
+    const appPath = `/v1/realtime/apps/${made.body.app.id}`;
+    const spare = await call<{ id: string; secret: string }>(
+      platform.base,
+      'POST',
+      `${appPath}/keys`,
+      {
+        token,
+      },
+    );
+    const publish = (include?: string[]) =>
+      fetch(`${platform.base}${appPath}/events`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-realtime-key': spare.body.id,
+          'x-realtime-secret': spare.body.secret,
+        },
+        body: JSON.stringify({ event: 'x', channels: ['c'], ...(include ? { include } : {}) }),
+      }).then((res) => res.status);
+    expect(await publish(['connection_count'])).toBe(400);
+    const patched = await call(platform.base, 'PATCH', appPath, {
+      token,
+      body: { connection_counting: true },
+    });
+    expect(patched.status).toBe(200);
+    expect(await publish(['connection_count'])).toBe(200);
+    const revoked = await call(platform.base, 'POST', `${appPath}/keys/${spare.body.id}/revoke`, {
+      token,
+    });
+    expect(revoked.status).toBe(200);
+    expect(await publish()).toBe(401);
+    const refused = connect(spare.body.id);
+    await eventually(
+      () => (refused as unknown as { connection: { state: string } }).connection.state === 'failed',
+    );
+  });
+
   it('sends member events to every connection of a signed-in member, and disconnects them all with 4009', async () => {
     const member = JSON.stringify({ member_id: 'grace', member_info: { plan: 'pro' } });
     const signedIn = (memberData: string) => {

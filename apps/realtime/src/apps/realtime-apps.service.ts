@@ -69,9 +69,10 @@ export class RealtimeAppsService {
     return toAppDto(app, context.publicOrigin);
   }
 
+  /** Keys read before a change of `connection_counting` are read again once it committed. */
   async update(context: RequestContext, input: UpdateRealtimeAppRequest): Promise<RealtimeApp> {
     const workspaceId = workspaceOf(context);
-    return this.writes.run(context, async (manager) => {
+    const updated = await this.writes.run(context, async (manager) => {
       const app = await this.repository.updateApp(manager, workspaceId, input.app_id, {
         name: input.name,
         connectionCounting: input.connection_counting,
@@ -79,6 +80,9 @@ export class RealtimeAppsService {
       if (!app) throw new AppError(RealtimeErrors.RealtimeAppNotFound);
       return toAppDto(app, context.publicOrigin);
     });
+    if (input.connection_counting !== undefined)
+      await this.cluster.send({ kind: 'app-changed', appId: input.app_id });
+    return updated;
   }
 
   /** Deleting an app closes its connections once the delete committed. */
@@ -116,8 +120,8 @@ export class RealtimeAppsService {
 
   /**
    * active -> revoked, once; never the app's last active key. The app row lock serialises
-   * revokes. Once committed, the connections the key opened are closed at once (no cache window:
-   * new ones are refused because every connection looks its key up).
+   * revokes. Once committed, the key leaves every process's key cache and the connections it
+   * opened are closed, before the answer (on other processes, as the cluster's command arrives).
    */
   async revokeKey(context: RequestContext, appId: string, keyId: string): Promise<RealtimeAppKey> {
     const revoked = await this.revoke(context, appId, keyId);

@@ -22,15 +22,14 @@ export class ClientKeysRepository {
     this.reads = poolRunner(dataSource);
   }
 
-  /** The key if it exists, is not revoked and its app is active; `appId` narrows it to one app. */
-  async findActive(keyId: string, appId?: string): Promise<ActiveKeyRow | undefined> {
+  /** The key if it exists, is not revoked and its app is active. */
+  async findActive(keyId: string): Promise<ActiveKeyRow | undefined> {
     const [row] = rowsOf<ActiveKeyRow>(
       await this.reads.query(
         `SELECT k.id, k.app_id, k.workspace_id, k.secret_sealed, a.connection_counting
          FROM realtime.app_keys k JOIN realtime.apps a ON a.id = k.app_id
-         WHERE k.id = $1 AND k.revoked_at IS NULL AND a.status = 'active'
-           AND ($2::text IS NULL OR k.app_id = $2)`,
-        [keyId, appId ?? null],
+         WHERE k.id = $1 AND k.revoked_at IS NULL AND a.status = 'active'`,
+        [keyId],
       ),
     );
     return row;

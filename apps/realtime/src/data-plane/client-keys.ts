@@ -1,39 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { SealedBox } from '@switchboard/platform';
+import { ActiveKeyCache } from './active-key-cache';
+import type { ActiveKey } from './active-key-cache';
 import { ClientKeysRepository } from './client-keys.repository';
 
-/** An active app key, as a connection or a REST data-plane call uses it. */
-export interface ActiveKey {
-  keyId: string;
-  appId: string;
-  workspaceId: string;
-  connectionCounting: boolean;
-  secret: string;
-}
+export type { ActiveKey } from './active-key-cache';
 
 /**
- * Looks keys up in the database on every use, never from a cache: a revoked key must refuse the
- * next connection at once (the connections it opened are closed by the revocation itself).
+ * Active keys for connections and REST data-plane calls: from the cache while fresh, otherwise
+ * from the database. A revoked key refuses the next connection at once: the revocation evicts
+ * it before it answers (and closes the connections the key opened).
  */
 @Injectable()
 export class ClientKeys {
   constructor(
     private readonly repository: ClientKeysRepository,
     private readonly box: SealedBox,
+    private readonly cache: ActiveKeyCache,
   ) {}
 
   /** The key if it exists, is not revoked and its app is active; `appId` narrows it to one app. */
   async active(keyId: string, appId?: string): Promise<ActiveKey | undefined> {
     if (!/^rak_[0-9a-z]{26}$/.test(keyId)) return undefined;
-    const row = await this.repository.findActive(keyId, appId);
+    const key = this.cache.get(keyId) ?? (await this.read(keyId));
+    return key && (appId === undefined || key.appId === appId) ? key : undefined;
+  }
+
+  private async read(keyId: string): Promise<ActiveKey | undefined> {
+    const generation = this.cache.generation;
+    const row = await this.repository.findActive(keyId);
     if (!row) return undefined;
-    return {
+    const key = {
       keyId: row.id,
       appId: row.app_id,
       workspaceId: row.workspace_id,
       connectionCounting: row.connection_counting,
       secret: this.box.open(row.secret_sealed),
     };
+    this.cache.fill(key, generation);
+    return key;
   }
 
   /** Whether the app (in any status) belongs to the workspace. */

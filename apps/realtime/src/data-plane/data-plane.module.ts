@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
 import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
+import { ActiveKeyCache } from './active-key-cache';
 import { ClientEndpoint } from './client-endpoint';
 import { ClientKeys } from './client-keys';
 import { ClientKeysRepository } from './client-keys.repository';
@@ -29,6 +30,7 @@ export class DataPlaneModule {
         DataPlaneService,
         { provide: REALTIME_CONFIG, useValue: config },
         { provide: RealtimeEngine, useValue: new RealtimeEngine() },
+        { provide: ActiveKeyCache, useValue: new ActiveKeyCache() },
         ClientKeysRepository,
         ClientKeys,
         FrameHandler,

@@ -4,6 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { REALTIME_CONFIG } from '../config/realtime.config';
 import type { RealtimeConfig } from '../config/realtime.config';
+import { ActiveKeyCache } from './active-key-cache';
 import { ClusterPresence } from './cluster-presence';
 import { RealtimeEngine } from './engine';
 import type { LocalChannel } from './engine';
@@ -20,6 +21,8 @@ export type ClusterCommand =
     }
   | { kind: 'close-key'; keyId: string; code: number; reason: string }
   | { kind: 'close-app'; appId: string }
+  /** The app's settings changed: keys read before it are read again. */
+  | { kind: 'app-changed'; appId: string }
   | { kind: 'disconnect-member'; appId: string; memberId: string; code: number };
 
 const FANOUT_SUBJECT = 'realtime.cluster.fanout';
@@ -47,6 +50,7 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(REALTIME_CONFIG) private readonly config: RealtimeConfig,
     private readonly engine: RealtimeEngine,
+    private readonly keys: ActiveKeyCache,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -56,6 +60,7 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
       maxReconnectAttempts: -1,
       name: 'realtime-cluster',
     });
+    void this.forgetKeysWhenDisconnected(this.nats);
     this.subscription = this.nats.subscribe(FANOUT_SUBJECT, {
       callback: (err, message) => {
         if (err) return this.logger.warn(`cluster subscription failed: ${err.message}`);
@@ -91,9 +96,13 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
     await this.nats?.drain().catch(() => undefined);
   }
 
-  /** Applies the command on every realtime process (this one included). */
+  /**
+   * Applies the command on every realtime process (this one included). Keys it ends are evicted
+   * here before it goes out: the caller's next request on this process reads them again.
+   */
   async send(command: ClusterCommand): Promise<void> {
     if (!this.nats) return this.apply(command);
+    this.forgetKeys(command);
     this.nats.publish(FANOUT_SUBJECT, JSON.stringify(command));
     await this.nats.flush();
   }
@@ -135,7 +144,20 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
     return [...merged.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** Commands missed while NATS was away may have ended keys this process still holds. */
+  private async forgetKeysWhenDisconnected(nats: NatsConnection): Promise<void> {
+    for await (const status of nats.status())
+      if (status.type === 'disconnect' || status.type === 'reconnect') this.keys.clear();
+  }
+
+  private forgetKeys(command: ClusterCommand): void {
+    if (command.kind === 'close-key') this.keys.evictKey(command.keyId);
+    else if (command.kind === 'close-app' || command.kind === 'app-changed')
+      this.keys.evictApp(command.appId);
+  }
+
   private apply(command: ClusterCommand): void {
+    this.forgetKeys(command);
     switch (command.kind) {
       case 'publish':
         return this.engine.publish(
@@ -153,6 +175,8 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
         return;
       case 'disconnect-member':
         this.engine.disconnectMember(command.appId, command.memberId, command.code);
+        return;
+      case 'app-changed':
         return;
     }
   }
