@@ -27,6 +27,11 @@ describe(WhatsAppMessagesRetention.name, () => {
          occurred_at) VALUES ($1, $2, $3, 'whatsapp.accepted', $4)`,
       [`wae_${id}`, id, WORKSPACE, at],
     );
+    await dataSource.query(
+      `INSERT INTO sms_whatsapp.stats_folded_events (message_id, type)
+       VALUES ($1, 'whatsapp.accepted')`,
+      [id],
+    );
   }
 
   beforeAll(async () => {
@@ -59,7 +64,7 @@ describe(WhatsAppMessagesRetention.name, () => {
     await postgres?.stop();
   });
 
-  it("clears Meta's id after 15 days and deletes messages and their timelines after 30", async () => {
+  it("clears Meta's id after 15 days and deletes messages, their timelines and stats dedupe keys after 30", async () => {
     await message('wam_fresh', 1);
     await message('wam_sixteen', 16);
     await message('wam_thirtyone', 31);
@@ -76,6 +81,10 @@ describe(WhatsAppMessagesRetention.name, () => {
       `SELECT message_id FROM sms_whatsapp.whatsapp_message_events ORDER BY message_id`,
     );
     expect(events.map((event) => event.message_id)).toEqual(['wam_fresh', 'wam_sixteen']);
+    const folded = await dataSource.query<Array<{ message_id: string }>>(
+      `SELECT message_id FROM sms_whatsapp.stats_folded_events ORDER BY message_id`,
+    );
+    expect(folded.map((row) => row.message_id)).toEqual(['wam_fresh', 'wam_sixteen']);
     expect(await retention.expire()).toEqual({ cleared: 0, deleted: 0 });
   });
 });

@@ -13,7 +13,7 @@ const CHUNK = 5_000;
 /**
  * The SDK's retention bounds for WhatsApp messages: Meta's wamid is cleared after 15 days (a
  * message can no longer be quoted, reacted to or marked read), the message, its timeline, its
- * media rows and reaction log are deleted after 30, and service windows long closed go. Runs every ten minutes in chunks; running on several replicas at once only
+ * media rows, reaction log and stats dedupe keys are deleted after 30, and service windows long closed go. Runs every ten minutes in chunks; running on several replicas at once only
  * repeats work already done.
  */
 @Injectable()
@@ -84,6 +84,11 @@ export class WhatsAppMessagesRetention
              DELETE FROM sms_whatsapp.whatsapp_media WHERE message_id IN (SELECT id FROM d)
            ), reactions AS (
              DELETE FROM sms_whatsapp.whatsapp_reaction_events
+             WHERE message_id IN (SELECT id FROM d)
+           ), folded AS (
+             -- The stats keep their counts; what they had counted of a deleted message can
+             -- never arrive again (its events name a message that is gone).
+             DELETE FROM sms_whatsapp.stats_folded_events
              WHERE message_id IN (SELECT id FROM d)
            )
            SELECT count(*)::int AS count FROM d`,
