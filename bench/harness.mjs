@@ -2,7 +2,7 @@
 // and killing a child's process group, the loopback-only guard on load targets, and rewriting a
 // section of RESULTS.md.
 import { spawn } from 'node:child_process';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -182,6 +182,9 @@ export async function runBench(name, main, children, tmpDir) {
  * the platform's base URL, its operator token and its child.
  */
 export async function startPlatformOnPostgres(children, root, tmp, name, env = {}) {
+  // mkdtemp makes `tmp` 0700. As root the embedded PostgreSQL runs as `postgres`, which must be
+  // able to enter it: otherwise its data goes to /var/lib/switchboard and outlives the run.
+  await chmod(tmp, 0o755);
   const postgres = startNodeChild(children, root, 'PostgreSQL', [
     join(root, 'tools/embedded-postgres.mjs'),
     join(tmp, 'pg'),
