@@ -1,6 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
@@ -62,6 +70,41 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
+const STORE_PREFIX = 'switchboard-nats-';
+const OWNER_FILE = 'owner.pid';
+const DAY_MS = 86_400_000;
+
+/**
+ * Removes the stores of servers whose test process is gone: a jest worker that is force-exited
+ * never runs its 'exit' handlers, and `stop` keeps the store for `restart`. A store without an
+ * owner file (older test runs) goes once it is a day old.
+ */
+function removeOrphanedStores(): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(STORE_PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    try {
+      const owner = existsSync(join(dir, OWNER_FILE))
+        ? Number(readFileSync(join(dir, OWNER_FILE), 'utf8'))
+        : undefined;
+      const orphaned =
+        owner === undefined ? Date.now() - statSync(dir).mtimeMs > DAY_MS : !isAlive(owner);
+      if (orphaned) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Another test process removed it first, or it is not ours to read.
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * A real nats-server on a free port, configured as the deployments configure it (`max_payload`
  * large enough for a 20 MB email); `maxPayload` sets another (nats-server's default is 1 MB).
@@ -70,7 +113,9 @@ export async function startNatsServer(options: { maxPayload?: number } = {}): Pr
   const binary = natsServerBinary();
   const port = await freePort();
   // JetStream (the event bus) keeps its store across `restart`, as a real outage would.
-  const storeDir = mkdtempSync(join(tmpdir(), 'switchboard-nats-'));
+  removeOrphanedStores();
+  const storeDir = mkdtempSync(join(tmpdir(), STORE_PREFIX));
+  writeFileSync(join(storeDir, OWNER_FILE), String(process.pid));
   process.once('exit', () => rmSync(storeDir, { recursive: true, force: true }));
   // max_payload has no command-line flag: it is set in a configuration file.
   const config = join(storeDir, 'nats.conf');
