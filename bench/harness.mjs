@@ -183,8 +183,9 @@ export async function runBench(name, main, children, tmpDir) {
  */
 export async function startPlatformOnPostgres(children, root, tmp, name, env = {}) {
   // mkdtemp makes `tmp` 0700. As root the embedded PostgreSQL runs as `postgres`, which must be
-  // able to enter it: otherwise its data goes to /var/lib/switchboard and outlives the run.
-  await chmod(tmp, 0o755);
+  // able to enter it (not list it): otherwise its data goes to /var/lib/switchboard and outlives
+  // the run.
+  await chmod(tmp, 0o711);
   const postgres = startNodeChild(children, root, 'PostgreSQL', [
     join(root, 'tools/embedded-postgres.mjs'),
     join(tmp, 'pg'),

@@ -546,6 +546,21 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
         () =>
           state(onFirst) === 'failed' && state(onSecond) === 'failed' && socketClosed.length === 1,
       );
+      // Both processes held the key (their connections used it); the revocation evicted it on
+      // each, whichever of them a publish reaches.
+      for (let i = 0; i < 6; i++) {
+        const refused = await call(
+          topology.gatewayUrl,
+          'POST',
+          `/v1/realtime/apps/${made.body.app.id}/events`,
+          {
+            token: created.api_key.secret,
+            headers: { 'x-realtime-key': extra.body.id, 'x-realtime-secret': extra.body.secret },
+            body: { event: 'late', channels: ['news'] },
+          },
+        );
+        expect(refused.status).toBe(401);
+      }
       // Nobody is left subscribed anywhere: the channel is unoccupied.
       expect(await bird.realtime.channels.get(made.body.app.id, 'news')).toEqual({
         occupied: false,

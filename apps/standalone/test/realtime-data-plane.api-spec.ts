@@ -232,19 +232,23 @@ describe('realtime data plane through the gateway', () => {
           'x-realtime-secret': spare.body.secret,
         },
         body: JSON.stringify({ event: 'x', channels: ['c'], ...(include ? { include } : {}) }),
-      }).then((res) => res.status);
-    expect(await publish(['connection_count'])).toBe(400);
+      }).then(async (res) => ({
+        status: res.status,
+        code: ((await res.json().catch(() => null)) as { error?: { code?: string } } | null)?.error
+          ?.code,
+      }));
+    expect(await publish(['connection_count'])).toEqual({ status: 400, code: 'E01021' });
     const patched = await call(platform.base, 'PATCH', appPath, {
       token,
       body: { connection_counting: true },
     });
     expect(patched.status).toBe(200);
-    expect(await publish(['connection_count'])).toBe(200);
+    expect((await publish(['connection_count'])).status).toBe(200);
     const revoked = await call(platform.base, 'POST', `${appPath}/keys/${spare.body.id}/revoke`, {
       token,
     });
     expect(revoked.status).toBe(200);
-    expect(await publish()).toBe(401);
+    expect((await publish()).status).toBe(401);
     const refused = connect(spare.body.id);
     await eventually(
       () => (refused as unknown as { connection: { state: string } }).connection.state === 'failed',

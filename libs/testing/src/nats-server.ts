@@ -86,9 +86,12 @@ function removeOrphanedStores(): void {
     try {
       const owner = existsSync(join(dir, OWNER_FILE))
         ? Number(readFileSync(join(dir, OWNER_FILE), 'utf8'))
-        : undefined;
+        : NaN;
+      // Not a process id (an empty file, half written): judged by age, as an old store is.
       const orphaned =
-        owner === undefined ? Date.now() - statSync(dir).mtimeMs > DAY_MS : !isAlive(owner);
+        Number.isInteger(owner) && owner > 0
+          ? !isAlive(owner)
+          : Date.now() - statSync(dir).mtimeMs > DAY_MS;
       if (orphaned) rmSync(dir, { recursive: true, force: true });
     } catch {
       // Another test process removed it first, or it is not ours to read.

@@ -9,7 +9,7 @@ const key = (keyId: string, appId = 'rap_1'): ActiveKey => ({
   secret: 's',
 });
 
-describe('ActiveKeyCache', () => {
+describe(ActiveKeyCache.name, () => {
   let now = 0;
   const cache = () => new ActiveKeyCache(() => now);
   beforeEach(() => (now = 1_000));

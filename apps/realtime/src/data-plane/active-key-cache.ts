@@ -18,7 +18,8 @@ const MAX_KEYS = 10_000;
  * changed. The time to live bounds what a process that missed such a command can serve.
  *
  * A read that was under way while an eviction happened may have seen the row before the change:
- * it is answered, but not kept (`fill` compares the generation taken before the read).
+ * it is not kept (`fill` compares the generation taken before the read), and `ClientKeys` reads
+ * again.
  */
 export class ActiveKeyCache {
   private readonly keys = new Map<string, { key: ActiveKey; until: number }>();

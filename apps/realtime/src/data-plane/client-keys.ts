@@ -6,6 +6,9 @@ import { ClientKeysRepository } from './client-keys.repository';
 
 export type { ActiveKey } from './active-key-cache';
 
+/** Reads of one key while evictions keep overtaking them (each is rare; several in a row are not). */
+const MAX_READS = 3;
+
 /**
  * Active keys for connections and REST data-plane calls: from the cache while fresh, otherwise
  * from the database. A revoked key refuses the next connection at once: the revocation evicts
@@ -26,19 +29,26 @@ export class ClientKeys {
     return key && (appId === undefined || key.appId === appId) ? key : undefined;
   }
 
+  /**
+   * From the database. A read that an eviction overtook may have seen the row before the change
+   * (a connection it let in would outlive the revocation's close), so it is made again.
+   */
   private async read(keyId: string): Promise<ActiveKey | undefined> {
-    const generation = this.cache.generation;
-    const row = await this.repository.findActive(keyId);
-    if (!row) return undefined;
-    const key = {
-      keyId: row.id,
-      appId: row.app_id,
-      workspaceId: row.workspace_id,
-      connectionCounting: row.connection_counting,
-      secret: this.box.open(row.secret_sealed),
-    };
-    this.cache.fill(key, generation);
-    return key;
+    for (let attempt = 1; ; attempt++) {
+      const generation = this.cache.generation;
+      const row = await this.repository.findActive(keyId);
+      const key = row && {
+        keyId: row.id,
+        appId: row.app_id,
+        workspaceId: row.workspace_id,
+        connectionCounting: row.connection_counting,
+        secret: this.box.open(row.secret_sealed),
+      };
+      if (generation === this.cache.generation || attempt === MAX_READS) {
+        if (key) this.cache.fill(key, generation);
+        return key;
+      }
+    }
   }
 
   /** Whether the app (in any status) belongs to the workspace. */

@@ -60,7 +60,9 @@ export class RealtimeCluster implements OnApplicationBootstrap, OnApplicationShu
       maxReconnectAttempts: -1,
       name: 'realtime-cluster',
     });
-    void this.forgetKeysWhenDisconnected(this.nats);
+    this.forgetKeysWhenDisconnected(this.nats).catch((err: Error) =>
+      this.logger.warn(`following the NATS connection failed: ${err.message}`),
+    );
     this.subscription = this.nats.subscribe(FANOUT_SUBJECT, {
       callback: (err, message) => {
         if (err) return this.logger.warn(`cluster subscription failed: ${err.message}`);

@@ -12,9 +12,10 @@ const CHUNK = 5_000;
 
 /**
  * The SDK's retention bounds for WhatsApp messages: Meta's wamid is cleared after 15 days (a
- * message can no longer be quoted, reacted to or marked read), the message, its timeline, its
- * media rows, reaction log and stats dedupe keys are deleted after 30, and service windows long closed go. Runs every ten minutes in chunks; running on several replicas at once only
- * repeats work already done.
+ * message can no longer be quoted, reacted to or marked read); the message, its timeline, its
+ * media rows, reaction log and stats dedupe keys are deleted after 30; and service windows long
+ * closed go. Runs every ten minutes in chunks; running on several replicas at once only repeats
+ * work already done.
  */
 @Injectable()
 export class WhatsAppMessagesRetention
