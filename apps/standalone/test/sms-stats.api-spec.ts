@@ -115,10 +115,15 @@ describe('SMS stats through the gateway', () => {
     );
     undeliveredCode = String(finals.find((m) => m.status === 'undelivered')?.last_error?.code);
     await smsc.sendInbound({ from: '31655555555', to: OUR_NUMBER.slice(1), text: 'Hello' });
-    // The rollups follow the events asynchronously: wait until every outcome is counted.
+    // The rollups follow the events asynchronously: wait until every outcome and the inbound
+    // message are counted, so each test below starts from the same figures (run alone too).
     await eventually(
       () => bird.sms.stats.summary({ from: today(), to: today() }),
       (s) => s.delivery.delivered + s.delivery.undelivered === 5,
+    );
+    await eventually(
+      () => bird.sms.stats.inbound.summary({ from: today(), to: today() }),
+      (s) => s.received === 1,
     );
   }, 90_000);
 
