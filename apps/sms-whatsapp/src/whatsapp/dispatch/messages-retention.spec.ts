@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../../database/sms-whatsapp.database';
 import { WhatsAppMessagesRetention } from './messages-retention';
+import { MessagesRetentionRepository } from './messages-retention.repository';
 
 const WORKSPACE = 'ws_retention_test';
 const DAY_MS = 86_400_000;
@@ -68,7 +69,7 @@ describe(WhatsAppMessagesRetention.name, () => {
     await message('wam_fresh', 1);
     await message('wam_sixteen', 16);
     await message('wam_thirtyone', 31);
-    const retention = new WhatsAppMessagesRetention(dataSource);
+    const retention = new WhatsAppMessagesRetention(new MessagesRetentionRepository(dataSource));
     expect(await retention.expire()).toEqual({ cleared: 2, deleted: 1 });
     const rows = await dataSource.query<Array<{ id: string; provider_message_id: string | null }>>(
       `SELECT id, provider_message_id FROM sms_whatsapp.whatsapp_messages ORDER BY id`,

@@ -1,10 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { WHATSAPP_MESSAGE_LIMITS } from '@switchboard/contracts';
-import { poolRunner, rowsOf } from '@switchboard/persistence';
-import type { SqlRunner } from '@switchboard/persistence';
-import { DataSource } from 'typeorm';
+import { MessagesRetentionRepository } from './messages-retention.repository';
 
 const EVERY_MS = 10 * 60_000;
 /** Rows per statement, so one pass never holds many locks or a long transaction. */
@@ -22,13 +19,10 @@ export class WhatsAppMessagesRetention
   implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
   private readonly logger = new Logger(WhatsAppMessagesRetention.name);
-  private readonly runner: SqlRunner;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
-  constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
-    this.runner = poolRunner(dataSource);
-  }
+  constructor(private readonly repository: MessagesRetentionRepository) {}
 
   onApplicationBootstrap(): void {
     const tick = () => {
@@ -52,58 +46,19 @@ export class WhatsAppMessagesRetention
     const day = 86_400_000;
     const providerBound = new Date(now.getTime() - WHATSAPP_MESSAGE_LIMITS.providerIdDays * day);
     const messageBound = new Date(now.getTime() - WHATSAPP_MESSAGE_LIMITS.retentionDays * day);
-    let cleared = 0;
-    let deleted = 0;
-    for (;;) {
-      const [row] = rowsOf<{ count: number }>(
-        await this.runner.query(
-          `WITH c AS (
-             UPDATE sms_whatsapp.whatsapp_messages SET provider_message_id = NULL
-             WHERE id IN (SELECT id FROM sms_whatsapp.whatsapp_messages
-                          WHERE provider_message_id IS NOT NULL AND created_at < $1
-                          LIMIT ${CHUNK})
-             RETURNING 1)
-           SELECT count(*)::int AS count FROM c`,
-          [providerBound],
-        ),
-      );
-      cleared += row.count;
-      if (row.count < CHUNK) break;
-    }
-    for (;;) {
-      const [row] = rowsOf<{ count: number }>(
-        await this.runner.query(
-          `WITH d AS (
-             DELETE FROM sms_whatsapp.whatsapp_messages
-             WHERE id IN (SELECT id FROM sms_whatsapp.whatsapp_messages
-                          WHERE created_at < $1 LIMIT ${CHUNK})
-             RETURNING id
-           ), e AS (
-             DELETE FROM sms_whatsapp.whatsapp_message_events
-             WHERE message_id IN (SELECT id FROM d)
-           ), media AS (
-             DELETE FROM sms_whatsapp.whatsapp_media WHERE message_id IN (SELECT id FROM d)
-           ), reactions AS (
-             DELETE FROM sms_whatsapp.whatsapp_reaction_events
-             WHERE message_id IN (SELECT id FROM d)
-           ), folded AS (
-             -- The stats keep their counts; what they had counted of a deleted message can
-             -- never arrive again (its events name a message that is gone).
-             DELETE FROM sms_whatsapp.stats_folded_events
-             WHERE message_id IN (SELECT id FROM d)
-           )
-           SELECT count(*)::int AS count FROM d`,
-          [messageBound],
-        ),
-      );
-      deleted += row.count;
-      if (row.count < CHUNK) break;
-    }
-    // A window closed a day ago is as good as none: its row only grows the table.
-    await this.runner.query(
-      `DELETE FROM sms_whatsapp.whatsapp_service_windows
-       WHERE last_inbound_at < clock_timestamp() - interval '2 days'`,
-    );
+    const cleared = await inChunks(() => this.repository.clearProviderIds(providerBound, CHUNK));
+    const deleted = await inChunks(() => this.repository.deleteMessages(messageBound, CHUNK));
+    await this.repository.deleteClosedWindows();
     return { cleared, deleted };
+  }
+}
+
+/** Runs `step` until it handles less than a whole chunk; answers the rows it handled. */
+async function inChunks(step: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const count = await step();
+    total += count;
+    if (count < CHUNK) return total;
   }
 }

@@ -5,6 +5,7 @@ import { WhatsAppDispatchRunner } from './dispatch.runner';
 import { LateStatusesRunner } from './late-statuses.runner';
 import { DispatchRepository } from './dispatch.repository';
 import { WhatsAppMessagesRetention } from './messages-retention';
+import { MessagesRetentionRepository } from './messages-retention.repository';
 
 /**
  * WhatsApp messages, the background side: dispatching accepted messages to Meta through the
@@ -18,6 +19,7 @@ import { WhatsAppMessagesRetention } from './messages-retention';
     WhatsAppDispatchRunner,
     LateStatusesRunner,
     WhatsAppMessagesRetention,
+    MessagesRetentionRepository,
   ],
 })
 export class WhatsAppDispatchModule {}
