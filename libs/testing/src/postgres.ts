@@ -3,6 +3,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunningPostgres } from '@switchboard/embedded-postgres';
+import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
+import type { ServiceDatabase } from '@switchboard/persistence';
+import { DataSource } from 'typeorm';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
@@ -20,6 +23,40 @@ export async function startTestPostgres(): Promise<RunningPostgres> {
       // another test's server (jest runs files in parallel) can take it in between.
       if (attempt >= PORT_RACE_ATTEMPTS || !PORT_TAKEN.test(String(err))) throw err;
     }
+  }
+}
+
+/** A throw-away PostgreSQL with one service's schema migrated, and a DataSource on it. */
+export interface MigratedDatabase {
+  postgres: RunningPostgres;
+  dataSource: DataSource;
+  /** Closes the DataSource, then stops the server. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `startTestPostgres`, then the service's migrations and a DataSource on its schema:
+ * `databaseOn` names the service's database for the server's URL.
+ */
+export async function startMigratedDatabase(
+  databaseOn: (url: string) => ServiceDatabase,
+): Promise<MigratedDatabase> {
+  const postgres = await startTestPostgres();
+  try {
+    const database = databaseOn(postgres.url);
+    await runMigrations(database);
+    const dataSource = await new DataSource(serviceDataSourceOptions(database)).initialize();
+    return {
+      postgres,
+      dataSource,
+      stop: async () => {
+        await dataSource.destroy();
+        await postgres.stop();
+      },
+    };
+  } catch (err) {
+    await postgres.stop();
+    throw err;
   }
 }
 

@@ -1,7 +1,6 @@
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/testing';
-import { startTestPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import type { MigratedDatabase } from '@switchboard/testing';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { EmailConfig } from '../config/email.config';
 import { emailDatabase } from '../database/email.database';
 import { ContentsRepository } from './contents.repository';
@@ -10,7 +9,7 @@ import { ContentExpiry } from './housekeeping';
 const WORKSPACE = 'ws_contents_test';
 
 describe(ContentsRepository.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
   let contents: ContentsRepository;
   let batch = 0;
@@ -54,20 +53,19 @@ describe(ContentsRepository.name, () => {
   const dropped = { html: null, text: null, attachments: [], purged: true };
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-      ENCRYPTION_KEY: 'an encryption key for the contents tests',
-    } as EmailConfig;
-    await runMigrations(emailDatabase(config));
-    dataSource = await new DataSource(serviceDataSourceOptions(emailDatabase(config))).initialize();
+    database = await startMigratedDatabase((url) =>
+      emailDatabase({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+        ENCRYPTION_KEY: 'an encryption key for the contents tests',
+      } as EmailConfig),
+    );
+    dataSource = database.dataSource;
     contents = new ContentsRepository(dataSource);
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it('drops the bodies and attachments of the given messages only, and counts them', async () => {

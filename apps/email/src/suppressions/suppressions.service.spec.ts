@@ -4,17 +4,11 @@ import type {
   EmailSuppressionReason,
   RequestContext,
 } from '@switchboard/contracts';
-import {
-  CursorCodec,
-  IdempotentWrites,
-  newId,
-  runMigrations,
-  serviceDataSourceOptions,
-} from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/testing';
+import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
+import type { MigratedDatabase } from '@switchboard/testing';
 import { SealedBox } from '@switchboard/platform';
-import { startTestPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { EmailConfig } from '../config/email.config';
 import { emailDatabase } from '../database/email.database';
 import { SuppressionsRepository } from './suppressions.repository';
@@ -43,7 +37,7 @@ const POLICY: Array<[EmailSuppressionReason, EmailCategory, boolean]> = [
 const CHECKS = { preferences: true };
 
 describe(SuppressionsService.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
   let repository: SuppressionsRepository;
   let service: SuppressionsService;
@@ -63,13 +57,13 @@ describe(SuppressionsService.name, () => {
     ]);
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-    } as EmailConfig;
-    await runMigrations(emailDatabase(config));
-    dataSource = await new DataSource(serviceDataSourceOptions(emailDatabase(config))).initialize();
+    database = await startMigratedDatabase((url) =>
+      emailDatabase({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+      } as EmailConfig),
+    );
+    dataSource = database.dataSource;
     repository = new SuppressionsRepository(dataSource);
     const box = new SealedBox('an encryption key for the suppression tests');
     service = new SuppressionsService(
@@ -80,8 +74,7 @@ describe(SuppressionsService.name, () => {
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   describe('suppressedAmong', () => {

@@ -1,14 +1,8 @@
-import {
-  CursorCodec,
-  IdempotentWrites,
-  newId,
-  runMigrations,
-  serviceDataSourceOptions,
-} from '@switchboard/persistence';
+import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import { SealedBox } from '@switchboard/platform';
-import { startTestPostgres } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { MigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../database/sms-whatsapp.database';
 import type { InboundForRules } from '../inbound/inbound-rules';
@@ -37,7 +31,7 @@ const NL_PERSON = '+31612345678';
 const FR_PERSON = '+33698765432';
 
 describe(InboundKeywordRules.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
   let rules: InboundKeywordRules;
   let clock = Date.parse('2026-11-26T10:00:00Z');
@@ -87,12 +81,10 @@ describe(InboundKeywordRules.name, () => {
     );
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = { DATABASE_URL: postgres.url, DATABASE_POOL_SIZE: 2 } as SmsWhatsappConfig;
-    await runMigrations(smsWhatsappDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(smsWhatsappDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) =>
+      smsWhatsappDatabase({ DATABASE_URL: url, DATABASE_POOL_SIZE: 2 } as SmsWhatsappConfig),
+    );
+    dataSource = database.dataSource;
     const box = new SealedBox('an encryption key for the keyword rule tests');
     const suppressions = new SmsSuppressionsService(
       new SmsSuppressionsRepository(dataSource),
@@ -108,8 +100,7 @@ describe(InboundKeywordRules.name, () => {
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it('opens a keyword_stop episode on STOP, emits sms_suppression.created and confirms', async () => {

@@ -1,7 +1,6 @@
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/testing';
-import { startTestPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import type { MigratedDatabase } from '@switchboard/testing';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../database/sms-whatsapp.database';
 import { smsFoldStatement } from './sms-stats-fold';
@@ -15,25 +14,22 @@ const SOURCE = `SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(message_id text
  * against the message ids) scans every message per batch, which held ingestion at 1,100 events/s.
  */
 describe('stats fold plans', () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-      ENCRYPTION_KEY: 'an encryption key for the fold plan tests',
-    } as SmsWhatsappConfig;
-    await runMigrations(smsWhatsappDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(smsWhatsappDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) =>
+      smsWhatsappDatabase({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+        ENCRYPTION_KEY: 'an encryption key for the fold plan tests',
+      } as SmsWhatsappConfig),
+    );
+    dataSource = database.dataSource;
   }, 120_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   async function planOf(statement: string): Promise<string> {

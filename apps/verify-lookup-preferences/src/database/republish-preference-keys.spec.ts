@@ -1,30 +1,26 @@
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import { startTestPostgres } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { MigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { RepublishPreferenceKeys1764800000600 } from './migrations/1764800000600-republish-preference-keys';
 import { verifyLookupPreferencesDatabase } from './verify-lookup-preferences.database';
 
 describe(RepublishPreferenceKeys1764800000600.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-    } as VerifyLookupPreferencesConfig;
-    await runMigrations(verifyLookupPreferencesDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(verifyLookupPreferencesDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) =>
+      verifyLookupPreferencesDatabase({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+      } as VerifyLookupPreferencesConfig),
+    );
+    dataSource = database.dataSource;
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it('writes one snapshot per key the ledger holds, with its status and last applied transition', async () => {

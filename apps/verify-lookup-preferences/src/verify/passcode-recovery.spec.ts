@@ -1,14 +1,10 @@
 import { CommonErrors } from '@switchboard/contracts';
 import type { RequestContext } from '@switchboard/contracts';
-import {
-  IdempotentWrites,
-  runMigrations,
-  serviceDataSourceOptions,
-} from '@switchboard/persistence';
+import { IdempotentWrites } from '@switchboard/persistence';
 import { AppError, SealedBox } from '@switchboard/platform';
-import { startTestPostgres } from '@switchboard/testing';
-import type { RunningPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { MigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { verifyLookupPreferencesDatabase } from '../database/verify-lookup-preferences.database';
 import type { PasscodeCarrier, PasscodeSend } from './passcode-channels';
@@ -44,7 +40,8 @@ class RecordingSms implements PasscodeCarrier {
 }
 
 describe(PasscodeRecovery.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
+  let config: VerifyLookupPreferencesConfig;
   let dataSource: DataSource;
   let sms: RecordingSms;
   let service: VerificationsService;
@@ -69,23 +66,22 @@ describe(PasscodeRecovery.name, () => {
     );
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 4,
-      ENCRYPTION_KEY: 'the passcode recovery spec key 0123456789',
-      VERIFY_CODE_TTL_SECONDS: 600,
-      VERIFY_MAX_CHECKS: 5,
-      VERIFY_RESEND_COOLDOWN_SECONDS: 30,
-      VERIFY_SENDS_PER_HOUR: 5,
-      VERIFY_CODE_LENGTH: 6,
-      VERIFY_TEST_RECIPIENTS: [],
-      VERIFY_TEST_CODE: '000000',
-    } as unknown as VerifyLookupPreferencesConfig;
-    await runMigrations(verifyLookupPreferencesDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(verifyLookupPreferencesDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) => {
+      config = {
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 4,
+        ENCRYPTION_KEY: 'the passcode recovery spec key 0123456789',
+        VERIFY_CODE_TTL_SECONDS: 600,
+        VERIFY_MAX_CHECKS: 5,
+        VERIFY_RESEND_COOLDOWN_SECONDS: 30,
+        VERIFY_SENDS_PER_HOUR: 5,
+        VERIFY_CODE_LENGTH: 6,
+        VERIFY_TEST_RECIPIENTS: [],
+        VERIFY_TEST_CODE: '000000',
+      } as unknown as VerifyLookupPreferencesConfig;
+      return verifyLookupPreferencesDatabase(config);
+    });
+    dataSource = database.dataSource;
     const repository = new VerificationsRepository(dataSource);
     const attempts = new VerificationAttemptsRepository(dataSource);
     const passcodes = new Passcodes(config);
@@ -115,8 +111,7 @@ describe(PasscodeRecovery.name, () => {
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it('sends again, with the same passcode and Idempotency-Key, an attempt whose process stopped mid-send', async () => {

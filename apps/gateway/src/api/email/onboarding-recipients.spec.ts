@@ -1,13 +1,8 @@
-import type { RunningPostgres } from '@switchboard/testing';
-import {
-  CursorCodec,
-  IdempotentWrites,
-  runMigrations,
-  serviceDataSourceOptions,
-} from '@switchboard/persistence';
+import type { MigratedDatabase } from '@switchboard/testing';
+import { CursorCodec, IdempotentWrites } from '@switchboard/persistence';
 import { SealedBox } from '@switchboard/platform';
-import { startTestPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { GatewayConfig } from '../../config/gateway.config';
 import { gatewayDatabase } from '../../database/gateway.database';
 import { AdminService } from '../../identity/admin.service';
@@ -18,7 +13,7 @@ import { OnboardingRecipients, USER_EMAILS_TTL_MS } from './onboarding-recipient
 const send = (from: unknown) => ({ from, to: ['someone@example.com'], subject: 'Hi', text: 'Hi' });
 
 describe(OnboardingRecipients.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
   let identity: IdentityRepository;
   let admin: AdminService;
@@ -27,19 +22,18 @@ describe(OnboardingRecipients.name, () => {
   const operator = () => ({ workspaceId: 'operator', key: `k${scope++}` });
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-      REGIONS: ['us1', 'eu1'],
-      PLATFORM_ADMIN_TOKEN: 'operator-token-for-tests',
-      ENCRYPTION_KEY: 'an encryption key for tests',
-      EMAIL_ONBOARDING_DOMAIN: 'Onboarding.Localhost',
-    } as GatewayConfig;
-    await runMigrations(gatewayDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(gatewayDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) => {
+      config = {
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+        REGIONS: ['us1', 'eu1'],
+        PLATFORM_ADMIN_TOKEN: 'operator-token-for-tests',
+        ENCRYPTION_KEY: 'an encryption key for tests',
+        EMAIL_ONBOARDING_DOMAIN: 'Onboarding.Localhost',
+      } as GatewayConfig;
+      return gatewayDatabase(config);
+    });
+    dataSource = database.dataSource;
     identity = new IdentityRepository(dataSource);
     admin = new AdminService(
       config,
@@ -50,8 +44,7 @@ describe(OnboardingRecipients.name, () => {
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   async function workspaceWithUsers(...emails: string[]): Promise<string> {

@@ -1,14 +1,9 @@
-import type { RunningPostgres } from '@switchboard/testing';
-import {
-  CursorCodec,
-  IdempotentWrites,
-  runMigrations,
-  serviceDataSourceOptions,
-} from '@switchboard/persistence';
+import type { MigratedDatabase } from '@switchboard/testing';
+import { CursorCodec, IdempotentWrites } from '@switchboard/persistence';
 import { AppError, SealedBox } from '@switchboard/platform';
-import { startTestPostgres } from '@switchboard/testing';
+import { startMigratedDatabase } from '@switchboard/testing';
 import type { FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { AdminService } from '../../identity/admin.service';
 import type { GatewayConfig } from '../../config/gateway.config';
 import { gatewayDatabase } from '../../database/gateway.database';
@@ -20,25 +15,25 @@ const request = (authorization?: string, cookie?: string) =>
   ({ headers: { authorization, cookie } }) as unknown as FastifyRequest;
 
 describe(Authenticator.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
+  let config: GatewayConfig;
   let dataSource: DataSource;
   let authenticator: Authenticator;
   let admin: AdminService;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-      REGIONS: ['us1', 'eu1'],
-      PLATFORM_ADMIN_TOKEN: 'operator-token-for-tests',
-      ENCRYPTION_KEY: 'an encryption key for tests',
-      AUTH_CACHE_TTL_MS: 30_000,
-    } as GatewayConfig;
-    await runMigrations(gatewayDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(gatewayDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) => {
+      config = {
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+        REGIONS: ['us1', 'eu1'],
+        PLATFORM_ADMIN_TOKEN: 'operator-token-for-tests',
+        ENCRYPTION_KEY: 'an encryption key for tests',
+        AUTH_CACHE_TTL_MS: 30_000,
+      } as GatewayConfig;
+      return gatewayDatabase(config);
+    });
+    dataSource = database.dataSource;
     const identity = new IdentityRepository(dataSource);
     authenticator = new Authenticator(config, identity, new CredentialCache(config));
     admin = new AdminService(
@@ -50,8 +45,7 @@ describe(Authenticator.name, () => {
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it('resolves an access key to its workspace with the admin role, and refuses a wrong one', async () => {

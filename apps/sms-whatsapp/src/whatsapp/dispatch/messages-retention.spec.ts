@@ -1,7 +1,6 @@
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/testing';
-import { startTestPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import type { MigratedDatabase } from '@switchboard/testing';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../../database/sms-whatsapp.database';
 import { WhatsAppMessagesRetention } from './messages-retention';
@@ -11,7 +10,7 @@ const WORKSPACE = 'ws_retention_test';
 const DAY_MS = 86_400_000;
 
 describe(WhatsAppMessagesRetention.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
 
   /** An outbound message `daysAgo` old with a wamid, and its accepted event. */
@@ -36,16 +35,14 @@ describe(WhatsAppMessagesRetention.name, () => {
   }
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-      ENCRYPTION_KEY: 'an encryption key for the retention tests',
-    } as SmsWhatsappConfig;
-    await runMigrations(smsWhatsappDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(smsWhatsappDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) =>
+      smsWhatsappDatabase({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+        ENCRYPTION_KEY: 'an encryption key for the retention tests',
+      } as SmsWhatsappConfig),
+    );
+    dataSource = database.dataSource;
     await dataSource.query(
       `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
        VALUES ('waa_retention', $1, 'waba_retention', 'Acme')`,
@@ -61,8 +58,7 @@ describe(WhatsAppMessagesRetention.name, () => {
   }, 60_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it("clears Meta's id after 15 days and deletes messages, their timelines and stats dedupe keys after 30", async () => {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/testing';
-import { startTestPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import type { MigratedDatabase } from '@switchboard/testing';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../../database/sms-whatsapp.database';
 import { InboundRetention } from './media-retention';
@@ -11,7 +10,7 @@ import { MediaRepository } from './media.repository';
 const WORKSPACE = 'ws_retention_test';
 
 describe(InboundRetention.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
   let retention: InboundRetention;
 
@@ -58,16 +57,14 @@ describe(InboundRetention.name, () => {
     )[0].n;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-      ENCRYPTION_KEY: 'an encryption key for the retention tests',
-    } as SmsWhatsappConfig;
-    await runMigrations(smsWhatsappDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(smsWhatsappDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) =>
+      smsWhatsappDatabase({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+        ENCRYPTION_KEY: 'an encryption key for the retention tests',
+      } as SmsWhatsappConfig),
+    );
+    dataSource = database.dataSource;
     await dataSource.query(
       `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
        VALUES ('waba_retention', $1, '999', 'Acme')`,
@@ -83,8 +80,7 @@ describe(InboundRetention.name, () => {
   }, 60_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it('deletes the bytes of media past its 30 days and keeps the row as expired', async () => {

@@ -1,23 +1,20 @@
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/testing';
-import { startTestPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import type { MigratedDatabase } from '@switchboard/testing';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../../database/sms-whatsapp.database';
 import { WhatsAppNumbersRepository } from './whatsapp-numbers.repository';
 
 describe(WhatsAppNumbersRepository.name, () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
   let numbers: WhatsAppNumbersRepository;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = { DATABASE_URL: postgres.url, DATABASE_POOL_SIZE: 2 } as SmsWhatsappConfig;
-    await runMigrations(smsWhatsappDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(smsWhatsappDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) =>
+      smsWhatsappDatabase({ DATABASE_URL: url, DATABASE_POOL_SIZE: 2 } as SmsWhatsappConfig),
+    );
+    dataSource = database.dataSource;
     numbers = new WhatsAppNumbersRepository(dataSource);
     await dataSource.query(
       `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
@@ -37,8 +34,7 @@ describe(WhatsAppNumbersRepository.name, () => {
   }, 60_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it("finds the number a webhook's phone_number_id names, in whichever workspace", async () => {

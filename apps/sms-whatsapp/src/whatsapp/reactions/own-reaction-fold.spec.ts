@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { runMigrations, serviceDataSourceOptions } from '@switchboard/persistence';
-import type { RunningPostgres } from '@switchboard/testing';
-import { startTestPostgres } from '@switchboard/testing';
-import { DataSource } from 'typeorm';
+import type { MigratedDatabase } from '@switchboard/testing';
+import { startMigratedDatabase } from '@switchboard/testing';
+import type { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../../database/sms-whatsapp.database';
 import { applyOwnReactionStatuses, foldOwnReactions } from './own-reaction-fold';
@@ -11,7 +10,7 @@ const WORKSPACE = 'ws_fold_test';
 const FROM = { phone_number: '+15550100001' };
 
 describe('foldOwnReactions', () => {
-  let postgres: RunningPostgres;
+  let database: MigratedDatabase;
   let dataSource: DataSource;
 
   async function message(): Promise<string> {
@@ -50,16 +49,14 @@ describe('foldOwnReactions', () => {
     )[0].reaction;
 
   beforeAll(async () => {
-    postgres = await startTestPostgres();
-    const config = {
-      DATABASE_URL: postgres.url,
-      DATABASE_POOL_SIZE: 2,
-      ENCRYPTION_KEY: 'an encryption key for the fold tests',
-    } as SmsWhatsappConfig;
-    await runMigrations(smsWhatsappDatabase(config));
-    dataSource = await new DataSource(
-      serviceDataSourceOptions(smsWhatsappDatabase(config)),
-    ).initialize();
+    database = await startMigratedDatabase((url) =>
+      smsWhatsappDatabase({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: 2,
+        ENCRYPTION_KEY: 'an encryption key for the fold tests',
+      } as SmsWhatsappConfig),
+    );
+    dataSource = database.dataSource;
     await dataSource.query(
       `INSERT INTO sms_whatsapp.whatsapp_business_accounts (id, workspace_id, waba, name)
        VALUES ('waba_fold', $1, '777', 'Acme')`,
@@ -74,8 +71,7 @@ describe('foldOwnReactions', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await postgres?.stop();
+    await database?.stop();
   });
 
   it('stands the latest reaction WhatsApp took, and nothing after a removal', async () => {
