@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { beginWith, READ_IN_INDEX_ORDER } from '@switchboard/persistence';
 import type { Pool, PoolClient } from 'pg';
 import { backoffMs } from '../work-queue/backoff';
 import { PgListener } from '../work-queue/pg-listener';
@@ -188,12 +189,10 @@ export class OutboxRelay {
     let broken: Error | undefined;
     let ids: string[] = [];
     try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<OutboxRow>(
-        `SELECT id, workspace_id, payload FROM "${this.schema}".outbox
-         WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.batchSize],
-      );
+      await client.query(beginWith(READ_IN_INDEX_ORDER));
+      const { rows } = await client.query<OutboxRow>(unpublishedBatchStatement(this.schema), [
+        this.batchSize,
+      ]);
       ids = rows.map((row) => row.id);
       if (rows.length > 0) {
         await this.publisher.publish(rows.map(toEvent));
@@ -222,6 +221,12 @@ export class OutboxRelay {
       client.release(broken);
     }
   }
+}
+
+/** The oldest unpublished rows of a schema's outbox, at most $1, locked for this relay. */
+export function unpublishedBatchStatement(schema: string): string {
+  return `SELECT id, workspace_id, payload FROM "${schema}".outbox
+    WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`;
 }
 
 /** Rolls back after a failure; returns the error to discard the connection with if it is unusable. */

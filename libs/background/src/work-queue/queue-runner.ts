@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { ForegroundPriority } from '@switchboard/platform';
-import { inPgTransaction } from '@switchboard/persistence';
+import { inPgTransaction, READ_IN_INDEX_ORDER } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { backoffMs } from './backoff';
 import { ClaimedJob, completeJobs, JobLeaseLostError } from './job';
@@ -58,14 +58,6 @@ export interface QueueLogger {
 }
 
 const ERROR_LIMIT = 2000;
-
-/**
- * The claim's plan, whatever the table's statistics say. A burst grows the queue from a few rows
- * to thousands between two ANALYZEs; on the stale estimate PostgreSQL chose a bitmap scan of
- * every due job, sorted, for each claim (53,000 index entries and 5 ms a claim in the webhooks
- * bench), where the claim index read in order stops after `limit` rows.
- */
-export const CLAIM_PLAN = { enable_bitmapscan: 'off', enable_seqscan: 'off' } as const;
 
 /**
  * The claim: $1 queue, $2 most jobs, $3 lease in ms, $4 the claiming worker's presence. Answers
@@ -238,7 +230,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
         this.owner(),
       ]);
     const rows = (await inPgTransaction(this.pgPool, claimed, {
-      settings: CLAIM_PLAN,
+      settings: READ_IN_INDEX_ORDER,
     })) as Array<ClaimedRow & { next_due_ms: number | null }>;
     const nextDueMs = rows[0]?.next_due_ms ?? null;
     return {
