@@ -9,12 +9,12 @@ import { workQueueOwnerColumn, workQueueTable } from './work-queue/work-queue.ta
 const SCHEMA = 'plans';
 
 /**
- * A burst fills a queue between two ANALYZEs. On the stale estimate PostgreSQL planned work queue
- * claims and outbox batches as a scan of every waiting row, sorted: work that grows with the
- * backlog. The claim's plan is reproduced here (without the settings it is a seq scan and a sort);
- * the outbox's was seen in the webhooks bench (a bitmap of 30,730 entries, dead ones included, for
- * 50 rows) and is guarded here. With READ_IN_INDEX_ORDER both read their index in order, which
- * stops after the rows they take.
+ * A burst fills a queue between two ANALYZEs, and PostgreSQL plans its reads on the stale
+ * estimate. Seen in the webhooks bench: claims and outbox batches as a bitmap scan of every
+ * waiting row (53,000 and 30,730 index entries, dead ones included) and a sort. Reproduced here:
+ * the claim's UPDATE joins its picks to a sequential scan of every job. Under READ_IN_INDEX_ORDER
+ * each reads its index in order, which stops after the rows it takes, and finds the claimed
+ * rows by primary key.
  */
 describe('queue reads on stale statistics', () => {
   let postgres: { stop(): Promise<void>; url: string };
@@ -66,9 +66,10 @@ describe('queue reads on stale statistics', () => {
       { settings: READ_IN_INDEX_ORDER },
     );
 
-  it('a work queue claim reads the claim index in due order', async () => {
+  it('a work queue claim reads the claim index in due order and updates by primary key', async () => {
     const plan = await planOf(claimJobsStatement(SCHEMA), ['q', 32, 60_000, null]);
     expect(plan).toMatch(/Index Scan using jobs_claim_idx on jobs\b/);
+    expect(plan).toMatch(/Index Scan using jobs_pkey on jobs j\b/);
     expect(plan).not.toMatch(/(Bitmap Heap|Seq) Scan on jobs\b/);
   });
 

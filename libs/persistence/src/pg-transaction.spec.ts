@@ -1,4 +1,5 @@
-import type { Pool } from 'pg';
+import { startTestPostgres } from '@switchboard/testing';
+import { Pool } from 'pg';
 import { inPgTransaction } from './pg-transaction';
 
 /** A pool whose one client writes down what it is sent. */
@@ -8,9 +9,16 @@ function recordingPool(sent: string[]): Pool {
       sent.push(sql);
       return Promise.resolve({ rows: [] });
     },
+    on: () => client,
+    off: () => client,
     release: () => undefined,
   };
-  return { connect: () => Promise.resolve(client) } as unknown as Pool;
+  return {
+    connect: () => {
+      sent.push('(connect)');
+      return Promise.resolve(client);
+    },
+  } as unknown as Pool;
 }
 
 describe(inPgTransaction.name, () => {
@@ -20,6 +28,7 @@ describe(inPgTransaction.name, () => {
       settings: { enable_bitmapscan: 'off', statement_timeout: '5000' },
     });
     expect(sent).toEqual([
+      '(connect)',
       'BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL statement_timeout = 5000',
       'SELECT 1',
       'COMMIT',
@@ -29,11 +38,41 @@ describe(inPgTransaction.name, () => {
   it.each([
     ['a name that is not one', { 'x; DROP TABLE t': 'off' }],
     ['a value that is not one', { enable_seqscan: "off'; DROP TABLE t; --" }],
-  ])('refuses %s, sending nothing', async (_, settings) => {
+  ])('refuses %s before taking a connection', async (_, settings) => {
     const sent: string[] = [];
     await expect(
       inPgTransaction(recordingPool(sent), () => Promise.resolve(), { settings }),
     ).rejects.toThrow('not a setting this transaction can take');
-    expect(sent.filter((sql) => sql !== 'ROLLBACK')).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  describe('on a real server', () => {
+    let postgres: { stop(): Promise<void>; url: string };
+    let pool: Pool;
+
+    beforeAll(async () => {
+      postgres = await startTestPostgres();
+      pool = new Pool({ connectionString: postgres.url, max: 2 });
+    }, 120_000);
+
+    afterAll(async () => {
+      await pool?.end();
+      await postgres?.stop();
+    });
+
+    it('fails, and discards the connection, when its backend is terminated mid-transaction', async () => {
+      const running = inPgTransaction(pool, async (runner) => {
+        const [{ pid }] = (await runner.query('SELECT pg_backend_pid() AS pid')) as Array<{
+          pid: number;
+        }>;
+        await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+        await runner.query('SELECT pg_sleep(5)');
+      });
+      // An unheard 'error' event of the client would have failed this test's process instead.
+      await expect(running).rejects.toThrow();
+      const [{ ok }] = (await pool.query('SELECT 1 AS ok')).rows as Array<{ ok: number }>;
+      expect(ok).toBe(1);
+      expect(pool.totalCount).toBeLessThanOrEqual(1);
+    });
   });
 });

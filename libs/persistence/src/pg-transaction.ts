@@ -12,26 +12,34 @@ export interface PgTransactionOptions {
 /**
  * Runs `work` in a transaction on one connection of a pg Pool: BEGIN, COMMIT or ROLLBACK, with
  * none of the query-runner machinery of a TypeORM transaction, for workers whose every job opens
- * one or two. The runner answers rows, as the service's pool readers do.
+ * one or two. The runner answers rows, as the service's pool readers do. A connection that
+ * breaks meanwhile (the server restarted, the backend was terminated) fails the transaction and
+ * is discarded: a checked-out pg client has no pool listener for its 'error' event, and an
+ * unheard one would end the process.
  */
 export async function inPgTransaction<T>(
   pool: Pool,
   work: (runner: SqlRunner) => Promise<T>,
   options: PgTransactionOptions = {},
 ): Promise<T> {
+  const begin = beginWith(options.settings);
   const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (err: Error) => (broken = err);
+  client.on('error', onError);
   try {
-    await client.query(beginWith(options.settings));
+    await client.query(begin);
     const result = await work({
       query: async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows,
     });
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch((rollbackErr: Error) => (broken ??= rollbackErr));
     throw err;
   } finally {
-    client.release();
+    client.off('error', onError);
+    client.release(broken);
   }
 }
 

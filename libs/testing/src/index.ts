@@ -10,3 +10,4 @@ export * from './validation-failure';
 export * from './smsc/test-smsc';
 export * from './graph-stand-in';
 export * from './legacy-channel-source';
+export * from './transaction-begins';

@@ -1,4 +1,5 @@
-import { startTestPostgres } from '@switchboard/testing';
+import { beginWith, READ_IN_INDEX_ORDER } from '@switchboard/persistence';
+import { startTestPostgres, watchTransactionBegins } from '@switchboard/testing';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { InProcessEventBus } from '@switchboard/platform';
@@ -89,6 +90,23 @@ describe(OutboxRelay.name, () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(seen.map((e) => e.id)).toEqual(['ev_1', 'ev_2']);
     expect(seen[0]).toEqual(event('ev_1'));
+  });
+
+  it('begins each batch with the settings that keep its read in index order', async () => {
+    const watch = watchTransactionBegins(pool);
+    try {
+      const seen: string[] = [];
+      relay((events) => {
+        seen.push(...events.map((e) => e.id));
+        return Promise.resolve();
+      });
+      await db.transaction((manager) => writeOutboxEvents(manager, SCHEMA, [event('ev_plan')]));
+      await eventually(() => seen.includes('ev_plan'));
+    } finally {
+      watch.stop();
+    }
+    expect(watch.begins.length).toBeGreaterThan(0);
+    for (const begin of watch.begins) expect(begin).toBe(beginWith(READ_IN_INDEX_ORDER));
   });
 
   it('keeps events while the publisher fails and publishes them once it recovers', async () => {

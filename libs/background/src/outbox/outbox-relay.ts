@@ -187,6 +187,10 @@ export class OutboxRelay {
   private async relayBatch(): Promise<number> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A checked-out client's 'error' (the backend went away) has no pool listener: unheard, it
+    // would end the process. The failing query rejects too; this only keeps the process alive.
+    const onError = (err: Error) => (broken ??= err);
+    client.on('error', onError);
     let ids: string[] = [];
     try {
       await client.query(beginWith(READ_IN_INDEX_ORDER));
@@ -205,7 +209,7 @@ export class OutboxRelay {
       await client.query('COMMIT');
       return rows.length;
     } catch (err) {
-      broken = await rollback(client, err);
+      broken = (await rollback(client, err)) ?? broken;
       // The attempt is counted outside the rolled-back transaction, so a stuck row shows it.
       if (!broken && ids.length > 0) {
         await client
@@ -218,6 +222,7 @@ export class OutboxRelay {
       }
       throw err;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

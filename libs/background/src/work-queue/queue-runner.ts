@@ -63,24 +63,28 @@ const ERROR_LIMIT = 2000;
  * The claim: $1 queue, $2 most jobs, $3 lease in ms, $4 the claiming worker's presence. Answers
  * the claimed jobs in due order, each row carrying `next_due_ms` (one row of nulls but that when
  * nothing was claimed). MATERIALIZED: the locking subquery runs exactly once, so the LIMIT holds.
- * `next` is one row (an aggregate), so the join returns it even when nothing was claimed.
+ * `next` is one row (an aggregate), so the join returns it even when nothing was claimed. Its
+ * clock is the statement's, not the transaction's `now()`: the claim runs in a transaction
+ * begun a round trip earlier (for its plan settings), and leases start when the claim does.
  */
 export function claimJobsStatement(schema: string): string {
   return `WITH picked AS MATERIALIZED (
        SELECT id, run_at FROM "${schema}".jobs
-       WHERE queue = $1 AND run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+       WHERE queue = $1 AND run_at <= statement_timestamp()
+         AND (locked_until IS NULL OR locked_until < statement_timestamp())
        ORDER BY run_at, id
        LIMIT $2
        FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE "${schema}".jobs AS j
-       SET locked_until = now() + $3 * interval '1 millisecond', attempts = j.attempts + 1,
-         locked_by = $4
+       SET locked_until = statement_timestamp() + $3 * interval '1 millisecond',
+         attempts = j.attempts + 1, locked_by = $4
        FROM picked WHERE j.id = picked.id
        RETURNING j.id::text AS id, j.queue, j.payload, j.attempts, picked.run_at
      ), next AS (
-       SELECT (extract(epoch FROM min(run_at) - now()) * 1000)::float8 AS next_due_ms
-       FROM "${schema}".jobs WHERE queue = $1 AND run_at > now()
+       SELECT (extract(epoch FROM min(run_at) - statement_timestamp()) * 1000)::float8
+         AS next_due_ms
+       FROM "${schema}".jobs WHERE queue = $1 AND run_at > statement_timestamp()
      )
      SELECT claimed.*, next.next_due_ms FROM next LEFT JOIN claimed ON true
      ORDER BY claimed.run_at, claimed.id`;
@@ -217,7 +221,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
   }
 
   /**
-   * Claims up to `limit` due jobs and, in the same statement (so by the same `now()`), learns in
+   * Claims up to `limit` due jobs and, in the same statement (so by the same clock), learns in
    * how many milliseconds the next job becomes due. Asked separately, a job falling due between
    * the two statements would be neither claimed nor awaited.
    */

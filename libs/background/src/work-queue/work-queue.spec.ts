@@ -1,4 +1,5 @@
-import { startTestPostgres } from '@switchboard/testing';
+import { beginWith, READ_IN_INDEX_ORDER } from '@switchboard/persistence';
+import { startTestPostgres, watchTransactionBegins } from '@switchboard/testing';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { wakeQueue } from '../notify/wakeups';
@@ -102,6 +103,30 @@ describe(WorkQueue.name, () => {
       'SELECT count(*) AS total, count(DISTINCT n) AS distinct, sum(n) AS sum FROM wq.effects',
     );
     expect(rows[0]).toEqual({ total: '300', distinct: '300', sum: String((299 * 300) / 2) });
+  });
+
+  it('claims with the settings that keep its read in index order', async () => {
+    const name = 'plan';
+    const watch = watchTransactionBegins(pool);
+    try {
+      const done: number[] = [];
+      start(queue(), {
+        queue: name,
+        concurrency: 4,
+        leaseMs: 30_000,
+        handle: (job: Job<{ n: number }>) => {
+          done.push(job.payload.n);
+          return Promise.resolve();
+        },
+      });
+      await enqueue([{ queue: name, payload: { n: 1 } }]);
+      await eventually(async () => done.length === 1 && (await remaining(name)) === 0);
+    } finally {
+      watch.stop();
+    }
+    // Every transaction on the pool here is a claim (handlers and completions run without one).
+    expect(watch.begins.length).toBeGreaterThan(0);
+    for (const begin of watch.begins) expect(begin).toBe(beginWith(READ_IN_INDEX_ORDER));
   });
 
   it('hands claimed jobs to handleBatch at most batchSize at a time, each once, and completes those left unsettled', async () => {
