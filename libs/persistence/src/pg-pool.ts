@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { SqlRunner } from './pagination';
@@ -16,5 +16,12 @@ export function poolRunner(dataSource: DataSource): SqlRunner {
   return {
     query: async (sql, params) =>
       (await pgPoolOf(dataSource).query<Record<string, unknown>>(sql, params)).rows,
+  };
+}
+
+/** A pg Pool or a checked-out client as a `SqlRunner`: each query answers its rows. */
+export function pgRunner(pg: Pool | PoolClient): SqlRunner {
+  return {
+    query: async (sql, params) => (await pg.query<Record<string, unknown>>(sql, params)).rows,
   };
 }

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { SqlRunner } from './pagination';
+import { pgRunner } from './pg-pool';
 
 export interface PgTransactionOptions {
   /**
@@ -29,9 +30,7 @@ export async function inPgTransaction<T>(
   client.on('error', onError);
   try {
     await client.query(begin);
-    const result = await work({
-      query: async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows,
-    });
+    const result = await work(pgRunner(client));
     await client.query('COMMIT');
     return result;
   } catch (err) {

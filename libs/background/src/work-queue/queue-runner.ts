@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { ForegroundPriority } from '@switchboard/platform';
-import { inPgTransaction, READ_IN_INDEX_ORDER } from '@switchboard/persistence';
+import { inPgTransaction, pgRunner, READ_IN_INDEX_ORDER } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { backoffMs } from './backoff';
 import { ClaimedJob, completeJobs, JobLeaseLostError } from './job';
@@ -128,9 +128,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
     this.queue = options.queue;
     this.pollMs = options.pollMs ?? 5000;
     this.pgPool = pool;
-    this.pool = {
-      query: async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows,
-    };
+    this.pool = pgRunner(pool);
   }
 
   start(): void {

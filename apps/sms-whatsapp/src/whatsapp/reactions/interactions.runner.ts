@@ -3,7 +3,7 @@ import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WorkQueue } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
-import { inPgTransaction, newId, pgPoolOf } from '@switchboard/persistence';
+import { inPgTransaction, newId, pgPoolOf, pgRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { Pool } from 'pg';
 import type { PoolClient } from 'pg';
@@ -244,10 +244,7 @@ async function inSessionTransaction(
 ): Promise<void> {
   await session.query('BEGIN');
   try {
-    await work({
-      query: async (sql, params) =>
-        (await session.query<Record<string, unknown>>(sql, params)).rows,
-    });
+    await work(pgRunner(session));
     await session.query('COMMIT');
   } catch (err) {
     await session.query('ROLLBACK').catch(() => undefined);
