@@ -34,10 +34,11 @@ export const webhooksEnv = {
     description: 'time a receiver has to answer a delivery',
   }),
   WEBHOOKS_CONCURRENCY: env.int({
-    default: 256,
+    default: 1000,
     min: 1,
-    max: 1000,
-    description: 'deliveries in flight per webhooks process',
+    max: 10_000,
+    description:
+      "deliveries a webhooks process holds at once: being sent, waiting for their endpoint's window, or being recorded",
   }),
   WEBHOOKS_ENDPOINT_CONCURRENCY: env.int({
     default: 8,

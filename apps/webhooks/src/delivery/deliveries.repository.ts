@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isInternalEventType } from '@switchboard/contracts';
 import type { WebhookEndpointStatus } from '@switchboard/contracts';
-import { completedJobsCte } from '@switchboard/background';
+import { claimedOnInsert, completedJobsCte } from '@switchboard/background';
+import type { ClaimedRow, JobReservation } from '@switchboard/background';
 import { poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { OutboxEvent } from '@switchboard/platform';
@@ -22,6 +23,28 @@ export interface PendingDelivery {
   event_type: string;
   body: unknown;
   /** Sealed, newest first. */
+  secrets: string[];
+}
+
+/** A delivery the intake stored with its job claimed by the delivery worker. */
+export interface ClaimedDelivery {
+  job: ClaimedRow;
+  delivery: PendingDelivery;
+}
+
+/** A claimed job's row as the intake statement answers it (JSON: times as text). */
+interface IntakeClaim {
+  job_id: string;
+  attempts: number;
+  run_at: string;
+  id: string;
+  endpoint_id: string;
+  workspace_id: string;
+  event_id: string;
+  event_type: string;
+  body: unknown;
+  url: string;
+  endpoint_status: WebhookEndpointStatus;
   secrets: string[];
 }
 
@@ -80,12 +103,17 @@ export class DeliveriesRepository {
    * subscribes to its type and is not paused. Events of a workspace without any endpoint are
    * not kept: no delivery or replay could ever use them (replays start at an endpoint's
    * creation). Internal events (`internal.*`, between services) are never stored, so nothing can
-   * deliver or replay them. One statement; answers how many new events and deliveries.
+   * deliver or replay them. The first `reservation.count` jobs are inserted claimed by the
+   * delivery worker (`JobReservation`) and answered with what their sends need, so the worker
+   * neither claims nor reads them. One statement; answers how many new events and deliveries.
    */
-  async intake(batch: readonly OutboxEvent[]): Promise<{ events: number; deliveries: number }> {
+  async intake(
+    batch: readonly OutboxEvent[],
+    reservation: Pick<JobReservation, 'params'>,
+  ): Promise<{ events: number; deliveries: number; claimed: ClaimedDelivery[] }> {
     const events = webhookEventsOf(batch);
-    if (events.length === 0) return { events: 0, deliveries: 0 };
-    const [counts] = rowsOf<{ events: number; deliveries: number }>(
+    if (events.length === 0) return { events: 0, deliveries: 0, claimed: [] };
+    const [counts] = rowsOf<{ events: number; deliveries: number; claimed: IntakeClaim[] | null }>(
       await this.autocommit.query(
         `WITH incoming AS (
            SELECT * FROM jsonb_to_recordset($1::jsonb)
@@ -96,7 +124,7 @@ export class DeliveriesRepository {
            WHERE EXISTS (SELECT 1 FROM webhooks.endpoints e WHERE e.workspace_id = incoming.workspace_id)
            ORDER BY n
            ON CONFLICT (id) DO NOTHING
-           RETURNING id, workspace_id, type
+           RETURNING id, workspace_id, type, body
          ), d AS (
            INSERT INTO webhooks.deliveries (id, endpoint_id, workspace_id, event_id, origin)
            SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, ev.workspace_id,
@@ -104,13 +132,28 @@ export class DeliveriesRepository {
            FROM ev JOIN webhooks.endpoints e
              ON e.workspace_id = ev.workspace_id AND e.status <> 'paused' AND ev.type = ANY(e.events)
            ON CONFLICT DO NOTHING
-           RETURNING id
+           RETURNING id, endpoint_id, workspace_id, event_id
+         ), ranked AS (
+           SELECT d.*, row_number() OVER () AS rank FROM d
          ), j AS (
-           INSERT INTO webhooks.jobs (queue, payload)
-           SELECT $2, jsonb_build_object('delivery_id', id) FROM d
-           RETURNING 1
+           INSERT INTO webhooks.jobs (queue, payload, attempts, locked_until, locked_by)
+           SELECT $2, jsonb_build_object('delivery_id', id), ${claimedOnInsert('rank', 3)}
+           FROM ranked ORDER BY rank
+           RETURNING id, payload->>'delivery_id' AS delivery_id, attempts, run_at
+         ), claimed AS (
+           SELECT j.id::text AS job_id, j.attempts, j.run_at, ranked.id, ranked.endpoint_id,
+             ranked.workspace_id, ranked.event_id, ev.type AS event_type, ev.body, e.url,
+             e.status AS endpoint_status,
+             ARRAY(SELECT s.secret_sealed FROM webhooks.secrets s
+                   WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
+                   ORDER BY s.created_at DESC, s.id DESC) AS secrets
+           FROM j JOIN ranked ON ranked.id = j.delivery_id
+           JOIN ev ON ev.id = ranked.event_id
+           JOIN webhooks.endpoints e ON e.id = ranked.endpoint_id
+           WHERE j.attempts = 1
          )
-         SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM j)::int AS deliveries`,
+         SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM j)::int AS deliveries,
+           (SELECT json_agg(claimed ORDER BY job_id::bigint) FROM claimed) AS claimed`,
         [
           JSON.stringify(
             events.map((event, n) => ({
@@ -123,10 +166,34 @@ export class DeliveriesRepository {
             })),
           ),
           DELIVER_QUEUE,
+          ...reservation.params,
         ],
       ),
     );
-    return counts;
+    // The body as stored (jsonb's key order), the same bytes a retry reads back and signs.
+    const claimed = (counts.claimed ?? []).map((row): ClaimedDelivery => ({
+      job: {
+        id: row.job_id,
+        queue: DELIVER_QUEUE,
+        payload: { delivery_id: row.id },
+        attempts: row.attempts,
+        run_at: new Date(row.run_at),
+      },
+      delivery: {
+        id: row.id,
+        status: 'pending',
+        attempts: 0,
+        endpoint_id: row.endpoint_id,
+        workspace_id: row.workspace_id,
+        url: row.url,
+        endpoint_status: row.endpoint_status,
+        event_id: row.event_id,
+        event_type: row.event_type,
+        body: row.body,
+        secrets: row.secrets,
+      },
+    }));
+    return { events: counts.events, deliveries: counts.deliveries, claimed };
   }
 
   async pending(deliveryIds: string[]): Promise<PendingDelivery[]> {

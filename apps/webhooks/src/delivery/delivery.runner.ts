@@ -9,9 +9,10 @@ import {
   holdJobs,
   jobFences,
   markCompleted,
+  NO_RESERVATION,
   WorkQueue,
 } from '@switchboard/background';
-import type { Job, WorkQueueWorker } from '@switchboard/background';
+import type { Job, JobReservation, WorkQueueWorker } from '@switchboard/background';
 import { dnsResolver, SealedBox } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -20,6 +21,7 @@ import type { WebhooksConfig } from '../config/webhooks.config';
 import { DeliveriesRepository } from './deliveries.repository';
 import type {
   AttemptRecord,
+  ClaimedDelivery,
   EndpointHealth,
   PendingDelivery,
   StatusChange,
@@ -46,7 +48,8 @@ type Finished =
 const MAX_PAUSE_MS = 60_000;
 
 /**
- * Delivers webhooks: claims delivery jobs in batches, sends each within its endpoint's window
+ * Delivers webhooks: runs delivery jobs in batches, claimed or handed over by the intake already
+ * claimed with what their sends need (`adopt`), sends each within its endpoint's window
  * (`EndpointPacer`: it starts at WEBHOOKS_ENDPOINT_CONCURRENCY, grows while the receiver keeps
  * up, to WEBHOOKS_ENDPOINT_MAX_CONCURRENCY, and shrinks on errors or a Retry-After, so one slow
  * receiver cannot hold every slot), and records the attempts that finish together in one transaction: the attempt rows,
@@ -63,6 +66,8 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   private readonly resolver: HostResolver;
   private worker?: WorkQueueWorker;
   private readonly recorder = new CommitBatcher<Finished>((batch) => this.record(batch));
+  /** What the intake read for the jobs it stored claimed, by job id, until they run. */
+  private readonly prefetched = new Map<string, PendingDelivery>();
 
   constructor(
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
@@ -95,12 +100,36 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     await this.worker?.stop();
   }
 
-  private async deliver(jobs: Job<DeliverPayload>[]): Promise<void> {
-    const found = new Map(
-      (await this.repository.pending([...new Set(jobs.map((job) => job.payload.delivery_id))])).map(
-        (delivery) => [delivery.id, delivery],
-      ),
+  /** Free slots for deliveries the intake stores with their jobs claimed (`EventIntake`). */
+  reserve(max: number): JobReservation {
+    return this.worker?.reserve(max) ?? NO_RESERVATION;
+  }
+
+  /** Runs the deliveries the intake stored claimed on `reservation`, with what it read for them. */
+  adopt(
+    reservation: JobReservation,
+    claimed: readonly ClaimedDelivery[],
+    othersQueued: boolean,
+  ): void {
+    for (const { job, delivery } of claimed) this.prefetched.set(job.id, delivery);
+    reservation.adopt(
+      claimed.map((entry) => entry.job),
+      othersQueued,
     );
+  }
+
+  private async deliver(jobs: Job<DeliverPayload>[]): Promise<void> {
+    const found = new Map<string, PendingDelivery>();
+    const unread = new Set<string>();
+    for (const job of jobs) {
+      const delivery = this.prefetched.get(job.id);
+      this.prefetched.delete(job.id);
+      if (delivery) found.set(delivery.id, delivery);
+      else unread.add(job.payload.delivery_id);
+    }
+    if (unread.size > 0)
+      for (const delivery of await this.repository.pending([...unread]))
+        found.set(delivery.id, delivery);
     const settled: Job<DeliverPayload>[] = [];
     const skipped: string[] = [];
     const sends: Array<{ job: Job<DeliverPayload>; delivery: PendingDelivery }> = [];

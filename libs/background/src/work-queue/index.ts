@@ -9,7 +9,9 @@ export {
   JobLeaseLostError,
   markCompleted,
 } from './job';
-export type { Job } from './job';
+export type { ClaimedRow, Job } from './job';
+export { claimedOnInsert, NO_RESERVATION } from './job-reservation';
+export type { JobReservation } from './job-reservation';
 export { WorkQueue } from './work-queue';
 export type { WorkQueueWorkerOptions, WorkQueueWorker, QueueLogger } from './queue-runner';
 export { CommitBatcher, writeTogetherOrAlone } from './commit-batcher';

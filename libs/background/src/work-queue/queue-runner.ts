@@ -5,6 +5,8 @@ import type { SqlRunner } from '@switchboard/persistence';
 import { backoffMs } from './backoff';
 import { ClaimedJob, completeJobs, JobLeaseLostError } from './job';
 import type { ClaimedRow, Job } from './job';
+import { NO_RESERVATION } from './job-reservation';
+import type { JobReservation } from './job-reservation';
 
 export interface WorkQueueWorkerOptions<P = unknown> {
   queue: string;
@@ -51,6 +53,8 @@ export interface WorkQueueWorkerOptions<P = unknown> {
 export interface WorkQueueWorker {
   /** Stops claiming and resolves once every running handler has finished. */
   stop(): Promise<void>;
+  /** Takes up to `max` free slots for jobs the caller inserts already claimed (`JobReservation`). */
+  reserve(max: number): JobReservation;
 }
 
 export interface QueueLogger {
@@ -99,6 +103,8 @@ export function claimJobsStatement(schema: string): string {
 export class QueueRunner<P> implements WorkQueueWorker {
   readonly queue: string;
   private readonly running = new Map<string, number>();
+  /** Slots held by open reservations: counted as running until adopted or released. */
+  private reserved = 0;
   private readonly inflight = new Set<Promise<void>>();
   private readonly pool: SqlRunner;
   private readonly pgPool: Pool;
@@ -197,8 +203,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
 
   private async fill(): Promise<void> {
     while (!this.stopping) {
-      const { concurrency, priority } = this.options;
-      const free = (priority ? priority.limit(concurrency) : concurrency) - this.running.size;
+      const free = this.freeSlots();
       if (free <= 0) {
         // A finishing handler claims again; the timer only covers the worst case.
         this.backlog = true;
@@ -216,6 +221,47 @@ export class QueueRunner<P> implements WorkQueueWorker {
       }
       this.backlog = true;
     }
+  }
+
+  private freeSlots(): number {
+    const { concurrency, priority } = this.options;
+    const limit = priority ? priority.limit(concurrency) : concurrency;
+    return limit - this.running.size - this.reserved;
+  }
+
+  reserve(max: number): JobReservation {
+    // Before start() there is no presence to insert claims with; stopping, nothing new runs.
+    // With a backlog, jobs due before the producer's are waiting in the table: they go first.
+    const ready = !this.stopping && this.heartbeat !== undefined && !this.backlog;
+    const count = ready ? Math.min(max, this.freeSlots()) : 0;
+    if (count <= 0) return NO_RESERVATION;
+    this.reserved += count;
+    let open = true;
+    const close = (): boolean => {
+      if (!open) return false;
+      open = false;
+      this.reserved -= count;
+      if (this.backlog) this.kickSoon();
+      return true;
+    };
+    return {
+      count,
+      params: [count, this.options.leaseMs, this.owner()],
+      adopt: (rows, othersQueued = false) => {
+        // Jobs left unclaimed behind these: claimed before any further reservation is granted.
+        if (othersQueued) this.backlog = true;
+        if (!close()) return;
+        if (rows.length > count)
+          throw new Error(`${rows.length} jobs adopted on a reservation of ${count}`);
+        // Stopped meanwhile: the rows stay claimed by this worker, whose presence ends with it,
+        // so the next worker to look takes them over.
+        if (this.stopping) return;
+        const size = this.options.batchSize ?? 1;
+        for (let start = 0; start < rows.length; start += size)
+          this.run(rows.slice(start, start + size));
+      },
+      release: () => void close(),
+    };
   }
 
   /**
@@ -258,7 +304,7 @@ export class QueueRunner<P> implements WorkQueueWorker {
     this.timer.unref();
   }
 
-  private run(rows: ClaimedRow[]): void {
+  private run(rows: readonly ClaimedRow[]): void {
     const jobs = rows.map((row) => new ClaimedJob<P>(this.schema, row));
     for (const job of jobs) this.running.set(job.id, job.attempts);
     const done: Promise<void> = this.execute(jobs).finally(() => {

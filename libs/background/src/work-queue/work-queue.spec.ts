@@ -7,6 +7,8 @@ import type { SqlRunner } from '@switchboard/persistence';
 import { enqueueJobs } from './enqueue-jobs';
 import type { NewJob } from './enqueue-jobs';
 import { ClaimedJob, completeJobs, holdJobs, JobLeaseLostError } from './job';
+import { claimedOnInsert, NO_RESERVATION } from './job-reservation';
+import type { JobReservation } from './job-reservation';
 import type { ClaimedRow, Job } from './job';
 import { WorkQueue } from './work-queue';
 import type { WorkQueueWorker, WorkQueueWorkerOptions } from './queue-runner';
@@ -194,6 +196,154 @@ describe(WorkQueue.name, () => {
     release.splice(0).forEach((done) => done());
     await eventually(async () => (await remaining(name)) === 0);
     expect(mostRunning).toBe(6);
+  });
+
+  /** What a producer does on a reservation: its jobs inserted, the first `count` claimed. */
+  async function insertOnReservation(
+    name: string,
+    reservation: JobReservation,
+    payloads: unknown[],
+  ): Promise<ClaimedRow[]> {
+    const { rows } = await pool.query<ClaimedRow>(
+      `INSERT INTO wq.jobs (queue, payload, attempts, locked_until, locked_by)
+       SELECT $1, payload, ${claimedOnInsert('n', 3)}
+       FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(payload, n) ORDER BY n
+       RETURNING id::text AS id, queue, payload, attempts, run_at, locked_by`,
+      [name, payloads.map((payload) => JSON.stringify(payload)), ...reservation.params],
+    );
+    // Those left unclaimed are for any worker: woken as for jobs enqueued.
+    if (payloads.length > reservation.count) wakeQueue(pool, SCHEMA, name);
+    return rows.filter((row) => row.attempts === 1);
+  }
+
+  it('runs the jobs a producer inserted claimed on a reservation, whose slots count as running until then', async () => {
+    const name = 'reserved';
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const runs: Array<{ n: number; attempts: number }> = [];
+    let running = 0;
+    let mostRunning = 0;
+    const worker = start(queue(), {
+      queue: name,
+      concurrency: 4,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: async (job: Job<{ n: number }>) => {
+        running++;
+        mostRunning = Math.max(mostRunning, running);
+        runs.push({ n: job.payload.n, attempts: job.attempts });
+        await gate;
+        running--;
+      },
+    });
+    await enqueue([{ queue: name, payload: { n: 0 } }]);
+    await eventually(() => running === 1);
+
+    const reservation = worker.reserve(10);
+    expect(reservation.count).toBe(3);
+    expect(worker.reserve(1).count).toBe(0);
+    const claimed = await insertOnReservation(
+      name,
+      reservation,
+      [1, 2, 3, 4, 5].map((n) => ({ n })),
+    );
+    expect(claimed.map((row) => (row.payload as { n: number }).n)).toEqual([1, 2, 3]);
+    // Claimed under the worker's presence, so they are its own until it adopts them.
+    expect(reservation.params[2]).not.toBeNull();
+    for (const row of claimed) expect(row).toMatchObject({ locked_by: reservation.params[2] });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(running).toBe(1); // nothing claimed into the reserved slots meanwhile
+    reservation.adopt(claimed);
+    await eventually(() => running === 4);
+    release();
+    await eventually(async () => (await remaining(name)) === 0 && runs.length === 6);
+    expect(mostRunning).toBe(4);
+    expect(runs.map((run) => run.n).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(runs.every((run) => run.attempts === 1)).toBe(true);
+  });
+
+  it('grants no reservation while jobs queued before it wait unclaimed, so they start first', async () => {
+    const name = 'reserved-behind';
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: number[] = [];
+    const worker = start(queue(), {
+      queue: name,
+      concurrency: 4,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: async (job: Job<{ n: number }>) => {
+        started.push(job.payload.n);
+        await gate;
+      },
+    });
+    let reservation = NO_RESERVATION;
+    await eventually(() => (reservation = worker.reserve(2)).count === 2);
+    const claimed = await pool.query<ClaimedRow>(
+      `INSERT INTO wq.jobs (queue, payload, attempts, locked_until, locked_by)
+       SELECT $1, jsonb_build_object('n', n), ${claimedOnInsert('n', 2)}
+       FROM generate_series(1, 3) AS n ORDER BY n
+       RETURNING id::text AS id, queue, payload, attempts, run_at`,
+      [name, ...reservation.params],
+    );
+    // No NOTIFY: only the producer's word tells the worker that job 3 waits in the table.
+    reservation.adopt(
+      claimed.rows.filter((row) => row.attempts === 1),
+      true,
+    );
+    expect(worker.reserve(1).count).toBe(0); // two slots are free, but job 3 comes first
+    await eventually(() => started.length === 3);
+    expect(started.sort()).toEqual([1, 2, 3]);
+    // The claim that took job 3 found the table empty: reservations are granted again.
+    await eventually(() => worker.reserve(1).count === 1);
+    release();
+  });
+
+  it('frees the slots of a released reservation, and claims into them', async () => {
+    const name = 'reserved-released';
+    const seen: number[] = [];
+    const worker = start(queue(), {
+      queue: name,
+      concurrency: 2,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: (job: Job<{ n: number }>) => Promise.resolve(void seen.push(job.payload.n)),
+    });
+    let reservation = NO_RESERVATION;
+    // Nothing is granted before the worker has started (its presence taken).
+    await eventually(() => (reservation = worker.reserve(2)).count === 2);
+    await enqueue([{ queue: name, payload: { n: 1 } }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen).toEqual([]); // every slot is reserved
+    reservation.release(); // say the producer's transaction rolled back
+    await eventually(() => seen.length === 1);
+    expect(seen).toEqual([1]);
+  });
+
+  it('takes over the jobs inserted claimed for a worker that stopped before adopting them', async () => {
+    const name = 'reserved-orphaned';
+    const first = queue();
+    const worker = start(first, {
+      queue: name,
+      concurrency: 2,
+      leaseMs: 600_000,
+      handle: () => Promise.resolve(),
+    });
+    let reservation = NO_RESERVATION;
+    await eventually(() => (reservation = worker.reserve(2)).count === 2);
+    const claimed = await insertOnReservation(name, reservation, [{ n: 1 }, { n: 2 }]);
+    expect(claimed).toHaveLength(2);
+    await first.stop();
+    reservation.adopt(claimed); // too late: nothing runs on a stopped worker
+    const seen: number[] = [];
+    start(queue(), {
+      queue: name,
+      concurrency: 2,
+      leaseMs: 30_000,
+      handle: (job: Job) => Promise.resolve(void seen.push(job.attempts)),
+    });
+    await eventually(async () => (await remaining(name)) === 0, 10_000);
+    expect(seen).toEqual([2, 2]);
   });
 
   it('holdJobs and completeJobs leave out a job whose lease another worker took over', async () => {

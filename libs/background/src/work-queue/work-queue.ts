@@ -57,6 +57,7 @@ export class WorkQueue {
     // Claims wait for the presence, so that even the first ones carry it.
     void this.connected.then(() => worker.start());
     return {
+      reserve: (max) => worker.reserve(max),
       stop: async () => {
         await worker.stop();
         this.workers.delete(worker as QueueRunner<unknown>);
