@@ -1,10 +1,8 @@
-import type { LookupAddress } from 'node:dns';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
+import type { Dispatcher } from 'undici';
 import { hostOf, isPrivateAddress, resolveAll } from '../endpoints/url-policy';
 import type { HostResolver } from '../endpoints/url-policy';
+import { OriginPools } from './origin-pools';
 
 export interface SendOutcome {
   /** The receiver answered 2xx. */
@@ -34,11 +32,16 @@ export interface SendOptions {
 
 const USER_AGENT = 'Switchboard-Webhooks/1.0';
 
+/** Every delivery's connections, kept alive per endpoint origin and checked address. */
+const pools = new OriginPools();
+
 /**
  * POSTs one signed JSON body and reports what the receiver answered, never throwing. The
  * address connected to is the one checked: the host is resolved here and the connection goes
  * to the first address that passes the private-address rule, so a name that changed to a
  * private address since the endpoint was saved (DNS rebinding) is refused at delivery too.
+ * Connections are undici's keep-alive pools: about half the CPU per request of `node:http`'s
+ * client on this path (ADR 20).
  */
 export async function sendWebhook(
   url: string,
@@ -73,65 +76,50 @@ export async function sendWebhook(
     if (allowed.length === 0) return failed(`refused: ${host} resolves to a private address`);
     address = allowed[0];
   }
-  const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    const family = isIP(address) || 4;
-    if ((lookupOptions as { all?: boolean }).all)
-      (callback as (err: null, addresses: LookupAddress[]) => void)(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-  return new Promise<SendOutcome>((resolve) => {
-    const send = https ? httpsRequest : httpRequest;
-    const req = send(
-      target,
-      {
-        method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': USER_AGENT,
-        },
-        // Resolved and checked above (or allowed as is): connect there and nowhere else.
-        lookup: isIP(host) ? undefined : pinned,
-        servername: https && !isIP(host) ? host : undefined,
-        timeout: options.timeoutMs,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (kept < options.maxBodyBytes) {
-            chunks.push(chunk.subarray(0, options.maxBodyBytes - kept));
-            kept += Math.min(chunk.length, options.maxBodyBytes - kept);
-          }
-        });
-        const finish = () => {
-          const statusCode = res.statusCode ?? null;
-          const text = Buffer.concat(chunks).toString('utf8');
-          const retryAfter = res.headers['retry-after'];
-          resolve({
-            ok: statusCode !== null && statusCode >= 200 && statusCode < 300,
-            statusCode,
-            ...(text ? { body: text } : {}),
-            durationMs: Date.now() - started,
-            ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
-          });
-        };
-        res.on('end', finish);
-        res.on('error', finish);
-      },
-    );
-    const deadline = setTimeout(() => req.destroy(new Error('timeout')), options.timeoutMs);
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(deadline);
-      resolve(
-        err.message === 'timeout'
-          ? failed(`no answer within ${options.timeoutMs} ms`, 'timeout')
-          : failed(`could not connect: ${err.code ?? err.message}`, 'connection'),
-      );
+  const pool = pools.get(target.origin, host, address, options.timeoutMs);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await pool.request({
+      path: `${target.pathname}${target.search}`,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+      body,
+      // The whole exchange, connecting included, within the time-out.
+      signal: AbortSignal.timeout(options.timeoutMs),
     });
-    req.on('close', () => clearTimeout(deadline));
-    req.end(body);
-  });
+  } catch (err) {
+    const { name, code, message } = err as NodeJS.ErrnoException;
+    return name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_CONNECT_TIMEOUT'
+      ? failed(`no answer within ${options.timeoutMs} ms`, 'timeout')
+      : failed(`could not connect: ${code ?? message}`, 'connection');
+  }
+  const { statusCode } = response;
+  const text = await keptText(response.body, options.maxBodyBytes);
+  const retryAfter = response.headers['retry-after'];
+  return {
+    ok: statusCode >= 200 && statusCode < 300,
+    statusCode,
+    ...(text ? { body: text } : {}),
+    durationMs: Date.now() - started,
+    ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+  };
+}
+
+/**
+ * The first `maxBytes` of an answer's body, as text. The rest is read and dropped, so the
+ * connection can carry the next delivery; a body cut short by the time-out keeps what came.
+ */
+async function keptText(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (kept >= maxBytes) continue;
+      chunks.push(chunk.subarray(0, maxBytes - kept));
+      kept += Math.min(chunk.length, maxBytes - kept);
+    }
+  } catch {
+    // Answered already: the status stands.
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
