@@ -2,6 +2,7 @@ import type { ServiceDatabase } from '@switchboard/persistence';
 import type { WebhooksConfig } from '../config/webhooks.config';
 import { CreateWebhooksSchema1764100000100 } from './migrations/1764100000100-create-webhooks-schema';
 import { WorkQueueOwner1764100000170 } from './migrations/1764100000170-work-queue-owner';
+import { RoomForUpdates1764100000180 } from './migrations/1764100000180-room-for-updates';
 
 export function webhooksDatabase(config: WebhooksConfig): ServiceDatabase {
   return {
@@ -9,6 +10,10 @@ export function webhooksDatabase(config: WebhooksConfig): ServiceDatabase {
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
     entities: [],
-    migrations: [CreateWebhooksSchema1764100000100, WorkQueueOwner1764100000170],
+    migrations: [
+      CreateWebhooksSchema1764100000100,
+      WorkQueueOwner1764100000170,
+      RoomForUpdates1764100000180,
+    ],
   };
 }
