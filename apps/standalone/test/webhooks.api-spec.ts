@@ -241,6 +241,11 @@ describe('webhooks through the gateway', () => {
     const replayed = receiver.at('/gone').slice(1);
     expect(new Set(replayed.map((request) => request.headers['webhook-id'])).size).toBe(3);
     expect(replayed.map((request) => request.headers['webhook-id'])).not.toContain(firstId);
+    // msg_, the creation time (ms, 12 hex digits) then 20 random ones: later ids sort later.
+    for (const id of [firstId, ...replayed.map((request) => request.headers['webhook-id'])])
+      expect(id).toMatch(/^msg_[0-9a-f]{32}$/);
+    for (const { headers } of replayed)
+      expect(String(headers['webhook-id']).slice(4, 16) > String(firstId).slice(4, 16)).toBe(true);
     const again = await api<{ queued: number }>('POST', `/v1/webhooks/${endpoint.id}/replay`, {});
     expect(again.body.queued).toBe(0);
     await bird.webhooks.delete(endpoint.id);

@@ -9,6 +9,7 @@ import { paginate, poolRunner, rowsOf } from '@switchboard/persistence';
 import type { CursorCodec, Page, SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import { DELIVER_QUEUE } from '../delivery/delivery.queue';
+import { NEW_DELIVERY_ID } from '../delivery/deliveries.repository';
 
 export interface EndpointRow {
   id: string;
@@ -235,7 +236,7 @@ export class EndpointsRepository {
       await runner.query(
         `WITH d AS (
            INSERT INTO webhooks.deliveries (id, endpoint_id, workspace_id, event_id, origin)
-           SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, ev.workspace_id, ev.id,
+           SELECT ${NEW_DELIVERY_ID}, $1, ev.workspace_id, ev.id,
              'replay'
            FROM webhooks.events ev
            WHERE ev.workspace_id = $2 AND ev.type = ANY($3)
