@@ -4,6 +4,7 @@ import { CreateWebhooksSchema1764100000100 } from './migrations/1764100000100-cr
 import { WorkQueueOwner1764100000170 } from './migrations/1764100000170-work-queue-owner';
 import { RoomForUpdates1764100000180 } from './migrations/1764100000180-room-for-updates';
 import { AttemptsGoWithTheirDelivery1764100000190 } from './migrations/1764100000190-attempts-go-with-their-delivery';
+import { DeliveriesWrittenLighter1764100000200 } from './migrations/1764100000200-deliveries-written-lighter';
 
 export function webhooksDatabase(config: WebhooksConfig): ServiceDatabase {
   return {
@@ -16,6 +17,7 @@ export function webhooksDatabase(config: WebhooksConfig): ServiceDatabase {
       WorkQueueOwner1764100000170,
       RoomForUpdates1764100000180,
       AttemptsGoWithTheirDelivery1764100000190,
+      DeliveriesWrittenLighter1764100000200,
     ],
   };
 }

@@ -108,7 +108,8 @@ export class DeliveriesRepository {
   /**
    * Stores a batch of bus events (an event seen before is skipped: the bus delivers at least
    * once) and, for each new one, a delivery and its job per endpoint of the workspace that
-   * subscribes to its type and is not paused. Events of a workspace without any endpoint are
+   * subscribes to its type and is not paused: only a new event gets deliveries, so an endpoint
+   * gets each event once. Events of a workspace without any endpoint are
    * not kept: no delivery or replay could ever use them (replays start at an endpoint's
    * creation). Internal events (`internal.*`, between services) are never stored, so nothing can
    * deliver or replay them. The first `reservation.count` jobs are inserted claimed by the
@@ -138,7 +139,6 @@ export class DeliveriesRepository {
            SELECT ${NEW_DELIVERY_ID}, e.id, ev.workspace_id, ev.id, 'event'
            FROM ev JOIN webhooks.endpoints e
              ON e.workspace_id = ev.workspace_id AND e.status <> 'paused' AND ev.type = ANY(e.events)
-           ON CONFLICT DO NOTHING
            RETURNING id, endpoint_id, workspace_id, event_id
          ), ranked AS (
            SELECT d.*, row_number() OVER () AS rank FROM d
@@ -147,19 +147,19 @@ export class DeliveriesRepository {
            SELECT $2, jsonb_build_object('delivery_id', id), ${claimedOnInsert('rank', 3)}
            FROM ranked ORDER BY rank
            RETURNING id, payload->>'delivery_id' AS delivery_id, attempts, run_at
+         ), targets AS MATERIALIZED (
+           SELECT e.id, e.url, e.status,
+             ARRAY(SELECT s.secret_sealed FROM webhooks.secrets s
+                   WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
+                   ORDER BY s.created_at DESC, s.id DESC) AS secrets
+           FROM webhooks.endpoints e WHERE e.id IN (SELECT endpoint_id FROM ranked)
          ), claimed AS (
            SELECT j.id::text AS job_id, j.attempts, j.run_at, ranked.id, ranked.endpoint_id,
-             ranked.workspace_id, ranked.event_id, ev.type AS event_type, ev.body, e.url,
-             e.status AS endpoint_status, e.secrets
+             ranked.workspace_id, ranked.event_id, ev.type AS event_type, ev.body, t.url,
+             t.status AS endpoint_status, t.secrets
            FROM j JOIN ranked ON ranked.id = j.delivery_id
            JOIN ev ON ev.id = ranked.event_id
-           JOIN (
-             SELECT e.id, e.url, e.status,
-               ARRAY(SELECT s.secret_sealed FROM webhooks.secrets s
-                     WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
-                     ORDER BY s.created_at DESC, s.id DESC) AS secrets
-             FROM webhooks.endpoints e WHERE e.id IN (SELECT endpoint_id FROM ranked)
-           ) e ON e.id = ranked.endpoint_id
+           JOIN targets t ON t.id = ranked.endpoint_id
            WHERE j.attempts = 1
          )
          SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM j)::int AS deliveries,
@@ -367,16 +367,24 @@ export class DeliveriesRepository {
     ).filter((change) => change.was !== change.status);
   }
 
-  /** Events (their deliveries and attempts with them) received before the retention. */
+  /**
+   * Events received before the retention, with their deliveries (in the same statement: they
+   * hold no key to the event) and those deliveries' attempts (by their key's cascade).
+   */
   async purgeEvents(retentionDays: number): Promise<number> {
     let purged = 0;
     for (;;) {
       const rows = rowsOf(
         await this.autocommit.query(
-          `DELETE FROM webhooks.events WHERE id IN (
-             SELECT id FROM webhooks.events
-             WHERE received_at < now() - make_interval(days => $1) LIMIT 1000
-           ) RETURNING id`,
+          `WITH gone AS (
+             DELETE FROM webhooks.events WHERE id IN (
+               SELECT id FROM webhooks.events
+               WHERE received_at < now() - make_interval(days => $1) LIMIT 1000
+             ) RETURNING id
+           ), deliveries AS (
+             DELETE FROM webhooks.deliveries WHERE event_id IN (SELECT id FROM gone)
+           )
+           SELECT id FROM gone`,
           [retentionDays],
         ),
       );
