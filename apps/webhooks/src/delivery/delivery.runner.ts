@@ -44,6 +44,9 @@ type Finished =
   /** Not attempted: the endpoint asked (Retry-After) to be left alone until then. */
   | { job: Job<DeliverPayload>; postponedUntil: Date };
 
+/** Signing secrets kept opened; beyond it the cache starts over (endpoints' secrets rarely change). */
+const MAX_OPENED_SECRETS = 10_000;
+
 /** Longest pause a receiver's Retry-After holds its endpoint's deliveries back. */
 const MAX_PAUSE_MS = 60_000;
 
@@ -66,6 +69,8 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
   private readonly resolver: HostResolver;
   private worker?: WorkQueueWorker;
   private readonly recorder = new CommitBatcher<Finished>((batch) => this.record(batch));
+  /** Signing secrets opened, by their sealed form (a rotated secret is a new entry). */
+  private readonly openedSecrets = new Map<string, string>();
   /** What the intake read for the jobs it stored claimed, by job id, until they run. */
   private readonly prefetched = new Map<string, PendingDelivery>();
 
@@ -156,7 +161,7 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
 
   private async attempt(job: Job<DeliverPayload>, delivery: PendingDelivery): Promise<void> {
     const body = JSON.stringify(delivery.body);
-    const secrets = delivery.secrets.map((sealed) => this.box.open(sealed));
+    const secrets = delivery.secrets.map((sealed) => this.opened(sealed));
     if (secrets.length === 0) {
       const outcome: SendOutcome = {
         ok: false,
@@ -182,6 +187,17 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     }
     // Recorded with every attempt that finishes while the previous recording transaction runs.
     return this.recorder.add({ job, delivery, outcome, attemptedAt });
+  }
+
+  /** A signing secret in the clear: decrypted once, not on every delivery of its endpoint. */
+  private opened(sealed: string): string {
+    let secret = this.openedSecrets.get(sealed);
+    if (secret === undefined) {
+      if (this.openedSecrets.size >= MAX_OPENED_SECRETS) this.openedSecrets.clear();
+      secret = this.box.open(sealed);
+      this.openedSecrets.set(sealed, secret);
+    }
+    return secret;
   }
 
   private async record(batch: Finished[]): Promise<void> {
