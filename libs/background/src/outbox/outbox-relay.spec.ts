@@ -131,6 +131,48 @@ describe(OutboxRelay.name, () => {
     expect(seen).toEqual(['ev_3']);
   });
 
+  it('reads the next batch while one is published, and still publishes every batch once, in order, after the one before committed', async () => {
+    const ids = Array.from({ length: 7 }, (_, i) => `ev_ahead_${i}`);
+    await db.transaction((manager) => writeOutboxEvents(manager, SCHEMA, ids.map(event)));
+    const openTransactions = async () =>
+      Number(
+        (
+          await pool.query(
+            `SELECT count(*) AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND state = 'idle in transaction'`,
+          )
+        ).rows[0].n,
+      );
+    const seen: string[] = [];
+    const aheadDuring: number[] = [];
+    let outOfOrder = 0;
+    let calls = 0;
+    relay(
+      async (events) => {
+        calls++;
+        // The second batch fails once: the batch read ahead of it is given back, unpublished.
+        if (calls === 2) throw new Error('down once');
+        // This batch's transaction and the next batch's, both open while this one is published.
+        if (events.length === 2) {
+          await eventually(async () => (await openTransactions()) === 2, 5000);
+          aheadDuring.push(2);
+        }
+        // Everything before this batch committed before it went out.
+        const published = await pool.query(
+          'SELECT count(*) AS n FROM ob.outbox WHERE published_at IS NOT NULL',
+        );
+        if (Number(published.rows[0].n) !== seen.length) outOfOrder++;
+        seen.push(...events.map((e) => e.id));
+      },
+      { pollMs: 100, batchSize: 2, backoffBaseMs: 10, backoffCapMs: 50 },
+    );
+    await eventually(async () => seen.length === 7 && (await unpublished()) === 0);
+    expect(seen).toEqual(ids);
+    expect(outOfOrder).toBe(0);
+    expect(aheadDuring.length).toBeGreaterThan(0);
+    await eventually(async () => (await openTransactions()) === 0, 5000);
+  });
+
   it('never lets two relays publish the same event', async () => {
     const seen: string[] = [];
     const publish = async (events: OutboxEvent[]) => {

@@ -155,7 +155,7 @@ export class OutboxRelay {
     try {
       do {
         this.again = false;
-        while (!this.stopped && (await this.relayBatch()) === this.batchSize);
+        await this.relayAll();
       } while (this.again && !this.stopped);
       this.failures = 0;
       this.arm(this.pollMs);
@@ -176,6 +176,35 @@ export class OutboxRelay {
     }
   }
 
+  /**
+   * Publishes batches until one comes back short. While a full batch is published, the next
+   * one is already read and locked in a transaction of its own (its rows are the next ones: the
+   * batch before holds its own locked), so the reads' round trips leave the publishing chain;
+   * each batch still goes out only once the one before it has committed.
+   */
+  private async relayAll(): Promise<void> {
+    let reading: Promise<ReadBatch> | undefined = this.readBatch();
+    while (reading && !this.stopped) {
+      const batch: ReadBatch = await reading;
+      reading = batch.rows.length === this.batchSize ? this.readBatch() : undefined;
+      // Settled later, or abandoned: never an unhandled rejection meanwhile.
+      reading?.catch(() => undefined);
+      try {
+        await this.publishBatch(batch);
+      } catch (err) {
+        // Given back first: rolled back, this batch's rows are free, and the batch read ahead
+        // may have locked them, which the attempt's count below would wait for.
+        if (reading) await reading.then(abandon, () => undefined);
+        reading = undefined;
+        await this.countAttempt(batch);
+        throw err;
+      } finally {
+        release(batch);
+      }
+    }
+    if (reading) await reading.then(abandon, () => undefined);
+  }
+
   private arm(delayMs: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
@@ -183,49 +212,78 @@ export class OutboxRelay {
     this.timer.unref();
   }
 
-  /** Publishes one batch in one transaction; resolves to the number of rows published. */
-  private async relayBatch(): Promise<number> {
+  /** Begins a batch's transaction and locks its rows (none when the outbox is published). */
+  private async readBatch(): Promise<ReadBatch> {
     const client = await this.pool.connect();
-    let broken: Error | undefined;
+    const batch: ReadBatch = { client, rows: [], onError: () => undefined };
     // A checked-out client's 'error' (the backend went away) has no pool listener: unheard, it
     // would end the process. The failing query rejects too; this only keeps the process alive.
-    const onError = (err: Error) => (broken ??= err);
-    client.on('error', onError);
-    let ids: string[] = [];
+    batch.onError = (err: Error) => (batch.broken ??= err);
+    client.on('error', batch.onError);
     try {
       await client.query(beginWith(READ_IN_INDEX_ORDER));
       const { rows } = await client.query<OutboxRow>(unpublishedBatchStatement(this.schema), [
         this.batchSize,
       ]);
-      ids = rows.map((row) => row.id);
+      batch.rows = rows;
+      return batch;
+    } catch (err) {
+      batch.broken = (await rollback(client, err)) ?? batch.broken;
+      release(batch);
+      throw err;
+    }
+  }
+
+  /** Publishes a read batch in written order, marks its rows and commits; rolls back on failure. */
+  private async publishBatch(batch: ReadBatch): Promise<void> {
+    const { client, rows } = batch;
+    try {
       if (rows.length > 0) {
         await this.publisher.publish(rows.map(toEvent));
         await client.query(
           `UPDATE "${this.schema}".outbox SET published_at = now(), attempts = attempts + 1
            WHERE id = ANY($1::text[])`,
-          [ids],
+          [rows.map((row) => row.id)],
         );
       }
       await client.query('COMMIT');
-      return rows.length;
     } catch (err) {
-      broken = (await rollback(client, err)) ?? broken;
-      // The attempt is counted outside the rolled-back transaction, so a stuck row shows it.
-      if (!broken && ids.length > 0) {
-        await client
-          .query(
-            `UPDATE "${this.schema}".outbox SET attempts = attempts + 1
-             WHERE id = ANY($1::text[]) AND published_at IS NULL`,
-            [ids],
-          )
-          .catch(() => undefined);
-      }
+      batch.broken = (await rollback(client, err)) ?? batch.broken;
       throw err;
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
     }
   }
+
+  /** Counts a failed attempt outside the rolled-back transaction, so a stuck row shows it. */
+  private async countAttempt(batch: ReadBatch): Promise<void> {
+    if (batch.broken || batch.rows.length === 0) return;
+    await batch.client
+      .query(
+        `UPDATE "${this.schema}".outbox SET attempts = attempts + 1
+         WHERE id = ANY($1::text[]) AND published_at IS NULL`,
+        [batch.rows.map((row) => row.id)],
+      )
+      .catch(() => undefined);
+  }
+}
+
+/** A batch's rows, locked by the transaction open on its client. */
+interface ReadBatch {
+  client: PoolClient;
+  rows: OutboxRow[];
+  onError: (err: Error) => void;
+  /** Set when the connection broke: the client is discarded, not returned to the pool. */
+  broken?: Error;
+}
+
+/** Rolls back a batch read ahead that will not be published (its rows stay for the next look). */
+async function abandon(batch: ReadBatch): Promise<void> {
+  batch.broken = (await rollback(batch.client, new Error('abandoned'))) ?? batch.broken;
+  release(batch);
+}
+
+function release(batch: ReadBatch): void {
+  batch.client.off('error', batch.onError);
+  batch.client.release(batch.broken);
 }
 
 /** The oldest unpublished rows of a schema's outbox, at most $1, locked for this relay. */
