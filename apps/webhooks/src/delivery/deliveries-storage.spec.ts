@@ -57,6 +57,17 @@ describe('webhook deliveries in PostgreSQL', () => {
       ]);
       expect(JSON.stringify(delivery.body)).toBe(JSON.stringify(row.body));
     }
+    // Queued in the bus's order, then the endpoints'.
+    const order = await db.query(
+      `SELECT d.event_id, d.endpoint_id FROM webhooks.jobs j
+       JOIN webhooks.deliveries d ON d.id = j.payload->>'delivery_id' ORDER BY j.id`,
+    );
+    expect(order).toEqual([
+      { event_id: 'ev_1', endpoint_id: 'whk_1' },
+      { event_id: 'ev_1', endpoint_id: 'whk_2' },
+      { event_id: 'ev_2', endpoint_id: 'whk_1' },
+      { event_id: 'ev_2', endpoint_id: 'whk_2' },
+    ]);
     const jobs = await db.query(
       `SELECT attempts, locked_by, locked_until IS NOT NULL AS leased FROM webhooks.jobs ORDER BY id`,
     );
@@ -74,7 +85,7 @@ describe('webhook deliveries in PostgreSQL', () => {
     expect(counts).toEqual({ deliveries: 6, pairs: 6 });
   });
 
-  it('purges events past the retention with their deliveries and attempts, and keeps the others', async () => {
+  it('purges events past the retention with their deliveries and attempts (by cascade), and keeps the others', async () => {
     await repository.intake([event('ev_old')], claiming(0));
     await db.query(`
       UPDATE webhooks.events SET received_at = now() - interval '40 days' WHERE id = 'ev_old';

@@ -141,7 +141,9 @@ export class DeliveriesRepository {
              ON e.workspace_id = ev.workspace_id AND e.status <> 'paused' AND ev.type = ANY(e.events)
            RETURNING id, endpoint_id, workspace_id, event_id
          ), ranked AS (
-           SELECT d.*, row_number() OVER () AS rank FROM d
+           -- The bus's order (then the endpoint's), whatever order the join produced.
+           SELECT d.*, row_number() OVER (ORDER BY incoming.n, d.endpoint_id) AS rank
+           FROM d JOIN incoming ON incoming.id = d.event_id
          ), j AS (
            INSERT INTO webhooks.jobs (queue, payload, attempts, locked_until, locked_by)
            SELECT $2, jsonb_build_object('delivery_id', id), ${claimedOnInsert('rank', 3)}
@@ -367,24 +369,16 @@ export class DeliveriesRepository {
     ).filter((change) => change.was !== change.status);
   }
 
-  /**
-   * Events received before the retention, with their deliveries (in the same statement: they
-   * hold no key to the event) and those deliveries' attempts (by their key's cascade).
-   */
+  /** Events (their deliveries and attempts with them) received before the retention. */
   async purgeEvents(retentionDays: number): Promise<number> {
     let purged = 0;
     for (;;) {
       const rows = rowsOf(
         await this.autocommit.query(
-          `WITH gone AS (
-             DELETE FROM webhooks.events WHERE id IN (
-               SELECT id FROM webhooks.events
-               WHERE received_at < now() - make_interval(days => $1) LIMIT 1000
-             ) RETURNING id
-           ), deliveries AS (
-             DELETE FROM webhooks.deliveries WHERE event_id IN (SELECT id FROM gone)
-           )
-           SELECT id FROM gone`,
+          `DELETE FROM webhooks.events WHERE id IN (
+             SELECT id FROM webhooks.events
+             WHERE received_at < now() - make_interval(days => $1) LIMIT 1000
+           ) RETURNING id`,
           [retentionDays],
         ),
       );

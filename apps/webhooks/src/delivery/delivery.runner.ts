@@ -116,11 +116,13 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     claimed: readonly ClaimedDelivery[],
     othersQueued: boolean,
   ): void {
+    // Set first: a batch's handler reads them as it starts, inside `adopt`.
     for (const { job, delivery } of claimed) this.prefetched.set(job.id, delivery);
-    reservation.adopt(
+    const running = reservation.adopt(
       claimed.map((entry) => entry.job),
       othersQueued,
     );
+    if (!running) for (const { job } of claimed) this.prefetched.delete(job.id);
   }
 
   private async deliver(jobs: Job<DeliverPayload>[]): Promise<void> {

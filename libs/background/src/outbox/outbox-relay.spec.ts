@@ -173,6 +173,35 @@ describe(OutboxRelay.name, () => {
     await eventually(async () => (await openTransactions()) === 0, 5000);
   });
 
+  it('reads no batch ahead when that would leave its pool no connection for the publish', async () => {
+    const small = new Pool({ connectionString: pool.options.connectionString, max: 2 });
+    small.on('error', () => undefined);
+    const ids = Array.from({ length: 6 }, (_, i) => `ev_small_${i}`);
+    await db.transaction((manager) => writeOutboxEvents(manager, SCHEMA, ids.map(event)));
+    const seen: string[] = [];
+    // A publish that needs the relay's own pool, as an in-process consumer of the same service.
+    const created = new OutboxRelay(
+      small,
+      SCHEMA,
+      {
+        publish: async (events) => {
+          await small.query('SELECT 1');
+          seen.push(...events.map((e) => e.id));
+        },
+      },
+      { pollMs: 100, batchSize: 2 },
+    );
+    relays.push(created);
+    created.start();
+    try {
+      await eventually(async () => seen.length === 6 && (await unpublished()) === 0, 10_000);
+      expect(seen).toEqual(ids);
+    } finally {
+      await created.stop();
+      await small.end();
+    }
+  });
+
   it('never lets two relays publish the same event', async () => {
     const seen: string[] = [];
     const publish = async (events: OutboxEvent[]) => {

@@ -186,7 +186,8 @@ export class OutboxRelay {
     let reading: Promise<ReadBatch> | undefined = this.readBatch();
     while (reading && !this.stopped) {
       const batch: ReadBatch = await reading;
-      reading = batch.rows.length === this.batchSize ? this.readBatch() : undefined;
+      const full = batch.rows.length === this.batchSize;
+      reading = full && this.canReadAhead() ? this.readBatch() : undefined;
       // Settled later, or abandoned: never an unhandled rejection meanwhile.
       reading?.catch(() => undefined);
       try {
@@ -201,8 +202,21 @@ export class OutboxRelay {
       } finally {
         release(batch);
       }
+      // A full batch not read ahead: read the next one now.
+      if (full && !reading && !this.stopped) reading = this.readBatch();
     }
     if (reading) await reading.then(abandon, () => undefined);
+  }
+
+  /**
+   * Whether a second connection can be held for the batch read ahead and still leave one for
+   * everything else: the publish may need the same pool (an in-process consumer's query), and
+   * a pool of two held by the relay alone would never give it one.
+   */
+  private canReadAhead(): boolean {
+    const { idleCount, totalCount, waitingCount } = this.pool;
+    const max = this.pool.options.max ?? 10;
+    return idleCount + (max - totalCount) - waitingCount >= 2;
   }
 
   private arm(delayMs: number): void {

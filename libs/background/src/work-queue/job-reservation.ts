@@ -10,7 +10,9 @@ import type { ClaimedRow } from './job';
  * Use: `reserve(max)`, insert `count` of the jobs with `claimedOnInsert` and the rest as usual,
  * in the producer's transaction; after the commit `adopt` the claimed rows, or `release` if the
  * transaction failed. Slots reserved count as running until then. Nothing is granted while the
- * worker has a backlog (due jobs waiting in the table), so reserved jobs never overtake them.
+ * worker has a backlog (due jobs waiting in the table) or a claim running, nor while another
+ * reservation is open, so reserved jobs never overtake jobs queued before them by this worker's
+ * producers. (Retries coming due and other processes' queued jobs are not ordered with them.)
  */
 export interface JobReservation {
   /** Slots granted: 0 when the worker is full, stopping or not started. */
@@ -21,8 +23,9 @@ export interface JobReservation {
    * Runs these jobs, inserted claimed on this reservation (at most `count`), and frees the rest.
    * `othersQueued`: the producer also inserted jobs it could not claim; no reservation is
    * granted until the worker has claimed them, so jobs start in the order they were queued.
+   * Answers whether they run (not when the worker stopped meanwhile: they are taken over).
    */
-  adopt(rows: readonly ClaimedRow[], othersQueued?: boolean): void;
+  adopt(rows: readonly ClaimedRow[], othersQueued?: boolean): boolean;
   /** Frees every slot (nothing was inserted claimed, or the transaction rolled back). */
   release(): void;
 }
@@ -45,6 +48,6 @@ export function claimedOnInsert(rank: string, firstParam: number): string {
 export const NO_RESERVATION: JobReservation = {
   count: 0,
   params: [0, 0, null],
-  adopt: () => undefined,
+  adopt: () => false,
   release: () => undefined,
 };

@@ -116,6 +116,8 @@ export class QueueRunner<P> implements WorkQueueWorker {
   private again = false;
   /** Whether the last claim filled every free slot, so more jobs may be due. */
   private backlog = false;
+  /** A claim is running: its slots are taken and its answer decides `backlog`. */
+  private claiming = false;
   private kickPending = false;
   private timer?: NodeJS.Timeout;
   private timerAt = Infinity;
@@ -210,7 +212,14 @@ export class QueueRunner<P> implements WorkQueueWorker {
         this.arm(this.pollMs);
         return;
       }
-      const { jobs, nextDueMs } = await this.claim(free);
+      this.claiming = true;
+      let claimed: Awaited<ReturnType<QueueRunner<P>['claim']>>;
+      try {
+        claimed = await this.claim(free);
+      } finally {
+        this.claiming = false;
+      }
+      const { jobs, nextDueMs } = claimed;
       const size = this.options.batchSize ?? 1;
       for (let start = 0; start < jobs.length; start += size)
         this.run(jobs.slice(start, start + size));
@@ -231,8 +240,15 @@ export class QueueRunner<P> implements WorkQueueWorker {
 
   reserve(max: number): JobReservation {
     // Before start() there is no presence to insert claims with; stopping, nothing new runs.
-    // With a backlog, jobs due before the producer's are waiting in the table: they go first.
-    const ready = !this.stopping && this.heartbeat !== undefined && !this.backlog;
+    // With a backlog, or while a claim runs (it may find one), jobs due before the producer's
+    // are waiting in the table: they go first. One reservation at a time: another producer
+    // could leave jobs unclaimed that this one's must not overtake.
+    const ready =
+      !this.stopping &&
+      this.heartbeat !== undefined &&
+      !this.backlog &&
+      !this.claiming &&
+      this.reserved === 0;
     const count = ready ? Math.min(max, this.freeSlots()) : 0;
     if (count <= 0) return NO_RESERVATION;
     this.reserved += count;
@@ -250,15 +266,16 @@ export class QueueRunner<P> implements WorkQueueWorker {
       adopt: (rows, othersQueued = false) => {
         // Jobs left unclaimed behind these: claimed before any further reservation is granted.
         if (othersQueued) this.backlog = true;
-        if (!close()) return;
+        if (!close()) return false;
         if (rows.length > count)
           throw new Error(`${rows.length} jobs adopted on a reservation of ${count}`);
         // Stopped meanwhile: the rows stay claimed by this worker, whose presence ends with it,
         // so the next worker to look takes them over.
-        if (this.stopping) return;
+        if (this.stopping) return false;
         const size = this.options.batchSize ?? 1;
         for (let start = 0; start < rows.length; start += size)
           this.run(rows.slice(start, start + size));
+        return true;
       },
       release: () => void close(),
     };

@@ -299,6 +299,46 @@ describe(WorkQueue.name, () => {
     release();
   });
 
+  it('grants no reservation while a claim is running, whose answer may be a backlog', async () => {
+    const name = 'reserved-while-claiming';
+    const seen: number[] = [];
+    const worker = start(queue(), {
+      queue: name,
+      concurrency: 8,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: (job: Job<{ n: number }>) => Promise.resolve(void seen.push(job.payload.n)),
+    });
+    let started = NO_RESERVATION;
+    await eventually(() => (started = worker.reserve(1)).count === 1);
+    started.release();
+    await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: { n: 1 } }]);
+    // The next claim waits on this lock until the test lets it go.
+    const blocker = await pool.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE wq.jobs IN ACCESS EXCLUSIVE MODE');
+    try {
+      wakeQueue(pool, SCHEMA, name);
+      await eventually(async () => {
+        const { rows } = await pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE wait_event_type = 'Lock' AND query LIKE '%picked AS MATERIALIZED%'`,
+        );
+        return rows[0].n > 0;
+      });
+      expect(worker.reserve(1).count).toBe(0);
+    } finally {
+      await blocker.query('COMMIT');
+      blocker.release();
+    }
+    await eventually(() => seen.length === 1);
+    await eventually(() => {
+      const reservation = worker.reserve(1);
+      reservation.release();
+      return reservation.count === 1;
+    });
+  });
+
   it('frees the slots of a released reservation, and claims into them', async () => {
     const name = 'reserved-released';
     const seen: number[] = [];
