@@ -198,6 +198,26 @@ describe(WorkQueue.name, () => {
     expect(mostRunning).toBe(6);
   });
 
+  /** A worker that records each job's `n` and finishes it at once; claims on a wake-up only. */
+  function recordingWorker(name: string, concurrency: number) {
+    const seen: number[] = [];
+    const worker = start(queue(), {
+      queue: name,
+      concurrency,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: (job: Job<{ n: number }>) => Promise.resolve(void seen.push(job.payload.n)),
+    });
+    return { worker, seen };
+  }
+
+  /** A reservation of `count`, once the worker has started: none is granted before. */
+  async function grantedOnceStarted(worker: WorkQueueWorker, count: number) {
+    let reservation = NO_RESERVATION;
+    await eventually(() => (reservation = worker.reserve(count)).count === count);
+    return reservation;
+  }
+
   /** What a producer does on a reservation: its jobs inserted, the first `count` claimed. */
   async function insertOnReservation(
     name: string,
@@ -277,8 +297,7 @@ describe(WorkQueue.name, () => {
         await gate;
       },
     });
-    let reservation = NO_RESERVATION;
-    await eventually(() => (reservation = worker.reserve(2)).count === 2);
+    const reservation = await grantedOnceStarted(worker, 2);
     const claimed = await pool.query<ClaimedRow>(
       `INSERT INTO wq.jobs (queue, payload, attempts, locked_until, locked_by)
        SELECT $1, jsonb_build_object('n', n), ${claimedOnInsert('n', 2)}
@@ -301,17 +320,8 @@ describe(WorkQueue.name, () => {
 
   it('grants no reservation while a claim is running, whose answer may be a backlog', async () => {
     const name = 'reserved-while-claiming';
-    const seen: number[] = [];
-    const worker = start(queue(), {
-      queue: name,
-      concurrency: 8,
-      leaseMs: 30_000,
-      pollMs: 60_000,
-      handle: (job: Job<{ n: number }>) => Promise.resolve(void seen.push(job.payload.n)),
-    });
-    let started = NO_RESERVATION;
-    await eventually(() => (started = worker.reserve(1)).count === 1);
-    started.release();
+    const { worker, seen } = recordingWorker(name, 8);
+    (await grantedOnceStarted(worker, 1)).release();
     await enqueueJobs(pool, SCHEMA, [{ queue: name, payload: { n: 1 } }]);
     // The next claim waits on this lock until the test lets it go.
     const blocker = await pool.connect();
@@ -341,17 +351,8 @@ describe(WorkQueue.name, () => {
 
   it('frees the slots of a released reservation, and claims into them', async () => {
     const name = 'reserved-released';
-    const seen: number[] = [];
-    const worker = start(queue(), {
-      queue: name,
-      concurrency: 2,
-      leaseMs: 30_000,
-      pollMs: 60_000,
-      handle: (job: Job<{ n: number }>) => Promise.resolve(void seen.push(job.payload.n)),
-    });
-    let reservation = NO_RESERVATION;
-    // Nothing is granted before the worker has started (its presence taken).
-    await eventually(() => (reservation = worker.reserve(2)).count === 2);
+    const { worker, seen } = recordingWorker(name, 2);
+    const reservation = await grantedOnceStarted(worker, 2);
     await enqueue([{ queue: name, payload: { n: 1 } }]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(seen).toEqual([]); // every slot is reserved
@@ -369,8 +370,7 @@ describe(WorkQueue.name, () => {
       leaseMs: 600_000,
       handle: () => Promise.resolve(),
     });
-    let reservation = NO_RESERVATION;
-    await eventually(() => (reservation = worker.reserve(2)).count === 2);
+    const reservation = await grantedOnceStarted(worker, 2);
     const claimed = await insertOnReservation(name, reservation, [{ n: 1 }, { n: 2 }]);
     expect(claimed).toHaveLength(2);
     await first.stop();
