@@ -1,6 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { OriginPools } from './origin-pools';
 
 describe(OriginPools.name, () => {
@@ -55,6 +61,105 @@ describe(OriginPools.name, () => {
     expect(pools.size).toBe(2);
     expect(second.closed).toBe(true); // the least recently used
     expect(first.closed).toBe(false);
+    await pools.close();
+  });
+});
+
+describe(`${OriginPools.name} over TLS`, () => {
+  let dir: string;
+  let ca: string;
+  let server: Server;
+  let port: number;
+  const names: Array<string | false | null> = [];
+
+  beforeAll(async () => {
+    // A CA of the test's own and a certificate for hooks.example.invalid only.
+    dir = mkdtempSync(join(tmpdir(), 'origin-pools-'));
+    const openssl = (...args: string[]) =>
+      execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    openssl(
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=Test CA',
+    );
+    openssl(
+      'req',
+      ...ec,
+      '-keyout',
+      'hooks.key',
+      '-out',
+      'hooks.csr',
+      '-subj',
+      '/CN=hooks.example.invalid',
+    );
+    writeFileSync(join(dir, 'san.cnf'), 'subjectAltName=DNS:hooks.example.invalid\n');
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      'hooks.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'hooks.crt',
+      '-days',
+      '2',
+      '-extfile',
+      'san.cnf',
+    );
+    ca = readFileSync(join(dir, 'ca.crt'), 'utf8');
+    server = createHttpsServer(
+      { key: readFileSync(join(dir, 'hooks.key')), cert: readFileSync(join(dir, 'hooks.crt')) },
+      (req, res) => {
+        names.push((req.socket as TLSSocket).servername);
+        res.end('ok');
+      },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("connects to the pinned address but checks the certificate against the endpoint's name, which it sends as SNI", async () => {
+    const pools = new OriginPools(10, ca);
+    const good = pools.get(
+      `https://hooks.example.invalid:${port}`,
+      'hooks.example.invalid',
+      '127.0.0.1',
+      2000,
+    );
+    const answer = await good.request({ path: '/hooks', method: 'POST', body: '{}' });
+    expect(await answer.body.text()).toBe('ok');
+    expect(names).toEqual(['hooks.example.invalid']);
+    // The same address under another name: the certificate does not name it, so no request.
+    const other = pools.get(
+      `https://other.example.invalid:${port}`,
+      'other.example.invalid',
+      '127.0.0.1',
+      2000,
+    );
+    await expect(
+      other.request({ path: '/hooks', method: 'POST', body: '{}' }),
+    ).rejects.toMatchObject({
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+    });
+    expect(names).toHaveLength(1);
     await pools.close();
   });
 });

@@ -15,7 +15,11 @@ const MAX_POOLS = 1000;
 export class OriginPools {
   private readonly pools = new Map<string, Pool>();
 
-  constructor(private readonly limit = MAX_POOLS) {}
+  constructor(
+    private readonly limit = MAX_POOLS,
+    /** Trusted certificate authorities instead of Node's (tests with their own CA). */
+    private readonly ca?: string,
+  ) {}
 
   /** The pool for `origin` (`https://host:port`) pinned to `address` (`host` itself: not pinned). */
   get(origin: string, host: string, address: string, connectTimeoutMs: number): Pool {
@@ -30,6 +34,7 @@ export class OriginPools {
     const pool = new Pool(origin, {
       connect: {
         timeout: connectTimeoutMs,
+        ...(this.ca ? { ca: this.ca } : {}),
         // Unchecked (private addresses allowed): the name is resolved as usual.
         ...(isIP(host) || address === host ? {} : { lookup: pinnedLookup(address) }),
       },
