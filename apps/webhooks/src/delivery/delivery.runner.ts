@@ -44,7 +44,7 @@ type Finished =
   /** Not attempted: the endpoint asked (Retry-After) to be left alone until then. */
   | { job: Job<DeliverPayload>; postponedUntil: Date };
 
-/** Signing secrets kept opened; beyond it the cache starts over (endpoints' secrets rarely change). */
+/** Signing secrets kept opened; beyond it the cache starts over (secrets rarely change). */
 const MAX_OPENED_SECRETS = 10_000;
 
 /** Longest pause a receiver's Retry-After holds its endpoint's deliveries back. */

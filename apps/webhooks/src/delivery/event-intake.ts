@@ -21,9 +21,10 @@ const WEBHOOKS_CONSUMER = 'webhooks';
  * Takes every product's events off the bus (the in-process bus in the embedded default, a
  * durable JetStream consumer in distributed mode) and stores each batch with its deliveries and
  * their jobs in one transaction before acknowledging it; the jobs that fit in the delivery
- * runner's free slots are stored claimed by it and handed over at once. An event the bus delivers twice is
- * stored once (its id is the key), so each endpoint gets it once. The services' internal events
- * (`internal.*`) pass by: acknowledged with their batch, never stored nor delivered.
+ * runner's free slots are stored claimed by it and handed over at once. An event the bus
+ * delivers twice is stored once (its id is the key), so each endpoint gets it once. The
+ * services' internal events (`internal.*`) pass by: acknowledged with their batch, never stored
+ * nor delivered.
  */
 @Injectable()
 export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdown {
