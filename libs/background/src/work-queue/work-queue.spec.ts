@@ -211,6 +211,28 @@ describe(WorkQueue.name, () => {
     return { worker, seen };
   }
 
+  /** A worker whose jobs record their start and run until `release()`; claims on a wake-up only. */
+  function gatedWorker(name: string, concurrency: number) {
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const runs: Array<{ n: number; attempts: number }> = [];
+    const counts = { running: 0, mostRunning: 0 };
+    const worker = start(queue(), {
+      queue: name,
+      concurrency,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handle: async (job: Job<{ n: number }>) => {
+        counts.running++;
+        counts.mostRunning = Math.max(counts.mostRunning, counts.running);
+        runs.push({ n: job.payload.n, attempts: job.attempts });
+        await gate;
+        counts.running--;
+      },
+    });
+    return { worker, runs, counts, release: () => release() };
+  }
+
   /** A reservation of `count`, once the worker has started: none is granted before. */
   async function grantedOnceStarted(worker: WorkQueueWorker, count: number) {
     let reservation = NO_RESERVATION;
@@ -223,6 +245,7 @@ describe(WorkQueue.name, () => {
     name: string,
     reservation: JobReservation,
     payloads: unknown[],
+    { wake = true } = {},
   ): Promise<ClaimedRow[]> {
     const { rows } = await pool.query<ClaimedRow>(
       `INSERT INTO wq.jobs (queue, payload, attempts, locked_until, locked_by)
@@ -232,32 +255,15 @@ describe(WorkQueue.name, () => {
       [name, payloads.map((payload) => JSON.stringify(payload)), ...reservation.params],
     );
     // Those left unclaimed are for any worker: woken as for jobs enqueued.
-    if (payloads.length > reservation.count) wakeQueue(pool, SCHEMA, name);
+    if (wake && payloads.length > reservation.count) wakeQueue(pool, SCHEMA, name);
     return rows.filter((row) => row.attempts === 1);
   }
 
   it('runs the jobs a producer inserted claimed on a reservation, whose slots count as running until then', async () => {
     const name = 'reserved';
-    let release = () => undefined as void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const runs: Array<{ n: number; attempts: number }> = [];
-    let running = 0;
-    let mostRunning = 0;
-    const worker = start(queue(), {
-      queue: name,
-      concurrency: 4,
-      leaseMs: 30_000,
-      pollMs: 60_000,
-      handle: async (job: Job<{ n: number }>) => {
-        running++;
-        mostRunning = Math.max(mostRunning, running);
-        runs.push({ n: job.payload.n, attempts: job.attempts });
-        await gate;
-        running--;
-      },
-    });
+    const { worker, runs, counts, release } = gatedWorker(name, 4);
     await enqueue([{ queue: name, payload: { n: 0 } }]);
-    await eventually(() => running === 1);
+    await eventually(() => counts.running === 1);
 
     const reservation = worker.reserve(10);
     expect(reservation.count).toBe(3);
@@ -272,47 +278,33 @@ describe(WorkQueue.name, () => {
     expect(reservation.params[2]).not.toBeNull();
     for (const row of claimed) expect(row).toMatchObject({ locked_by: reservation.params[2] });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(running).toBe(1); // nothing claimed into the reserved slots meanwhile
+    expect(counts.running).toBe(1); // nothing claimed into the reserved slots meanwhile
     reservation.adopt(claimed);
-    await eventually(() => running === 4);
+    await eventually(() => counts.running === 4);
     release();
     await eventually(async () => (await remaining(name)) === 0 && runs.length === 6);
-    expect(mostRunning).toBe(4);
+    expect(counts.mostRunning).toBe(4);
     expect(runs.map((run) => run.n).sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(runs.every((run) => run.attempts === 1)).toBe(true);
   });
 
   it('grants no reservation while jobs queued before it wait unclaimed, so they start first', async () => {
     const name = 'reserved-behind';
-    let release = () => undefined as void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const started: number[] = [];
-    const worker = start(queue(), {
-      queue: name,
-      concurrency: 4,
-      leaseMs: 30_000,
-      pollMs: 60_000,
-      handle: async (job: Job<{ n: number }>) => {
-        started.push(job.payload.n);
-        await gate;
-      },
-    });
+    const { worker, runs, release } = gatedWorker(name, 4);
     const reservation = await grantedOnceStarted(worker, 2);
-    const claimed = await pool.query<ClaimedRow>(
-      `INSERT INTO wq.jobs (queue, payload, attempts, locked_until, locked_by)
-       SELECT $1, jsonb_build_object('n', n), ${claimedOnInsert('n', 2)}
-       FROM generate_series(1, 3) AS n ORDER BY n
-       RETURNING id::text AS id, queue, payload, attempts, run_at`,
-      [name, ...reservation.params],
-    );
     // No NOTIFY: only the producer's word tells the worker that job 3 waits in the table.
-    reservation.adopt(
-      claimed.rows.filter((row) => row.attempts === 1),
-      true,
+    const claimed = await insertOnReservation(
+      name,
+      reservation,
+      [1, 2, 3].map((n) => ({ n })),
+      {
+        wake: false,
+      },
     );
+    reservation.adopt(claimed, true);
     expect(worker.reserve(1).count).toBe(0); // two slots are free, but job 3 comes first
-    await eventually(() => started.length === 3);
-    expect(started.sort()).toEqual([1, 2, 3]);
+    await eventually(() => runs.length === 3);
+    expect(runs.map((run) => run.n).sort()).toEqual([1, 2, 3]);
     // The claim that took job 3 found the table empty: reservations are granted again.
     await eventually(() => worker.reserve(1).count === 1);
     release();
