@@ -532,6 +532,7 @@ describe('email broadcasts through the gateway', () => {
     });
 
     it('a scheduled broadcast sends at its time through the durable queue', async () => {
+      const mailed = sink.messages.length;
       const at = new Date(Date.now() + 31_000);
       const scheduled = await bird.broadcasts.create({
         from,
@@ -555,6 +556,11 @@ describe('email broadcasts through the gateway', () => {
       );
       expect(new Date(sent.started_at!).getTime()).toBeGreaterThanOrEqual(at.getTime() - 1000);
       expect(sent.recipient_count).toBe(3);
+      // `sent` once every message is queued; the next test counts the sink from when they landed.
+      await eventually(
+        () => Promise.resolve(sink.messages.length),
+        (count) => count >= mailed + 3,
+      );
     }, 90_000);
 
     it('a canceled scheduled broadcast sends nothing; cancel is idempotent and a draft cannot be canceled', async () => {
