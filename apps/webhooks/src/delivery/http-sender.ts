@@ -1,8 +1,9 @@
 import { isIP } from 'node:net';
-import type { Dispatcher } from 'undici';
 import { hostOf, isPrivateAddress, resolveAll } from '../endpoints/url-policy';
 import type { HostResolver } from '../endpoints/url-policy';
 import { OriginPools } from './origin-pools';
+import { postBody } from './post-body';
+import type { PostAnswer } from './post-body';
 
 export interface SendOutcome {
   /** The receiver answered 2xx. */
@@ -41,7 +42,7 @@ const pools = new OriginPools();
  * to the first address that passes the private-address rule, so a name that changed to a
  * private address since the endpoint was saved (DNS rebinding) is refused at delivery too.
  * Connections are undici's keep-alive pools: about half the CPU per request of `node:http`'s
- * client on this path (ADR 20).
+ * client on this path (ADR 20), driven through its low-level dispatch (ADR 21).
  */
 export async function sendWebhook(
   url: string,
@@ -77,49 +78,28 @@ export async function sendWebhook(
     address = allowed[0];
   }
   const pool = pools.get(target.origin, host, address, options.timeoutMs);
-  let response: Dispatcher.ResponseData;
+  let answer: PostAnswer;
   try {
-    response = await pool.request({
+    answer = await postBody(pool, {
       path: `${target.pathname}${target.search}`,
-      method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
       body,
-      // The whole exchange, connecting included, within the time-out.
-      signal: AbortSignal.timeout(options.timeoutMs),
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: options.maxBodyBytes,
     });
   } catch (err) {
     const { name, code, message } = err as NodeJS.ErrnoException;
-    return name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_CONNECT_TIMEOUT'
+    return name === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT'
       ? failed(`no answer within ${options.timeoutMs} ms`, 'timeout')
       : failed(`could not connect: ${code ?? message}`, 'connection');
   }
-  const { statusCode } = response;
-  const text = await keptText(response.body, options.maxBodyBytes);
-  const retryAfter = response.headers['retry-after'];
+  const { statusCode } = answer;
+  const retryAfter = answer.headers['retry-after'];
   return {
     ok: statusCode >= 200 && statusCode < 300,
     statusCode,
-    ...(text ? { body: text } : {}),
+    ...(answer.body ? { body: answer.body } : {}),
     durationMs: Date.now() - started,
     ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
   };
-}
-
-/**
- * The first `maxBytes` of an answer's body, as text. The rest is read and dropped, so the
- * connection can carry the next delivery; a body cut short by the time-out keeps what came.
- */
-async function keptText(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      if (kept >= maxBytes) continue;
-      chunks.push(chunk.subarray(0, maxBytes - kept));
-      kept += Math.min(chunk.length, maxBytes - kept);
-    }
-  } catch {
-    // Answered already: the status stands.
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
