@@ -34,9 +34,9 @@ export const webhooksEnv = {
     description: 'time a receiver has to answer a delivery',
   }),
   WEBHOOKS_CONCURRENCY: env.int({
-    default: 1000,
+    default: 10_000,
     min: 1,
-    max: 10_000,
+    max: 100_000,
     description:
       "deliveries a webhooks process holds at once: being sent, waiting for their endpoint's window, or being recorded",
   }),
