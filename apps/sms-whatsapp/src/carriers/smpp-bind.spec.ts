@@ -55,12 +55,13 @@ describe(SmppBind.name, () => {
     await Promise.all(
       Array.from({ length: 80 }, (_, i) => carriers.submit(gsmSubmission(TO, `t${i}`))),
     );
-    // A burst of 5, then one every 20 ms: 75 more need at least 1.5 s.
+    // A burst of 5, then one every 20 ms, never more than 50 in a second: 75 more need 1.5 s.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1450);
     const times = rig.smscs[0].submits.map((s) => s.receivedAt);
     const inAnySecond = Math.max(
       ...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length),
     );
+    // Sent: at most 50 in any second. The SMSC's receive times may bunch a few closer.
     expect(inAnySecond).toBeLessThanOrEqual(55);
     expect(rig.smscs[0].messages).toHaveLength(80);
   });
