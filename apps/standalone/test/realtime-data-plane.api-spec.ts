@@ -363,6 +363,64 @@ describe('realtime data plane through the gateway', () => {
     expect(errors[0]).toMatch(/revoked app key/);
   });
 
+  it('reaches socket.io subscribers by channel: not after they unsubscribe or leave, not the excluded connection', async () => {
+    type Frame = { event: string; channel?: string; data?: string };
+    const clients = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const socket = io(platform.base, {
+          path: '/realtime/socket.io',
+          auth: { key: created.key.id },
+          transports: ['websocket'],
+          forceNew: true,
+        });
+        const frames: Frame[] = [];
+        socket.on('message', (frame: Frame) => frames.push(frame));
+        await eventually(() => frames.some((f) => f.event === 'bird:connection_established'));
+        const id = (JSON.parse(frames[0].data ?? '{}') as { connection_id: string }).connection_id;
+        for (const channel of ['rooms-a', 'rooms-b'])
+          socket.emit('message', { event: 'bird:subscribe', data: { channel } });
+        await eventually(
+          () =>
+            frames.filter((f) => f.event === 'bird_internal:subscription_succeeded').length === 2,
+        );
+        const got = (event: string) =>
+          frames.filter((f) => f.event === event).map((f) => f.channel);
+        return { socket, id, got };
+      }),
+    );
+    const [first, second, third] = clients;
+    try {
+      first.socket.emit('message', { event: 'bird:unsubscribe', data: { channel: 'rooms-a' } });
+      third.socket.disconnect();
+      await eventually(async () => {
+        const channel = await bird.realtime.channels.get(created.app.id, 'rooms-a', {
+          include: ['connection_count'],
+        });
+        return channel.connection_count === 1;
+      });
+      await bird.realtime.publish(created.app.id, {
+        event: 'update',
+        channels: ['rooms-a', 'rooms-b'],
+        data: { n: 1 },
+      });
+      await bird.realtime.publish(created.app.id, {
+        event: 'excluded',
+        channels: ['rooms-b'],
+        data: { n: 2 },
+        exclude_connection_id: second.id,
+      });
+      await eventually(() => first.got('excluded').length === 1);
+      // A frame for the excluded one would have come before or with the first's: none did.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(first.got('update')).toEqual(['rooms-b']);
+      expect(second.got('update').sort()).toEqual(['rooms-a', 'rooms-b']);
+      expect(second.got('excluded')).toEqual([]);
+      expect(third.got('update')).toEqual([]);
+    } finally {
+      for (const { socket } of clients) socket.disconnect();
+    }
+  });
+
   it('passes client events to the other subscribers of a private channel, at most 10 a second per connection', async () => {
     const [sender, receiver] = [connect(), connect()];
     await Promise.all([connected(sender), connected(receiver)]);

@@ -219,11 +219,29 @@ describe(`${RealtimeEngine.name} across processes`, () => {
 });
 
 describe(`${RealtimeEngine.name} broadcasting`, () => {
-  it('hands a group its subscribers at once and sends to the others one by one, never the excluded', () => {
-    const engine = new RealtimeEngine();
+  /** A group that keeps its rooms as a socket.io server does, and records each room send. */
+  function roomGroup() {
+    const rooms = new Map<string, Set<string>>();
     const calls: Array<{ addresses: string[]; event: string }> = [];
-    const direct: string[] = [];
     const group = {};
+    const member = (address: string): NonNullable<ClientConnection['together']> => ({
+      group,
+      address,
+      join: (room) => rooms.set(room, (rooms.get(room) ?? new Set()).add(address)),
+      leave: (room) => void rooms.get(room)?.delete(address),
+      sendRoom: (room, frame, except) =>
+        calls.push({
+          addresses: [...(rooms.get(room) ?? [])].filter((a) => a !== except),
+          event: frame.event,
+        }),
+    });
+    return { calls, member, rooms };
+  }
+
+  it('sends a group one frame per channel for its subscribers and the others one by one, never the excluded', () => {
+    const engine = new RealtimeEngine();
+    const { calls, member } = roomGroup();
+    const direct: string[] = [];
     const grouped = (address: string) => {
       const connection: ClientConnection = {
         id: engine.newConnectionId(),
@@ -233,11 +251,7 @@ describe(`${RealtimeEngine.name} broadcasting`, () => {
         // Frames for this connection alone (the handshake, its subscription) still come here.
         send: (frame) => direct.push(frame.event),
         close: () => undefined,
-        together: {
-          group,
-          address,
-          sendAll: (addresses, frame) => calls.push({ addresses, event: frame.event }),
-        },
+        together: member(address),
       };
       engine.open(connection);
       engine.subscribe(connection.id, { channel: 'news' });
@@ -251,5 +265,38 @@ describe(`${RealtimeEngine.name} broadcasting`, () => {
     expect(plain.events('headline')).toHaveLength(1);
     expect(direct).not.toContain('headline');
     expect(a.id).not.toBe(c.id);
+  });
+
+  it("keeps a group's rooms in step with its subscriptions: unsubscribed and closed connections leave", () => {
+    const engine = new RealtimeEngine();
+    const { calls, member, rooms } = roomGroup();
+    const ids = ['sio-a', 'sio-b', 'sio-c'].map((address) => {
+      const connection: ClientConnection = {
+        id: engine.newConnectionId(),
+        appId: 'rap_1',
+        keyId: KEY,
+        secret: SECRET,
+        send: () => undefined,
+        close: () => undefined,
+        together: member(address),
+      };
+      engine.open(connection);
+      engine.subscribe(connection.id, { channel: 'news' });
+      engine.subscribe(connection.id, { channel: 'sport' });
+      return connection.id;
+    });
+    engine.unsubscribe(ids[0], { channel: 'news' });
+    engine.closed(ids[1]);
+    engine.publish('rap_1', ['news', 'sport'], 'update', {});
+    expect(calls).toEqual([
+      { addresses: ['sio-c'], event: 'update' },
+      { addresses: ['sio-a', 'sio-c'], event: 'update' },
+    ]);
+    engine.closed(ids[0]);
+    engine.closed(ids[2]);
+    expect([...rooms.values()].every((room) => room.size === 0)).toBe(true);
+    calls.length = 0;
+    engine.publish('rap_1', ['news', 'sport'], 'update', {});
+    expect(calls).toEqual([]);
   });
 });

@@ -22,15 +22,20 @@ export interface ClientConnection {
   send(frame: Frame): void;
   close(code: number, reason: string): void;
   /**
-   * Connections of one `group` can be written together: a broadcast hands `sendAll` the
-   * addresses of every subscriber of the group at once (socket.io encodes the frame once for
-   * all its sockets instead of once per socket).
+   * Connections of one `group` are written together (socket.io: one room per channel, the frame
+   * encoded once for all its sockets): the engine keeps the connection in a room per channel it
+   * subscribes to, and a broadcast is one `sendRoom` per group, whatever its size.
    */
-  readonly together?: {
-    group: object;
-    address: string;
-    sendAll: (addresses: string[], frame: Frame) => void;
-  };
+  readonly together?: ConnectionGroup & { address: string };
+}
+
+/** A transport's connections that a broadcast reaches at once, by room. */
+export interface ConnectionGroup {
+  group: object;
+  join(room: string): void;
+  leave(room: string): void;
+  /** Sends to the group's connections in `room`, but the one at `except`. */
+  sendRoom: (room: string, frame: Frame, except?: string) => void;
 }
 
 interface Member {
@@ -56,6 +61,10 @@ interface PresenceMember {
 
 interface ChannelState {
   subscribers: Set<string>;
+  /** Subscribers written one by one. */
+  single: Set<string>;
+  /** Subscribers written by room, counted per group. */
+  groups: Map<object, { members: number; sendRoom: ConnectionGroup['sendRoom'] }>;
   /** Presence channels: members by id, each with the connections it joined through. */
   members: Map<string, PresenceMember>;
 }
@@ -180,6 +189,13 @@ export class RealtimeEngine {
     state.channels.add(channel);
     realtimeSubscriptions.inc();
     target.subscribers.add(connection.id);
+    const { together } = connection;
+    if (together) {
+      together.join(channelKey(connection.appId, channel));
+      const group = target.groups.get(together.group);
+      if (group) group.members += 1;
+      else target.groups.set(together.group, { members: 1, sendRoom: together.sendRoom });
+    } else target.single.add(connection.id);
     if (member) {
       state.presence.set(channel, member);
       const present = target.members.get(member.id);
@@ -405,6 +421,12 @@ export class RealtimeEngine {
     const target = this.channels.get(channelKey(appId, channel));
     if (!target) return;
     target.subscribers.delete(id);
+    const { together } = state.connection;
+    if (together) {
+      together.leave(channelKey(appId, channel));
+      const group = target.groups.get(together.group);
+      if (group && --group.members === 0) target.groups.delete(together.group);
+    } else target.single.delete(id);
     const member = state.presence.get(channel);
     state.presence.delete(channel);
     if (member) {
@@ -424,34 +446,23 @@ export class RealtimeEngine {
     const name = channelKey(appId, channel);
     let state = this.channels.get(name);
     if (!state) {
-      state = { subscribers: new Set(), members: new Map() };
+      state = { subscribers: new Set(), single: new Set(), groups: new Map(), members: new Map() };
       this.channels.set(name, state);
     }
     return state;
   }
 
   private broadcast(appId: string, channel: string, frame: Frame, except?: string): void {
-    const target = this.channels.get(channelKey(appId, channel));
+    const key = channelKey(appId, channel);
+    const target = this.channels.get(key);
     if (!target) return;
-    let sent = 0;
-    let groups:
-      Map<object, { sendAll: (a: string[], f: Frame) => void; addresses: string[] }> | undefined;
-    for (const id of target.subscribers) {
-      const connection = id === except ? undefined : this.connections.get(id)?.connection;
-      if (!connection) continue;
-      sent += 1;
-      const together = connection.together;
-      if (!together) {
-        connection.send(frame);
-        continue;
-      }
-      groups ??= new Map();
-      const group = groups.get(together.group);
-      if (group) group.addresses.push(together.address);
-      else groups.set(together.group, { sendAll: together.sendAll, addresses: [together.address] });
-    }
-    if (groups) for (const group of groups.values()) group.sendAll(group.addresses, frame);
-    realtimeMessages.inc({ direction: 'out' }, sent);
+    const excepted = except !== undefined && target.subscribers.has(except);
+    const exceptTogether = excepted ? this.connections.get(except)?.connection.together : undefined;
+    for (const id of target.single)
+      if (id !== except) this.connections.get(id)?.connection.send(frame);
+    for (const [group, { sendRoom }] of target.groups)
+      sendRoom(key, frame, exceptTogether?.group === group ? exceptTogether.address : undefined);
+    realtimeMessages.inc({ direction: 'out' }, target.subscribers.size - (excepted ? 1 : 0));
   }
 }
 

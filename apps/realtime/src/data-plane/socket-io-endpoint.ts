@@ -7,7 +7,7 @@ import { ClientKeys } from './client-keys';
 import type { ActiveKey } from './client-keys';
 import { FrameHandler } from './frame-handler';
 import { RealtimeEngine } from './engine';
-import type { ClientConnection } from './engine';
+import type { ClientConnection, ConnectionGroup } from './engine';
 import { errorFrame, LIMITS, wireFrame } from './protocol';
 import type { Frame } from './protocol';
 
@@ -53,10 +53,23 @@ export class SocketIoEndpoint implements OnApplicationShutdown {
           next(new Error('The app key could not be checked; try again'));
         });
     });
-    // A broadcast to many sockets of this server is one packet, encoded once (each socket is in
-    // the room of its own id).
-    const sendAll = (ids: string[], frame: Frame) => io.to(ids).emit('message', wireFrame(frame));
-    io.on('connection', (socket) => this.serve(socket, { group: io, address: socket.id, sendAll }));
+    // A socket is in a room per channel it subscribes to (the engine keeps them in step), so a
+    // broadcast to a channel is one packet, encoded once, to one room.
+    const room = (key: string) => `channel:${key}`;
+    const sendRoom: ConnectionGroup['sendRoom'] = (key, frame, except) =>
+      (except ? io.to(room(key)).except(except) : io.to(room(key))).emit(
+        'message',
+        wireFrame(frame),
+      );
+    io.on('connection', (socket) =>
+      this.serve(socket, {
+        group: io,
+        address: socket.id,
+        sendRoom,
+        join: (key) => void socket.join(room(key)),
+        leave: (key) => void socket.leave(room(key)),
+      }),
+    );
     this.servers.push(io);
   }
 
