@@ -65,6 +65,22 @@ describe('realtime data plane through the gateway', () => {
     return handle;
   };
 
+  type Frame = { event: string; channel?: string; data?: string };
+  /** A raw socket.io client speaking the frames itself, once its connection is established. */
+  const rawClient = async () => {
+    const socket = io(platform.base, {
+      path: '/realtime/socket.io',
+      auth: { key: created.key.id },
+      transports: ['websocket'],
+      forceNew: true,
+    });
+    const frames: Frame[] = [];
+    socket.on('message', (frame: Frame) => frames.push(frame));
+    await eventually(() => frames.some((f) => f.event === 'bird:connection_established'));
+    const id = (JSON.parse(frames[0].data ?? '{}') as { connection_id: string }).connection_id;
+    return { socket, frames, id };
+  };
+
   beforeAll(async () => {
     platform = await startTestPlatform({
       RATE_LIMITS: 'read=100000,api_list=100000,write=100000,realtime_publish=100000',
@@ -364,19 +380,9 @@ describe('realtime data plane through the gateway', () => {
   });
 
   it('reaches socket.io subscribers by channel: not after they unsubscribe or leave, not the excluded connection', async () => {
-    type Frame = { event: string; channel?: string; data?: string };
     const clients = await Promise.all(
       [1, 2, 3].map(async () => {
-        const socket = io(platform.base, {
-          path: '/realtime/socket.io',
-          auth: { key: created.key.id },
-          transports: ['websocket'],
-          forceNew: true,
-        });
-        const frames: Frame[] = [];
-        socket.on('message', (frame: Frame) => frames.push(frame));
-        await eventually(() => frames.some((f) => f.event === 'bird:connection_established'));
-        const id = (JSON.parse(frames[0].data ?? '{}') as { connection_id: string }).connection_id;
+        const { socket, frames, id } = await rawClient();
         for (const channel of ['rooms-a', 'rooms-b'])
           socket.emit('message', { event: 'bird:subscribe', data: { channel } });
         await eventually(
@@ -479,21 +485,6 @@ describe('realtime data plane through the gateway', () => {
   });
 
   it('answers every limit with a clear error before anything breaks: frame size, subscriptions per connection, members per presence channel, channels per publish', async () => {
-    type Frame = { event: string; channel?: string; data?: string };
-    /** A raw socket.io client speaking the frames itself. */
-    const rawClient = async () => {
-      const socket = io(platform.base, {
-        path: '/realtime/socket.io',
-        auth: { key: created.key.id },
-        transports: ['websocket'],
-        forceNew: true,
-      });
-      const frames: Frame[] = [];
-      socket.on('message', (frame: Frame) => frames.push(frame));
-      await eventually(() => frames.some((f) => f.event === 'bird:connection_established'));
-      const id = (JSON.parse(frames[0].data ?? '{}') as { connection_id: string }).connection_id;
-      return { socket, frames, id };
-    };
     const sockets: Array<{ disconnect(): void }> = [];
     try {
       const one = await rawClient();
