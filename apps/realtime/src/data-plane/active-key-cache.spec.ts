@@ -23,6 +23,20 @@ describe(ActiveKeyCache.name, () => {
     expect(keys.get('rak_a')).toBeUndefined();
   });
 
+  it('marks a key due for a read in the background once half its time to live has passed', () => {
+    const keys = cache();
+    expect(keys.due('rak_a')).toBe(false);
+    keys.fill(key('rak_a'), keys.generation);
+    now += ACTIVE_KEY_TTL_MS / 2 - 1;
+    expect(keys.due('rak_a')).toBe(false);
+    now += 1;
+    expect(keys.due('rak_a')).toBe(true);
+    keys.fill(key('rak_a'), keys.generation);
+    expect(keys.due('rak_a')).toBe(false);
+    now += ACTIVE_KEY_TTL_MS - 1;
+    expect(keys.get('rak_a')).toBeDefined();
+  });
+
   it('forgets an evicted key, and every key of an evicted app', () => {
     const keys = cache();
     for (const k of [key('rak_a'), key('rak_b'), key('rak_c', 'rap_2')])

@@ -19,10 +19,11 @@ const MAX_KEYS = 10_000;
  *
  * A read that was under way while an eviction happened may have seen the row before the change:
  * it is not kept (`fill` compares the generation taken before the read), and `ClientKeys` reads
- * again.
+ * again. A key used in the second half of its life is `due` for a read in the background, so
+ * one in steady use never makes a publish wait for the database.
  */
 export class ActiveKeyCache {
-  private readonly keys = new Map<string, { key: ActiveKey; until: number }>();
+  private readonly keys = new Map<string, { key: ActiveKey; refreshAt: number; until: number }>();
   private evictions = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -44,7 +45,18 @@ export class ActiveKeyCache {
     if (generation !== this.evictions) return;
     this.keys.delete(key.keyId);
     if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value as string);
-    this.keys.set(key.keyId, { key, until: this.now() + ACTIVE_KEY_TTL_MS });
+    const now = this.now();
+    this.keys.set(key.keyId, {
+      key,
+      refreshAt: now + ACTIVE_KEY_TTL_MS / 2,
+      until: now + ACTIVE_KEY_TTL_MS,
+    });
+  }
+
+  /** Whether the key, fresh, is past half its time to live. */
+  due(keyId: string): boolean {
+    const entry = this.keys.get(keyId);
+    return entry !== undefined && entry.refreshAt <= this.now();
   }
 
   evictKey(keyId: string): void {

@@ -16,6 +16,8 @@ const MAX_READS = 3;
  */
 @Injectable()
 export class ClientKeys {
+  private readonly refreshing = new Set<string>();
+
   constructor(
     private readonly repository: ClientKeysRepository,
     private readonly box: SealedBox,
@@ -25,8 +27,23 @@ export class ClientKeys {
   /** The key if it exists, is not revoked and its app is active; `appId` narrows it to one app. */
   async active(keyId: string, appId?: string): Promise<ActiveKey | undefined> {
     if (!/^rak_[0-9a-z]{26}$/.test(keyId)) return undefined;
-    const key = this.cache.get(keyId) ?? (await this.read(keyId));
+    const cached = this.cache.get(keyId);
+    if (cached && this.cache.due(keyId)) this.refresh(keyId);
+    const key = cached ?? (await this.read(keyId));
     return key && (appId === undefined || key.appId === appId) ? key : undefined;
+  }
+
+  /**
+   * Reads a key in use again while the cache answers for it. A key found gone is evicted at
+   * once; a failed read leaves the entry to expire, and the next miss reads (and reports) again.
+   */
+  private refresh(keyId: string): void {
+    if (this.refreshing.has(keyId)) return;
+    this.refreshing.add(keyId);
+    this.read(keyId)
+      .then((key) => key ?? this.cache.evictKey(keyId))
+      .catch(() => undefined)
+      .finally(() => this.refreshing.delete(keyId));
   }
 
   /**

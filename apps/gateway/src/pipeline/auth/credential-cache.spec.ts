@@ -1,3 +1,5 @@
+import { CommonErrors } from '@switchboard/contracts';
+import { AppError } from '@switchboard/platform';
 import type { GatewayConfig } from '../../config/gateway.config';
 import type { Caller } from './caller';
 import { CredentialCache } from './credential-cache';
@@ -78,5 +80,64 @@ describe(CredentialCache.name, () => {
     expect(calls).toHaveLength(2);
     calls[1].resolve(alice);
     await again;
+  });
+
+  describe('an entry in the second half of its life', () => {
+    let now = 1_000_000;
+    beforeEach(() => jest.spyOn(Date, 'now').mockImplementation(() => now));
+    afterEach(() => jest.restoreAllMocks());
+
+    it('answers from memory while it is verified again in the background, once, and the new answer is kept for a full time to live', async () => {
+      const credentials = cache(30_000);
+      const { verify, calls } = manualVerify();
+      const first = credentials.remember('api:s5', verify);
+      calls[0].resolve(alice);
+      await first;
+      now += 14_999;
+      expect(credentials.remember('api:s5', verify)).toBe(alice);
+      expect(calls).toHaveLength(1);
+      now += 1;
+      expect(credentials.remember('api:s5', verify)).toBe(alice);
+      expect(credentials.remember('api:s5', verify)).toBe(alice);
+      expect(calls).toHaveLength(2);
+      const renamed = { ...alice, role: 'read' as const };
+      calls[1].resolve(renamed);
+      await Promise.resolve();
+      await Promise.resolve();
+      now += 29_999;
+      expect(credentials.remember('api:s5', verify)).toEqual(renamed);
+    });
+
+    it('drops the entry at once when the background verification finds the credential gone', async () => {
+      const credentials = cache(30_000);
+      const { verify, calls } = manualVerify();
+      const first = credentials.remember('api:s6', verify);
+      calls[0].resolve(alice);
+      await first;
+      now += 20_000;
+      expect(credentials.remember('api:s6', verify)).toBe(alice);
+      calls[1].reject(new AppError(CommonErrors.InvalidCredentials));
+      await new Promise((settle) => setImmediate(settle));
+      const next = credentials.remember('api:s6', verify);
+      expect(next).toBeInstanceOf(Promise);
+      calls[2].reject(new AppError(CommonErrors.InvalidCredentials));
+      await expect(next).rejects.toBeInstanceOf(AppError);
+    });
+
+    it('keeps answering until it expires when the background verification fails for another reason (the database down)', async () => {
+      const credentials = cache(30_000);
+      const { verify, calls } = manualVerify();
+      const first = credentials.remember('api:s7', verify);
+      calls[0].resolve(alice);
+      await first;
+      now += 20_000;
+      void credentials.remember('api:s7', verify);
+      calls[1].reject(new Error('connection refused'));
+      await new Promise((settle) => setImmediate(settle));
+      now += 9_999;
+      expect(credentials.remember('api:s7', verify)).toBe(alice);
+      now += 1;
+      expect(credentials.remember('api:s7', verify)).toBeInstanceOf(Promise);
+    });
   });
 });
