@@ -86,58 +86,56 @@ describe(CredentialCache.name, () => {
     let now = 1_000_000;
     beforeEach(() => jest.spyOn(Date, 'now').mockImplementation(() => now));
     afterEach(() => jest.restoreAllMocks());
+    const settle = () => new Promise((done) => setImmediate(done));
 
-    it('answers from memory while it is verified again in the background, once, and the new answer is kept for a full time to live', async () => {
+    /** A cache of 30 s holding `key` for alice, verified just now; `remember` asks for it again. */
+    async function verifiedOnce(key: string) {
       const credentials = cache(30_000);
       const { verify, calls } = manualVerify();
-      const first = credentials.remember('api:s5', verify);
+      const first = credentials.remember(key, verify);
       calls[0].resolve(alice);
       await first;
+      return { calls, remember: () => credentials.remember(key, verify) };
+    }
+
+    it('answers from memory while it is verified again in the background, once, and the new answer is kept for a full time to live', async () => {
+      const { calls, remember } = await verifiedOnce('api:s5');
       now += 14_999;
-      expect(credentials.remember('api:s5', verify)).toBe(alice);
+      expect(remember()).toBe(alice);
       expect(calls).toHaveLength(1);
       now += 1;
-      expect(credentials.remember('api:s5', verify)).toBe(alice);
-      expect(credentials.remember('api:s5', verify)).toBe(alice);
+      expect(remember()).toBe(alice);
+      expect(remember()).toBe(alice);
       expect(calls).toHaveLength(2);
       const renamed = { ...alice, role: 'read' as const };
       calls[1].resolve(renamed);
-      await Promise.resolve();
-      await Promise.resolve();
+      await settle();
       now += 29_999;
-      expect(credentials.remember('api:s5', verify)).toEqual(renamed);
+      expect(remember()).toEqual(renamed);
     });
 
     it('drops the entry at once when the background verification finds the credential gone', async () => {
-      const credentials = cache(30_000);
-      const { verify, calls } = manualVerify();
-      const first = credentials.remember('api:s6', verify);
-      calls[0].resolve(alice);
-      await first;
+      const { calls, remember } = await verifiedOnce('api:s6');
       now += 20_000;
-      expect(credentials.remember('api:s6', verify)).toBe(alice);
+      expect(remember()).toBe(alice);
       calls[1].reject(new AppError(CommonErrors.InvalidCredentials));
-      await new Promise((settle) => setImmediate(settle));
-      const next = credentials.remember('api:s6', verify);
+      await settle();
+      const next = remember();
       expect(next).toBeInstanceOf(Promise);
       calls[2].reject(new AppError(CommonErrors.InvalidCredentials));
       await expect(next).rejects.toBeInstanceOf(AppError);
     });
 
     it('keeps answering until it expires when the background verification fails for another reason (the database down)', async () => {
-      const credentials = cache(30_000);
-      const { verify, calls } = manualVerify();
-      const first = credentials.remember('api:s7', verify);
-      calls[0].resolve(alice);
-      await first;
+      const { calls, remember } = await verifiedOnce('api:s7');
       now += 20_000;
-      void credentials.remember('api:s7', verify);
+      void remember();
       calls[1].reject(new Error('connection refused'));
-      await new Promise((settle) => setImmediate(settle));
+      await settle();
       now += 9_999;
-      expect(credentials.remember('api:s7', verify)).toBe(alice);
+      expect(remember()).toBe(alice);
       now += 1;
-      expect(credentials.remember('api:s7', verify)).toBeInstanceOf(Promise);
+      expect(remember()).toBeInstanceOf(Promise);
     });
   });
 });
