@@ -31,6 +31,8 @@ export function serviceDataSourceOptions(database: ServiceDatabase): DataSourceO
     extra: {
       max: database.poolSize ?? 10,
       idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
+      // A connection parked that long must not be dropped unseen by a NAT or a load balancer.
+      keepAlive: true,
       application_name: `switchboard-${database.schema}`,
     },
   };

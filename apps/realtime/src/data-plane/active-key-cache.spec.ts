@@ -23,7 +23,7 @@ describe(ActiveKeyCache.name, () => {
     expect(keys.get('rak_a')).toBeUndefined();
   });
 
-  it('marks a key due for a read in the background once half its time to live has passed', () => {
+  it('marks a key due for a read in the background once half its time to live has passed, until it is held or expires', () => {
     const keys = cache();
     expect(keys.due('rak_a')).toBe(false);
     keys.fill(key('rak_a'), keys.generation);
@@ -35,6 +35,10 @@ describe(ActiveKeyCache.name, () => {
     expect(keys.due('rak_a')).toBe(false);
     now += ACTIVE_KEY_TTL_MS - 1;
     expect(keys.get('rak_a')).toBeDefined();
+    keys.holdRefresh('rak_a');
+    expect(keys.due('rak_a')).toBe(false);
+    now += 1;
+    expect(keys.due('rak_a')).toBe(false);
   });
 
   it('forgets an evicted key, and every key of an evicted app', () => {

@@ -56,7 +56,14 @@ export class ActiveKeyCache {
   /** Whether the key, fresh, is past half its time to live. */
   due(keyId: string): boolean {
     const entry = this.keys.get(keyId);
-    return entry !== undefined && entry.refreshAt <= this.now();
+    const now = this.now();
+    return entry !== undefined && entry.refreshAt <= now && entry.until > now;
+  }
+
+  /** No more background reads of the key: it answers until it expires. */
+  holdRefresh(keyId: string): void {
+    const entry = this.keys.get(keyId);
+    if (entry) entry.refreshAt = entry.until;
   }
 
   evictKey(keyId: string): void {

@@ -12,29 +12,42 @@ const row = (connectionCounting: boolean): ActiveKeyRow => ({
   connection_counting: connectionCounting,
 });
 
-/** Reads the test answers by hand, counting how many were made. */
+type Read = ((found: ActiveKeyRow | undefined) => void) & { fail: (err: Error) => void };
+
+/** Reads the test answers (or fails) by hand, counting how many were made. */
 function manualRepository() {
-  const reads: Array<(found: ActiveKeyRow | undefined) => void> = [];
+  const reads: Read[] = [];
   const repository = {
-    findActive: () => new Promise<ActiveKeyRow | undefined>((answer) => reads.push(answer)),
+    findActive: () =>
+      new Promise<ActiveKeyRow | undefined>((answer, fail) =>
+        reads.push(Object.assign(answer, { fail })),
+      ),
   } as unknown as ClientKeysRepository;
   return { repository, reads };
 }
+
+const failLast = (reads: Read[]) => reads[reads.length - 1].fail(new Error('connection refused'));
 
 const settle = () => new Promise((done) => setImmediate(done));
 
 describe(ClientKeys.name, () => {
   let now = 1_000;
   const box = { open: (sealed: string) => `opened:${sealed}` } as unknown as SealedBox;
-  const cache = () => new ActiveKeyCache(() => now);
 
-  it('answers a key in the second half of its life at once and reads it again in the background, once', async () => {
+  /** Keys over a repository the test answers, the key read once and now due for a refresh. */
+  async function keyDueForRefresh() {
     const { repository, reads } = manualRepository();
-    const keys = new ClientKeys(repository, box, cache());
+    const cache = new ActiveKeyCache(() => now);
+    const keys = new ClientKeys(repository, box, cache);
     const first = keys.active(KEY_ID);
     reads[0](row(false));
-    expect(await first).toMatchObject({ appId: 'rap_1', connectionCounting: false });
+    await first;
     now += ACTIVE_KEY_TTL_MS / 2;
+    return { keys, cache, reads };
+  }
+
+  it('answers a key in the second half of its life at once and reads it again in the background, once', async () => {
+    const { keys, reads } = await keyDueForRefresh();
     const during = await Promise.all([keys.active(KEY_ID), keys.active(KEY_ID)]);
     expect(during.map((key) => key?.connectionCounting)).toEqual([false, false]);
     expect(reads).toHaveLength(2);
@@ -47,12 +60,7 @@ describe(ClientKeys.name, () => {
   });
 
   it('forgets a key at once when the background read finds it gone', async () => {
-    const { repository, reads } = manualRepository();
-    const keys = new ClientKeys(repository, box, cache());
-    const first = keys.active(KEY_ID);
-    reads[0](row(false));
-    await first;
-    now += ACTIVE_KEY_TTL_MS / 2;
+    const { keys, reads } = await keyDueForRefresh();
     expect(await keys.active(KEY_ID)).toBeDefined();
     reads[1](undefined);
     await settle();
@@ -60,5 +68,35 @@ describe(ClientKeys.name, () => {
     expect(reads).toHaveLength(3);
     reads[2](undefined);
     expect(await next).toBeUndefined();
+  });
+
+  it('does not bring back a key revoked while its background read was under way (the read is made again)', async () => {
+    const { keys, cache, reads } = await keyDueForRefresh();
+    await keys.active(KEY_ID);
+    cache.evictKey(KEY_ID); // the revocation, while the background read still runs
+    reads[1](row(false)); // that read saw the row before the revocation
+    await settle();
+    expect(reads).toHaveLength(3);
+    reads[2](undefined);
+    await settle();
+    const next = keys.active(KEY_ID);
+    expect(reads).toHaveLength(4);
+    reads[3](undefined);
+    expect(await next).toBeUndefined();
+  });
+
+  it('keeps answering with a key whose background read failed, without reading again, until it expires', async () => {
+    const { keys, reads } = await keyDueForRefresh();
+    await keys.active(KEY_ID);
+    failLast(reads);
+    await settle();
+    now += ACTIVE_KEY_TTL_MS / 2 - 1;
+    expect(await keys.active(KEY_ID)).toBeDefined();
+    expect(reads).toHaveLength(2);
+    now += 1;
+    const next = keys.active(KEY_ID);
+    expect(reads).toHaveLength(3);
+    reads[2](row(false));
+    expect(await next).toBeDefined();
   });
 });

@@ -35,14 +35,18 @@ export class ClientKeys {
 
   /**
    * Reads a key in use again while the cache answers for it. A key found gone is evicted at
-   * once; a failed read leaves the entry to expire, and the next miss reads (and reports) again.
+   * once (the eviction makes reads of other keys under way read again, as any eviction does); a
+   * failed read leaves the entry to expire without trying again, and the next miss reads (and
+   * reports) again.
    */
   private refresh(keyId: string): void {
     if (this.refreshing.has(keyId)) return;
     this.refreshing.add(keyId);
     this.read(keyId)
-      .then((key) => key ?? this.cache.evictKey(keyId))
-      .catch(() => undefined)
+      .then(
+        (key) => key ?? this.cache.evictKey(keyId),
+        () => this.cache.holdRefresh(keyId),
+      )
       .finally(() => this.refreshing.delete(keyId));
   }
 

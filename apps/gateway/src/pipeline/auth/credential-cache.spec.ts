@@ -95,7 +95,11 @@ describe(CredentialCache.name, () => {
       const first = credentials.remember(key, verify);
       calls[0].resolve(alice);
       await first;
-      return { calls, remember: () => credentials.remember(key, verify) };
+      return {
+        calls,
+        remember: () => credentials.remember(key, verify),
+        forget: () => credentials.forget(key),
+      };
     }
 
     it('answers from memory while it is verified again in the background, once, and the new answer is kept for a full time to live', async () => {
@@ -126,6 +130,17 @@ describe(CredentialCache.name, () => {
       await expect(next).rejects.toBeInstanceOf(AppError);
     });
 
+    it('does not keep what a background verification learnt once the secret was forgotten (a logout)', async () => {
+      const { calls, remember, forget } = await verifiedOnce('session:s8');
+      now += 20_000;
+      expect(remember()).toBe(alice);
+      forget();
+      calls[1].resolve(alice);
+      await settle();
+      expect(remember()).toBeInstanceOf(Promise);
+      expect(calls).toHaveLength(3);
+    });
+
     it('keeps answering until it expires when the background verification fails for another reason (the database down)', async () => {
       const { calls, remember } = await verifiedOnce('api:s7');
       now += 20_000;
@@ -134,8 +149,11 @@ describe(CredentialCache.name, () => {
       await settle();
       now += 9_999;
       expect(remember()).toBe(alice);
+      // Not verified again in the background while the database fails: the entry just expires.
+      expect(calls).toHaveLength(2);
       now += 1;
       expect(remember()).toBeInstanceOf(Promise);
+      expect(calls).toHaveLength(3);
     });
   });
 });

@@ -19,7 +19,7 @@ const MAX_ENTRIES = 10_000;
  * keeps answering, so a credential in steady use never makes a request wait for the database.
  * The time to live still bounds what an entry answers: a re-verification that finds the
  * credential gone drops the entry at once, and one that fails otherwise (the database down)
- * leaves it to expire.
+ * leaves it to expire without trying again: the request after that verifies, and reports.
  */
 @Injectable()
 export class CredentialCache {
@@ -52,9 +52,11 @@ export class CredentialCache {
           return caller;
         },
         (err: unknown) => {
-          // The credential was judged (unknown, revoked, ended): nothing may answer for it.
-          if (err instanceof AppError && this.verifying.get(key) === verification)
-            this.entries.delete(key);
+          if (this.verifying.get(key) === verification) {
+            // The credential was judged (unknown, revoked, ended): nothing may answer for it.
+            if (err instanceof AppError) this.entries.delete(key);
+            else this.holdRefresh(key);
+          }
           throw err;
         },
       )
@@ -69,6 +71,12 @@ export class CredentialCache {
   forget(key: string): void {
     this.entries.delete(key);
     this.verifying.delete(key);
+  }
+
+  /** No more background verifications of the entry: it answers until it expires. */
+  private holdRefresh(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry) entry.refreshAt = entry.expiresAt;
   }
 
   private keep(key: string, caller: Caller): void {
