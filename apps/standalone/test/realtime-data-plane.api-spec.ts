@@ -20,6 +20,9 @@ const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 1
 const authFor = (key: string, secret: string, signed: string) =>
   `${key}:${createHmac('sha256', secret).update(signed).digest('hex')}`;
 
+/** Pusher's "over capacity": the server closed a connection that stopped reading. */
+const CLOSE_OVER_CAPACITY = 4100;
+
 interface AppWithKey {
   app: { id: string; connection_counting: boolean };
   key: { id: string; secret: string };
@@ -66,6 +69,10 @@ describe('realtime data plane through the gateway', () => {
   };
 
   type Frame = { event: string; channel?: string; data?: string };
+  const realtimeHeaders = () => ({
+    'x-realtime-key': created.key.id,
+    'x-realtime-secret': created.key.secret,
+  });
   /** A raw socket.io client speaking the frames itself, once its connection is established. */
   const rawClient = async () => {
     const socket = io(platform.base, {
@@ -549,6 +556,74 @@ describe('realtime data plane through the gateway', () => {
     expect(tooMany.status).toBe(422);
     expect(tooMany.body).toMatchObject({ error: { param: 'channels' } });
   }, 60_000);
+
+  it('closes a connection whose reader stopped reading (WebSocket and socket.io), while one that reads gets every event', async () => {
+    const channel = 'firehose';
+    const reader = connect();
+    await connected(reader);
+    let read = 0;
+    (await subscribed(reader, channel)).bind('chunk', () => (read += 1));
+    // A WebSocket client of the official protocol, subscribed, that then stops reading.
+    const ws = new WebSocket(
+      `${platform.base.replace('http', 'ws')}/app/${created.key.id}?protocol=7&client=test`,
+    );
+    const wsFrames: Frame[] = [];
+    ws.on('message', (raw: Buffer) => wsFrames.push(JSON.parse(raw.toString()) as Frame));
+    await eventually(() => wsFrames.length > 0);
+    ws.send(JSON.stringify({ event: 'bird:subscribe', data: { channel } }));
+    const sio = await rawClient();
+    sio.socket.emit('message', { event: 'bird:subscribe', data: { channel } });
+    const succeeded = (frames: Frame[]) =>
+      frames.some((f) => f.event === 'bird_internal:subscription_succeeded');
+    await eventually(() => succeeded(wsFrames) && succeeded(sio.frames));
+    const wsClosed = new Promise<number>((done) => ws.on('close', (code: number) => done(code)));
+    const sioGone = new Promise<void>((done) => sio.socket.on('disconnect', () => done()));
+    (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const engineIo = sio.socket.io.engine as unknown as {
+      transport: { ws: { _socket: { pause(): void } } };
+    };
+    engineIo.transport.ws._socket.pause();
+
+    // 10 events of ~9 KB a request: past what the kernel's buffers take, then past the limit.
+    const batch = {
+      events: Array.from({ length: 10 }, () => ({
+        event: 'chunk',
+        channel,
+        data: 'x'.repeat(9_000),
+      })),
+    };
+    const occupancy = async () =>
+      (
+        await call<{ connection_count: number }>(
+          platform.base,
+          'GET',
+          `/v1/realtime/apps/${created.app.id}/channels/${channel}?include=connection_count`,
+          { token: acme.api_key.secret, headers: realtimeHeaders() },
+        )
+      ).body.connection_count;
+    let published = 0;
+    while ((await occupancy()) > 1) {
+      expect(published).toBeLessThan(8_000);
+      for (let i = 0; i < 20; i++) {
+        const res = await call(
+          platform.base,
+          'POST',
+          `/v1/realtime/apps/${created.app.id}/batch-events`,
+          { token: acme.api_key.secret, headers: realtimeHeaders(), body: batch },
+        );
+        expect(res.status).toBe(200);
+        published += 10;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // Both stalled readers were closed; the one that reads got every event.
+    await eventually(() => read === published, 30_000);
+    // Reading again, each finds its connection closed once it has read what was already sent.
+    (ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    (engineIo.transport.ws._socket as unknown as { resume(): void }).resume();
+    expect([CLOSE_OVER_CAPACITY, 1006]).toContain(await wsClosed);
+    await sioGone;
+  }, 120_000);
 
   it('answers the data-plane rules with the envelope', async () => {
     const raw = (method: string, path: string, body?: unknown, key = created.key) =>

@@ -8,7 +8,14 @@ import { ClientKeys } from './client-keys';
 import { RealtimeEngine } from './engine';
 import type { ClientConnection } from './engine';
 import { FrameHandler } from './frame-handler';
-import { CloseCodes, encodeFrame, errorFrame, LIMITS, ServerEvents } from './protocol';
+import {
+  CloseCodes,
+  DROP_GRACE_MS,
+  encodeFrame,
+  errorFrame,
+  LIMITS,
+  ServerEvents,
+} from './protocol';
 import type { Frame } from './protocol';
 import { SOCKET_IO_PATH } from './socket-io-endpoint';
 
@@ -74,6 +81,11 @@ export class ClientEndpoint implements OnApplicationShutdown {
           if (ws.readyState === ws.OPEN) ws.send(encodeFrame(frame));
         },
         close: (code: number, reason: string) => ws.close(code, reason),
+        unsentBytes: () => ws.bufferedAmount,
+        drop: (code: number, reason: string) => {
+          ws.close(code, reason);
+          setTimeout(() => ws.readyState === ws.CLOSED || ws.terminate(), DROP_GRACE_MS).unref();
+        },
       });
     });
   }

@@ -13,6 +13,7 @@ import { ClientListener } from './client-listener';
 import { FrameHandler } from './frame-handler';
 import { RealtimeCluster } from './realtime-cluster';
 import { SocketIoEndpoint } from './socket-io-endpoint';
+import { StalledConnections } from './stalled-connections';
 
 /**
  * The realtime data plane: the engine of this process, the official client's endpoint and the
@@ -38,6 +39,7 @@ export class DataPlaneModule {
         SocketIoEndpoint,
         RealtimeCluster,
         ClientListener,
+        StalledConnections,
       ],
       exports: [RealtimeEngine, RealtimeCluster, ClientKeys, ClientEndpoint, SocketIoEndpoint],
     };

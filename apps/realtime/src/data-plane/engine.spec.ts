@@ -1,5 +1,6 @@
 import { RealtimeEngine, SubscriptionRefused } from './engine';
 import type { ClientConnection } from './engine';
+import { CloseCodes, LIMITS } from './protocol';
 import type { Frame } from './protocol';
 import { authFor, signedString } from './signatures';
 
@@ -16,6 +17,8 @@ function fakeConnection(engine: RealtimeEngine, appId = 'rap_1', keyId = KEY) {
     secret: SECRET,
     send: (frame) => frames.push(frame),
     close: (code) => closes.push(code),
+    unsentBytes: () => 0,
+    drop: (code) => closes.push(code),
   };
   engine.open(connection);
   return {
@@ -251,6 +254,8 @@ describe(`${RealtimeEngine.name} broadcasting`, () => {
         // Frames for this connection alone (the handshake, its subscription) still come here.
         send: (frame) => direct.push(frame.event),
         close: () => undefined,
+        unsentBytes: () => 0,
+        drop: () => undefined,
         together: member(address),
       };
       engine.open(connection);
@@ -278,6 +283,8 @@ describe(`${RealtimeEngine.name} broadcasting`, () => {
         secret: SECRET,
         send: () => undefined,
         close: () => undefined,
+        unsentBytes: () => 0,
+        drop: () => undefined,
         together: member(address),
       };
       engine.open(connection);
@@ -298,5 +305,40 @@ describe(`${RealtimeEngine.name} broadcasting`, () => {
     calls.length = 0;
     engine.publish('rap_1', ['news', 'sport'], 'update', {});
     expect(calls).toEqual([]);
+  });
+
+  it('closes a connection over the unsent limit at two checks in a row (4100), not one over it once', () => {
+    const engine = new RealtimeEngine();
+    const unsent = new Map<string, number>();
+    const dropped: Array<[string, number]> = [];
+    const connect = () => {
+      const frames: Frame[] = [];
+      const connection: ClientConnection = {
+        id: engine.newConnectionId(),
+        appId: 'rap_1',
+        keyId: KEY,
+        secret: SECRET,
+        send: (frame) => frames.push(frame),
+        close: () => undefined,
+        unsentBytes: () => unsent.get(connection.id) ?? 0,
+        drop: (code) => dropped.push([connection.id, code]),
+      };
+      engine.open(connection);
+      engine.subscribe(connection.id, { channel: 'news' });
+      return { id: connection.id, frames };
+    };
+    const [stalled, bursty, reading] = [connect(), connect(), connect()];
+    const over = LIMITS.unsentBytesPerConnection + 1;
+    unsent.set(stalled.id, over).set(bursty.id, over);
+    expect(engine.closeStalled()).toBe(0);
+    unsent.set(bursty.id, 0);
+    expect(engine.closeStalled()).toBe(1);
+    expect(dropped).toEqual([[stalled.id, CloseCodes.OverCapacity]]);
+    unsent.set(bursty.id, over);
+    expect(engine.closeStalled()).toBe(0);
+    engine.publish('rap_1', ['news'], 'headline', {});
+    const headlines = (c: { frames: Frame[] }) => c.frames.filter((f) => f.event === 'headline');
+    expect([stalled, bursty, reading].map((c) => headlines(c).length)).toEqual([0, 1, 1]);
+    expect(engine.localChannels('rap_1')[0].connections).toBe(2);
   });
 });

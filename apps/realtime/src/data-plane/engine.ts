@@ -6,6 +6,7 @@ import {
   realtimeConnections,
   realtimeDeliveryLatency,
   realtimeMessages,
+  realtimeStalledClosed,
   realtimeSubscriptions,
 } from './realtime-metrics';
 import { channelKey, RemotePresence, splitKey } from './remote-presence';
@@ -21,6 +22,10 @@ export interface ClientConnection {
   readonly secret: string;
   send(frame: Frame): void;
   close(code: number, reason: string): void;
+  /** Bytes sent to the connection that the network has not taken yet. */
+  unsentBytes(): number;
+  /** Closes a connection whose reader stalled, without waiting for it to read what is queued. */
+  drop(code: number, reason: string): void;
   /**
    * Connections of one `group` are written together (socket.io: one room per channel, the frame
    * encoded once for all its sockets): the engine keeps the connection in a room per channel it
@@ -105,6 +110,8 @@ export class RealtimeEngine {
   private readonly remote = new RemotePresence();
   private presenceListener: (change: PresenceChange) => void = () => undefined;
   private sequence = 0;
+  /** Connections over the unsent limit at the last `closeStalled`. */
+  private readonly backlogged = new Set<string>();
 
   onPresenceChange(listener: (change: PresenceChange) => void): void {
     this.presenceListener = listener;
@@ -136,6 +143,7 @@ export class RealtimeEngine {
     if (!state) return;
     for (const channel of [...state.channels]) this.leave(state, channel);
     this.connections.delete(connectionId);
+    this.backlogged.delete(connectionId);
     realtimeConnections.dec();
   }
 
@@ -291,6 +299,28 @@ export class RealtimeEngine {
       code,
       'the member was disconnected',
     );
+  }
+
+  /**
+   * Closes the connections whose unsent bytes were over the limit at this check and the one
+   * before (called once a second): a reader that stopped reading. One over it only once is a
+   * burst the network is still taking. Answers how many were closed.
+   */
+  closeStalled(): number {
+    let closed = 0;
+    for (const [id, state] of this.connections) {
+      if (state.connection.unsentBytes() <= LIMITS.unsentBytesPerConnection) {
+        this.backlogged.delete(id);
+      } else if (!this.backlogged.has(id)) {
+        this.backlogged.add(id);
+      } else {
+        this.closed(id);
+        state.connection.drop(CloseCodes.OverCapacity, 'the client is not reading its events');
+        realtimeStalledClosed.inc();
+        closed += 1;
+      }
+    }
+    return closed;
   }
 
   /** Closes every connection the key opened (a revoked key). */

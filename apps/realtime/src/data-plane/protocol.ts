@@ -31,6 +31,11 @@ export const CloseCodes = {
   AppGone: 4003,
   /** A server-side disconnect of the signed-in member. */
   MemberTerminated: 4009,
+  /**
+   * Over capacity (Pusher's 4100: reconnect after backing off): the client stopped reading, and
+   * what it was sent piled up past `LIMITS.unsentBytesPerConnection`.
+   */
+  OverCapacity: 4100,
   /** Nothing heard within the activity time-out after a ping. */
   ActivityTimeout: 4201,
 } as const;
@@ -51,7 +56,19 @@ export const LIMITS = {
   memberDataBytes: 1_000,
   /** Client events a connection may send per second; more get an error frame and go nowhere. */
   clientEventsPerSecond: 10,
+  /**
+   * Bytes a connection may leave unread (held by the server after the kernel's buffers filled)
+   * at two checks a second apart before it is closed: a stalled reader would otherwise hold
+   * every event it is sent in the server's memory. Centrifugo's default queue limit.
+   */
+  unsentBytesPerConnection: 1_048_576,
 } as const;
+
+/**
+ * How long a connection closed for not reading may take to read its close frame before its
+ * socket is destroyed (and what was queued for it freed).
+ */
+export const DROP_GRACE_MS = 1_000;
 
 export interface Frame {
   event: string;

@@ -26,3 +26,9 @@ export const realtimeDeliveryLatency = new Histogram({
   buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
   registers: [metricsRegistry],
 });
+
+export const realtimeStalledClosed = new Counter({
+  name: 'switchboard_realtime_stalled_closed_total',
+  help: 'Connections closed because their reader stopped reading (over the unsent-bytes limit)',
+  registers: [metricsRegistry],
+});

@@ -8,7 +8,7 @@ import type { ActiveKey } from './client-keys';
 import { FrameHandler } from './frame-handler';
 import { RealtimeEngine } from './engine';
 import type { ClientConnection, ConnectionGroup } from './engine';
-import { errorFrame, LIMITS, wireFrame } from './protocol';
+import { DROP_GRACE_MS, errorFrame, LIMITS, wireFrame } from './protocol';
 import type { Frame } from './protocol';
 
 export const SOCKET_IO_PATH = '/realtime/socket.io';
@@ -90,6 +90,13 @@ export class SocketIoEndpoint implements OnApplicationShutdown {
         socket.emit('message', wireFrame(errorFrame(code, reason)));
         socket.disconnect(true);
       },
+      unsentBytes: () => unsentBytes(socket),
+      // engine.io would wait for its queue to drain before closing; a stalled reader never does.
+      drop: () => {
+        const ws = engineIoOf(socket).transport.socket;
+        socket.conn.close(true);
+        setTimeout(() => ws?.terminate?.(), DROP_GRACE_MS).unref();
+      },
     };
     socket.on('message', (payload: unknown) => {
       const raw = typeof payload === 'string' ? payload : JSON.stringify(payload ?? null);
@@ -98,4 +105,20 @@ export class SocketIoEndpoint implements OnApplicationShutdown {
     socket.on('disconnect', () => this.engine.closed(connection.id));
     this.engine.open(connection);
   }
+}
+
+/** What engine.io keeps for a socket and does not type: its queue, and its WebSocket if any. */
+function engineIoOf(socket: Socket) {
+  return socket.conn as unknown as {
+    writeBuffer: Array<{ data?: string | Buffer }>;
+    transport: { socket?: { bufferedAmount?: number; terminate?: () => void } };
+  };
+}
+
+/** engine.io's queue for the socket (filled while its transport cannot write) and its WebSocket's. */
+function unsentBytes(socket: Socket): number {
+  const conn = engineIoOf(socket);
+  let bytes = conn.transport.socket?.bufferedAmount ?? 0;
+  for (const packet of conn.writeBuffer) bytes += packet.data?.length ?? 0;
+  return bytes;
 }
