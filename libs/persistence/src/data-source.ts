@@ -31,8 +31,10 @@ export function serviceDataSourceOptions(database: ServiceDatabase): DataSourceO
     extra: {
       max: database.poolSize ?? 10,
       idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
-      // A connection parked that long must not be dropped unseen by a NAT or a load balancer.
+      // A connection parked that long must not be dropped unseen by a NAT or a load balancer,
+      // nor keep a process (a script, a test worker) alive once nothing else does.
       keepAlive: true,
+      allowExitOnIdle: true,
       application_name: `switchboard-${database.schema}`,
     },
   };
