@@ -623,6 +623,7 @@ describe('realtime data plane through the gateway', () => {
     (engineIo.transport.ws._socket as unknown as { resume(): void }).resume();
     expect([CLOSE_OVER_CAPACITY, 1006]).toContain(await wsClosed);
     await sioGone;
+    sio.socket.disconnect(); // no reconnecting after the test
   }, 120_000);
 
   it('answers the data-plane rules with the envelope', async () => {
