@@ -12,6 +12,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { freePort, NATS_MAX_PAYLOAD_BYTES } from '@switchboard/platform';
 
 export interface RunningNats {
@@ -109,6 +111,28 @@ function isAlive(pid: number): boolean {
 }
 
 /**
+ * The port opens before JetStream is up: a first request to it in that moment finds no
+ * responders ("jetstream is not enabled").
+ */
+async function waitForJetStream(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const nc = await connect({ servers: url });
+  try {
+    for (;;) {
+      try {
+        await (await jetstreamManager(nc)).getAccountInfo();
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
  * A real nats-server on a free port, configured as the deployments configure it (`max_payload`
  * large enough for a 20 MB email); `maxPayload` sets another (nats-server's default is 1 MB).
  */
@@ -130,6 +154,7 @@ export async function startNatsServer(options: { maxPayload?: number } = {}): Pr
       stdio: 'ignore',
     });
     await waitForPort(port, 10_000);
+    await waitForJetStream(`nats://127.0.0.1:${port}`, 10_000);
   };
   const stop = async () => {
     const running = child;
