@@ -7,19 +7,32 @@ import { authFor, signedString } from './signatures';
 const KEY = 'rak_test';
 const SECRET = 'secret';
 
+/** A connection of app `rap_1` and key `KEY` that ignores what it is given, but for `parts`. */
+function connectionOf(engine: RealtimeEngine, parts: Partial<ClientConnection> = {}) {
+  const connection: ClientConnection = {
+    id: parts.id ?? engine.newConnectionId(),
+    appId: 'rap_1',
+    keyId: KEY,
+    secret: SECRET,
+    send: () => undefined,
+    close: () => undefined,
+    unsentBytes: () => 0,
+    drop: () => undefined,
+    ...parts,
+  };
+  return connection;
+}
+
 function fakeConnection(engine: RealtimeEngine, appId = 'rap_1', keyId = KEY) {
   const frames: Frame[] = [];
   const closes: number[] = [];
-  const connection: ClientConnection = {
-    id: engine.newConnectionId(),
+  const connection = connectionOf(engine, {
     appId,
     keyId,
-    secret: SECRET,
     send: (frame) => frames.push(frame),
     close: (code) => closes.push(code),
-    unsentBytes: () => 0,
     drop: (code) => closes.push(code),
-  };
+  });
   engine.open(connection);
   return {
     connection,
@@ -246,18 +259,11 @@ describe(`${RealtimeEngine.name} broadcasting`, () => {
     const { calls, member } = roomGroup();
     const direct: string[] = [];
     const grouped = (address: string) => {
-      const connection: ClientConnection = {
-        id: engine.newConnectionId(),
-        appId: 'rap_1',
-        keyId: KEY,
-        secret: SECRET,
+      const connection = connectionOf(engine, {
         // Frames for this connection alone (the handshake, its subscription) still come here.
         send: (frame) => direct.push(frame.event),
-        close: () => undefined,
-        unsentBytes: () => 0,
-        drop: () => undefined,
         together: member(address),
-      };
+      });
       engine.open(connection);
       engine.subscribe(connection.id, { channel: 'news' });
       return connection;
@@ -276,17 +282,7 @@ describe(`${RealtimeEngine.name} broadcasting`, () => {
     const engine = new RealtimeEngine();
     const { calls, member, rooms } = roomGroup();
     const ids = ['sio-a', 'sio-b', 'sio-c'].map((address) => {
-      const connection: ClientConnection = {
-        id: engine.newConnectionId(),
-        appId: 'rap_1',
-        keyId: KEY,
-        secret: SECRET,
-        send: () => undefined,
-        close: () => undefined,
-        unsentBytes: () => 0,
-        drop: () => undefined,
-        together: member(address),
-      };
+      const connection = connectionOf(engine, { together: member(address) });
       engine.open(connection);
       engine.subscribe(connection.id, { channel: 'news' });
       engine.subscribe(connection.id, { channel: 'sport' });
@@ -313,19 +309,17 @@ describe(`${RealtimeEngine.name} broadcasting`, () => {
     const dropped: Array<[string, number]> = [];
     const connect = () => {
       const frames: Frame[] = [];
-      const connection: ClientConnection = {
-        id: engine.newConnectionId(),
-        appId: 'rap_1',
-        keyId: KEY,
-        secret: SECRET,
-        send: (frame) => frames.push(frame),
-        close: () => undefined,
-        unsentBytes: () => unsent.get(connection.id) ?? 0,
-        drop: (code) => dropped.push([connection.id, code]),
-      };
-      engine.open(connection);
-      engine.subscribe(connection.id, { channel: 'news' });
-      return { id: connection.id, frames };
+      const id = engine.newConnectionId();
+      engine.open(
+        connectionOf(engine, {
+          id,
+          send: (frame) => frames.push(frame),
+          unsentBytes: () => unsent.get(id) ?? 0,
+          drop: (code) => dropped.push([id, code]),
+        }),
+      );
+      engine.subscribe(id, { channel: 'news' });
+      return { id, frames };
     };
     const [stalled, bursty, reading] = [connect(), connect(), connect()];
     const over = LIMITS.unsentBytesPerConnection + 1;
