@@ -42,9 +42,13 @@ interface WaitingCheck {
  */
 @Injectable()
 export class VerificationChecks {
-  private readonly waiting = new CommitBatcher<WaitingCheck>((checks) =>
-    this.checkTogether(checks),
+  // Two statements at once: while one waits for its WAL flush, the next one already runs.
+  private readonly waiting = new CommitBatcher<WaitingCheck>(
+    (checks) => this.checkTogether(checks),
+    2,
   );
+  /** Recipients whose round (its statement, and its transaction if any) is under way. */
+  private readonly rounds = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repository: VerificationsRepository,
@@ -97,49 +101,84 @@ export class VerificationChecks {
   private async checkTogether(checks: WaitingCheck[]): Promise<Array<Error | undefined>> {
     const failures: Array<Error | undefined> = checks.map(() => undefined);
     const rounds = distinctRounds(checks, (check) => `${check.workspaceId} ${check.key}`);
-    for (const round of rounds) {
-      const now = round.map(({ item, index }) => ({ check: item, index }));
-      const spent = await this.repository.spendChecks(
-        now.map(({ check }) => ({ workspaceId: check.workspaceId, key: check.key })),
+    for (const round of rounds)
+      await this.exclusively(
+        round.map(({ item }) => `${item.workspaceId} ${item.key}`),
+        () => this.checkRound(checks, round, failures),
       );
-      const byRecipient = new Map(
-        spent.map((row) => [`${row.workspace_id} ${row.recipient_key}`, row]),
-      );
-      const unspent = now.filter(
-        ({ check }) => !byRecipient.has(`${check.workspaceId} ${check.key}`),
-      );
-      const at = new Date();
-      let judged = now.flatMap(({ check, index }) => {
-        const row = byRecipient.get(`${check.workspaceId} ${check.key}`);
-        return row
-          ? [{ index, row, verdict: verdictOf(row, check.code, this.passcodes.hashKey, at) }]
-          : [];
-      });
-      // Most checks are wrong codes with checks left: nothing more to write for them.
-      if (unspent.length > 0 || judged.some(({ verdict }) => verdict.end))
-        await inPgTransaction(this.repository.pool, async (runner) => {
-          for (const row of await this.pendingOf(
-            runner,
-            unspent.map(({ check }) => check),
-          )) {
-            const entry = unspent.find(
-              ({ check }) =>
-                check.workspaceId === row.workspace_id && check.key === row.recipient_key,
-            );
-            if (entry) judged.push({ index: entry.index, row, verdict: EXHAUSTED });
-          }
-          const ended = new Map((await this.end(runner, judged)).map((row) => [row.id, row]));
-          for (const entry of judged) entry.row = ended.get(entry.row.id) ?? entry.row;
-          // Another check ended these first: final, so nothing left to check (404 below).
-          judged = judged.filter(({ row, verdict }) => !verdict.end || ended.has(row.id));
-        });
-      for (const { index, row, verdict } of judged) checks[index].answer = answerOf(verdict, row);
-      for (const { check, index } of now)
-        if (!check.answer) failures[index] = new AppError(VerifyErrors.VerificationNotFound);
-    }
     if (checks.some((check) => check.answer?.success))
       wakeRelay(this.repository.pool, 'verify_lookup_preferences');
     return failures;
+  }
+
+  /**
+   * Runs `round` once no other round holds any of its recipients, so the two statements
+   * that may run at once never lock the same verification: they could not deadlock, and a
+   * recipient's checks are counted one statement after the other.
+   */
+  private async exclusively(keys: string[], round: () => Promise<void>): Promise<void> {
+    for (;;) {
+      const earlier = keys.flatMap((key) => this.rounds.get(key) ?? []);
+      if (earlier.length === 0) break;
+      await Promise.all(earlier);
+    }
+    const running = round();
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const key of keys) this.rounds.set(key, settled);
+    try {
+      await running;
+    } finally {
+      for (const key of keys) if (this.rounds.get(key) === settled) this.rounds.delete(key);
+    }
+  }
+
+  /** One round of a batch: its checks spent in one statement, then judged. */
+  private async checkRound(
+    checks: WaitingCheck[],
+    round: Array<{ item: WaitingCheck; index: number }>,
+    failures: Array<Error | undefined>,
+  ): Promise<void> {
+    const now = round.map(({ item, index }) => ({ check: item, index }));
+    const spent = await this.repository.spendChecks(
+      now.map(({ check }) => ({ workspaceId: check.workspaceId, key: check.key })),
+    );
+    const byRecipient = new Map(
+      spent.map((row) => [`${row.workspace_id} ${row.recipient_key}`, row]),
+    );
+    const unspent = now.filter(
+      ({ check }) => !byRecipient.has(`${check.workspaceId} ${check.key}`),
+    );
+    const at = new Date();
+    let judged = now.flatMap(({ check, index }) => {
+      const row = byRecipient.get(`${check.workspaceId} ${check.key}`);
+      return row
+        ? [{ index, row, verdict: verdictOf(row, check.code, this.passcodes.hashKey, at) }]
+        : [];
+    });
+    // Most checks are wrong codes with checks left: nothing more to write for them.
+    if (unspent.length > 0 || judged.some(({ verdict }) => verdict.end))
+      await inPgTransaction(this.repository.pool, async (runner) => {
+        for (const row of await this.pendingOf(
+          runner,
+          unspent.map(({ check }) => check),
+        )) {
+          const entry = unspent.find(
+            ({ check }) =>
+              check.workspaceId === row.workspace_id && check.key === row.recipient_key,
+          );
+          if (entry) judged.push({ index: entry.index, row, verdict: EXHAUSTED });
+        }
+        const ended = new Map((await this.end(runner, judged)).map((row) => [row.id, row]));
+        for (const entry of judged) entry.row = ended.get(entry.row.id) ?? entry.row;
+        // Another check ended these first: final, so nothing left to check (404 below).
+        judged = judged.filter(({ row, verdict }) => !verdict.end || ended.has(row.id));
+      });
+    for (const { index, row, verdict } of judged) checks[index].answer = answerOf(verdict, row);
+    for (const { check, index } of now)
+      if (!check.answer) failures[index] = new AppError(VerifyErrors.VerificationNotFound);
   }
 
   private pendingOf(runner: SqlRunner, checks: WaitingCheck[]) {

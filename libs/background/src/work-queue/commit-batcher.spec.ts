@@ -31,6 +31,39 @@ describe(CommitBatcher.name, () => {
   });
 });
 
+describe(`${CommitBatcher.name} with overlap`, () => {
+  it('starts the next commit while one runs, and never runs more than `overlap` at once', async () => {
+    const commits: number[][] = [];
+    const gates: Array<() => void> = [];
+    let running = 0;
+    let most = 0;
+    const batcher = new CommitBatcher<number>(async (items) => {
+      commits.push(items);
+      most = Math.max(most, ++running);
+      await new Promise<void>((resolve) => gates.push(resolve));
+      running--;
+    }, 2);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const added = [batcher.add(1), batcher.add(2)];
+    await turn();
+    added.push(batcher.add(3));
+    await turn();
+    added.push(batcher.add(4), batcher.add(5));
+    await turn();
+    // Two commits hold their places: 4 and 5 wait for one of them.
+    expect(commits).toEqual([[1, 2], [3]]);
+    gates.shift()?.();
+    await turn();
+    expect(commits).toEqual([[1, 2], [3], [4, 5]]);
+    while (gates.length > 0 || commits.flat().length < 5) {
+      gates.shift()?.();
+      await turn();
+    }
+    await Promise.all(added);
+    expect(most).toBe(2);
+  });
+});
+
 describe(`${CommitBatcher.name} settling items one by one`, () => {
   it('rejects only the items the commit reports as failed', async () => {
     const batcher = new CommitBatcher<string>((items) =>

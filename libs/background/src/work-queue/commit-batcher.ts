@@ -3,7 +3,10 @@
  * resolves once a `commit` call that included it resolved (or rejects with its error). Items added
  * while a commit runs wait for the next one, so under load one transaction (a fixed number of
  * statements) settles many items, and a slow item never holds back the others: what finished
- * first is committed first. Commits never overlap.
+ * first is committed first. Commits never overlap, unless the batcher is made with `overlap` > 1:
+ * then up to that many run at once, the next one starting as soon as work waits and a place is
+ * free (for a commit that waits mostly on its WAL flush). Such a `commit` must be safe to run
+ * beside itself.
  *
  * `commit` may settle its items one by one by returning one entry per item: `undefined` for an
  * item it committed, the error for one it could not (so one bad item need not fail the others).
@@ -13,9 +16,16 @@ const PERSISTENT_ATTEMPTS = 8;
 
 export class CommitBatcher<T> {
   private waiting: Array<{ item: T; resolve: () => void; reject: (err: unknown) => void }> = [];
-  private running = false;
+  /** Commits running now. */
+  private lanes = 0;
+  /** A commit is about to start (at the next turn of the event loop). */
+  private starting = false;
 
-  constructor(private readonly commit: (items: T[]) => Promise<void | ReadonlyArray<unknown>>) {}
+  constructor(
+    private readonly commit: (items: T[]) => Promise<void | ReadonlyArray<unknown>>,
+    /** Commits that may run at once: 1 (the default) never overlaps them. */
+    private readonly overlap = 1,
+  ) {}
 
   /**
    * `add`, tried again with back-off (about 20 s in all) while `retry(err)` says so: for an item
@@ -36,14 +46,18 @@ export class CommitBatcher<T> {
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (this.running) return;
-      this.running = true;
+      if (this.lanes >= this.overlap || this.starting) return;
+      this.starting = true;
       // Items added in this turn of the event loop join the first commit.
-      setImmediate(() => void this.drain());
+      setImmediate(() => {
+        this.starting = false;
+        void this.drain();
+      });
     });
   }
 
   private async drain(): Promise<void> {
+    this.lanes++;
     while (this.waiting.length > 0) {
       const batch = this.waiting;
       this.waiting = [];
@@ -58,7 +72,7 @@ export class CommitBatcher<T> {
         for (const entry of batch) entry.reject(err);
       }
     }
-    this.running = false;
+    this.lanes--;
   }
 }
 
