@@ -468,3 +468,90 @@ describe('webhook targets on private addresses', () => {
     expect(rows[0].error).toMatch(/private address/);
   });
 });
+
+/**
+ * One workspace's receiver stops answering while a burst of its deliveries is queued: the
+ * deliveries its window cannot take soon go back to the queue, so the slots of the process
+ * (WEBHOOKS_CONCURRENCY, here 20) stay free for other endpoints.
+ */
+describe('a receiver that stops answering', () => {
+  let platform: TestPlatform;
+  let receiver: Server;
+  let url: string;
+  const hung: Array<{ at: number; destroy(): void }> = [];
+  const answered: Array<{ at: number; body: string }> = [];
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      if (req.url === '/hang') {
+        hung.push({ at: Date.now(), destroy: () => req.socket.destroy() });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        answered.push({ at: Date.now(), body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    platform = await startTestPlatform({
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOKS_CONCURRENCY: '20',
+      WEBHOOKS_TIMEOUT_MS: '1000',
+      // A failed attempt is not tried again during the test: only sent-away deliveries return.
+      WEBHOOKS_RETRY_SCHEDULE: '1h',
+      RATE_LIMITS: 'read=100000,api_list=100000,write=100000',
+    });
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    for (const request of hung) request.destroy();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+
+  it("does not hold another workspace's deliveries behind it", async () => {
+    const [stuck, other] = await Promise.all([
+      createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Stuck' }),
+      createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Other' }),
+    ]);
+    const as = (workspace: CreatedWorkspace) => (method: string, path: string, body?: unknown) =>
+      call<Endpoint>(platform.base, method, path, { token: workspace.api_key.secret, body });
+    const events = ['email_suppression.created'];
+    await as(stuck)('POST', '/v1/webhooks', { url: `${url}/hang`, events });
+    await as(other)('POST', '/v1/webhooks', { url: `${url}/other`, events });
+    for (let n = 0; n < 60; n++)
+      await as(stuck)('POST', '/v1/email/suppressions', { email: `burst${n}@example.test` });
+    // The stuck receiver's first window is in flight, the rest of the slots queue behind it.
+    await eventually(() => hung.length >= 8);
+    const emittedAt = Date.now();
+    await as(other)('POST', '/v1/email/suppressions', { email: 'other@example.test' });
+    await eventually(() => answered.length === 1, 20_000);
+    // Before, it waited for about 60 attempts of one second, one at a time.
+    expect(answered[0].at - emittedAt).toBeLessThan(5_000);
+    expect(answered[0].body).toContain('other@example.test');
+    // Sent-away deliveries are not attempts: each attempt recorded is a request the receiver got.
+    const stuckEndpoint = (await as(stuck)('GET', '/v1/webhooks')).body as unknown as {
+      data: Endpoint[];
+    };
+    await eventually(async () => {
+      const attempts = await as(stuck)('GET', `/v1/webhooks/${stuckEndpoint.data[0].id}/attempts`);
+      const recorded = (attempts.body as unknown as { data: Array<{ status: string }> }).data;
+      return recorded.length > 0 && recorded.every((attempt) => attempt.status === 'failed');
+    });
+    const { rows } = await platform.db.query<{ attempts: number; requests: number }>(
+      `SELECT count(*)::int AS attempts FROM webhooks.attempts a
+       JOIN webhooks.endpoints e ON e.id = a.endpoint_id WHERE e.url LIKE '%/hang'`,
+    );
+    expect(rows[0].attempts).toBeLessThanOrEqual(hung.length);
+    const { rows: pending } = await platform.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhooks.deliveries d
+       JOIN webhooks.endpoints e ON e.id = d.endpoint_id
+       WHERE e.url LIKE '%/hang' AND d.status = 'pending'`,
+    );
+    // Nothing given up: every delivery of the stuck endpoint is still to be made.
+    expect(pending[0].n).toBe(60);
+  });
+});

@@ -31,7 +31,8 @@ export const webhooksEnv = {
     default: 15_000,
     min: 100,
     max: 60_000,
-    description: 'time a receiver has to answer a delivery',
+    description:
+      "time a receiver has to answer a delivery; also the longest a delivery waits for its endpoint's window before going back to the queue",
   }),
   WEBHOOKS_CONCURRENCY: env.int({
     default: 10_000,

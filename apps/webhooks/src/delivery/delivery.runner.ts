@@ -85,6 +85,8 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       initial: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
       max: Math.max(config.WEBHOOKS_ENDPOINT_CONCURRENCY, config.WEBHOOKS_ENDPOINT_MAX_CONCURRENCY),
       maxPauseMs: MAX_PAUSE_MS,
+      // About one attempt's time: longer, and the slot could have sent another delivery.
+      maxQueueWaitMs: config.WEBHOOKS_TIMEOUT_MS,
     });
     this.schedule = retryDelaysOf(config);
     this.resolver = dnsResolver(config.DNS_SERVERS, config.DNS_TIMEOUT_MS);
@@ -158,7 +160,11 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
         );
         await completeJobs(manager, held);
       });
-    await Promise.all(sends.map(({ job, delivery }) => this.attempt(job, delivery)));
+    // Each slot is freed as its attempt is recorded: a batch waiting on one slow receiver would
+    // otherwise hold the slots of every delivery in it until that receiver answers.
+    await Promise.all(
+      sends.map(({ job, delivery }) => this.attempt(job, delivery).then(() => job.done())),
+    );
   }
 
   private async attempt(job: Job<DeliverPayload>, delivery: PendingDelivery): Promise<void> {

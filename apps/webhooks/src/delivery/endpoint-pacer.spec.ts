@@ -2,7 +2,7 @@ import { EndpointPacer } from './endpoint-pacer';
 import type { PaceSlot } from './endpoint-pacer';
 import { paceFeedbackOf } from './delivery.runner';
 
-const settings = { initial: 2, max: 16, maxPauseMs: 60_000 };
+const settings = { initial: 2, max: 16, maxPauseMs: 60_000, maxQueueWaitMs: 15_000 };
 
 function pacerAt(start = 1_000_000) {
   const clock = { now: start };
@@ -17,6 +17,14 @@ async function answerRounds(pacer: EndpointPacer, rounds: number, durationMs: nu
     );
     for (const slot of slots) if (!slot.paused) slot.release({ kind: 'answered', durationMs });
   }
+}
+
+/** The slots of a new endpoint's whole initial window, taken. */
+async function fullWindow(pacer: EndpointPacer) {
+  const slots = await Promise.all(
+    Array.from({ length: settings.initial }, () => pacer.acquire('e')),
+  );
+  return slots as Array<Extract<PaceSlot, { paused: false }>>;
 }
 
 describe(EndpointPacer.name, () => {
@@ -90,6 +98,46 @@ describe(EndpointPacer.name, () => {
       paused: true,
       until: capped.clock.now + 60_000,
     });
+  });
+
+  it("sends away, newest first, what a slow receiver's queue cannot take within maxQueueWaitMs", async () => {
+    const { pacer, clock } = pacerAt();
+    const inFlight = await fullWindow(pacer);
+    const queued = Array.from({ length: 10 }, () => pacer.acquire('e'));
+    // Both attempts time out after 15 s: the window halves to 1, and one attempt takes 15 s.
+    clock.now += 15_000;
+    for (const slot of inFlight) slot.release({ kind: 'overloaded' });
+    expect(pacer.limitOf('e')).toBe(1);
+    // The first time-out left room for one waiting delivery at one per 15 s: the oldest keeps
+    // its place (and starts at the second release), the nine newest come back later.
+    const [oldest, ...newer] = await Promise.all(queued);
+    expect(oldest).toMatchObject({ paused: false });
+    for (const slot of newer) {
+      expect(slot.paused).toBe(true);
+      if (slot.paused) expect(slot.until).toBeGreaterThan(clock.now);
+    }
+    const next = pacer.acquire('e');
+    expect(await pacer.acquire('e')).toMatchObject({ paused: true });
+    expect(await pacer.acquire('other')).toMatchObject({ paused: false });
+    if (!oldest.paused) oldest.release({ kind: 'overloaded' });
+    expect(await next).toMatchObject({ paused: false });
+  });
+
+  it("keeps a fast receiver's whole queue, however long", async () => {
+    const { pacer, clock } = pacerAt();
+    const inFlight = await fullWindow(pacer);
+    const queued = Array.from({ length: 1_000 }, () => pacer.acquire('e'));
+    clock.now += 5;
+    for (const slot of inFlight) slot.release({ kind: 'answered', durationMs: 5 });
+    let started = 0;
+    for (const waiting of queued) {
+      const slot = await waiting;
+      expect(slot.paused).toBe(false);
+      started += 1;
+      clock.now += 1;
+      if (!slot.paused) slot.release({ kind: 'answered', durationMs: 5 });
+    }
+    expect(started).toBe(1_000);
   });
 
   it('forgets an endpoint that went idle at its initial window', async () => {

@@ -9,7 +9,10 @@ export type PaceFeedback =
 
 export type PaceSlot =
   | { paused: false; release(feedback: PaceFeedback): void }
-  /** The receiver asked to be left alone (Retry-After) until `until` (epoch ms). */
+  /**
+   * Not now: come back at `until` (epoch ms). The receiver asked to be left alone (Retry-After),
+   * or its queue already holds what it can take within `maxQueueWaitMs`.
+   */
   | { paused: true; until: number };
 
 export interface PacerSettings {
@@ -17,8 +20,14 @@ export interface PacerSettings {
   initial: number;
   /** Largest window any endpoint grows to. */
   max: number;
-  /** Longest pause a Retry-After can ask for. */
+  /** Longest pause a Retry-After can ask for, and longest a delivery is sent away for. */
   maxPauseMs: number;
+  /**
+   * Longest a delivery may wait here for its endpoint's window, at the pace its attempts have
+   * been taking. Beyond it deliveries are sent away until about when the window could take
+   * them: each waiting one holds a worker slot, and a slow receiver must not hold them all.
+   */
+  maxQueueWaitMs: number;
 }
 
 interface Window {
@@ -33,6 +42,8 @@ interface Window {
   baselineMs: number;
   lastCutAt: number;
   pausedUntil: number;
+  /** How long attempts have been taking, from start to release, whatever their outcome. */
+  attemptMs?: number;
 }
 
 /** An answer this much slower than the baseline (and over the floor) is queueing, not capacity. */
@@ -40,6 +51,10 @@ const SLOWER_THAN_BASELINE = 3;
 const SLOW_FLOOR_MS = 50;
 const BASELINE_DRIFT = 0.01;
 const MAX_IDLE_WINDOWS = 10_000;
+/** Weight of the newest attempt in `attemptMs`. */
+const ATTEMPT_WEIGHT = 0.2;
+/** Shortest time a delivery sent away for a full queue stays away. */
+const MIN_AWAY_MS = 1_000;
 
 /**
  * Per-endpoint windows of deliveries in flight that follow the receiver (ADR 16): a window grows
@@ -47,8 +62,12 @@ const MAX_IDLE_WINDOWS = 10_000;
  * slow start, then one per round trip), halves on a time-out, a refused connection, a 5xx or a
  * 429 (at most once per round trip, since the attempts in flight when it happened report it
  * too), and a Retry-After pauses the endpoint: waiting and new attempts are handed back with the
- * time to come back at, so no worker slot sits idle in front of it. Attempts wait in arrival
- * order, which keeps one endpoint's deliveries in the order they were claimed.
+ * time to come back at, so no worker slot sits idle in front of it. The queue in front of a
+ * window holds no more than it can take within `maxQueueWaitMs` at the pace of its recent
+ * attempts; the rest are handed back the same way (the newest first), so a receiver that got
+ * slow or stopped answering cannot keep every worker slot waiting while other endpoints' deliveries
+ * sit unclaimed. Attempts wait in arrival order, which keeps one endpoint's deliveries in the
+ * order they were claimed.
  */
 export class EndpointPacer {
   private readonly windows = new Map<string, Window>();
@@ -63,6 +82,7 @@ export class EndpointPacer {
     const paused = this.pauseOf(window);
     if (paused) return Promise.resolve(paused);
     if (window.active < window.limit) return Promise.resolve(this.start(key, window));
+    if (window.waiting.length >= this.queueRoom(window)) return Promise.resolve(this.away(window));
     return new Promise((resolve) => window.waiting.push(resolve));
   }
 
@@ -100,8 +120,23 @@ export class EndpointPacer {
       : undefined;
   }
 
+  /** Deliveries the queue may hold: what the window takes within `maxQueueWaitMs`. */
+  private queueRoom(window: Window): number {
+    if (!window.attemptMs) return Infinity;
+    const { limit, attemptMs } = window;
+    return Math.max(limit, Math.floor((this.settings.maxQueueWaitMs * limit) / attemptMs));
+  }
+
+  /** A delivery sent away from a full queue: back when the queue should have reached it. */
+  private away(window: Window): PaceSlot {
+    const drainMs = (window.waiting.length / window.limit) * (window.attemptMs ?? 0);
+    const awayMs = Math.min(this.settings.maxPauseMs, Math.max(MIN_AWAY_MS, drainMs));
+    return { paused: true, until: this.now() + awayMs };
+  }
+
   private start(key: string, window: Window): PaceSlot {
     window.active += 1;
+    const startedAt = this.now();
     let released = false;
     return {
       paused: false,
@@ -109,6 +144,11 @@ export class EndpointPacer {
         if (released) return;
         released = true;
         window.active -= 1;
+        const tookMs = Math.max(0, this.now() - startedAt);
+        window.attemptMs =
+          window.attemptMs === undefined
+            ? tookMs
+            : window.attemptMs + (tookMs - window.attemptMs) * ATTEMPT_WEIGHT;
         this.learn(window, feedback);
         this.pump(key, window);
       },
@@ -163,6 +203,12 @@ export class EndpointPacer {
     while (window.waiting.length > 0 && (paused || window.active < window.limit)) {
       const next = window.waiting.shift() as (slot: PaceSlot) => void;
       next(paused ?? this.start(key, window));
+    }
+    // The window shrank, or attempts got slower: what the queue can no longer take goes back.
+    const room = this.queueRoom(window);
+    while (window.waiting.length > room) {
+      const newest = window.waiting.pop() as (slot: PaceSlot) => void;
+      newest(this.away(window));
     }
     // An idle endpoint's window is kept while it is paused or has grown (it is learnt again
     // otherwise); one at the initial size is dropped, so endpoints come and go freely.

@@ -30,6 +30,12 @@ export interface Job<P = unknown> {
    * completes the job afterwards. Throws `JobLeaseLostError` like `complete`.
    */
   hold(executor: SqlRunner): Promise<void>;
+  /**
+   * Tells the worker that this job's outcome is committed while the rest of its batch still
+   * runs: its slot takes another job at once, rather than when the whole batch returns. Only for
+   * a job the handler settled (`complete` or `retryAt`) in a transaction that has committed.
+   */
+  done(): void;
 }
 
 /** The job was claimed again by another worker after this worker's lease expired. */
@@ -59,6 +65,8 @@ export class ClaimedJob<P> implements Job<P> {
   settled = false;
   /** The time `retryAt` set, so the worker can wake for it. */
   rescheduledFor?: Date;
+  /** What `done` tells the worker (set by it); called once at most. */
+  onDone?: () => void;
 
   constructor(
     readonly schema: string,
@@ -88,6 +96,12 @@ export class ClaimedJob<P> implements Job<P> {
     );
     this.fenced(result);
     this.rescheduledFor = at;
+  }
+
+  done(): void {
+    const tell = this.onDone;
+    this.onDone = undefined;
+    tell?.();
   }
 
   async hold(executor: SqlRunner): Promise<void> {

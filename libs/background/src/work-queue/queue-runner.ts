@@ -323,7 +323,13 @@ export class QueueRunner<P> implements WorkQueueWorker {
 
   private run(rows: readonly ClaimedRow[]): void {
     const jobs = rows.map((row) => new ClaimedJob<P>(this.schema, row));
-    for (const job of jobs) this.running.set(job.id, job.attempts);
+    for (const job of jobs) {
+      this.running.set(job.id, job.attempts);
+      // Settled and committed ahead of its batch: the slot is free for the next claim.
+      job.onDone = () => {
+        if (this.running.delete(job.id) && this.backlog) this.kickSoon();
+      };
+    }
     const done: Promise<void> = this.execute(jobs).finally(() => {
       for (const job of jobs) this.running.delete(job.id);
       this.inflight.delete(done);

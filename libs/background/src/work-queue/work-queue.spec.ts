@@ -159,6 +159,38 @@ describe(WorkQueue.name, () => {
     expect(sizes.some((size) => size > 1)).toBe(true);
   });
 
+  it('claims into the slot of a job its handler reports done while the rest of its batch runs', async () => {
+    const name = 'done-early';
+    const started: number[] = [];
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    start(queue(), {
+      queue: name,
+      concurrency: 2,
+      batchSize: 2,
+      leaseMs: 30_000,
+      pollMs: 60_000,
+      handleBatch: async (jobs: Job<{ n: number }>[]) => {
+        started.push(...jobs.map((job) => job.payload.n));
+        if (jobs.length < 2) return;
+        const [first, second] = jobs;
+        await db.transaction(async (manager) => {
+          await holdJobs(manager, [first]);
+          await completeJobs(manager, [first]);
+        });
+        first.done();
+        await gate;
+        await second.complete(pool);
+      },
+    });
+    await enqueue([0, 1, 2].map((n) => ({ queue: name, payload: { n } })));
+    // The batch of two still runs (its second job waits), yet the third job has its slot.
+    await eventually(() => started.length === 3);
+    expect(await remaining(name)).toBe(1);
+    release();
+    await eventually(async () => (await remaining(name)) === 0);
+  });
+
   it('runs only the slots its priority allows, and claims the rest as soon as the share grows', async () => {
     const name = 'yielding';
     let limit = 2;
