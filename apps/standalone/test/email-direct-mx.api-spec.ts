@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { BirdClient } from '@messagebird/sdk';
 import {
   call,
@@ -15,6 +17,17 @@ interface Recipient {
   status: string;
   bounce_type: string | null;
   bounce_description: string | null;
+}
+
+/** A workspace whose users have these addresses: onboarding-domain mail may reach them. */
+async function workspaceWithUsers(platform: TestPlatform, emails: string[]) {
+  const workspace = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Acme' });
+  for (const email of emails)
+    await call(platform.base, 'POST', `/admin/v1/workspaces/${workspace.workspace.id}/users`, {
+      token: TEST_ADMIN_TOKEN,
+      body: { email, password: 'a long enough password', role: 'read' },
+    });
+  return workspace;
 }
 
 /**
@@ -62,13 +75,8 @@ describe('email delivery to MX hosts', () => {
       EMAIL_MX_PORT: String(sink.port),
       RATE_LIMITS: 'email_send=4,read=100000,api_list=100000',
     });
-    acme = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Acme' });
+    acme = await workspaceWithUsers(platform, [user, user2, user3]);
     bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base });
-    for (const email of [user, user2, user3])
-      await call(platform.base, 'POST', `/admin/v1/workspaces/${acme.workspace.id}/users`, {
-        token: TEST_ADMIN_TOKEN,
-        body: { email, password: 'a long enough password', role: 'read' },
-      });
   }, 60_000);
 
   afterAll(async () => {
@@ -126,5 +134,73 @@ describe('email delivery to MX hosts', () => {
     expect(last.status).toBe(429);
     expect(last.headers.get('ratelimit')).toMatch(/^"email_send";r=0;t=\d+$/);
     expect(last.body).toMatchObject({ error: { code: 'E07001' } });
+  });
+});
+
+/**
+ * A destination whose server never greets (a tarpit) holds its SMTP conversation until the
+ * greeting time-out; the delivery slots of the jobs claimed with it are freed as each of those
+ * is recorded, so other destinations' mail goes on meanwhile.
+ */
+describe('email delivery beside a destination that never answers', () => {
+  let platform: TestPlatform;
+  let sink: SmtpSink;
+  let dns: TestDnsServer;
+  let tarpit: Server;
+  const held: Socket[] = [];
+  let acme: CreatedWorkspace;
+  const users = ['ops@slow.test', 'ops@fast.test', 'ops@other.test', 'ops2@fast.test'];
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    // Same port as the sink, another loopback address: it accepts and never says a word.
+    tarpit = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => tarpit.listen(sink.port, '127.0.0.2', resolve));
+    dns = await startDnsServer();
+    for (const [domain, address] of [
+      ['slow.test', '127.0.0.2'],
+      ['fast.test', '127.0.0.1'],
+      ['other.test', '127.0.0.1'],
+    ]) {
+      dns.set(domain, [{ type: 'MX', exchange: `mx.${domain}`, priority: 10 }]);
+      dns.set(`mx.${domain}`, [{ type: 'A', address }]);
+    }
+    platform = await startTestPlatform({
+      DNS_SERVERS: dns.address,
+      EMAIL_MX_PORT: String(sink.port),
+      EMAIL_DELIVERY_CONCURRENCY: '2',
+      RATE_LIMITS: 'email_send=100000,read=100000,api_list=100000',
+    });
+    acme = await workspaceWithUsers(platform, users);
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    for (const socket of held) socket.destroy();
+    await new Promise<void>((resolve) => tarpit?.close(() => resolve()));
+    await sink?.stop();
+    await dns?.stop();
+  });
+
+  it("delivers other destinations' mail while one conversation waits for a greeting", async () => {
+    const send = async (to: string[]) =>
+      (
+        await call<{ id: string }>(platform.base, 'POST', '/v1/email/messages', {
+          token: acme.api_key.secret,
+          body: { from: 'try@onboarding.localhost', to, subject: 'Beside', text: 'x' },
+        })
+      ).body.id;
+    // Two destinations: two delivery jobs, claimed together into both slots.
+    const first = await send(['ops@slow.test', 'ops@fast.test']);
+    await sink.waitFor(() => sink.messages.some((m) => m.messageId.startsWith(`${first}@`)));
+    expect(held.length).toBeGreaterThan(0);
+    const sentAt = Date.now();
+    const second = await send(['ops@other.test', 'ops2@fast.test']);
+    await sink.waitFor(
+      () => sink.messages.filter((m) => m.messageId.startsWith(`${second}@`)).length === 2,
+      20_000,
+    );
+    // Before, both slots stayed with the first batch until the greeting time-out (30 s).
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
   });
 });

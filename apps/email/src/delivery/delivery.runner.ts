@@ -172,7 +172,10 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
           // The job goes back as it was, for this process after a restart or another replica.
           return inPgTransaction(this.pool, (manager) => job.retryAt(manager, new Date()));
         }
-        return this.recorder.record(job, attempt);
+        await this.recorder.record(job, attempt);
+        // Its slot takes another job now: a slow destination in the batch would otherwise hold
+        // every slot of it until that conversation ends (ADR 23).
+        job.done();
       }),
     );
   }
