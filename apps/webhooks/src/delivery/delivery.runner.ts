@@ -35,7 +35,12 @@ import type { SendOutcome } from './http-sender';
 import { nextRetryDelayMs, retryAfterMs } from './retry-schedule';
 import type { HostResolver } from '../endpoints/url-policy';
 import { signedHeaders } from './signing';
-import { webhookAttemptDuration, webhookAttempts, webhookDeliveryLag } from './webhook-metrics';
+import {
+  webhookAttemptDuration,
+  webhookAttempts,
+  webhookDeliveryLag,
+  webhookPostponed,
+} from './webhook-metrics';
 
 const BATCH_SIZE = 32;
 
@@ -180,7 +185,10 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       return this.recorder.add({ job, delivery, outcome, attemptedAt: new Date() });
     }
     const slot = await this.pacer.acquire(delivery.endpoint_id);
-    if (slot.paused) return this.recorder.add({ job, postponedUntil: new Date(slot.until) });
+    if (slot.paused) {
+      webhookPostponed.inc({ reason: slot.reason });
+      return this.recorder.add({ job, postponedUntil: new Date(slot.until) });
+    }
     const attemptedAt = new Date();
     let outcome: SendOutcome | undefined;
     try {

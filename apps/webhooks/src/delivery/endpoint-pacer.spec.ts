@@ -83,8 +83,9 @@ describe(EndpointPacer.name, () => {
     const waiting = pacer.acquire('e');
     if (first.paused || second.paused) throw new Error('not paused');
     first.release({ kind: 'overloaded', pauseMs: 30_000 });
-    expect(await waiting).toEqual({ paused: true, until: clock.now + 30_000 });
-    expect(await pacer.acquire('e')).toEqual({ paused: true, until: clock.now + 30_000 });
+    const pause = { paused: true, until: clock.now + 30_000, reason: 'retry_after' };
+    expect(await waiting).toEqual(pause);
+    expect(await pacer.acquire('e')).toEqual(pause);
     expect(await pacer.acquire('other')).toMatchObject({ paused: false });
     second.release({ kind: 'answered', durationMs: 5 });
     clock.now += 30_001;
@@ -97,6 +98,7 @@ describe(EndpointPacer.name, () => {
     expect(await capped.pacer.acquire('e')).toEqual({
       paused: true,
       until: capped.clock.now + 60_000,
+      reason: 'retry_after',
     });
   });
 
@@ -113,11 +115,11 @@ describe(EndpointPacer.name, () => {
     const [oldest, ...newer] = await Promise.all(queued);
     expect(oldest).toMatchObject({ paused: false });
     for (const slot of newer) {
-      expect(slot.paused).toBe(true);
+      expect(slot).toMatchObject({ paused: true, reason: 'backlog' });
       if (slot.paused) expect(slot.until).toBeGreaterThan(clock.now);
     }
     const next = pacer.acquire('e');
-    expect(await pacer.acquire('e')).toMatchObject({ paused: true });
+    expect(await pacer.acquire('e')).toMatchObject({ paused: true, reason: 'backlog' });
     expect(await pacer.acquire('other')).toMatchObject({ paused: false });
     if (!oldest.paused) oldest.release({ kind: 'overloaded' });
     expect(await next).toMatchObject({ paused: false });

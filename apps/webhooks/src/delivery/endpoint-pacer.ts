@@ -13,7 +13,7 @@ export type PaceSlot =
    * Not now: come back at `until` (epoch ms). The receiver asked to be left alone (Retry-After),
    * or its queue already holds what it can take within `maxQueueWaitMs`.
    */
-  | { paused: true; until: number };
+  | { paused: true; until: number; reason: 'retry_after' | 'backlog' };
 
 export interface PacerSettings {
   /** Window of a new endpoint, and the floor it grows from again after a pause. */
@@ -116,7 +116,7 @@ export class EndpointPacer {
 
   private pauseOf(window: Window): PaceSlot | undefined {
     return window.pausedUntil > this.now()
-      ? { paused: true, until: window.pausedUntil }
+      ? { paused: true, until: window.pausedUntil, reason: 'retry_after' }
       : undefined;
   }
 
@@ -131,7 +131,7 @@ export class EndpointPacer {
   private away(window: Window): PaceSlot {
     const drainMs = (window.waiting.length / window.limit) * (window.attemptMs ?? 0);
     const awayMs = Math.min(this.settings.maxPauseMs, Math.max(MIN_AWAY_MS, drainMs));
-    return { paused: true, until: this.now() + awayMs };
+    return { paused: true, until: this.now() + awayMs, reason: 'backlog' };
   }
 
   private start(key: string, window: Window): PaceSlot {

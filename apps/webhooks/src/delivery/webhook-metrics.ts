@@ -14,6 +14,13 @@ export const webhookAttempts = new Counter({
   registers: [metricsRegistry],
 });
 
+export const webhookPostponed = new Counter({
+  name: 'switchboard_webhook_postponed_total',
+  help: "Deliveries put back in the queue without an attempt, by reason: the receiver's Retry-After (retry_after), or its window's queue full at the pace of its attempts (backlog)",
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
 export const webhookAttemptDuration = new Histogram({
   name: 'switchboard_webhook_attempt_duration_seconds',
   help: "Time from the request to the receiver's answer (or the failure)",
