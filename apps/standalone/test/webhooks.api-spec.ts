@@ -478,13 +478,13 @@ describe('a receiver that stops answering', () => {
   let platform: TestPlatform;
   let receiver: Server;
   let url: string;
-  const hung: Array<{ at: number; destroy(): void }> = [];
+  const hung: Array<{ destroy(): void }> = [];
   const answered: Array<{ at: number; body: string }> = [];
 
   beforeAll(async () => {
     receiver = createServer((req, res) => {
       if (req.url === '/hang') {
-        hung.push({ at: Date.now(), destroy: () => req.socket.destroy() });
+        hung.push({ destroy: () => req.socket.destroy() });
         return;
       }
       const chunks: Buffer[] = [];
@@ -541,7 +541,7 @@ describe('a receiver that stops answering', () => {
       const recorded = (attempts.body as unknown as { data: Array<{ status: string }> }).data;
       return recorded.length > 0 && recorded.every((attempt) => attempt.status === 'failed');
     });
-    const { rows } = await platform.db.query<{ attempts: number; requests: number }>(
+    const { rows } = await platform.db.query<{ attempts: number }>(
       `SELECT count(*)::int AS attempts FROM webhooks.attempts a
        JOIN webhooks.endpoints e ON e.id = a.endpoint_id WHERE e.url LIKE '%/hang'`,
     );
