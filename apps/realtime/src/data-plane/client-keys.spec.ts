@@ -30,6 +30,14 @@ const failLast = (reads: Read[]) => reads[reads.length - 1].fail(new Error('conn
 
 const settle = () => new Promise((done) => setImmediate(done));
 
+/** The next ask reads the key (the `count`th read of the test), finds it gone and answers none. */
+async function expectGoneOnNextRead(keys: ClientKeys, reads: Read[], count: number) {
+  const next = keys.active(KEY_ID);
+  expect(reads).toHaveLength(count);
+  reads[count - 1](undefined);
+  expect(await next).toBeUndefined();
+}
+
 describe(ClientKeys.name, () => {
   let now = 1_000;
   const box = { open: (sealed: string) => `opened:${sealed}` } as unknown as SealedBox;
@@ -64,10 +72,7 @@ describe(ClientKeys.name, () => {
     expect(await keys.active(KEY_ID)).toBeDefined();
     reads[1](undefined);
     await settle();
-    const next = keys.active(KEY_ID);
-    expect(reads).toHaveLength(3);
-    reads[2](undefined);
-    expect(await next).toBeUndefined();
+    await expectGoneOnNextRead(keys, reads, 3);
   });
 
   it('does not bring back a key revoked while its background read was under way (the read is made again)', async () => {
@@ -79,10 +84,7 @@ describe(ClientKeys.name, () => {
     expect(reads).toHaveLength(3);
     reads[2](undefined);
     await settle();
-    const next = keys.active(KEY_ID);
-    expect(reads).toHaveLength(4);
-    reads[3](undefined);
-    expect(await next).toBeUndefined();
+    await expectGoneOnNextRead(keys, reads, 4);
   });
 
   it('keeps answering with a key whose background read failed, without reading again, until it expires', async () => {

@@ -30,6 +30,11 @@ interface WaitingCheck {
   answer?: VerificationCheckResult;
 }
 
+/** The recipient a check is for, as one key: its workspace and recipient key. */
+function recipientOfCheck(check: { workspaceId: string; key: string }): string {
+  return `${check.workspaceId} ${check.key}`;
+}
+
 /**
  * Checks of a submitted passcode. A check is spent first, atomically (`checks < max_checks` in
  * the UPDATE: concurrent wrong checks queue on the row and never pass the limit), then the code
@@ -100,10 +105,10 @@ export class VerificationChecks {
    */
   private async checkTogether(checks: WaitingCheck[]): Promise<Array<Error | undefined>> {
     const failures: Array<Error | undefined> = checks.map(() => undefined);
-    const rounds = distinctRounds(checks, (check) => `${check.workspaceId} ${check.key}`);
+    const rounds = distinctRounds(checks, recipientOfCheck);
     for (const round of rounds)
       await this.exclusively(
-        round.map(({ item }) => `${item.workspaceId} ${item.key}`),
+        round.map(({ item }) => recipientOfCheck(item)),
         () => this.checkRound(checks, round, failures),
       );
     if (checks.some((check) => check.answer?.success))
@@ -146,14 +151,15 @@ export class VerificationChecks {
       now.map(({ check }) => ({ workspaceId: check.workspaceId, key: check.key })),
     );
     const byRecipient = new Map(
-      spent.map((row) => [`${row.workspace_id} ${row.recipient_key}`, row]),
+      spent.map((row) => [
+        recipientOfCheck({ workspaceId: row.workspace_id, key: row.recipient_key }),
+        row,
+      ]),
     );
-    const unspent = now.filter(
-      ({ check }) => !byRecipient.has(`${check.workspaceId} ${check.key}`),
-    );
+    const unspent = now.filter(({ check }) => !byRecipient.has(recipientOfCheck(check)));
     const at = new Date();
     let judged = now.flatMap(({ check, index }) => {
-      const row = byRecipient.get(`${check.workspaceId} ${check.key}`);
+      const row = byRecipient.get(recipientOfCheck(check));
       return row
         ? [{ index, row, verdict: verdictOf(row, check.code, this.passcodes.hashKey, at) }]
         : [];
