@@ -69,7 +69,7 @@ export class SubmitRepository {
     events: SmsEventRecord[],
   ): Promise<void> {
     if (sent.length === 0 && failed.length === 0) return;
-    await executor.query(recordSql(false), recordParams(sent, failed, events));
+    await executor.query(RECORD_SQL, recordParams(sent, failed, events));
   }
 
   /**
@@ -85,7 +85,7 @@ export class SubmitRepository {
     events: SmsEventRecord[],
   ): Promise<Set<string>> {
     const rows = rowsOf<{ id: string }>(
-      await executor.query(recordSql(true), [
+      await executor.query(RECORD_COMPLETING_SQL, [
         ...recordParams(sent, failed, events),
         jobs.map((job) => job.id),
         jobs.map((job) => job.attempts),
@@ -129,6 +129,9 @@ function recordSql(fenced: boolean): string {
      ), ${eventInserts('$4', '$5', fenced ? '(SELECT key FROM done)' : undefined)}
      ${fenced ? 'SELECT id::text AS id FROM done' : 'SELECT 1'}`;
 }
+
+const RECORD_SQL = recordSql(false);
+const RECORD_COMPLETING_SQL = recordSql(true);
 
 function recordParams(
   sent: SentRecord[],

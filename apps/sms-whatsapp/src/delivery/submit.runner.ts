@@ -14,7 +14,7 @@ import {
   WorkQueue,
 } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
-import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
+import { inPgTransaction, pgPoolOf, preparedRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { foregroundPriority, Semaphore } from '@switchboard/platform';
 import type { Pool } from 'pg';
@@ -55,7 +55,7 @@ type Outcome =
 export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(SubmitRunner.name);
   private readonly pool: Pool;
-  /** Statements that commit on their own: the reads, and the one-statement record. */
+  /** Statements that commit on their own (the reads, the one-statement record), prepared. */
   private readonly autocommit: SqlRunner;
   private worker?: WorkQueueWorker;
   private readonly slots: Semaphore;
@@ -67,7 +67,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(SMS_CARRIERS) private readonly carriers: SmsCarriers,
   ) {
     this.pool = pgPoolOf(dataSource);
-    this.autocommit = poolRunner(dataSource);
+    this.autocommit = preparedRunner(this.pool);
     const windows = carriers.binds().reduce((sum, bind) => sum + bind.window, 0);
     this.slots = new Semaphore(Math.max(1, windows));
   }

@@ -37,7 +37,7 @@ describe('ForegroundPriority', () => {
     expect(priority.limit(64)).toBe(64);
   });
 
-  it('gives the share back a step per quiet interval and tells the listeners each time', () => {
+  it('gives the share back a step per interval whose requests left the loop room', () => {
     const { priority, reading } = priorityWith({ utilization: 1, maxDelayMs: 0 });
     const raised = jest.fn();
     const stop = priority.onRaise(raised);
@@ -48,13 +48,28 @@ describe('ForegroundPriority', () => {
     expect(priority.share).toBe(1 / 16);
     expect(raised).not.toHaveBeenCalled();
     reading.utilization = 0.2; // requests keep coming, but the loop has room now
-    priority.noteRequest();
-    priority.adjust();
-    expect(priority.share).toBeCloseTo(1 / 16 + 1 / 32);
-    expect(raised).toHaveBeenCalledTimes(1);
-    for (let interval = 0; interval < 40; interval++) priority.adjust();
+    for (let interval = 0; interval < 40; interval++) {
+      priority.noteRequest();
+      priority.adjust();
+    }
     expect(priority.share).toBe(1);
     expect(raised).toHaveBeenCalledTimes(30); // one call per step until full, none after
+    stop();
+  });
+
+  it('gives the whole share back after an interval without requests', () => {
+    const { priority } = priorityWith({ utilization: 1, maxDelayMs: 0 });
+    const raised = jest.fn();
+    const stop = priority.onRaise(raised);
+    for (let interval = 0; interval < 4; interval++) {
+      priority.noteRequest();
+      priority.adjust();
+    }
+    expect(priority.share).toBe(1 / 16);
+    priority.adjust(); // the burst is over: nobody is left to yield to
+    expect(priority.share).toBe(1);
+    expect(priority.limit(64)).toBe(64);
+    expect(raised).toHaveBeenCalledTimes(1);
     stop();
   });
 

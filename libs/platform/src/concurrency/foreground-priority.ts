@@ -16,7 +16,10 @@ export interface ForegroundPriorityOptions {
   busyDelayMs?: number;
   /** Smallest share background work keeps, so it never starves. Default 1/16. */
   floorShare?: number;
-  /** Share given back per quiet interval (additive increase). Default 1/32. */
+  /**
+   * Share given back per interval in which requests arrived but the loop had room (additive
+   * increase). An interval without any request gives the whole share back. Default 1/32.
+   */
   recoveryStep?: number;
   /** Reads the loop's load since the previous reading (tests pass their own). */
   readLoad?: () => LoopLoad;
@@ -44,8 +47,10 @@ share.set(1);
  * The rule is additive-increase, multiplicative-decrease on a share of each worker's concurrency:
  * every interval in which requests arrived and the loop was busy (`busyUtilization`,
  * `busyDelayMs`), the share halves, down to `floorShare` (accepted work keeps moving); every
- * other interval it grows by `recoveryStep`. Without requests, background work has the whole
- * loop. One instance per process (`foregroundPriority`), because the loop is the process's.
+ * other interval with requests it grows by `recoveryStep`. Without requests, background work has
+ * the whole loop, at once: after a burst of requests ends, stepping back up would hold the work
+ * the burst accepted (a backlog of sends) at a fraction of its pace for seconds, with nobody left
+ * to yield to. One instance per process (`foregroundPriority`), because the loop is the process's.
  */
 export class ForegroundPriority {
   private readonly intervalMs: number;
@@ -126,14 +131,13 @@ export class ForegroundPriority {
   /** One interval's decision (the timer's; tests call it directly). */
   adjust(): void {
     const load = this.readLoad();
+    const requested = this.requested;
     const busy =
-      this.requested &&
-      (load.utilization > this.busyUtilization || load.maxDelayMs > this.busyDelayMs);
+      requested && (load.utilization > this.busyUtilization || load.maxDelayMs > this.busyDelayMs);
     this.requested = false;
     const before = this.current;
-    this.current = busy
-      ? Math.max(this.floorShare, before / 2)
-      : Math.min(1, before + this.recoveryStep);
+    if (busy) this.current = Math.max(this.floorShare, before / 2);
+    else this.current = requested ? Math.min(1, before + this.recoveryStep) : 1;
     if (this.current === before) return;
     share.set(this.current);
     if (this.current > before) for (const listener of this.listeners) listener();
