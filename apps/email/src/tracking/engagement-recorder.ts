@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CommitBatcher } from '@switchboard/background';
-import { poolRunner } from '@switchboard/persistence';
+import { preparedRunner, pgPoolOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import { recipientEvent } from '../messages';
@@ -49,7 +49,7 @@ export class EngagementRecorder {
     @InjectDataSource('email') dataSource: DataSource,
     private readonly repository: EngagementRepository,
   ) {
-    this.runner = poolRunner(dataSource);
+    this.runner = preparedRunner(pgPoolOf(dataSource));
   }
 
   /** Resolves once the hits are committed, with how many named a message that still exists. */
