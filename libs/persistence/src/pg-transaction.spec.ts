@@ -60,6 +60,27 @@ describe(inPgTransaction.name, () => {
       await postgres?.stop();
     });
 
+    it('prepares its statements with `prepared`, and only then', async () => {
+      const preparedOnItsConnection = (runner: { query: (sql: string) => Promise<unknown> }) =>
+        runner.query(
+          `SELECT statement FROM pg_prepared_statements WHERE statement LIKE 'SELECT 41%'`,
+        );
+      const plain = await inPgTransaction(pool, async (runner) => {
+        await runner.query('SELECT 41 + $1::int AS n', [1]);
+        return preparedOnItsConnection(runner);
+      });
+      expect(plain).toEqual([]);
+      const prepared = await inPgTransaction(
+        pool,
+        async (runner) => {
+          expect(await runner.query('SELECT 41 + $1::int AS n', [1])).toEqual([{ n: 42 }]);
+          return preparedOnItsConnection(runner);
+        },
+        { prepared: true },
+      );
+      expect(prepared).toEqual([{ statement: 'SELECT 41 + $1::int AS n' }]);
+    });
+
     it('fails, and discards the connection, when its backend is terminated mid-transaction', async () => {
       const running = inPgTransaction(pool, async (runner) => {
         const [{ pid }] = (await runner.query('SELECT pg_backend_pid() AS pid')) as Array<{

@@ -15,6 +15,9 @@ import { VerificationAttemptsRepository } from './verification-attempts.reposito
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
 
+/** The batch's statements are few and fixed, and it runs for every create under load. */
+const PREPARED = { prepared: true } as const;
+
 /** A create without an Idempotency-Key, waiting for the next shared transaction. */
 export interface NewVerification {
   workspaceId: string;
@@ -62,44 +65,50 @@ export class NewVerifications {
       items,
       (item) => `${item.workspaceId} ${item.recipient.key}`,
     )) {
-      await inPgTransaction(this.repository.pool, async (runner) => {
-        await this.repository.lockRecipients(
-          runner,
-          now.map(({ item }) => item),
-        );
-        const pending = new Set(
-          (
-            await this.repository.pendingOf(
-              runner,
-              now.map(({ item }) => ({ workspaceId: item.workspaceId, key: item.recipient.key })),
-            )
-          ).map((row) => `${row.workspace_id} ${row.recipient_key}`),
-        );
-        const fresh = now.filter(({ item }) => {
-          if (!pending.has(`${item.workspaceId} ${item.recipient.key}`)) return true;
-          item.outcome = 'pending';
-          return false;
-        });
-        const addressOf = ({ item }: (typeof now)[number]) =>
-          (item.plan[0] === 'email' ? item.recipient.email : item.recipient.phoneNumber) as string;
-        const spent = await this.attempts.slotsSpentMany(
-          runner,
-          fresh.map((entry) => ({
-            workspaceId: entry.item.workspaceId,
-            address: addressOf(entry),
-          })),
-        );
-        const at = new Date();
-        const rows = fresh.flatMap((entry) => {
-          const slots = spent.get(`${entry.item.workspaceId} ${addressOf(entry)}`) ?? [];
-          const refusal = this.sendCap.refusalFor(slots, at);
-          if (!refusal) return [this.draft(entry.item, at)];
-          failures[entry.index] = refusal;
-          return [];
-        });
-        const plans = await this.insert(runner, rows, at);
-        rows.forEach((row, index) => (row.item.outcome = plans[index]));
-      });
+      await inPgTransaction(
+        this.repository.pool,
+        async (runner) => {
+          await this.repository.lockRecipients(
+            runner,
+            now.map(({ item }) => item),
+          );
+          const pending = new Set(
+            (
+              await this.repository.pendingOf(
+                runner,
+                now.map(({ item }) => ({ workspaceId: item.workspaceId, key: item.recipient.key })),
+              )
+            ).map((row) => `${row.workspace_id} ${row.recipient_key}`),
+          );
+          const fresh = now.filter(({ item }) => {
+            if (!pending.has(`${item.workspaceId} ${item.recipient.key}`)) return true;
+            item.outcome = 'pending';
+            return false;
+          });
+          const addressOf = ({ item }: (typeof now)[number]) =>
+            (item.plan[0] === 'email'
+              ? item.recipient.email
+              : item.recipient.phoneNumber) as string;
+          const spent = await this.attempts.slotsSpentMany(
+            runner,
+            fresh.map((entry) => ({
+              workspaceId: entry.item.workspaceId,
+              address: addressOf(entry),
+            })),
+          );
+          const at = new Date();
+          const rows = fresh.flatMap((entry) => {
+            const slots = spent.get(`${entry.item.workspaceId} ${addressOf(entry)}`) ?? [];
+            const refusal = this.sendCap.refusalFor(slots, at);
+            if (!refusal) return [this.draft(entry.item, at)];
+            failures[entry.index] = refusal;
+            return [];
+          });
+          const plans = await this.insert(runner, rows, at);
+          rows.forEach((row, index) => (row.item.outcome = plans[index]));
+        },
+        PREPARED,
+      );
     }
     return failures;
   }

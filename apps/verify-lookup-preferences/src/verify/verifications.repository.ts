@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { writeOutboxEvents } from '@switchboard/background';
-import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
+import { pgPoolOf, poolRunner, preparedRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { OutboxEvent } from '@switchboard/platform';
 import type { Recipient } from './verification-rules';
@@ -42,10 +42,13 @@ export class VerificationsRepository {
   readonly pool: Pool;
   /** Statements outside a transaction, answering rows as a transaction's runner does. */
   readonly reads: SqlRunner;
+  /** The hot statements of fixed text (a batch of checks), planned once per connection. */
+  private readonly prepared: SqlRunner;
 
   constructor(@InjectDataSource(SCHEMA) dataSource: DataSource) {
     this.pool = pgPoolOf(dataSource);
     this.reads = poolRunner(dataSource);
+    this.prepared = preparedRunner(this.pool);
   }
 
   /**
@@ -206,15 +209,16 @@ export class VerificationsRepository {
    * updated once per statement). Answers the rows that had a check left.
    */
   async spendChecks(recipients: Array<{ workspaceId: string; key: string }>) {
-    const result = await this.pool.query<VerificationRow>(
-      `UPDATE ${TABLE} v SET checks = v.checks + 1, updated_at = clock_timestamp()
+    return rowsOf<VerificationRow>(
+      await this.prepared.query(
+        `UPDATE ${TABLE} v SET checks = v.checks + 1, updated_at = clock_timestamp()
        FROM unnest($1::text[], $2::text[]) AS r(workspace_id, recipient_key)
        WHERE v.workspace_id = r.workspace_id AND v.recipient_key = r.recipient_key
          AND v.status = 'pending' AND v.checks < v.max_checks
        RETURNING v.*`,
-      [recipients.map((r) => r.workspaceId), recipients.map((r) => r.key)],
+        [recipients.map((r) => r.workspaceId), recipients.map((r) => r.key)],
+      ),
     );
-    return result.rows;
   }
 
   /** The pending verifications of many recipients (those whose checks ran out, in a batch). */
