@@ -15,6 +15,9 @@ import { VerificationAttemptsRepository } from './verification-attempts.reposito
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
 
+/** The record of sent passcodes runs for every create under load; its statements are fixed. */
+const PREPARED = { prepared: true } as const;
+
 /** A channel's acceptance of an attempt, waiting to be recorded. */
 interface SentPasscode {
   attemptId: string;
@@ -153,28 +156,32 @@ export class PasscodeDelivery {
   }
 
   private async recordSent(records: SentPasscode[]): Promise<void> {
-    await inPgTransaction(this.repository.pool, async (runner) => {
-      await this.attempts.markSentMany(runner, records);
-      const rows = new Map(
-        (await this.repository.channelSentMany(runner, records)).map((row) => [row.id, row]),
-      );
-      for (const record of records) record.verification = rows.get(record.verificationId);
-      await this.repository.events(
-        runner,
-        records.flatMap((record) =>
-          record.verification
-            ? [
-                verifyEvent('verify.attempt.sent', record.verification, record.at, {
-                  channel: record.channel,
-                  address: record.address,
-                  from: record.sender,
-                  sent_at: record.at.toISOString(),
-                }),
-              ]
-            : [],
-        ),
-      );
-    });
+    await inPgTransaction(
+      this.repository.pool,
+      async (runner) => {
+        await this.attempts.markSentMany(runner, records);
+        const rows = new Map(
+          (await this.repository.channelSentMany(runner, records)).map((row) => [row.id, row]),
+        );
+        for (const record of records) record.verification = rows.get(record.verificationId);
+        await this.repository.events(
+          runner,
+          records.flatMap((record) =>
+            record.verification
+              ? [
+                  verifyEvent('verify.attempt.sent', record.verification, record.at, {
+                    channel: record.channel,
+                    address: record.address,
+                    from: record.sender,
+                    sent_at: record.at.toISOString(),
+                  }),
+                ]
+              : [],
+          ),
+        );
+      },
+      PREPARED,
+    );
     wakeRelay(this.repository.pool, 'verify_lookup_preferences');
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { wakeQueue, wakeRelay } from '@switchboard/background';
-import { pgPoolOf, poolRunner, rowsOf } from '@switchboard/persistence';
+import { pgPoolOf, preparedRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -32,9 +32,10 @@ export class AcceptRepository {
   readonly autocommit: SqlRunner;
 
   constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
-    this.reads = poolRunner(dataSource);
-    this.autocommit = this.reads;
     this.pool = pgPoolOf(dataSource);
+    // Every statement here is a module constant (or one of two), and runs for every send.
+    this.reads = preparedRunner(this.pool);
+    this.autocommit = this.reads;
   }
 
   /** Which of `senders` the workspace holds, in one query for a whole batch. */
