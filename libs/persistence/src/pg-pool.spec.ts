@@ -1,6 +1,7 @@
 import { startTestPostgres } from '@switchboard/testing';
 import { Pool } from 'pg';
 import { preparedRunner } from './pg-pool';
+import { inPgTransaction } from './pg-transaction';
 
 describe(preparedRunner.name, () => {
   let postgres: { stop(): Promise<void>; url: string };
@@ -37,5 +38,25 @@ describe(preparedRunner.name, () => {
   it('gives the same text the same name from every runner', async () => {
     await preparedRunner(pool).query('SELECT $1::int * 2 AS n', [7]);
     expect((await prepared()).filter((text) => text === 'SELECT $1::int * 2 AS n')).toHaveLength(1);
+  });
+
+  it('prepares the text afresh when a migration changed what its `*` returns', async () => {
+    await pool.query('CREATE TABLE widened (a int); INSERT INTO widened VALUES (1)');
+    const runner = preparedRunner(pool);
+    expect(await runner.query('SELECT * FROM widened')).toEqual([{ a: 1 }]);
+    await pool.query('ALTER TABLE widened ADD COLUMN b int DEFAULT 2');
+    expect(await runner.query('SELECT * FROM widened')).toEqual([{ a: 1, b: 2 }]);
+  });
+
+  it('in a transaction, fails that statement once, and the retry finds the new name', async () => {
+    await pool.query('CREATE TABLE widened_tx (a int); INSERT INTO widened_tx VALUES (1)');
+    const read = () =>
+      inPgTransaction(pool, (runner) => runner.query('SELECT * FROM widened_tx'), {
+        prepared: true,
+      });
+    expect(await read()).toEqual([{ a: 1 }]);
+    await pool.query('ALTER TABLE widened_tx ADD COLUMN b int DEFAULT 2');
+    await expect(read()).rejects.toThrow('cached plan must not change result type');
+    expect(await read()).toEqual([{ a: 1, b: 2 }]);
   });
 });

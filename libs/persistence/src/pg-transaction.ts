@@ -35,7 +35,10 @@ export async function inPgTransaction<T>(
   client.on('error', onError);
   try {
     await client.query(begin);
-    const result = await work(options.prepared ? preparedRunner(client) : pgRunner(client));
+    const runner = options.prepared
+      ? preparedRunner(client, { inTransaction: true })
+      : pgRunner(client);
+    const result = await work(runner);
     await client.query('COMMIT');
     return result;
   } catch (err) {
