@@ -48,7 +48,7 @@ describe(preparedRunner.name, () => {
     expect(await runner.query('SELECT * FROM widened')).toEqual([{ a: 1, b: 2 }]);
   });
 
-  it('in a transaction, fails that statement once, and the retry finds the new name', async () => {
+  it('in a transaction, runs the transaction once more under the new name', async () => {
     await pool.query('CREATE TABLE widened_tx (a int); INSERT INTO widened_tx VALUES (1)');
     const read = () =>
       inPgTransaction(pool, (runner) => runner.query('SELECT * FROM widened_tx'), {
@@ -56,7 +56,6 @@ describe(preparedRunner.name, () => {
       });
     expect(await read()).toEqual([{ a: 1 }]);
     await pool.query('ALTER TABLE widened_tx ADD COLUMN b int DEFAULT 2');
-    await expect(read()).rejects.toThrow('cached plan must not change result type');
     expect(await read()).toEqual([{ a: 1, b: 2 }]);
   });
 });

@@ -41,7 +41,7 @@ let namesGiven = 0;
  * A migration that changes what a prepared `*` returns (a column added while this process runs:
  * a rolling deploy) makes PostgreSQL refuse the statement on every connection that prepared it.
  * The text then gets a new name, prepared afresh; on the pool the query runs again at once, in a
- * transaction (`inTransaction`) the error stands and the caller's retry finds the new name.
+ * transaction (`inTransaction`) the error stands and `inPgTransaction` runs the transaction again.
  */
 export function preparedRunner(
   pg: Pool | PoolClient,
@@ -83,7 +83,7 @@ function renameStatement(sql: string): void {
 }
 
 /** PostgreSQL's refusal of a prepared statement whose result columns a schema change altered. */
-function isStalePlan(err: unknown): boolean {
+export function isStalePlan(err: unknown): boolean {
   const { code, message } = err as { code?: string; message?: string };
   return code === '0A000' && /cached plan must not change result type/.test(message ?? '');
 }

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { SqlRunner } from './pagination';
-import { pgRunner, preparedRunner } from './pg-pool';
+import { isStalePlan, pgRunner, preparedRunner } from './pg-pool';
 
 export interface PgTransactionOptions {
   /**
@@ -21,12 +21,27 @@ export interface PgTransactionOptions {
  * one or two. The runner answers rows, as the service's pool readers do. A connection that
  * breaks meanwhile (the server restarted, the backend was terminated) fails the transaction and
  * is discarded: a checked-out pg client has no pool listener for its 'error' event, and an
- * unheard one would end the process.
+ * unheard one would end the process. With `prepared`, a transaction that failed because a
+ * migration changed a prepared statement's columns runs once more (`preparedRunner`).
  */
 export async function inPgTransaction<T>(
   pool: Pool,
   work: (runner: SqlRunner) => Promise<T>,
   options: PgTransactionOptions = {},
+): Promise<T> {
+  try {
+    return await once(pool, work, options);
+  } catch (err) {
+    // A prepared statement a migration widened: rolled back, and renamed; once more, whole.
+    if (!options.prepared || !isStalePlan(err)) throw err;
+    return once(pool, work, options);
+  }
+}
+
+async function once<T>(
+  pool: Pool,
+  work: (runner: SqlRunner) => Promise<T>,
+  options: PgTransactionOptions,
 ): Promise<T> {
   const begin = beginWith(options.settings);
   const client = await pool.connect();
