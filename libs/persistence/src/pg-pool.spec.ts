@@ -50,12 +50,19 @@ describe(preparedRunner.name, () => {
 
   it('in a transaction, runs the transaction once more under the new name', async () => {
     await pool.query('CREATE TABLE widened_tx (a int); INSERT INTO widened_tx VALUES (1)');
+    let runs = 0;
     const read = () =>
-      inPgTransaction(pool, (runner) => runner.query('SELECT * FROM widened_tx'), {
-        prepared: true,
-      });
+      inPgTransaction(
+        pool,
+        (runner) => {
+          runs++;
+          return runner.query('SELECT * FROM widened_tx');
+        },
+        { prepared: true },
+      );
     expect(await read()).toEqual([{ a: 1 }]);
     await pool.query('ALTER TABLE widened_tx ADD COLUMN b int DEFAULT 2');
     expect(await read()).toEqual([{ a: 1, b: 2 }]);
+    expect(runs).toBe(3); // the second read ran twice: refused, then under its new name
   });
 });
