@@ -3,7 +3,8 @@ import { startRig } from '../../test/carrier-rig';
 import type { CarrierRig } from '../../test/carrier-rig';
 import { gsmSubmission } from '../../test/carrier-rig';
 import { CarrierSubmitError } from './sms-carrier';
-import { SmppBind } from './smpp-bind';
+import type { PDU, Session } from 'smpp';
+import { sendGathered, SmppBind } from './smpp-bind';
 import { SmppCarriers } from './smpp.carriers';
 import { parseSmppUrl } from './smpp-url';
 
@@ -173,5 +174,23 @@ describe(SmppBind.name, () => {
       code: 'provider_unavailable',
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe(sendGathered.name, () => {
+  it('sends the PDUs of one turn through a corked socket, uncorked once the turn ends', async () => {
+    const calls: string[] = [];
+    const session = {
+      socket: { cork: () => calls.push('cork'), uncork: () => calls.push('uncork') },
+      send: () => calls.push('send') > 0,
+    } as unknown as Session;
+    const pdu = {} as PDU;
+    expect(sendGathered(session, pdu)).toBe(true);
+    sendGathered(session, pdu);
+    expect(calls).toEqual(['cork', 'send', 'send']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['cork', 'send', 'send', 'uncork']);
+    sendGathered(session, pdu);
+    expect(calls.slice(4)).toEqual(['cork', 'send']);
   });
 });

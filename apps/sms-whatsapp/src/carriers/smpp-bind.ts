@@ -17,6 +17,27 @@ export interface SmppBindTuning {
   throttlePauseMs?: number;
 }
 
+/** Sessions whose socket is corked until the end of this turn of the event loop. */
+const gathering = new WeakSet<Session>();
+
+/**
+ * `session.send`, with the PDUs of one turn of the event loop leaving in one write: a group
+ * commit frees several submit slots, or answers several `deliver_sm`, at once, and each write to
+ * the carrier's socket is a system call and a wake-up of the other side. The socket is uncorked
+ * once the turn's promise callbacks have run, before any timer or I/O.
+ */
+export function sendGathered(session: Session, pdu: PDU, onResponse?: (pdu: PDU) => void): boolean {
+  if (!gathering.has(session)) {
+    gathering.add(session);
+    session.socket.cork();
+    process.nextTick(() => {
+      gathering.delete(session);
+      session.socket.uncork();
+    });
+  }
+  return session.send(pdu, onResponse);
+}
+
 /**
  * One transceiver session with one carrier: connects, binds, keeps the link alive with
  * `enquire_link` (a link that stops answering is dropped), and comes back with exponential
@@ -110,7 +131,7 @@ export class SmppBind {
     for (const command of ['deliver_sm', 'data_sm'])
       session.on(command, (pdu: PDU) =>
         this.onDeliver(pdu, (status) => {
-          session.send(pdu.response({ command_status: status }));
+          sendGathered(session, pdu.response({ command_status: status }));
         }),
       );
     session.on('unknown', (pdu: PDU) => session.send(pdu.response()));
@@ -135,7 +156,7 @@ export class SmppBind {
       this.attempts = 0;
       this.keepAlive(session);
       this.queue.attach((submit, onResponse) =>
-        session.send(new smpp.PDU('submit_sm', submit), onResponse),
+        sendGathered(session, new smpp.PDU('submit_sm', submit), onResponse),
       );
     });
   }
