@@ -8,6 +8,14 @@ function priorityWith(load: LoopLoad) {
   return { priority, reading };
 }
 
+/** `count` intervals, each with a request. */
+function intervalsWithRequests(priority: ForegroundPriority, count: number): void {
+  for (let interval = 0; interval < count; interval++) {
+    priority.noteRequest();
+    priority.adjust();
+  }
+}
+
 describe('ForegroundPriority', () => {
   it('halves the background share each busy interval with requests, down to the floor', () => {
     const { priority } = priorityWith({ utilization: 0.95, maxDelayMs: 0 });
@@ -41,17 +49,11 @@ describe('ForegroundPriority', () => {
     const { priority, reading } = priorityWith({ utilization: 1, maxDelayMs: 0 });
     const raised = jest.fn();
     const stop = priority.onRaise(raised);
-    for (let interval = 0; interval < 4; interval++) {
-      priority.noteRequest();
-      priority.adjust();
-    }
+    intervalsWithRequests(priority, 4);
     expect(priority.share).toBe(1 / 16);
     expect(raised).not.toHaveBeenCalled();
     reading.utilization = 0.2; // requests keep coming, but the loop has room now
-    for (let interval = 0; interval < 40; interval++) {
-      priority.noteRequest();
-      priority.adjust();
-    }
+    intervalsWithRequests(priority, 40);
     expect(priority.share).toBe(1);
     expect(raised).toHaveBeenCalledTimes(30); // one call per step until full, none after
     stop();
@@ -61,10 +63,7 @@ describe('ForegroundPriority', () => {
     const { priority } = priorityWith({ utilization: 1, maxDelayMs: 0 });
     const raised = jest.fn();
     const stop = priority.onRaise(raised);
-    for (let interval = 0; interval < 4; interval++) {
-      priority.noteRequest();
-      priority.adjust();
-    }
+    intervalsWithRequests(priority, 4);
     expect(priority.share).toBe(1 / 16);
     priority.adjust(); // the burst is over: nobody is left to yield to
     expect(priority.share).toBe(1);
