@@ -23,6 +23,15 @@ describe('admin CLI', () => {
     }
   });
 
+  it('takes a cursor that begins with "-" in the form its next-page hint prints', () => {
+    // Cursors are base64url: one in 64 begins with "-". The run then fails only for want of a
+    // platform to ask (port 9), not on its arguments.
+    const run = admin('list-workspaces', '--starting-after=-Px0fwG46hQ');
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).not.toContain('ambiguous');
+    expect(run.stderr).not.toContain('Usage:');
+  });
+
   it('explains a numbers or senders command with help <command>, before the usage', () => {
     for (const command of [
       'stock-number',

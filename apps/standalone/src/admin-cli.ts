@@ -222,7 +222,8 @@ function describePage(
       values[option] ? [`--${option} ${values[option]}`] : [],
     ),
     ...(['available', 'held'] as const).flatMap((flag) => (values[flag] ? [`--${flag}`] : [])),
-    `--starting-after ${page.next_cursor}`,
+    // Joined by `=`: a cursor may begin with `-`, which would read as another option.
+    `--starting-after=${page.next_cursor}`,
   ];
   const more = page.next_cursor ? `Next page: ${next.join(' ')}` : 'No more.';
   return `${[line(columns), ...cells.map(line)].join('\n')}\n${page.data.length} ${what} shown. ${more}\n`;

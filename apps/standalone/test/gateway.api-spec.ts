@@ -321,7 +321,7 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
         expect.any(String),
         '-',
       ]);
-      const prefix = `1 API keys shown. Next page: npm run admin -- list-api-keys --workspace ${beta.workspace.id} --limit 1 --starting-after `;
+      const prefix = `1 API keys shown. Next page: npm run admin -- list-api-keys --workspace ${beta.workspace.id} --limit 1 --starting-after=`;
       expect(summary.startsWith(prefix)).toBe(true);
       const nextTable = await cli(...summary.split('npm run admin -- ')[1].split(' '));
       expect(nextTable.stdout).toContain(beta.api_key.id);
