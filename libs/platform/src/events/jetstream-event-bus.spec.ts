@@ -1,8 +1,10 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { startNatsServer } from '@switchboard/testing';
 import type { RunningNats } from '@switchboard/testing';
 import { eventBusFor } from './event-bus';
 import { processEventBus } from './in-process-event-bus';
-import { JetStreamEventBus } from './jetstream-event-bus';
+import { EVENTS_STREAM, JetStreamEventBus } from './jetstream-event-bus';
 import type { OutboxEvent } from './outbox-event';
 
 const event = (id: string, type = 'email.delivered'): OutboxEvent => ({
@@ -99,5 +101,22 @@ describe(JetStreamEventBus.name, () => {
     const distributed = eventBusFor({ TRANSPORT: 'nats', NATS_URL: nats.url });
     expect(distributed).toBeInstanceOf(JetStreamEventBus);
     expect(eventBusFor({ TRANSPORT: 'nats', NATS_URL: nats.url })).toBe(distributed);
+  });
+
+  // Last: it deletes the stream, and with it the consumers of the tests above.
+  it('offers a batch again while its stream answers nobody for a moment', async () => {
+    const publisher = bus();
+    await publisher.publish([event('d0')]);
+    const nc = await connect({ servers: nats.url });
+    const manager = await jetstreamManager(nc);
+    const before = await manager.streams.info(EVENTS_STREAM);
+    await manager.streams.delete(EVENTS_STREAM);
+    const back = new Promise((resolve) => setTimeout(resolve, 250)).then(() =>
+      manager.streams.add(before.config),
+    );
+    await publisher.publish([event('d2')]);
+    await back;
+    expect((await manager.streams.info(EVENTS_STREAM)).state.messages).toBe(1);
+    await nc.close();
   });
 });

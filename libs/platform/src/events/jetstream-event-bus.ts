@@ -45,13 +45,29 @@ export class JetStreamEventBus implements EventPublisher, EventSubscriber {
     this.logger = options.logger ?? new Logger(JetStreamEventBus.name);
   }
 
+  /**
+   * Publishes the batch. A stream that has no leader for a moment (just created, updated, or
+   * failing over in a cluster) answers "no responders": the batch is offered again a few times
+   * within about 1.5 s before the error reaches the relay, which retries it later. The stream
+   * drops the ids it already has.
+   */
   async publish(events: readonly OutboxEvent[]): Promise<void> {
     const { js } = await this.connected();
-    await Promise.all(
-      events.map((event) =>
-        js.publish(`${SUBJECT_PREFIX}${event.type}`, JSON.stringify(event), { msgID: event.id }),
-      ),
-    );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await Promise.all(
+          events.map((event) =>
+            js.publish(`${SUBJECT_PREFIX}${event.type}`, JSON.stringify(event), {
+              msgID: event.id,
+            }),
+          ),
+        );
+        return;
+      } catch (err) {
+        if (attempt >= PUBLISH_ATTEMPTS || !isStreamAway(err)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
+      }
+    }
   }
 
   subscribe(typePrefix: string, handler: EventHandler, consumer?: string): () => void {
@@ -154,17 +170,39 @@ export class JetStreamEventBus implements EventPublisher, EventSubscriber {
         max_age: (this.options.maxAgeMs ?? 7 * DAY_MS) * MS,
         duplicate_window: 120_000 * MS,
       };
+      let current: Record<string, unknown> | undefined;
       try {
-        await manager.streams.info(EVENTS_STREAM);
-        await manager.streams.update(EVENTS_STREAM, config);
+        current = (await manager.streams.info(EVENTS_STREAM)).config;
       } catch {
         await manager.streams.add({ name: EVENTS_STREAM, ...config });
       }
+      // Updated only when a setting differs: every process starting would otherwise update it,
+      // and a stream being updated answers nobody for a moment.
+      const differs = (Object.keys(config) as Array<keyof typeof config>).some(
+        (key) => JSON.stringify(current?.[key]) !== JSON.stringify(config[key]),
+      );
+      if (current && differs) await manager.streams.update(EVENTS_STREAM, config);
       return { nc, js: jetstream(nc) };
     })();
     this.connection.catch(() => (this.connection = undefined));
     return this.connection;
   }
+}
+
+/** Tries of one publish while its stream answers nobody (100, 200, 400, 800 ms apart). */
+const PUBLISH_ATTEMPTS = 5;
+
+/** "No responders" (the stream has no leader now), however deep in the error's causes. */
+function isStreamAway(err: unknown): boolean {
+  for (
+    let at = err as { message?: string; cause?: unknown } | undefined, depth = 0;
+    at && depth < 4;
+    depth++
+  ) {
+    if (/no responders|jetstream is not enabled/i.test(at.message ?? '')) return true;
+    at = at.cause as typeof at;
+  }
+  return false;
 }
 
 /** `email.` -> `events.email.>`; '' -> `events.>`; a full type is its own subject. */
