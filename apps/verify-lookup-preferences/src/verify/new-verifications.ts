@@ -15,9 +15,6 @@ import { VerificationAttemptsRepository } from './verification-attempts.reposito
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
 
-/** The batch's statements are few and fixed, and it runs for every create under load. */
-const PREPARED = { prepared: true } as const;
-
 /** A create without an Idempotency-Key, waiting for the next shared transaction. */
 export interface NewVerification {
   workspaceId: string;
@@ -107,7 +104,8 @@ export class NewVerifications {
           const plans = await this.insert(runner, rows, at);
           rows.forEach((row, index) => (row.item.outcome = plans[index]));
         },
-        PREPARED,
+        // Prepared: few fixed statements, run for every create under load.
+        { prepared: true },
       );
     }
     return failures;

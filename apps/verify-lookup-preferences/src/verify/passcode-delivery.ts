@@ -15,9 +15,6 @@ import { VerificationAttemptsRepository } from './verification-attempts.reposito
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
 
-/** The record of sent passcodes runs for every create under load; its statements are fixed. */
-const PREPARED = { prepared: true } as const;
-
 /** A channel's acceptance of an attempt, waiting to be recorded. */
 interface SentPasscode {
   attemptId: string;
@@ -180,7 +177,8 @@ export class PasscodeDelivery {
           ),
         );
       },
-      PREPARED,
+      // Prepared: few fixed statements, run for every passcode sent under load.
+      { prepared: true },
     );
     wakeRelay(this.repository.pool, 'verify_lookup_preferences');
   }

@@ -178,15 +178,23 @@ export class JetStreamEventBus implements EventPublisher, EventSubscriber {
       }
       // Updated only when a setting differs: every process starting would otherwise update it,
       // and a stream being updated answers nobody for a moment.
-      const differs = (Object.keys(config) as Array<keyof typeof config>).some(
-        (key) => JSON.stringify(current?.[key]) !== JSON.stringify(config[key]),
-      );
-      if (current && differs) await manager.streams.update(EVENTS_STREAM, config);
+      if (current && settingsDiffer(current, config))
+        await manager.streams.update(EVENTS_STREAM, config);
       return { nc, js: jetstream(nc) };
     })();
     this.connection.catch(() => (this.connection = undefined));
     return this.connection;
   }
+}
+
+/** Whether any of `wanted`'s settings has another value in `current`. */
+function settingsDiffer(
+  current: Record<string, unknown>,
+  wanted: Record<string, unknown>,
+): boolean {
+  return Object.keys(wanted).some(
+    (key) => JSON.stringify(current[key]) !== JSON.stringify(wanted[key]),
+  );
 }
 
 /** Tries of one publish while its stream answers nobody (100, 200, 400, 800 ms apart). */
