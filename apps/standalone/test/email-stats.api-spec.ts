@@ -432,10 +432,66 @@ describe('email stats through the gateway', () => {
     ]);
   });
 
+  it('counts each of many alike events folded in one batch, and each delivery latency', async () => {
+    // Two recipients of one message sent on 2 April; in one outbox batch: both delivered at the
+    // same instant (equal latencies), three opens (two by the first), alike in every dimension.
+    const id = 'em_01alikeevents0000000000000';
+    const recipients = ['rcp_01alikeevents00000000000a', 'rcp_01alikeevents00000000000b'];
+    await platform.db.query(
+      `INSERT INTO email.messages (id, workspace_id, from_email, sender_domain, onboarding,
+         to_addresses, cc_addresses, bcc_addresses, reply_to, subject, category, status, tags,
+         headers, attachments, track_opens, track_clicks, created_at)
+       VALUES ($1, $2, $3, $4, false, '["a@alike.example", "b@alike.example"]', '[]', '[]',
+         '[]', 'Alike', 'marketing', 'delivered', '[]', '{}', '[]', true, false,
+         '2026-04-02T10:00:00Z')`,
+      [id, acme.workspace.id, from, domain],
+    );
+    await platform.db.query(
+      `INSERT INTO email.recipients (id, message_id, workspace_id, position, role, email, allowed,
+         status, processed_at, delivered_at)
+       SELECT r.id, $1, $2, r.position, 'to', r.email, true, 'delivered',
+         '2026-04-02T10:00:01Z', '2026-04-02T10:00:05Z'
+       FROM unnest($3::text[], $4::int[], $5::text[]) AS r (id, position, email)`,
+      [id, acme.workspace.id, recipients, [0, 1], ['a@alike.example', 'b@alike.example']],
+    );
+    const events = [
+      ...recipients.map((r, i) => [`ev_alike_delivered_${i}`, 'email.delivered', r, '10:00:05']),
+      ['ev_alike_open_0', 'email.opened', recipients[0], '11:00:00'],
+      ['ev_alike_open_1', 'email.opened', recipients[0], '11:05:00'],
+      ['ev_alike_open_2', 'email.opened', recipients[1], '11:00:00'],
+    ];
+    await platform.db.query(
+      `INSERT INTO email.outbox (id, type, workspace_id, payload)
+       SELECT x.id, x.type, $1, jsonb_build_object('type', x.type, 'timestamp',
+         '2026-04-02T' || x.at || 'Z', 'data', jsonb_build_object('email_id', $2::text,
+         'recipient_id', x.recipient_id))
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS x (id, type, recipient_id, at)`,
+      [acme.workspace.id, id, ...[0, 1, 2, 3].map((i) => events.map((e) => e[i]))],
+    );
+    // And on the timeline, as the service writes them (the rebuild below folds it).
+    await platform.db.query(
+      `INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at)
+       SELECT x.id, $1, $2, x.recipient_id, x.type, ('2026-04-02T' || x.at || 'Z')::timestamptz
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS x (id, type, recipient_id, at)`,
+      [id, acme.workspace.id, ...[0, 1, 2, 3].map((i) => events.map((e) => e[i]))],
+    );
+    await platform.db.query(`NOTIFY email_outbox`);
+    const day = await eventually(
+      () => bird.email.stats.daily({ from: '2026-04-02', to: '2026-04-02' }),
+      (s) => s.data[0].engagement.opens === 3,
+    );
+    expect(day.data[0]).toMatchObject({
+      delivery: { delivered: 2 },
+      engagement: { opens: 3, opens_non_prefetched: 3, unique_opens: 2 },
+    });
+    expect(day.data[0].latency.total?.p50_ms).toBeGreaterThanOrEqual(4_500);
+  });
+
   it('rebuilds the rollups from the stored timeline, showing progress, to the same figures', async () => {
     const asked = [
       () => bird.email.stats.summary({ from: today(), to: today() }),
       () => bird.email.stats.daily({ from: '2026-03-10', to: '2026-03-12' }),
+      () => bird.email.stats.daily({ from: '2026-04-02', to: '2026-04-02' }),
       () => bird.email.stats.byTag({}),
       () => bird.email.stats.byBounceCode({}),
       () => bird.email.stats.byTemplate({}),
