@@ -524,7 +524,7 @@ describe('SMS messages through the gateway', () => {
     ]);
   });
 
-  it('refuses senders the workspace does not hold, and categories a sender is not registered for', async () => {
+  it('refuses senders the workspace does not hold, and categories a sender’s registration does not cover', async () => {
     const base = { to: '+31612340001', text: 'hi', category: 'service' };
     expect((await send({ ...base, from: 'Stranger' })).body.error?.code).toBe('E01027');
     // Held, but without the sms capability.
@@ -532,6 +532,8 @@ describe('SMS messages through the gateway', () => {
     expect((await send({ ...base, from: 'AcmeOtp', category: 'marketing' })).body.error?.code).toBe(
       'E01028',
     );
+    // Registered for authentication: it covers service and transactional too, not marketing.
+    expect((await send({ ...base, from: 'AcmeOtp' })).status).toBe(202);
     expect(
       (await send({ to: '+31612340001', text: 'hi', category: 'service' })).body.error?.code,
     ).toBe('E01022');

@@ -8,6 +8,10 @@ describe(receiptOutcome.name, () => {
     ['REJECTD', 'failed', 'blocked_by_carrier'],
     ['DELETED', 'failed', 'unknown'],
     ['UNKNOWN', 'failed', 'unknown'],
+    ['FAILED', 'failed', 'unknown'],
+    ['DELIVERED', 'delivered', null],
+    ['UNDELIVERABLE', 'undelivered', 'unreachable'],
+    ['rejected', 'failed', 'blocked_by_carrier'],
   ])('maps %s to %s', (stat, status, code) => {
     expect(receiptOutcome(stat)).toMatchObject({ final: true, status, code });
   });
@@ -15,6 +19,7 @@ describe(receiptOutcome.name, () => {
   it('keeps ACCEPTD and ENROUTE (and anything unknown) as steps, not outcomes', () => {
     expect(receiptOutcome('ACCEPTD')).toEqual({ final: false, event: 'sms.carrier_accepted' });
     expect(receiptOutcome('enroute')).toEqual({ final: false, event: 'sms.enroute' });
+    expect(receiptOutcome('ACCEPTED')).toEqual({ final: false, event: 'sms.carrier_accepted' });
     expect(receiptOutcome('SCHEDLD').final).toBe(false);
   });
 });

@@ -22,9 +22,25 @@ export function worstStatus(statuses: FinalStatus[]): FinalStatus {
   return statuses.reduce((worst, status) => (SEVERITY[status] > SEVERITY[worst] ? status : worst));
 }
 
-/** SMPP receipt states (SMPP 3.4 appendix B) to our statuses and `last_error.code`. */
+/**
+ * The long names some carriers write in `stat:` (the `message_state` TLV's names, SMPP 3.4
+ * section 5.2.28) to the short ones of appendix B.
+ */
+const LONG_STATES: Record<string, string> = {
+  DELIVERED: 'DELIVRD',
+  UNDELIVERABLE: 'UNDELIV',
+  REJECTED: 'REJECTD',
+  ACCEPTED: 'ACCEPTD',
+};
+
+/**
+ * SMPP receipt states (SMPP 3.4 appendix B, their long names, and the `FAILED` of Kannel-style
+ * gateways) to our statuses and `last_error.code`. Anything else is a step on the way, not an
+ * outcome: the message waits for its final receipt, or expires.
+ */
 export function receiptOutcome(stat: string): ReceiptOutcome {
-  switch (stat.trim().toUpperCase()) {
+  const state = stat.trim().toUpperCase();
+  switch (LONG_STATES[state] ?? state) {
     case 'DELIVRD':
       return { final: true, status: 'delivered', code: null, description: '' };
     case 'EXPIRED':
@@ -61,6 +77,13 @@ export function receiptOutcome(stat: string): ReceiptOutcome {
         status: 'failed',
         code: 'unknown',
         description: 'the carrier reported the message in an unknown state (UNKNOWN)',
+      };
+    case 'FAILED':
+      return {
+        final: true,
+        status: 'failed',
+        code: 'unknown',
+        description: 'the carrier reported the message failed (FAILED)',
       };
     case 'ACCEPTD':
       return { final: false, event: 'sms.carrier_accepted' };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkedSender } from './sender-rules';
+import { checkedSender, senderCovers } from './sender-rules';
 
 describe('checkedSender', () => {
   it('accepts 1 to 11 letters, digits and inner spaces with a letter among them', () => {
@@ -37,5 +37,19 @@ describe('checkedSender', () => {
       }),
       { seed: 18, numRuns: 500 },
     );
+  });
+});
+
+describe('senderCovers', () => {
+  it('lets a marketing registration cover all four categories, the others the three but marketing', () => {
+    const all = ['transactional', 'marketing', 'authentication', 'service'];
+    expect(all.filter((c) => senderCovers(['marketing'], c))).toEqual(all);
+    expect(all.filter((c) => senderCovers(null, c))).toEqual(all);
+    for (const registered of ['transactional', 'authentication', 'service'])
+      expect(all.filter((c) => senderCovers([registered], c))).toEqual([
+        'transactional',
+        'authentication',
+        'service',
+      ]);
   });
 });

@@ -40,3 +40,25 @@ export function checkedSender(
   }
   return problems.length ? problems : { sender, categories: chosen };
 }
+
+/** The categories a registration for anything but `marketing` covers. */
+const NON_MARKETING = ['transactional', 'authentication', 'service'];
+
+/**
+ * Whether a sender registered for `categories` (null: every one) may send `category`, as the
+ * SDK's `SmsMessageCategory` puts it: `marketing` covers all four; `transactional`,
+ * `authentication` or `service` covers those three and not `marketing`.
+ */
+export function senderCovers(categories: readonly string[] | null, category: string): boolean {
+  if (categories === null || categories.includes('marketing')) return true;
+  return category !== 'marketing' && categories.some((c) => NON_MARKETING.includes(c));
+}
+
+/**
+ * `senderCovers` in SQL, over a `categories text[]` column and the category parameter: keep the
+ * two in step.
+ */
+export function senderCoversSql(column: string, category: string): string {
+  return `(${column} IS NULL OR 'marketing' = ANY (${column})
+    OR (${category} <> 'marketing' AND ${column} && ARRAY['${NON_MARKETING.join("', '")}']))`;
+}

@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { MESSAGE_COLUMNS } from '../message.mapper';
 import type { SmsMessageRow } from '../message.mapper';
 import { stoppedAmong } from '../../preferences';
+import { senderCoversSql } from '../../senders/sender-rules';
 import type { ProjectedStatement } from '../../preferences';
 import { eventInserts, eventRows } from '../sms-events.repository';
 import type { SmsDraft } from './sms-draft';
@@ -70,7 +71,8 @@ export class AcceptRepository {
 
   /**
    * The sender a template send goes from: the workspace's earliest active SMS number, else a
-   * registered sender ID covering the category; undefined when it has none.
+   * registered sender ID covering the category (one registered for it by name first); undefined
+   * when it has none.
    */
   async defaultSender(workspaceId: string, category: string): Promise<string | undefined> {
     const rows = rowsOf<{ sender: string }>(
@@ -81,8 +83,9 @@ export class AcceptRepository {
           WHERE a.workspace_id = $1 AND a.status = 'active' AND a.released_at IS NULL
             AND 'sms' = ANY (n.capabilities))
          UNION ALL
-         (SELECT sender, 1, created_at FROM sms_whatsapp.sms_senders
-          WHERE workspace_id = $1 AND (categories IS NULL OR $2 = ANY (categories)))
+         (SELECT sender, CASE WHEN $2 = ANY (categories) THEN 1 ELSE 2 END, created_at
+          FROM sms_whatsapp.sms_senders
+          WHERE workspace_id = $1 AND ${senderCoversSql('categories', '$2')})
          ORDER BY rank, since LIMIT 1`,
         [workspaceId, category],
       ),

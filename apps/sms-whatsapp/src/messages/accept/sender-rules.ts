@@ -7,6 +7,7 @@ import { sendProblemsError } from './send-request.normaliser';
 import type { NormalisedSend, SendProblem } from './send-request.normaliser';
 import type { OutboundSms } from './sms-draft';
 import { renderTemplateSend } from './template-send';
+import { senderCovers } from '../../senders/sender-rules';
 
 /**
  * The rules of a send that need the workspace's data: a template rendered (it brings the body
@@ -72,10 +73,10 @@ export class SenderRules {
           message: `${sms.from} is not a number the workspace holds with the sms capability, nor a sender ID registered for it`,
           code: SmsErrors.SMSSenderNotConfigured,
         });
-      else if (sender.categories && !sender.categories.includes(sms.category))
+      else if (!senderCovers(sender.categories, sms.category))
         problems.push({
           param: `${prefix(index)}category`,
-          message: `the sender ${sms.from} is registered for ${sender.categories.join(', ')} messages, not ${sms.category}`,
+          message: `the sender ${sms.from} is registered for ${(sender.categories ?? []).join(', ')} messages, which do not cover ${sms.category}`,
           code: SmsErrors.SenderCategoryNotPermitted,
         });
     });
