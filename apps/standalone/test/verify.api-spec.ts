@@ -18,6 +18,8 @@ interface RawAnswer {
 }
 const TTL_SECONDS = 8;
 const TEST_NUMBER = '+31699990000';
+/** The local SMSC takes SMS to it, then reports them undelivered. */
+const UNREACHABLE = '+31699990001';
 
 async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, ms = 20_000) {
   const until = Date.now() + ms;
@@ -81,7 +83,12 @@ describe('Verify through the gateway', () => {
 
   beforeAll(async () => {
     [smsc, sink] = await Promise.all([
-      startTestSmsc({ receipts: () => ({ stat: 'DELIVRD', err: '000' }) }),
+      startTestSmsc({
+        receipts: (submit) =>
+          submit.destination.addr === UNREACHABLE.slice(1)
+            ? { stat: 'UNDELIV', err: '001' }
+            : { stat: 'DELIVRD', err: '000' },
+      }),
       startSmtpSink(),
     ]);
     platform = await startTestPlatform({
@@ -322,6 +329,33 @@ describe('Verify through the gateway', () => {
       code,
     });
     expect(hit.success).toBe(true);
+  });
+
+  it('moves to the next channel by itself when the SMS it sent comes back undelivered', async () => {
+    const email = `unreachable.${Date.now()}@example.org`;
+    const created = await bird.verify.verifications.create({
+      to: { phone_number: UNREACHABLE, email },
+      options: { channels: ['sms', 'email'] },
+    });
+    expect(created.channels).toEqual([{ channel: 'sms' }, { channel: 'email' }]);
+    const smsCode = await lastSmsCode(UNREACHABLE);
+    // The receipt says UNDELIV: a fresh passcode goes to the email address, nobody asking.
+    const code = await emailCode(email);
+    expect(code).not.toBe(smsCode);
+    const hit = await bird.verify.verifications.check({
+      to: { phone_number: UNREACHABLE, email },
+      code,
+    });
+    expect(hit).toMatchObject({ success: true, verification: { last_channel: 'email' } });
+    const attempts = await platform.db.query<{ channel: string; status: string }>(
+      `SELECT channel, status FROM verify_lookup_preferences.verification_attempts
+       WHERE verification_id = $1 ORDER BY created_at`,
+      [created.id],
+    );
+    expect(attempts.rows).toEqual([
+      { channel: 'sms', status: 'undelivered' },
+      { channel: 'email', status: expect.stringMatching(/^(sent|delivered)$/) },
+    ]);
   });
 
   it('refuses bad input with 422 and details, never a 500', async () => {

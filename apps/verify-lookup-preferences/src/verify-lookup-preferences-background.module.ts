@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { VerifyLookupPreferencesEventsRelay } from './events/verify-lookup-preferences-events.relay';
 import { ChannelStatementsConsumer, PreferencesModule } from './preferences';
 import { VerificationOutcomes } from './verify';
+import { PasscodeIssuer } from './verify/passcode-issuer';
+import { Passcodes } from './verify/passcodes';
 import { VerificationAttemptsRepository } from './verify/verification-attempts.repository';
 import { VerificationsRepository } from './verify/verifications.repository';
 
@@ -19,6 +21,8 @@ import { VerificationsRepository } from './verify/verifications.repository';
     VerificationOutcomes,
     VerificationsRepository,
     VerificationAttemptsRepository,
+    Passcodes,
+    PasscodeIssuer,
     ChannelStatementsConsumer,
   ],
 })

@@ -9,6 +9,7 @@ import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-pref
 import { verifyLookupPreferencesDatabase } from '../database/verify-lookup-preferences.database';
 import type { PasscodeCarrier, PasscodeSend } from './passcode-channels';
 import { PasscodeDelivery } from './passcode-delivery';
+import { PasscodeIssuer } from './passcode-issuer';
 import { PasscodeRecovery } from './passcode-recovery';
 import { Passcodes } from './passcodes';
 import { NewVerifications } from './new-verifications';
@@ -103,9 +104,9 @@ describe(PasscodeRecovery.name, () => {
       delivery,
       new VerificationChecks(repository, attempts, writes, passcodes),
       writes,
-      passcodes,
       new SendCap(config, attempts),
       new NewVerifications(config, repository, attempts, passcodes, new SendCap(config, attempts)),
+      new PasscodeIssuer(repository, passcodes, attempts),
     );
     recovery = new PasscodeRecovery(repository, delivery, passcodes, attempts);
   });

@@ -89,18 +89,24 @@ export class VerificationAttemptsRepository {
     );
   }
 
+  /**
+   * An attempt `sending`; `unclaimed`, one nobody sends yet, as if its lease had run out: the
+   * next sweep of stalled attempts sends it.
+   */
   async insertAttempt(
     runner: SqlRunner,
     attempt: Pick<AttemptRow, 'id' | 'workspace_id' | 'verification_id' | 'channel' | 'address'> & {
       seed: string;
       countsTowardCap: boolean;
+      unclaimed?: boolean;
     },
   ): Promise<boolean> {
     const inserted = rowsOf<{ id: string }>(
       await runner.query(
         `INSERT INTO ${ATTEMPTS} (id, workspace_id, verification_id, channel, address,
-           passcode_seed, status, counts_toward_cap)
-         VALUES ($1, $2, $3, $4, $5, $6, 'sending', $7)
+           passcode_seed, status, counts_toward_cap, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'sending', $7,
+           CASE WHEN $8 THEN '-infinity'::timestamptz ELSE clock_timestamp() END)
          ON CONFLICT (id) DO NOTHING RETURNING id`,
         [
           attempt.id,
@@ -110,6 +116,7 @@ export class VerificationAttemptsRepository {
           attempt.address,
           attempt.seed,
           attempt.countsTowardCap,
+          attempt.unclaimed ?? false,
         ],
       ),
     );

@@ -6,17 +6,22 @@ import { eventBusFor } from '@switchboard/platform';
 import type { OutboxEvent } from '@switchboard/platform';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
+import type { SqlRunner } from '@switchboard/persistence';
 import { outcomeOf } from './delivery-outcome';
+import { PasscodeIssuer } from './passcode-issuer';
 import { verifyEvent } from './verification.mapper';
 import { VerificationAttemptsRepository } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
+import type { VerificationRow } from './verifications.repository';
 
 /** The channels whose events tell passcode deliveries, each read by its own durable consumer. */
 const CHANNEL_PREFIXES = ['sms.', 'email.', 'whatsapp.'] as const;
 
 /**
  * Turns the channels' delivery events for passcode messages into `verify.attempt.delivered` and
- * `.undelivered`, in one transaction per batch. A verification whose every attempt came back
+ * `.undelivered`, in one transaction per batch. A passcode that did not arrive on the plan's
+ * current channel moves the plan to the next one, with a fresh passcode there (the SDK: "moves
+ * to the next planned channel if delivery fails"). A verification whose every attempt came back
  * undelivered, with no channel left in its plan, fails `undeliverable`. Seen twice, an outcome
  * changes nothing (only `sent` attempts move).
  */
@@ -29,6 +34,7 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
     private readonly config: VerifyLookupPreferencesConfig,
     private readonly repository: VerificationsRepository,
     private readonly attempts: VerificationAttemptsRepository,
+    private readonly issuer: PasscodeIssuer,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -55,6 +61,7 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
         ).map((row) => [row.id, row]),
       );
       const emitted: OutboxEvent[] = [];
+      const failovers = new Map<string, { row: VerificationRow; index: number }>();
       for (const attempt of moved) {
         const outcome = byMessage.get(attempt.message_id as string);
         const row = verifications.get(attempt.verification_id);
@@ -76,8 +83,13 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
                 failed_at: outcome.at,
               }),
         );
-        const planDone = row.channel_index >= row.channels.length - 1;
-        if (outcome.delivered || row.status !== 'pending' || !planDone) continue;
+        if (outcome.delivered || row.status !== 'pending') continue;
+        const index = row.channels.indexOf(attempt.channel);
+        if (index === row.channel_index && index + 1 < row.channels.length) {
+          failovers.set(row.id, { row, index });
+          continue;
+        }
+        if (row.channel_index < row.channels.length - 1) continue;
         if (!(await this.attempts.allUndelivered(runner, row.id))) continue;
         const failed = await this.repository.finish(runner, row.id, 'failed', 'undeliverable');
         if (failed)
@@ -91,8 +103,34 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
             }),
           );
       }
+      for (const { row, index } of failovers.values())
+        await this.failOver(runner, row, index, new Date());
       await this.repository.events(runner, emitted);
     });
     wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+  }
+
+  /**
+   * The passcode sent on channel `index` did not arrive: the plan moves to the next channel and
+   * a fresh passcode is issued there, in this transaction, as an attempt `PasscodeRecovery`
+   * sends at its next sweep (this part cannot reach the channels). Under the recipient's lock,
+   * and only if nothing moved the plan meanwhile (a next-channel call, a redelivered outcome).
+   */
+  private async failOver(runner: SqlRunner, seen: VerificationRow, index: number, now: Date) {
+    const recipient = {
+      key: seen.recipient_key,
+      email: seen.email,
+      phoneNumber: seen.phone_number,
+    };
+    await this.repository.lockRecipients(runner, [{ workspaceId: seen.workspace_id, recipient }]);
+    const [row] = await this.repository.byIds(runner, [seen.id]);
+    if (!row || row.status !== 'pending' || row.channel_index !== index) return;
+    if (new Date(row.expires_at) <= now) return;
+    await this.repository.channelPassed(runner, row.id, index + 1);
+    await this.issuer.issue(runner, row, index + 1, {
+      countsTowardCap: false,
+      now,
+      unclaimed: true,
+    });
   }
 }

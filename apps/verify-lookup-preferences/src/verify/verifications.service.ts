@@ -8,23 +8,15 @@ import type {
   VerifyVerificationsCreateParams,
   VerifyVerificationsNextChannelParams,
 } from '@switchboard/contracts';
-import { IdempotentWrites, inPgTransaction, newId } from '@switchboard/persistence';
-import type { SqlRunner } from '@switchboard/persistence';
+import { IdempotentWrites, inPgTransaction } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { addressFor, PasscodeDelivery } from './passcode-delivery';
 import type { PasscodeSendPlan } from './passcode-delivery';
-import { Passcodes } from './passcodes';
+import { PasscodeIssuer } from './passcode-issuer';
 import { toVerificationDto } from './verification.mapper';
-import {
-  codeLengthOf,
-  languageOf,
-  metadataOf,
-  newPasscodeSeed,
-  planOf,
-  recipientOf,
-} from './verification-rules';
+import { codeLengthOf, languageOf, metadataOf, planOf, recipientOf } from './verification-rules';
 import type { PasscodeChannel, Recipient } from './verification-rules';
 import { VerificationChecks } from './verification-checks';
 import { NewVerifications } from './new-verifications';
@@ -48,9 +40,9 @@ export class VerificationsService {
     private readonly delivery: PasscodeDelivery,
     private readonly checks: VerificationChecks,
     private readonly writes: IdempotentWrites,
-    private readonly passcodes: Passcodes,
     private readonly sendCap: SendCap,
     private readonly newVerifications: NewVerifications,
+    private readonly issuer: PasscodeIssuer,
   ) {}
 
   async create(
@@ -138,7 +130,7 @@ export class VerificationsService {
         addressFor(current, current.channels[index]),
         now,
       );
-      return this.newPasscode(runner, current, index, true, now);
+      return this.issuer.issue(runner, current, index, { countsTowardCap: true, now });
     });
   }
 
@@ -172,7 +164,7 @@ export class VerificationsService {
         });
       // Claimed under the lock: concurrent calls each advance the plan by one channel.
       await this.repository.channelPassed(runner, current.id, index);
-      return this.newPasscode(runner, current, index, false, now);
+      return this.issuer.issue(runner, current, index, { countsTowardCap: false, now });
     });
     const outcome = await this.delivery.deliver(context, send);
     if (!outcome.sent && !outcome.inFlight)
@@ -183,40 +175,6 @@ export class VerificationsService {
         })),
       });
     return this.remember(context, toVerificationDto(outcome.verification));
-  }
-
-  /**
-   * A fresh passcode: derived from a new seed, its hash kept, its first attempt recorded with
-   * the seed; the passcode itself only returned, to go to the channel.
-   */
-  private async newPasscode(
-    runner: SqlRunner,
-    row: VerificationRow,
-    index: number,
-    countsTowardCap: boolean,
-    now: Date,
-  ): Promise<PasscodeSendPlan> {
-    const address = addressFor(row, row.channels[index]);
-    const seed = newPasscodeSeed();
-    const code = this.passcodes.passcodeOf(row, address, seed);
-    const attemptId = newId('vat');
-    const updated = await this.repository.addPasscode(
-      runner,
-      row.id,
-      this.passcodes.hashOf(row.id, code),
-      attemptId,
-      now,
-    );
-    await this.sendCap.attempts.insertAttempt(runner, {
-      id: attemptId,
-      workspace_id: row.workspace_id,
-      verification_id: row.id,
-      channel: row.channels[index],
-      address,
-      seed,
-      countsTowardCap,
-    });
-    return { row: updated, code, attemptId, seed, index };
   }
 
   /** The reply kept for the request's Idempotency-Key (none without one), then answered. */

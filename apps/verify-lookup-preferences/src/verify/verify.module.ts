@@ -8,6 +8,7 @@ import { EmailPasscodes } from './email-passcodes';
 import { PASSCODE_CARRIERS } from './passcode-channels';
 import type { PasscodeCarrier } from './passcode-channels';
 import { PasscodeDelivery } from './passcode-delivery';
+import { PasscodeIssuer } from './passcode-issuer';
 import { PasscodeRecovery } from './passcode-recovery';
 import { Passcodes } from './passcodes';
 import { SmsPasscodes } from './sms-passcodes';
@@ -62,6 +63,7 @@ export class VerifyModule {
         VerificationsRepository,
         VerificationAttemptsRepository,
         Passcodes,
+        PasscodeIssuer,
         PasscodeDelivery,
         PasscodeRecovery,
         VerificationChecks,
