@@ -542,6 +542,49 @@ describe('SMS messages through the gateway', () => {
     );
   });
 
+  it('rejects a message still waiting for its carrier when its pair opts out meanwhile', async () => {
+    const sent = await bird.sms.send({
+      to: '+31612340009',
+      from: 'Acme',
+      text: 'Before the stop',
+      category: 'marketing',
+    });
+    await dutch.waitFor(() => dutch.messages.some((m) => m.text === 'Before the stop'));
+    // The same message accepted again, its submit job waiting (as in a carrier outage), and
+    // the recipient's STOP recorded before the job runs.
+    const waiting = `${sent.id.slice(0, -1)}${sent.id.endsWith('0') ? '1' : '0'}`;
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.sms_messages
+       SELECT (jsonb_populate_record(NULL::sms_whatsapp.sms_messages, to_jsonb(m)
+         || jsonb_build_object('id', $1::text, 'status', 'accepted', 'text', 'After the stop',
+              'sent_at', NULL, 'carrier', NULL, 'parts', NULL))).*
+       FROM sms_whatsapp.sms_messages m WHERE m.id = $2`,
+      [waiting, sent.id],
+    );
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.sms_suppressions (id, workspace_id, destination, originator, reason,
+         origin, effective_at, last_asserted_at)
+       VALUES ('sms_sup_waiting', $1, '+31612340009', 'Acme', 'manual', 'api_key', now(), now())`,
+      [acme.workspace.id],
+    );
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.jobs (queue, payload)
+       VALUES ('sms.submit', jsonb_build_object('message_id', $1::text))`,
+      [waiting],
+    );
+    await platform.db.query(`NOTIFY sms_whatsapp_jobs, 'sms.submit'`);
+    const rejected = await eventually(
+      () => bird.sms.get(waiting),
+      (message) => message.status !== 'accepted',
+    );
+    expect(rejected.status).toBe('rejected');
+    expect(rejected.last_error).toMatchObject({ code: 'recipient_opted_out' });
+    const events = await bird.sms.listEvents(waiting);
+    expect(events.data.map((event) => event.type)).toContain('sms.rejected');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(dutch.messages.some((m) => m.text === 'After the stop')).toBe(false);
+  });
+
   it('stores a send to an opted-out pair as rejected, never submitted', async () => {
     await platform.db.query(
       `INSERT INTO sms_whatsapp.sms_suppressions (id, workspace_id, destination, originator, reason,

@@ -112,7 +112,8 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
         receivedAt: message.receivedAt,
       });
       const now = new Date();
-      // Keyword replies go past the opt-out check: a STOP's confirmation reaches a pair it just suppressed.
+      // Keyword replies go past the opt-out checks (the accept's and the submit's): a STOP's
+      // confirmation reaches a pair it just suppressed.
       const drafts = replies.map((reply) =>
         draftOutbound(
           workspaceId,
@@ -126,7 +127,7 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
             metadata: {},
           },
           now,
-          { suppressed: false },
+          { suppressed: false, keywordReply: true },
         ),
       );
       await this.accept.insert(tx, drafts);

@@ -13,6 +13,7 @@ export interface SubmitRow {
   status: string;
   from_address: string;
   to_address: string;
+  category: string;
   text: string;
   tags: SmsTag[];
   metadata: Record<string, unknown>;
@@ -31,6 +32,8 @@ export interface SentRecord {
 
 export interface FailedRecord {
   id: string;
+  /** `rejected`: stopped before the carrier saw it (an opt-out since it was accepted). */
+  status: 'failed' | 'rejected';
   code: string;
   description: string;
   carrier_code: string | null;
@@ -43,7 +46,8 @@ export class SubmitRepository {
   async messages(runner: SqlRunner, ids: string[]): Promise<SubmitRow[]> {
     return rowsOf<SubmitRow>(
       await runner.query(
-        `SELECT m.id, m.workspace_id, m.status, m.from_address, m.to_address, m.text, m.tags,
+        `SELECT m.id, m.workspace_id, m.status, m.from_address, m.to_address, m.category, m.text,
+           m.tags,
            m.metadata, m.created_at,
            (EXISTS (SELECT 1 FROM sms_whatsapp.number_allocations a
                     WHERE a.number = m.from_address AND a.workspace_id = m.workspace_id
@@ -59,7 +63,8 @@ export class SubmitRepository {
 
   /**
    * In ONE statement: messages handed over become `sent` with their carrier and parts (the
-   * carrier ids receipts are matched by), messages refused become `failed`, and their events
+   * carrier ids receipts are matched by), messages refused become `failed` (or `rejected`), and
+   * their events
    * go to the timeline and the outbox. Only `accepted` messages change.
    */
   async record(
@@ -120,11 +125,11 @@ function recordSql(fenced: boolean): string {
        ON CONFLICT (message_id, part_index) DO NOTHING
      ), f AS (
        UPDATE sms_whatsapp.sms_messages m
-       SET status = 'failed', status_at = x.at, last_error_code = x.code,
+       SET status = x.status, status_at = x.at, last_error_code = x.code,
          last_error_description = x.description, last_error_carrier_code = x.carrier_code,
          last_error_at = x.at
-       FROM jsonb_to_recordset($3::jsonb) AS x(id text, code text, description text,
-         carrier_code text, at timestamptz)
+       FROM jsonb_to_recordset($3::jsonb) AS x(id text, status text, code text,
+         description text, carrier_code text, at timestamptz)
        WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}
      ), ${eventInserts('$4', '$5', fenced ? '(SELECT key FROM done)' : undefined)}
      ${fenced ? 'SELECT id::text AS id FROM done' : 'SELECT 1'}`;

@@ -22,7 +22,9 @@ import { DataSource } from 'typeorm';
 import { carrierMessageIdKey } from '../carriers/delivery-receipt';
 import { CarrierSubmitError, SMS_CARRIERS } from '../carriers/sms-carrier';
 import type { SmsCarriers, SubmitOutcome } from '../carriers/sms-carrier';
-import { smsEvent, SUBMIT_QUEUE } from '../messages';
+import { SMS_WHATSAPP_CONFIG } from '../config/sms-whatsapp.config';
+import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
+import { AcceptRepository, optOutError, smsEvent, SUBMIT_QUEUE } from '../messages';
 import type { SmsEventRecord } from '../messages';
 import { submitFailure } from './submit-failure';
 import { SubmitRepository } from './submit.repository';
@@ -32,10 +34,12 @@ const BATCH_SIZE = 16;
 const CONCURRENCY = 64;
 const LEASE_MS = 60_000;
 
-type SubmitJob = Job<{ message_id: string }>;
+type SubmitJob = Job<{ message_id: string; keyword_reply?: boolean }>;
 type Outcome =
   | { job: SubmitJob; row: SubmitRow; sent: SubmitOutcome; at: Date }
   | { job: SubmitJob; row: SubmitRow; failed: CarrierSubmitError; at: Date }
+  /** Opted out (or stopped by a preference) since it was accepted: never handed over. */
+  | { job: SubmitJob; row: SubmitRow; optedOut: 'suppression' | 'preference'; at: Date }
   /** A job whose message needs nothing (already handed over by a run before a crash, or gone). */
   | { job: SubmitJob; skipped: true };
 
@@ -65,6 +69,8 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
     private readonly repository: SubmitRepository,
     @Inject(SMS_CARRIERS) private readonly carriers: SmsCarriers,
+    private readonly accepts: AcceptRepository,
+    @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig,
   ) {
     this.pool = pgPoolOf(dataSource);
     this.autocommit = preparedRunner(this.pool);
@@ -73,7 +79,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   onApplicationBootstrap(): void {
-    this.worker = new WorkQueue(this.pool, 'sms_whatsapp').start<{ message_id: string }>({
+    this.worker = new WorkQueue(this.pool, 'sms_whatsapp').start<SubmitJob['payload']>({
       queue: SUBMIT_QUEUE,
       concurrency: CONCURRENCY,
       batchSize: BATCH_SIZE,
@@ -96,13 +102,39 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         )
       ).map((row) => [row.id, row]),
     );
+    const replies = new Set(
+      jobs.filter((job) => job.payload.keyword_reply).map((job) => job.payload.message_id),
+    );
+    const optedOut = await this.optedOut([...rows.values()].filter((row) => !replies.has(row.id)));
     await Promise.all(
       jobs.map((job) => {
         const row = rows.get(job.payload.message_id);
         if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
+        const stop = optedOut.get(row.id);
+        if (stop) return this.recorder.add({ job, row, optedOut: stop, at: new Date() });
         return this.slots.use(async () => this.recordDurably(await this.submitOne(job, row)));
       }),
     );
+  }
+
+  /**
+   * The accepted messages an opt-out or a preference stops now: a STOP (or a revoke) that came
+   * while they waited (a carrier down for hours) is honoured before the carrier sees them.
+   * The accept's own read, once per batch; a keyword's reply is not asked about.
+   */
+  private async optedOut(rows: SubmitRow[]): Promise<Map<string, 'suppression' | 'preference'>> {
+    const accepted = rows.filter((row) => row.status === 'accepted');
+    const found = await this.accepts.optOutsAmong(
+      this.autocommit,
+      accepted.map((row) => ({
+        workspaceId: row.workspace_id,
+        from: row.from_address,
+        to: row.to_address,
+        category: row.category,
+      })),
+      this.config.PREFERENCES_ENFORCEMENT,
+    );
+    return new Map([...found].map(([index, kind]) => [accepted[index].id, kind]));
   }
 
   /**
@@ -172,6 +204,24 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         tags: row.tags,
         metadata: row.metadata,
       };
+      if ('optedOut' in outcome) {
+        const error = optOutError(
+          { to: row.to_address, from: row.from_address, category: row.category },
+          outcome.optedOut,
+          at,
+        );
+        failed.push({
+          id: row.id,
+          status: 'rejected',
+          code: error.code,
+          description: error.description,
+          carrier_code: null,
+          at,
+        });
+        events.push(smsEvent('sms.rejected', subject, at, { error }));
+        finished.add(job);
+        continue;
+      }
       if ('sent' in outcome) {
         const { carrier, carrierMessageIds } = outcome.sent;
         sent.push({
@@ -200,6 +250,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
       const { error } = failure;
       failed.push({
         id: row.id,
+        status: 'failed',
         code: error.code,
         description: error.description,
         carrier_code: error.carrier_error_code ?? null,

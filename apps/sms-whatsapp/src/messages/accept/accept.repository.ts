@@ -180,7 +180,9 @@ export class AcceptRepository {
            idempotency_key text, created_at timestamptz, status_at timestamptz)
        ), ${eventInserts('$2', '$3')}, j AS (
          INSERT INTO sms_whatsapp.jobs (queue, payload)
-         SELECT $4, jsonb_build_object('message_id', id) FROM unnest($5::text[]) AS t(id)
+         SELECT $4, CASE WHEN reply THEN jsonb_build_object('message_id', id, 'keyword_reply', true)
+           ELSE jsonb_build_object('message_id', id) END
+         FROM unnest($5::text[], $6::boolean[]) AS t(id, reply)
        )
        SELECT 1`,
       [
@@ -189,6 +191,7 @@ export class AcceptRepository {
         outbox,
         SUBMIT_QUEUE,
         drafts.filter((draft) => draft.queued).map((draft) => draft.row.id),
+        drafts.filter((draft) => draft.queued).map((draft) => draft.keywordReply === true),
       ],
     );
   }

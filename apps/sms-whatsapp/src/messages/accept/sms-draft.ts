@@ -32,6 +32,8 @@ export interface SmsDraft {
   events: SmsEventRecord[];
   /** Whether a submit job goes with it (not when rejected). */
   queued: boolean;
+  /** Its submit job skips the opt-out check (a keyword's reply). */
+  keywordReply?: boolean;
 }
 
 /**
@@ -43,6 +45,23 @@ export function countryOf(number: string): string {
   return parsed?.country ?? parsed?.getPossibleCountries()[0] ?? 'ZZ';
 }
 
+/** `last_error` of a message an opt-out (`suppression`) or a preference stopped. */
+export function optOutError(
+  sms: { to: string; from: string; category: string },
+  kind: 'suppression' | 'preference',
+  now: Date,
+) {
+  return {
+    code: 'recipient_opted_out',
+    description:
+      kind === 'preference'
+        ? `${sms.to} revoked consent to ${sms.category} messages from ${sms.from} (a preference)`
+        : `${sms.to} opted out of messages from ${sms.from}`,
+    carrier_error_code: null,
+    occurred_at: now.toISOString(),
+  };
+}
+
 /**
  * A message as the send writes it: `accepted` with its `sms.accepted` event, or, when the
  * (from, to) pair has an opt-out in force or the recipient's preferences stop it (`suppressed`
@@ -52,7 +71,12 @@ export function draftOutbound(
   workspaceId: string,
   sms: OutboundSms,
   now: Date,
-  options: { suppressed: boolean | 'suppression' | 'preference'; idempotencyKey?: string },
+  options: {
+    suppressed: boolean | 'suppression' | 'preference';
+    idempotencyKey?: string;
+    /** A keyword's reply (a STOP's confirmation): its submit skips the opt-out check too. */
+    keywordReply?: boolean;
+  },
 ): SmsDraft {
   const measure = measureSms(sms.text, { smartEncoding: sms.smartEncoding });
   const id = newId('sms', now.getTime());
@@ -62,15 +86,7 @@ export function draftOutbound(
     characters: measure.characters,
   };
   const error = options.suppressed
-    ? {
-        code: 'recipient_opted_out',
-        description:
-          options.suppressed === 'preference'
-            ? `${sms.to} revoked consent to ${sms.category} messages from ${sms.from} (a preference)`
-            : `${sms.to} opted out of messages from ${sms.from}`,
-        carrier_error_code: null,
-        occurred_at: now.toISOString(),
-      }
+    ? optOutError(sms, options.suppressed === 'preference' ? 'preference' : 'suppression', now)
     : undefined;
   const row: SmsDraft['row'] = {
     id,
@@ -112,7 +128,12 @@ export function draftOutbound(
   };
   const events = [smsEvent('sms.accepted', subject, now, { segments })];
   if (error) events.push(smsEvent('sms.rejected', subject, now, { error }));
-  return { row, events, queued: !options.suppressed };
+  return {
+    row,
+    events,
+    queued: !options.suppressed,
+    ...(options.keywordReply ? { keywordReply: true } : {}),
+  };
 }
 
 /** What the 202 answers for a draft (the same mapping reads use). */
