@@ -49,6 +49,14 @@ describe('voice call reports', () => {
     expect(stale.call.duration_ms).toBe(1_060_000);
   });
 
+  it('records busy and canceled as failed, as the SDK says they are reported today', () => {
+    for (const status of ['busy', 'canceled'] as const) {
+      const ended = mergeReport(undefined, report({ status, ended_at: at(5) }), identity, received);
+      expect(ended.call.status).toBe('failed');
+      expect(ended.call.ended_at).toBe(at(5));
+    }
+  });
+
   it('dates an answer reported without its time no later than the end', () => {
     const once = mergeReport(
       undefined,

@@ -109,8 +109,11 @@ export function mergeReport(
     key: K,
   ): VoiceCall[K] | undefined =>
     (report[key] !== undefined ? report[key] : existing?.[key]) as VoiceCall[K] | undefined;
-  const behind = existing !== undefined && stageOf(report.status) < stageOf(existing.status);
-  const status = behind ? existing.status : report.status;
+  // The SDK's VoiceCallStatus: busy and canceled "are reported as failed today".
+  const reported =
+    report.status === 'busy' || report.status === 'canceled' ? 'failed' : report.status;
+  const behind = existing !== undefined && stageOf(reported) < stageOf(existing.status);
+  const status = behind ? existing.status : reported;
   const stage = stageOf(status);
   const connected = stage === 1 || status === 'answered';
   const reportedEnd = stage === 2 ? (pick('ended_at') ?? null) : null;

@@ -1,10 +1,13 @@
 import disposableDomains from 'disposable-email-domains';
+import disposableWildcards from 'disposable-email-domains/wildcard.json';
 
 /**
  * Throwaway-address providers: the `disposable-email-domains` package (pinned 1.0.62, a kept
- * list of ~121,500 domains), read once into a set.
+ * list of ~121,500 domains), read once into a set; and its wildcard list, the ~400 providers
+ * that hand out any subdomain (`anything.33mail.com`).
  */
 const DISPOSABLE = new Set<string>(disposableDomains);
+const DISPOSABLE_PARENTS = new Set<string>(disposableWildcards);
 
 /**
  * Mailbox names that address a function rather than a person: the ones RFC 2142 reserves
@@ -107,7 +110,13 @@ const TYPO_TARGETS = [
   'yahoo.co.uk',
 ];
 
-export const isDisposableDomain = (domain: string): boolean => DISPOSABLE.has(domain);
+/** The domain, or a parent of it on the wildcard list, is a throwaway provider's. */
+export function isDisposableDomain(domain: string): boolean {
+  if (DISPOSABLE.has(domain)) return true;
+  for (let dot = domain.indexOf('.'); dot !== -1; dot = domain.indexOf('.', dot + 1))
+    if (DISPOSABLE_PARENTS.has(domain.slice(dot + 1))) return true;
+  return false;
+}
 export const isFreeProvider = (domain: string): boolean => FREE_PROVIDERS.has(domain);
 
 /** `john.doe+news` is `john.doe`'s; role names match case-insensitively, as servers route them. */

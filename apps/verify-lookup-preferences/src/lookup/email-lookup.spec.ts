@@ -1,5 +1,5 @@
 import { parseEmailAddress, looksLikeDisplayNameOrList } from './email-address';
-import { isRoleMailbox, suggestedDomain } from './email-address-lists';
+import { isDisposableDomain, isRoleMailbox, suggestedDomain } from './email-address-lists';
 import { emailAnswer } from './email-lookup';
 
 describe(emailAnswer.name, () => {
@@ -8,6 +8,14 @@ describe(emailAnswer.name, () => {
     if (!parsed) throw new Error(`${email} did not parse`);
     return parsed;
   };
+
+  it('flags a throwaway provider and any subdomain of one on the wildcard list', () => {
+    expect(isDisposableDomain('mailinator.com')).toBe(true);
+    expect(isDisposableDomain('33mail.com')).toBe(true);
+    expect(isDisposableDomain('shop.alias.33mail.com')).toBe(true);
+    expect(isDisposableDomain('example.com')).toBe(false);
+    expect(isDisposableDomain('not33mail.com')).toBe(false);
+  });
 
   it('keeps the local part as sent and lowercases the domain', () => {
     expect(parseEmailAddress('Aisha.Khan@Example.COM')).toEqual({
