@@ -379,10 +379,15 @@ describe('email templates through the gateway', () => {
         'en',
       );
       expect(discarded.content?.subject).toBe('Shipped {{ order_id }}');
+      // The text v1 derived from its HTML at submit is not carried back as if written.
+      expect(discarded.content?.text ?? null).toBeNull();
       await bird.email.templates.versions.languages.update(template.id, v2draft, 'en', {
         subject: 'Second {{ order_id }}',
+        html: '<p>Second {{ order_id }}</p>',
       });
       await bird.email.templates.versions.submit(template.id, v2draft);
+      const v2 = await bird.email.templates.versions.get(template.id, v2draft);
+      expect(v2.languages.en?.text).toBe('Second {{ order_id }}');
       const versions = await api<{
         data: Array<{ id: string; status: string; version_number: number | null }>;
       }>('GET', `/v1/email/templates/${template.id}/versions`);
@@ -412,6 +417,7 @@ describe('email templates through the gateway', () => {
         'en',
       );
       expect(reset.content?.subject).toBe('Shipped {{ order_id }}');
+      expect(reset.content?.text ?? null).toBeNull();
       await expect(
         bird.email.templates.versions.rollback(template.id, current.draft_version_id as string, {
           revision: rolled.revision as number,

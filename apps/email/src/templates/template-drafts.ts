@@ -75,7 +75,9 @@ export class TemplateDrafts {
         manager,
       );
       defaultLanguage = source?.default_language;
-      const languages = await this.versionRows.languages(workspaceId, sourceId, manager);
+      const languages = (await this.versionRows.languages(workspaceId, sourceId, manager)).map(
+        withoutDerivedText,
+      );
       await this.versionRows.saveLanguages(
         manager,
         workspaceId,
@@ -89,6 +91,17 @@ export class TemplateDrafts {
     });
     await this.repository.updateTemplate(manager, workspaceId, template.id, {});
   }
+}
+
+/**
+ * A published language as the draft takes it back: the text `publish` derived from the HTML is
+ * left out, so the next submit derives it again from the HTML as edited then (a text written
+ * the same as the derivation is read as derived: deriving it again gives it back unchanged).
+ */
+function withoutDerivedText(language: LanguageRow): LanguageRow {
+  return language.html && language.text && language.text === textFromHtml(language.html)
+    ? { ...language, text: null }
+    : language;
 }
 
 /** The parameters any of the languages uses (content that does not parse contributes none). */
