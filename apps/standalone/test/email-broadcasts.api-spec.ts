@@ -664,5 +664,29 @@ describe('email broadcasts under a send allowance', () => {
     expect(refused).toMatchObject({ statusCode: 422, code: 'E01138' });
     expect((await bird.broadcasts.get(draft.id)).status).toBe('draft');
     expect(sink.messages).toHaveLength(0);
+
+    // Scheduled, it is checked when it starts, and fails whole instead of sending in part.
+    const scheduled = await bird.broadcasts.send(draft.id, {
+      scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(scheduled.status).toBe('scheduled');
+    // Its hour brought forward.
+    await platform.db.query('UPDATE email.broadcasts SET scheduled_at = now() WHERE id = $1', [
+      draft.id,
+    ]);
+    await platform.db.query(
+      `UPDATE email.jobs SET run_at = now() WHERE queue = 'email.broadcast'
+         AND payload->>'broadcast_id' = $1`,
+      [draft.id],
+    );
+    await platform.db.query(`NOTIFY email_jobs, 'email.broadcast'`);
+    const failed = await eventually(
+      () => bird.broadcasts.get(draft.id),
+      (broadcast) => broadcast.status === 'failed',
+    );
+    expect(failed.failure_reason).toBe('quota_exceeded');
+    // Refused as it started, not after its first page of recipients went out.
+    expect(failed.started_at ?? null).toBeNull();
+    expect(sink.messages).toHaveLength(0);
   });
 });

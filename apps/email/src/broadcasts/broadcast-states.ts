@@ -95,15 +95,18 @@ export class BroadcastStates {
     row: BroadcastRow,
     now: Date,
   ): Promise<'again' | 'done'> {
+    const context = workerContext(row.workspace_id, `req_${row.id}`);
     try {
-      await this.requirements.check(workerContext(row.workspace_id, `req_${row.id}`), row, tx);
+      await this.requirements.check(context, row, tx);
     } catch (err) {
       const reason = failureOf(err);
       if (!reason) throw err;
       await this.failIn(tx, job, row.id, reason, (err as AppError).message + detailsOf(err));
       return 'done';
     }
-    const over = await this.overAllowance(tx, row, 0);
+    // The whole audience must fit, as for a send now: a broadcast is never sent in part.
+    const { sendable } = await this.requirements.audienceCounts(context, row, tx);
+    const over = await this.overAllowance(tx, row, sendable);
     if (over) {
       await this.failIn(tx, job, row.id, 'quota_exceeded', over);
       return 'done';
