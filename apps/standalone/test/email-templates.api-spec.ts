@@ -558,6 +558,35 @@ describe('email templates through the gateway', () => {
       expect(await messageCount()).toBe(before);
     });
 
+    it('lets a send take its template’s category for the unsubscribe headers: transactional keeps its own, marketing is refused', async () => {
+      await published('unsubscribe-transactional');
+      await published('unsubscribe-marketing', { category: 'marketing' });
+      const own = { 'List-Unsubscribe': '<https://example.com/u/1>' };
+      const parameters = { name: 'A', order_id: '1' };
+      const sent = (await bird.email.send({
+        from,
+        to: ['t@example.com'],
+        headers: own,
+        template: { slug: 'unsubscribe-transactional', parameters },
+      })) as unknown as Sent;
+      expect(sent.category).toBe('transactional');
+      await settled(sent.id);
+      const raw = sink.messages.find((m) => m.messageId.startsWith(`${sent.id}@`))?.raw;
+      expect(raw?.toString()).toContain('List-Unsubscribe: <https://example.com/u/1>');
+      const before = await messageCount();
+      const refused = await api('POST', '/v1/email/messages', {
+        from,
+        to: ['m@example.com'],
+        headers: own,
+        template: { slug: 'unsubscribe-marketing', parameters },
+      });
+      expect(refused).toMatchObject({
+        status: 422,
+        body: { error: { code: 'E01001', details: [{ param: 'headers.List-Unsubscribe' }] } },
+      });
+      expect(await messageCount()).toBe(before);
+    });
+
     it('refuses a missing variable, an unknown or unpublished template, with nothing queued', async () => {
       await published('needs-vars');
       await bird.email.templates.create({

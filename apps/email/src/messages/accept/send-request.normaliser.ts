@@ -277,7 +277,13 @@ function normaliseOne(
     report,
   );
   const parameters = readParameters(given(input, 'parameters'), report);
-  const headers = normaliseHeaders(given(input, 'headers'), category, report);
+  // A template send without its own category takes the template's, known once it is pinned:
+  // the unsubscribe headers are checked then (TemplateSends).
+  const headers = normaliseHeaders(
+    given(input, 'headers'),
+    template && given(input, 'category') === undefined ? undefined : category,
+    report,
+  );
   const attachments = normaliseAttachments(given(input, 'attachments'), report);
   const trackOpens = readFlag(given(input, 'track_opens'), 'track_opens', report);
   const trackClicks = readFlag(given(input, 'track_clicks'), 'track_clicks', report);
@@ -539,7 +545,7 @@ function normaliseTags(value: unknown, report: Report): EmailTag[] {
 
 function normaliseHeaders(
   value: unknown,
-  category: EmailCategory,
+  category: EmailCategory | undefined,
   report: Report,
 ): Record<string, string> {
   const param = 'headers';
@@ -574,10 +580,7 @@ function normaliseHeaders(
       continue;
     }
     if (category === 'marketing' && UNSUBSCRIBE_HEADERS.includes(lower)) {
-      report(
-        at,
-        `${name} is added to marketing sends by the platform; it may be set on transactional sends only`,
-      );
+      report(at, unsubscribeHeaderMessage(name));
       continue;
     }
     if (seen.has(lower)) {
@@ -726,6 +729,25 @@ function own(object: Record<string, unknown>, key: string): unknown {
 function given(object: Record<string, unknown>, key: string): unknown {
   const value = own(object, key);
   return value === null ? undefined : value;
+}
+
+function unsubscribeHeaderMessage(name: string): string {
+  return `${name} is added to marketing sends by the platform; it may be set on transactional sends only`;
+}
+
+/**
+ * The unsubscribe headers a send of `category` may not carry (the platform adds them to
+ * marketing mail), as problems under `prefix` + `headers.<name>`.
+ */
+export function unsubscribeHeaderProblems(
+  headers: Record<string, string>,
+  category: EmailCategory,
+  prefix: string,
+): SendProblem[] {
+  if (category !== 'marketing') return [];
+  return Object.keys(headers)
+    .filter((name) => UNSUBSCRIBE_HEADERS.includes(name.toLowerCase()))
+    .map((name) => problem(`${prefix}headers.${name}`, unsubscribeHeaderMessage(name)));
 }
 
 function problem(

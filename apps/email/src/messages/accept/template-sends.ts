@@ -12,7 +12,12 @@ import {
 } from '../../templates';
 import type { PinnedTemplate } from '../../templates';
 import type { TemplateOrigin } from './message-draft';
-import { estimateGeneratedSize, SEND_LIMITS } from './send-request.normaliser';
+import {
+  estimateGeneratedSize,
+  SEND_LIMITS,
+  sendProblemsError,
+  unsubscribeHeaderProblems,
+} from './send-request.normaliser';
 
 /**
  * Sends by template at accept time: each template's live version is pinned (one query for
@@ -71,6 +76,12 @@ export class TemplateSends {
           subject: content.subject,
           category: template.inherit_category ? version.category : request.category,
         };
+        const headerProblems = unsubscribeHeaderProblems(
+          next.headers,
+          next.category,
+          paramPrefix(index),
+        );
+        if (headerProblems.length) throw sendProblemsError(headerProblems);
         if (content.html !== null) next.html = content.html;
         if (content.text !== null) next.text = content.text;
         if (estimateGeneratedSize(next) > SEND_LIMITS.generatedBytes)
