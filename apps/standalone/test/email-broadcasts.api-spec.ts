@@ -233,6 +233,25 @@ describe('email broadcasts through the gateway', () => {
         template: { id: 'emt_00000000000000000000000000' },
       });
       expect(errorOf(unpublished.body).code).toBe('E01132');
+      const insisting = await publishTemplate(bird, {
+        slug: 'names-its-language',
+        subject: 'Hi',
+        html: '<p>Hi</p>',
+      });
+      await bird.email.templates.update(insisting.templateId, {
+        revision: (await bird.email.templates.get(insisting.templateId)).revision as number,
+        language_source_required: true,
+      });
+      const languageless = await api('POST', '/v1/email/broadcasts', {
+        send: true,
+        from,
+        audience_id: audienceId,
+        template: { id: insisting.templateId },
+      });
+      expect(errorOf(languageless.body)).toMatchObject({
+        code: 'E01132',
+        details: [{ message: expect.stringContaining('language_source_required') }],
+      });
       const after = (await api<{ data: unknown[] }>('GET', '/v1/email/broadcasts?limit=100')).body
         .data.length;
       expect(after).toBe(before);

@@ -58,7 +58,10 @@ export class BroadcastRequirements {
         details: [
           {
             param: 'template.id',
-            message: `template ${row.template_id} does not exist or has no published version`,
+            message: await this.templates.noLiveVersionReason(
+              row.workspace_id,
+              row.template_id as string,
+            ),
           },
         ],
       });

@@ -27,6 +27,8 @@ export interface BroadcastTemplates {
     templateId: string,
     runner?: SqlRunner,
   ): Promise<string | undefined>;
+  /** Why `liveVersion` found none: unknown, never published, or insisting on a language. */
+  noLiveVersionReason(workspaceId: string, templateId: string): Promise<string>;
   /** The pinned version, ready to render; undefined when it no longer exists. */
   pinned(
     workspaceId: string,

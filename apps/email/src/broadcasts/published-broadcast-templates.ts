@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Contact } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
-import { PublishedTemplates } from '../templates';
+import { PublishedTemplates, TemplateLanguageRequiredError } from '../templates';
 import type { PinnedTemplate } from '../templates';
 import type { BroadcastTemplates, PinnedBroadcastTemplate } from './broadcast-templates';
 
@@ -22,6 +22,17 @@ export class PublishedBroadcastTemplates implements BroadcastTemplates {
       if (err instanceof AppError) return undefined;
       throw err;
     }
+  }
+
+  async noLiveVersionReason(workspaceId: string, templateId: string): Promise<string> {
+    try {
+      await this.published.pin(workspaceId, { id: templateId, param: 'template' });
+    } catch (err) {
+      if (err instanceof TemplateLanguageRequiredError)
+        return `template ${templateId} requires every send to name a language (language_source_required), and a broadcast names none`;
+      if (!(err instanceof AppError)) throw err;
+    }
+    return `template ${templateId} does not exist or has no published version`;
   }
 
   async pinned(
