@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { wakeQueue, WorkQueue } from '@switchboard/background';
+import { JobLeaseLostError, wakeQueue, WorkQueue } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { ContactErrors } from '@switchboard/contracts';
 import { inPgTransaction, pgPoolOf } from '@switchboard/persistence';
@@ -40,6 +40,9 @@ interface BroadcastJob {
  * recipient from getting two messages. The existing pipeline processes and delivers them; this
  * job then waits for the last to be processed and marks the broadcast sent.
  */
+/** Runs of a broadcast's job an unexpected failure may take before the broadcast fails. */
+export const GIVE_UP_AFTER = 12;
+
 @Injectable()
 export class BroadcastPreparation implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(BroadcastPreparation.name);
@@ -73,8 +76,24 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
     await this.worker?.stop();
   }
 
-  /** Steps the broadcast until the job is settled (done, failed, or looked at again later). */
+  /**
+   * Steps the broadcast until the job is settled (done, failed, or looked at again later). An
+   * unexpected failure is retried with the queue's back-off (1 s doubling to an hour); one that
+   * persists through `GIVE_UP_AFTER` runs (about an hour and ten minutes) fails the broadcast
+   * `internal_error` instead of leaving it `accepted` or `sending` for ever.
+   */
   async run(job: Job<BroadcastJob>): Promise<void> {
+    try {
+      await this.steps(job);
+    } catch (err) {
+      if (err instanceof JobLeaseLostError || job.attempts < GIVE_UP_AFTER) throw err;
+      const detail = `an unexpected failure persisted through ${job.attempts} attempts: ${(err as Error).message}`;
+      this.logger.error(`broadcast ${job.payload.broadcast_id}: ${detail}`);
+      await this.states.fail(job, job.payload.broadcast_id, 'internal_error', detail);
+    }
+  }
+
+  private async steps(job: Job<BroadcastJob>): Promise<void> {
     let pinned: PinnedBroadcastTemplate | undefined;
     let properties: PropertyRendering | undefined;
     for (;;) {
