@@ -66,6 +66,13 @@ export const smsWhatsappEnv = {
   ...storageEnv,
   ...preferenceEnforcementEnv,
   SMPP_URL: smppUrl,
+  SMS_RECEIPT_TIMEOUT_SECONDS: env.int({
+    default: 259_200,
+    min: 1,
+    max: 2_592_000,
+    description:
+      'How long a message handed to a carrier waits for its final receipt before it is expired (last_error unknown, sms.expired), in seconds; 72 hours by default, past the validity carriers usually keep',
+  }),
   ...whatsappEnv,
 };
 export type SmsWhatsappConfig = ConfigOf<typeof smsWhatsappEnv>;

@@ -11,6 +11,7 @@ import { CreateSmsWhatsappPreferenceStates1764800000200 } from './migrations/176
 import { SmsSystemSendKeys1764800000500 } from './migrations/1764800000500-sms-system-send-keys';
 import { CreateStatsRollups1764900000400 } from './migrations/1764900000400-create-stats-rollups';
 import { CreateWhatsappStatsRollups1764900000410 } from './migrations/1764900000410-create-whatsapp-stats-rollups';
+import { SmsAwaitingReceipt1765000000100 } from './migrations/1765000000100-sms-awaiting-receipt';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -30,6 +31,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       SmsSystemSendKeys1764800000500,
       CreateStatsRollups1764900000400,
       CreateWhatsappStatsRollups1764900000410,
+      SmsAwaitingReceipt1765000000100,
     ],
   };
 }

@@ -5,13 +5,15 @@ import { SmsMessagesModule } from '../messages';
 import { SmsCarrierListener } from './carrier-listener';
 import { InboundRepository } from './inbound.repository';
 import { ReceiptsRepository } from './receipts.repository';
+import { ReceiptTimeouts } from './receipt-timeouts';
 import { ReceiptsRunner } from './receipts.runner';
 import { SubmitRepository } from './submit.repository';
 import { SubmitRunner } from './submit.runner';
 
 /**
  * The background part of SMS messages: submitting accepted messages to the carriers, the
- * receipts and inbound messages the carriers send back. The carriers bind here, in the
+ * receipts and inbound messages the carriers send back, and the messages whose final receipt
+ * never came. The carriers bind here, in the
  * background part only. Inbound messages go through the keyword rules (`INBOUND_RULES`).
  */
 @Module({
@@ -21,6 +23,7 @@ import { SubmitRunner } from './submit.runner';
     SubmitRunner,
     ReceiptsRepository,
     ReceiptsRunner,
+    ReceiptTimeouts,
     InboundRepository,
     SmsCarrierListener,
   ],
