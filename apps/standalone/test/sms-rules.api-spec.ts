@@ -73,7 +73,10 @@ describe('SMS templates, keyword rules and suppressions through the gateway', ()
       expect(
         german.data.every(({ available_languages }) => available_languages.includes('de')),
       ).toBe(true);
-      expect((await bird.smsTemplates.list({ language: 'ja' })).data).toEqual([]);
+      // Verify's passcode template carries every language Verify supports.
+      const japanese = await bird.smsTemplates.list({ language: 'ja' });
+      expect(japanese.data.map(({ slug }) => slug)).toEqual(['bird_otp_verification_expiry']);
+      expect((await bird.smsTemplates.list({ language: 'sw' })).data).toEqual([]);
     });
 
     it('reads one template by slug or id, with typed variables and its languages', async () => {

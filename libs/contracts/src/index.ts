@@ -85,4 +85,5 @@ export * from './preferences/preference-statement.events';
 export * from './verify/verify';
 export * from './verify/verify.rpc';
 export * from './verify/verify.errors';
+export * from './verify/passcode-words';
 export * from './stats';

@@ -1,3 +1,4 @@
+import { PASSCODE_WORDS } from '@switchboard/contracts';
 import type { SmsMessageCategory } from '@switchboard/contracts';
 import type { VariableType } from './template-variable-types';
 import {
@@ -82,16 +83,10 @@ export const SYSTEM_SMS_TEMPLATES: readonly SystemSmsTemplate[] = [
     category: 'authentication',
     variables: [code, minutes],
     defaultLanguage: 'en',
-    bodies: {
-      en: 'Your verification code is {{ code }}. It expires in {{ minutes }} minutes. Never share it.',
-      nl: 'Je verificatiecode is {{ code }}. Deze verloopt over {{ minutes }} minuten. Deel hem nooit.',
-      de: 'Ihr Bestätigungscode lautet {{ code }}. Er ist {{ minutes }} Minuten gültig. Nicht weitergeben.',
-      fr: 'Votre code de vérification est {{ code }}. Il expire dans {{ minutes }} minutes. Ne le partagez pas.',
-      es: 'Tu código es {{ code }}. Caduca en {{ minutes }} minutos. No lo compartas.',
-      it: 'Il tuo codice di verifica è {{ code }}. Scade tra {{ minutes }} minuti. Non condividerlo.',
-      pt: 'O seu código é {{ code }}. Expira em {{ minutes }} minutos. Não o partilhe.',
-      'pt-BR': 'Seu código é {{ code }}. Expira em {{ minutes }} minutos. Não compartilhe.',
-    },
+    // Every language Verify supports (Verify sends its SMS passcodes with this template).
+    bodies: Object.fromEntries(
+      Object.entries(PASSCODE_WORDS).map(([language, words]) => [language, words.line]),
+    ),
   },
   {
     id: 'smt_01kdvdna02nn77e2wdtdpr5nwm',

@@ -1,42 +1,4 @@
-/** The passcode email's words per language; a language without its own falls back to English. */
-const WORDS: Record<string, { subject: string; line: (code: string, minutes: number) => string }> =
-  {
-    en: {
-      subject: 'Your verification code',
-      line: (code, minutes) =>
-        `Your verification code is ${code}. It expires in ${minutes} minutes. Never share it.`,
-    },
-    nl: {
-      subject: 'Je verificatiecode',
-      line: (code, minutes) =>
-        `Je verificatiecode is ${code}. Deze verloopt over ${minutes} minuten. Deel hem nooit.`,
-    },
-    de: {
-      subject: 'Ihr Bestätigungscode',
-      line: (code, minutes) =>
-        `Ihr Bestätigungscode lautet ${code}. Er ist ${minutes} Minuten gültig. Nicht weitergeben.`,
-    },
-    fr: {
-      subject: 'Votre code de vérification',
-      line: (code, minutes) =>
-        `Votre code de vérification est ${code}. Il expire dans ${minutes} minutes. Ne le partagez pas.`,
-    },
-    es: {
-      subject: 'Tu código de verificación',
-      line: (code, minutes) =>
-        `Tu código es ${code}. Caduca en ${minutes} minutos. No lo compartas.`,
-    },
-    it: {
-      subject: 'Il tuo codice di verifica',
-      line: (code, minutes) =>
-        `Il tuo codice di verifica è ${code}. Scade tra ${minutes} minuti. Non condividerlo.`,
-    },
-    pt: {
-      subject: 'O seu código de verificação',
-      line: (code, minutes) =>
-        `O seu código é ${code}. Expira em ${minutes} minutos. Não o partilhe.`,
-    },
-  };
+import { PASSCODE_WORDS } from '@switchboard/contracts';
 
 /** Subject, text and HTML of a passcode email in `language` (its base language, then English). */
 export function passcodeEmail(
@@ -44,8 +6,9 @@ export function passcodeEmail(
   code: string,
   minutes: number,
 ): { subject: string; text: string; html: string } {
-  const words = WORDS[language] ?? WORDS[language.split('-')[0]] ?? WORDS.en;
-  const line = words.line(code, minutes);
+  const words =
+    PASSCODE_WORDS[language] ?? PASSCODE_WORDS[language.split('-')[0]] ?? PASSCODE_WORDS.en;
+  const line = words.line.replace('{{ code }}', code).replace('{{ minutes }}', String(minutes));
   return {
     subject: words.subject,
     text: `${line}\n`,
