@@ -527,6 +527,9 @@ describe('SMS messages through the gateway', () => {
   it('refuses senders the workspace does not hold, and categories a sender’s registration does not cover', async () => {
     const base = { to: '+31612340001', text: 'hi', category: 'service' };
     expect((await send({ ...base, from: 'Stranger' })).body.error?.code).toBe('E01027');
+    // Both carriers here route by prefix (31, 44): a German number has none.
+    const unroutable = await send({ ...base, from: 'Acme', to: '+4915112345678' });
+    expect(unroutable.body.error).toMatchObject({ code: 'E01023', details: [{ param: 'to' }] });
     // Held, but without the sms capability.
     expect((await send({ ...base, from: '+31612349999' })).body.error?.code).toBe('E01027');
     expect((await send({ ...base, from: 'AcmeOtp', category: 'marketing' })).body.error?.code).toBe(
@@ -583,6 +586,43 @@ describe('SMS messages through the gateway', () => {
     expect(events.data.map((event) => event.type)).toContain('sms.rejected');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(dutch.messages.some((m) => m.text === 'After the stop')).toBe(false);
+  });
+
+  it('rejects a waiting message whose sender the workspace no longer holds, never submitting it', async () => {
+    const sent = await bird.sms.send({
+      to: '+31612340010',
+      from: 'Acme',
+      text: 'From a sender still held',
+      category: 'service',
+    });
+    await dutch.waitFor(() => dutch.messages.some((m) => m.text === 'From a sender still held'));
+    // The same message accepted again from a sender ID removed since (as within the two
+    // seconds a sender found held is remembered), its submit job then run.
+    const orphan = `${sent.id.slice(0, -1)}${sent.id.endsWith('0') ? '1' : '0'}`;
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.sms_messages
+       SELECT (jsonb_populate_record(NULL::sms_whatsapp.sms_messages, to_jsonb(m)
+         || jsonb_build_object('id', $1::text, 'status', 'accepted', 'from_address', 'Removed',
+              'text', 'From a removed sender', 'sent_at', NULL, 'carrier', NULL,
+              'parts', NULL))).*
+       FROM sms_whatsapp.sms_messages m WHERE m.id = $2`,
+      [orphan, sent.id],
+    );
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.jobs (queue, payload)
+       VALUES ('sms.submit', jsonb_build_object('message_id', $1::text))`,
+      [orphan],
+    );
+    await platform.db.query(`NOTIFY sms_whatsapp_jobs, 'sms.submit'`);
+    const rejected = await eventually(
+      () => bird.sms.get(orphan),
+      (message) => message.status !== 'accepted',
+    );
+    expect(rejected).toMatchObject({
+      status: 'rejected',
+      last_error: { code: 'sender_unregistered' },
+    });
+    expect(dutch.messages.some((m) => m.text === 'From a removed sender')).toBe(false);
   });
 
   it('stores a send to an opted-out pair as rejected, never submitted', async () => {

@@ -133,3 +133,23 @@ export function parseSmppUrl(raw: string): SmppCarrierConfig[] {
   if (shared) throw new Error(`routes prefix ${shared} to two carriers`);
   return carriers;
 }
+
+/**
+ * The carrier a destination goes to: the one with its longest matching prefix, else the first
+ * without prefixes (the rest); undefined when every carrier has prefixes and none matches.
+ */
+export function carrierFor<T extends { prefixes: readonly string[] }>(
+  carriers: readonly T[],
+  to: string,
+): T | undefined {
+  const digits = to.replace(/^\+/, '');
+  let best: T | undefined;
+  let bestLength = -1;
+  for (const carrier of carriers)
+    for (const prefix of carrier.prefixes)
+      if (digits.startsWith(prefix) && prefix.length > bestLength) {
+        best = carrier;
+        bestLength = prefix.length;
+      }
+  return best ?? carriers.find((carrier) => carrier.prefixes.length === 0);
+}

@@ -8,6 +8,7 @@ import type { CarrierListener, SmsCarriers, SmsSubmission, SubmitOutcome } from 
 import { SmppBind } from './smpp-bind';
 import type { DeliverAnswer, SmppBindTuning } from './smpp-bind';
 import { ESME_ROK, ESME_RX_P_APPN, ESME_RX_T_APPN } from './smpp-status';
+import { carrierFor } from './smpp-url';
 import type { SmppCarrierConfig } from './smpp-url';
 
 export interface SmppCarriersOptions extends SmppBindTuning {
@@ -126,20 +127,14 @@ export class SmppCarriers implements SmsCarriers {
   private route(to: string): SmppBind {
     if (!this.configured)
       throw new CarrierSubmitError('SMPP_URL names no carrier', false, 'provider_unavailable');
-    const digits = to.replace(/^\+/, '');
-    let best: SmppBind | undefined;
-    let bestLength = -1;
-    for (const bind of this.binds_) {
-      for (const prefix of bind.config.prefixes)
-        if (digits.startsWith(prefix) && prefix.length > bestLength) {
-          best = bind;
-          bestLength = prefix.length;
-        }
-    }
-    best ??= this.binds_.find((bind) => bind.config.prefixes.length === 0);
+    const config = carrierFor(
+      this.binds_.map((bind) => bind.config),
+      to,
+    );
+    const best = config && this.binds_.find((bind) => bind.config === config);
     if (best) return best;
     throw new CarrierSubmitError(
-      `no carrier of SMPP_URL routes +${digits} (every carrier has prefixes; none matches)`,
+      `no carrier of SMPP_URL routes +${to.replace(/^\+/, '')} (every carrier has prefixes; none matches)`,
       false,
       'provider_unavailable',
     );

@@ -38,8 +38,11 @@ type SubmitJob = Job<{ message_id: string; keyword_reply?: boolean }>;
 type Outcome =
   | { job: SubmitJob; row: SubmitRow; sent: SubmitOutcome; at: Date }
   | { job: SubmitJob; row: SubmitRow; failed: CarrierSubmitError; at: Date }
-  /** Opted out (or stopped by a preference) since it was accepted: never handed over. */
-  | { job: SubmitJob; row: SubmitRow; optedOut: 'suppression' | 'preference'; at: Date }
+  /**
+   * Refused before any carrier saw it (`rejected`): opted out or stopped by a preference since
+   * it was accepted, or its sender no longer the workspace's.
+   */
+  | { job: SubmitJob; row: SubmitRow; rejected: { code: string; description: string }; at: Date }
   /** A job whose message needs nothing (already handed over by a run before a crash, or gone). */
   | { job: SubmitJob; skipped: true };
 
@@ -111,7 +114,15 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         const row = rows.get(job.payload.message_id);
         if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
         const stop = optedOut.get(row.id);
-        if (stop) return this.recorder.add({ job, row, optedOut: stop, at: new Date() });
+        if (stop) {
+          const at = new Date();
+          const rejected = optOutError(
+            { to: row.to_address, from: row.from_address, category: row.category },
+            stop,
+            at,
+          );
+          return this.recorder.add({ job, row, rejected, at });
+        }
         return this.slots.use(async () => this.recordDurably(await this.submitOne(job, row)));
       }),
     );
@@ -156,12 +167,11 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     if (!row.sender_held) {
       // Released or unregistered since it was accepted: another workspace may hold the number
       // now, and what it sends must not go out as theirs (nor their replies come back to it).
-      const failed = new CarrierSubmitError(
-        `${row.from_address} is no longer a sender of this workspace`,
-        false,
-        'sender_unregistered',
-      );
-      return { job, row, failed, at: new Date() };
+      const rejected = {
+        code: 'sender_unregistered',
+        description: `${row.from_address} is no longer a sender of this workspace`,
+      };
+      return { job, row, rejected, at: new Date() };
     }
     try {
       const encoded = encodeSms(row.text, { reference: randomInt(256) });
@@ -204,12 +214,13 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         tags: row.tags,
         metadata: row.metadata,
       };
-      if ('optedOut' in outcome) {
-        const error = optOutError(
-          { to: row.to_address, from: row.from_address, category: row.category },
-          outcome.optedOut,
-          at,
-        );
+      if ('rejected' in outcome) {
+        const error = {
+          code: outcome.rejected.code,
+          description: outcome.rejected.description,
+          carrier_error_code: null,
+          occurred_at: at.toISOString(),
+        };
         failed.push({
           id: row.id,
           status: 'rejected',

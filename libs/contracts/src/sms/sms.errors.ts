@@ -17,7 +17,7 @@ export const SmsErrorCatalog = {
     name: 'SMSInvalidRecipient',
     message: 'The recipient is not a phone number an SMS can be routed to.',
     description:
-      'An SMS goes to one phone number in E.164, with its country code (`+14155550100`; spaces, dots, dashes and parentheses are ignored, and the number is stored and returned in canonical E.164). A value that is not a possible number of any country, or is missing, is refused before anything is stored. `param` names `to` (`messages[i].to` in a batch).',
+      'An SMS goes to one phone number in E.164, with its country code (`+14155550100`; spaces, dots, dashes and parentheses are ignored, and the number is stored and returned in canonical E.164). A value that is not a possible number of any country, or is missing, is refused before anything is stored; so is a number no carrier of the deployment routes (every carrier of `SMPP_URL` has destination prefixes, and none matches). `param` names `to` (`messages[i].to` in a batch).',
   },
   E01024: {
     status: 422,

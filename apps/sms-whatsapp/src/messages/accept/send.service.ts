@@ -14,6 +14,7 @@ import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
+import { carrierFor } from '../../carriers/smpp-url';
 import { AcceptRepository } from './accept.repository';
 import { normaliseSend, sendProblemsError } from './send-request.normaliser';
 import type { NormalisedSend, SendProblem } from './send-request.normaliser';
@@ -62,7 +63,7 @@ export class SendService {
   async send(context: RequestContext, input: SmsSendInput): Promise<SmsMessage> {
     const result = normaliseSend(input.body);
     if (!result.ok) throw sendProblemsError(result.problems);
-    this.requireCarrier();
+    this.requireCarrier([result.value], '');
     const [message] = await this.accept(context, [result.value], '');
     return message;
   }
@@ -75,7 +76,7 @@ export class SendService {
     const body = { to: input.to, template: input.template, metadata: input.metadata };
     const result = normaliseSend(body);
     if (!result.ok) throw sendProblemsError(result.problems);
-    this.requireCarrier();
+    this.requireCarrier([result.value], '');
     if (input.dedupe_key) {
       const stored = await this.repository.byKey(workspaceOf(context), input.dedupe_key);
       if (stored) return toMessageDto(stored);
@@ -105,17 +106,30 @@ export class SendService {
       else problems.push(...result.problems);
     });
     if (problems.length > 0) throw sendProblemsError(problems);
-    this.requireCarrier();
+    this.requireCarrier(sends, 'messages');
     const data = await this.accept(context, sends, 'messages');
     return { data, summary: { accepted_count: data.length } };
   }
 
   /**
-   * A deployment without carriers could never send: a send whose values are valid is refused
-   * before its sender is looked up or anything is stored.
+   * A deployment without carriers could never send, nor a carrier set none of whose prefixes
+   * covers a destination (the SDK: 'a recipient that cannot be routed returns a 422
+   * SMSInvalidRecipient'): a send whose values are valid is refused before its sender is looked
+   * up or anything is stored.
    */
-  private requireCarrier(): void {
-    if (!this.config.SMPP_URL?.length) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
+  private requireCarrier(sends: NormalisedSend[], batchParam: string): void {
+    const carriers = this.config.SMPP_URL;
+    if (!carriers?.length) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
+    const problems: SendProblem[] = [];
+    sends.forEach((send, index) => {
+      if (!carrierFor(carriers, send.to))
+        problems.push({
+          param: `${batchParam ? `${batchParam}[${index}].` : ''}to`,
+          message: `no carrier of this deployment routes ${send.to}`,
+          code: SmsErrors.SMSInvalidRecipient,
+        });
+    });
+    if (problems.length > 0) throw sendProblemsError(problems);
   }
 
   /** The sends' senders, then their rows in one transaction with the Idempotency-Key's claim. */
