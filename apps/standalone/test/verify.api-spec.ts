@@ -144,6 +144,23 @@ describe('Verify through the gateway', () => {
     expect(JSON.stringify(verification)).not.toContain(code);
     const submit = smsc.submits.find((s) => s.destination.addr === to.slice(1))!;
     expect(submit.source.addr).toBe(OUR_NUMBER.slice(1));
+    // Once the carrier has it, the SMS service keeps the body with the code's placeholder only.
+    const stored = await eventually(
+      async () =>
+        (
+          await platform.db.query<{ text: string; redacted_text: string | null }>(
+            `SELECT text, redacted_text FROM sms_whatsapp.sms_messages
+             WHERE to_address = $1 AND status <> 'accepted'`,
+            [to],
+          )
+        ).rows,
+      (rows) => rows.length > 0,
+    );
+    expect(stored[0]).toEqual({
+      text: expect.stringContaining('{{ code }}'),
+      redacted_text: null,
+    });
+    expect(stored[0].text).not.toContain(code);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const miss = await bird.verify.verifications.check({ to: { phone_number: to }, code: wrong });
     expect(miss).toMatchObject({ success: false, reason: 'incorrect_code', attempts_remaining: 4 });

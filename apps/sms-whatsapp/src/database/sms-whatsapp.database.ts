@@ -12,6 +12,7 @@ import { SmsSystemSendKeys1764800000500 } from './migrations/1764800000500-sms-s
 import { CreateStatsRollups1764900000400 } from './migrations/1764900000400-create-stats-rollups';
 import { CreateWhatsappStatsRollups1764900000410 } from './migrations/1764900000410-create-whatsapp-stats-rollups';
 import { SmsAwaitingReceipt1765000000100 } from './migrations/1765000000100-sms-awaiting-receipt';
+import { SmsRedactedText1765000000200 } from './migrations/1765000000200-sms-redacted-text';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -32,6 +33,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       CreateStatsRollups1764900000400,
       CreateWhatsappStatsRollups1764900000410,
       SmsAwaitingReceipt1765000000100,
+      SmsRedactedText1765000000200,
     ],
   };
 }

@@ -62,7 +62,8 @@ export class SubmitRepository {
   }
 
   /**
-   * In ONE statement: messages handed over become `sent` with their carrier and parts (the
+   * In ONE statement (each message's sensitive values, if any, leave its text with it): messages
+   * handed over become `sent` with their carrier and parts (the
    * carrier ids receipts are matched by), messages refused become `failed` (or `rejected`), and
    * their events
    * go to the timeline and the outbox. Only `accepted` messages change.
@@ -110,7 +111,7 @@ function recordSql(fenced: boolean): string {
   return `WITH ${done}s AS (
        UPDATE sms_whatsapp.sms_messages m
        SET status = 'sent', sent_at = x.sent_at, status_at = x.sent_at, carrier = x.carrier,
-         parts = x.parts
+         parts = x.parts, text = coalesce(m.redacted_text, m.text), redacted_text = NULL
        FROM jsonb_to_recordset($1::jsonb) AS x(id text, sent_at timestamptz, carrier text,
          parts int)
        WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}
@@ -127,7 +128,7 @@ function recordSql(fenced: boolean): string {
        UPDATE sms_whatsapp.sms_messages m
        SET status = x.status, status_at = x.at, last_error_code = x.code,
          last_error_description = x.description, last_error_carrier_code = x.carrier_code,
-         last_error_at = x.at
+         last_error_at = x.at, text = coalesce(m.redacted_text, m.text), redacted_text = NULL
        FROM jsonb_to_recordset($3::jsonb) AS x(id text, status text, code text,
          description text, carrier_code text, at timestamptz)
        WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}

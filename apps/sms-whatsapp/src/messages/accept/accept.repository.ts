@@ -167,17 +167,18 @@ export class AcceptRepository {
            to_address, country_code, category, text, segments, encoding, characters,
            smart_encoding, tags, metadata, template_id, template_language, carrier,
            last_error_code, last_error_description, last_error_at, idempotency_key, created_at,
-           status_at)
+           status_at, redacted_text)
          SELECT id, workspace_id, direction, status, from_address, to_address, country_code,
            category, text, segments, encoding, characters, smart_encoding, tags, metadata,
            template_id, template_language, carrier, last_error_code, last_error_description,
-           last_error_at, idempotency_key, created_at, status_at
+           last_error_at, idempotency_key, created_at, status_at, redacted_text
          FROM jsonb_to_recordset($1::jsonb) AS x(id text, workspace_id text, direction text,
            status text, from_address text, to_address text, country_code text, category text,
            text text, segments int, encoding text, characters int, smart_encoding boolean,
            tags jsonb, metadata jsonb, template_id text, template_language text, carrier text,
            last_error_code text, last_error_description text, last_error_at timestamptz,
-           idempotency_key text, created_at timestamptz, status_at timestamptz)
+           idempotency_key text, created_at timestamptz, status_at timestamptz,
+           redacted_text text)
        ), ${eventInserts('$2', '$3')}, j AS (
          INSERT INTO sms_whatsapp.jobs (queue, payload)
          SELECT $4, CASE WHEN reply THEN jsonb_build_object('message_id', id, 'keyword_reply', true)

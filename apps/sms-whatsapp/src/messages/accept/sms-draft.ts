@@ -18,6 +18,8 @@ export interface OutboundSms {
   metadata: Record<string, unknown>;
   templateId?: string;
   templateLanguage?: string;
+  /** `text` with each sensitive value as its placeholder: what is kept once a carrier has it. */
+  redactedText?: string;
 }
 
 /** The rows one accepted (or, suppressed, rejected) message writes. */
@@ -28,6 +30,8 @@ export interface SmsDraft {
     template_language: string | null;
     idempotency_key: string | null;
     status_at: Date;
+    /** Replaces `text` once the message is handed over or refused (sensitive values out). */
+    redacted_text: string | null;
   };
   events: SmsEventRecord[];
   /** Whether a submit job goes with it (not when rejected). */
@@ -79,6 +83,10 @@ export function draftOutbound(
   },
 ): SmsDraft {
   const measure = measureSms(sms.text, { smartEncoding: sms.smartEncoding });
+  const redacted =
+    sms.redactedText === undefined
+      ? null
+      : measureSms(sms.redactedText, { smartEncoding: sms.smartEncoding }).text;
   const id = newId('sms', now.getTime());
   const segments = {
     count: measure.count,
@@ -97,7 +105,9 @@ export function draftOutbound(
     to_address: sms.to,
     country_code: countryOf(sms.to),
     category: sms.category,
-    text: measure.text,
+    // Refused now, it never needs its sensitive values.
+    text: options.suppressed ? (redacted ?? measure.text) : measure.text,
+    redacted_text: options.suppressed ? null : redacted,
     segments: segments.count,
     encoding: segments.encoding,
     characters: segments.characters,
@@ -183,6 +193,7 @@ export function draftInbound(
     sent_at: null,
     delivered_at: null,
     status_at: at,
+    redacted_text: null,
   };
   const subject = {
     messageId: id,

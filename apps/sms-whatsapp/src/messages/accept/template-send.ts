@@ -35,6 +35,7 @@ export function renderTemplateSend(
       metadata: send.metadata,
       templateId: rendered.template_id,
       templateLanguage: rendered.language,
+      ...(rendered.stored_text !== rendered.text ? { redactedText: rendered.stored_text } : {}),
     },
   };
 }
