@@ -71,6 +71,31 @@ describe('SMS messages through the gateway', () => {
       (message) => FINAL.includes(message.status),
     );
 
+  /**
+   * A sent message stored again as just accepted (another id, `fields` changed), as a message
+   * waiting for its carrier is; its submit job is queued by `queueSubmit`.
+   */
+  const acceptedCopy = async (id: string, fields: Record<string, string>) => {
+    const copy = `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.sms_messages
+       SELECT (jsonb_populate_record(NULL::sms_whatsapp.sms_messages, to_jsonb(m)
+         || $3::jsonb || jsonb_build_object('id', $1::text, 'status', 'accepted',
+              'sent_at', NULL, 'carrier', NULL, 'parts', NULL))).*
+       FROM sms_whatsapp.sms_messages m WHERE m.id = $2`,
+      [copy, id, JSON.stringify(fields)],
+    );
+    return copy;
+  };
+  const queueSubmit = async (id: string) => {
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.jobs (queue, payload)
+       VALUES ('sms.submit', jsonb_build_object('message_id', $1::text))`,
+      [id],
+    );
+    await platform.db.query(`NOTIFY sms_whatsapp_jobs, 'sms.submit'`);
+  };
+
   beforeAll(async () => {
     [dutch, british] = await Promise.all([
       startTestSmsc({
@@ -555,27 +580,14 @@ describe('SMS messages through the gateway', () => {
     await dutch.waitFor(() => dutch.messages.some((m) => m.text === 'Before the stop'));
     // The same message accepted again, its submit job waiting (as in a carrier outage), and
     // the recipient's STOP recorded before the job runs.
-    const waiting = `${sent.id.slice(0, -1)}${sent.id.endsWith('0') ? '1' : '0'}`;
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.sms_messages
-       SELECT (jsonb_populate_record(NULL::sms_whatsapp.sms_messages, to_jsonb(m)
-         || jsonb_build_object('id', $1::text, 'status', 'accepted', 'text', 'After the stop',
-              'sent_at', NULL, 'carrier', NULL, 'parts', NULL))).*
-       FROM sms_whatsapp.sms_messages m WHERE m.id = $2`,
-      [waiting, sent.id],
-    );
+    const waiting = await acceptedCopy(sent.id, { text: 'After the stop' });
     await platform.db.query(
       `INSERT INTO sms_whatsapp.sms_suppressions (id, workspace_id, destination, originator, reason,
          origin, effective_at, last_asserted_at)
        VALUES ('sms_sup_waiting', $1, '+31612340009', 'Acme', 'manual', 'api_key', now(), now())`,
       [acme.workspace.id],
     );
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.jobs (queue, payload)
-       VALUES ('sms.submit', jsonb_build_object('message_id', $1::text))`,
-      [waiting],
-    );
-    await platform.db.query(`NOTIFY sms_whatsapp_jobs, 'sms.submit'`);
+    await queueSubmit(waiting);
     const rejected = await eventually(
       () => bird.sms.get(waiting),
       (message) => message.status !== 'accepted',
@@ -598,22 +610,11 @@ describe('SMS messages through the gateway', () => {
     await dutch.waitFor(() => dutch.messages.some((m) => m.text === 'From a sender still held'));
     // The same message accepted again from a sender ID removed since (as within the two
     // seconds a sender found held is remembered), its submit job then run.
-    const orphan = `${sent.id.slice(0, -1)}${sent.id.endsWith('0') ? '1' : '0'}`;
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.sms_messages
-       SELECT (jsonb_populate_record(NULL::sms_whatsapp.sms_messages, to_jsonb(m)
-         || jsonb_build_object('id', $1::text, 'status', 'accepted', 'from_address', 'Removed',
-              'text', 'From a removed sender', 'sent_at', NULL, 'carrier', NULL,
-              'parts', NULL))).*
-       FROM sms_whatsapp.sms_messages m WHERE m.id = $2`,
-      [orphan, sent.id],
-    );
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.jobs (queue, payload)
-       VALUES ('sms.submit', jsonb_build_object('message_id', $1::text))`,
-      [orphan],
-    );
-    await platform.db.query(`NOTIFY sms_whatsapp_jobs, 'sms.submit'`);
+    const orphan = await acceptedCopy(sent.id, {
+      from_address: 'Removed',
+      text: 'From a removed sender',
+    });
+    await queueSubmit(orphan);
     const rejected = await eventually(
       () => bird.sms.get(orphan),
       (message) => message.status !== 'accepted',

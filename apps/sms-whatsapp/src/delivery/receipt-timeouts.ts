@@ -8,7 +8,7 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
-import { eventInserts, eventRows, smsEvent } from '../messages';
+import { eventInserts, eventRows, smsEvent, smsSubjectOf } from '../messages';
 
 /** Messages expired per transaction. */
 const BATCH = 500;
@@ -80,19 +80,10 @@ export class ReceiptTimeouts extends PeriodicJob {
       if (rows.length === 0) return 0;
       const error = { code: 'unknown', description, carrier_error_code: null };
       const events = rows.map((row) =>
-        smsEvent(
-          'sms.expired',
-          {
-            messageId: row.id,
-            workspaceId: row.workspace_id,
-            to: row.to_address,
-            from: row.from_address,
-            tags: row.tags,
-            metadata: row.metadata,
-          },
-          at,
-          { carrier: row.carrier, error: { ...error, occurred_at: at.toISOString() } },
-        ),
+        smsEvent('sms.expired', smsSubjectOf(row), at, {
+          carrier: row.carrier,
+          error: { ...error, occurred_at: at.toISOString() },
+        }),
       );
       await tx.query(`WITH ${eventInserts('$1', '$2')} SELECT 1`, eventRows(events));
       return rows.length;

@@ -24,7 +24,7 @@ import { CarrierSubmitError, SMS_CARRIERS } from '../carriers/sms-carrier';
 import type { SmsCarriers, SubmitOutcome } from '../carriers/sms-carrier';
 import { SMS_WHATSAPP_CONFIG } from '../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
-import { AcceptRepository, optOutError, smsEvent, SUBMIT_QUEUE } from '../messages';
+import { AcceptRepository, optOutError, smsEvent, smsSubjectOf, SUBMIT_QUEUE } from '../messages';
 import type { SmsEventRecord } from '../messages';
 import { submitFailure } from './submit-failure';
 import { SubmitRepository } from './submit.repository';
@@ -206,14 +206,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         continue;
       }
       const { job, row, at } = outcome;
-      const subject = {
-        messageId: row.id,
-        workspaceId: row.workspace_id,
-        to: row.to_address,
-        from: row.from_address,
-        tags: row.tags,
-        metadata: row.metadata,
-      };
+      const subject = smsSubjectOf(row);
       if ('rejected' in outcome) {
         const error = {
           code: outcome.rejected.code,

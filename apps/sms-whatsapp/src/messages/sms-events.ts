@@ -40,6 +40,25 @@ export interface SmsEventRecord {
   data: Record<string, unknown>;
 }
 
+/** The subject of a stored message's event, from its row. */
+export function smsSubjectOf(row: {
+  id: string;
+  workspace_id: string;
+  to_address: string;
+  from_address: string;
+  tags: SmsTag[];
+  metadata: Record<string, unknown>;
+}): SmsEventSubject {
+  return {
+    messageId: row.id,
+    workspaceId: row.workspace_id,
+    to: row.to_address,
+    from: row.from_address,
+    tags: row.tags,
+    metadata: row.metadata,
+  };
+}
+
 export function smsEvent(
   type: SmsEventType | SmsTimelineOnlyType,
   subject: SmsEventSubject,
