@@ -397,4 +397,55 @@ describe('preferences enforced in every channel', () => {
     ]);
     expect((await bird.whatsapp.get(promo.id)).status).toBe('rejected');
   });
+
+  it('WhatsApp: a revocation that comes while a message waits for Meta rejects it before dispatch', async () => {
+    const to = '+31655550104';
+    const components = [{ type: 'body', parameters: [{ type: 'text', text: 'A-2' }] }];
+    const first = await bird.whatsapp.send({
+      to,
+      from: whatsappSender.phoneNumber,
+      template: { slug: 'order_update', language: 'en', components },
+    });
+    await eventually(
+      () => bird.whatsapp.get(first.id),
+      (message) => ['sent', 'delivered'].includes(message.status),
+    );
+    // The same message accepted again, its dispatch job waiting, and the recipient's revoke
+    // projected before the job runs.
+    const waiting = `${first.id.slice(0, -1)}${first.id.endsWith('0') ? '1' : '0'}`;
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.whatsapp_messages
+       SELECT (jsonb_populate_record(NULL::sms_whatsapp.whatsapp_messages, to_jsonb(m)
+         || jsonb_build_object('id', $1::text, 'status', 'accepted', 'sent_at', NULL,
+              'delivered_at', NULL, 'read_at', NULL, 'provider_message_id', NULL))).*
+       FROM sms_whatsapp.whatsapp_messages m WHERE m.id = $2`,
+      [waiting, first.id],
+    );
+    const revoke = await bird.preferences.create({
+      channel: 'whatsapp',
+      handle: to,
+      status: 'revoked',
+      coverage: 'all',
+    });
+    await projected('sms_whatsapp', acme.workspace.id, revoke);
+    const graphSends = () => graph.sentFrom(whatsappSender.phoneNumberId).length;
+    const before = graphSends();
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.jobs (queue, payload) VALUES ('whatsapp.dispatch',
+         jsonb_build_object('message_id', $1::text, 'graph', jsonb_build_object(
+           'messaging_product', 'whatsapp', 'to', $2::text, 'type', 'text',
+           'text', jsonb_build_object('body', 'After the revoke'))))`,
+      [waiting, to.slice(1)],
+    );
+    await platform.db.query(`NOTIFY sms_whatsapp_jobs, 'whatsapp.dispatch'`);
+    const stopped = await eventually(
+      () => bird.whatsapp.get(waiting),
+      (message) => message.status !== 'accepted',
+    );
+    expect(stopped).toMatchObject({
+      status: 'rejected',
+      last_error: { code: 'recipient_suppressed' },
+    });
+    expect(graphSends()).toBe(before);
+  });
 });

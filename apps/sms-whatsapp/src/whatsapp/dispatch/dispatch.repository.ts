@@ -10,6 +10,8 @@ import type { WhatsAppEventRecord, WhatsAppMessageRow } from '../messages';
 /** An accepted message as the dispatcher reads it, with its number and its service window. */
 export interface DispatchRow extends WhatsAppMessageRow {
   phone_number_id: string;
+  /** The number's WhatsApp Business Account id: the sender scope of the preferences. */
+  waba: string;
   /** The number is still connected and still the workspace's. */
   number_connected: boolean;
   /** The contact wrote to the number within the last 24 hours. */
@@ -24,6 +26,8 @@ export interface SentRecord {
 
 export interface FailedRecord {
   id: string;
+  /** `rejected`: stopped before Meta saw it (the recipient's preferences changed meanwhile). */
+  status: 'failed' | 'rejected';
   error: WhatsAppError;
   at: Date;
 }
@@ -34,7 +38,7 @@ export class DispatchRepository {
   async messages(runner: SqlRunner, ids: string[]): Promise<DispatchRow[]> {
     return rowsOf<DispatchRow>(
       await runner.query(
-        `SELECT m.*, n.phone_number_id,
+        `SELECT m.*, n.phone_number_id, a.waba,
            (n.status IN (${SENDING_NUMBER_STATUSES_SQL}) AND n.workspace_id = m.workspace_id)
              AS number_connected,
            EXISTS (SELECT 1 FROM sms_whatsapp.whatsapp_service_windows w
@@ -43,6 +47,7 @@ export class DispatchRepository {
                      AND w.last_inbound_at > clock_timestamp() - interval '24 hours') AS window_open
          FROM sms_whatsapp.whatsapp_messages m
          JOIN sms_whatsapp.whatsapp_numbers n ON n.id = m.number_id
+         JOIN sms_whatsapp.whatsapp_business_accounts a ON a.id = n.business_account_id
          WHERE m.id = ANY ($1::text[])`,
         [ids],
       ),
@@ -50,8 +55,9 @@ export class DispatchRepository {
   }
 
   /**
-   * In ONE statement: messages Meta took become `sent` with their wamid, refused ones `failed`,
-   * and their events go to the timeline and the outbox. Only `accepted` messages change.
+   * In ONE statement: messages Meta took become `sent` with their wamid, refused ones `failed`
+   * (or `rejected`), and their events go to the timeline and the outbox. Only `accepted`
+   * messages change.
    */
   async record(
     executor: SqlRunner,
@@ -98,10 +104,11 @@ function recordSql(fenced: boolean): string {
        WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}
      ), f AS (
        UPDATE sms_whatsapp.whatsapp_messages m
-       SET status = 'failed', status_at = x.at, failed_at = x.at,
+       SET status = x.status, status_at = x.at,
+         failed_at = CASE WHEN x.status = 'failed' THEN x.at END,
          last_error_code = x.error->>'code', last_error_description = x.error->>'description',
          last_error_meta_code = (x.error->>'meta_error_code')::int, last_error_at = x.at
-       FROM jsonb_to_recordset($2::jsonb) AS x(id text, error jsonb, at timestamptz)
+       FROM jsonb_to_recordset($2::jsonb) AS x(id text, status text, error jsonb, at timestamptz)
        WHERE m.id = x.id AND m.status = 'accepted'${ours('x.id')}
      ), ${eventInserts('$3', '$4', fenced ? '(SELECT key FROM done)' : undefined)}
      ${fenced ? 'SELECT id::text AS id FROM done' : 'SELECT 1'}`;

@@ -18,6 +18,9 @@ import type { SqlRunner } from '@switchboard/persistence';
 import { foregroundPriority, KeyedSemaphore } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
+import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
+import { stoppedByPreferences } from '../../preferences';
 import { WHATSAPP_GRAPH } from '../graph/whatsapp-graph';
 import type { GraphMessageBody, WhatsAppGraph } from '../graph/whatsapp-graph';
 import { DISPATCH_QUEUE, eventSubjectOf, whatsappEvent } from '../messages';
@@ -35,7 +38,8 @@ const PER_NUMBER = 16;
 type DispatchJob = Job<DispatchPayload>;
 type Outcome =
   | { job: DispatchJob; row: DispatchRow; wamid: string; at: Date }
-  | { job: DispatchJob; row: DispatchRow; failed: WhatsAppError; at: Date }
+  /** `suppressed`: refused before Meta saw it, so `rejected` rather than `failed`. */
+  | { job: DispatchJob; row: DispatchRow; failed: WhatsAppError; at: Date; suppressed?: true }
   | { job: DispatchJob; row: DispatchRow; retryInMs: number; reason: string; at: Date }
   /** A job whose message needs nothing (already dispatched by a run before a crash, or gone). */
   | { job: DispatchJob; skipped: true };
@@ -65,6 +69,7 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
     private readonly repository: DispatchRepository,
     @Inject(WHATSAPP_GRAPH) private readonly graph: WhatsAppGraph,
+    @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig,
   ) {
     this.pool = pgPoolOf(dataSource);
     this.autocommit = poolRunner(dataSource);
@@ -90,14 +95,37 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
     const rows = new Map(
       (await this.repository.messages(this.autocommit, ids)).map((row) => [row.id, row]),
     );
+    const stopped = await this.stopped([...rows.values()]);
     await Promise.all(
       jobs.map(async (job) => {
         const row = rows.get(job.payload.message_id);
         if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
+        if (stopped.has(row.id)) return this.recorder.add(suppressedOutcome(job, row));
         const outcome = await this.perNumber.use(row.phone_number_id, () => this.sendOne(job, row));
         return this.recordDurably(outcome);
       }),
     );
+  }
+
+  /**
+   * The accepted messages their recipient's preferences stop now (ADR 14, as the accept checks
+   * them): a revoke that came while they waited is honoured before Meta sees them. One read
+   * per batch; a recipient known only by a business-scoped user id has no handle in the ledger.
+   */
+  private async stopped(rows: DispatchRow[]): Promise<Set<string>> {
+    if (!this.config.PREFERENCES_ENFORCEMENT) return new Set();
+    const waiting = rows.filter((row) => row.status === 'accepted' && row.contact_phone);
+    const stopped = await stoppedByPreferences(
+      this.autocommit,
+      waiting.map((row) => ({
+        workspaceId: row.workspace_id,
+        channel: 'whatsapp',
+        handle: row.contact_phone as string,
+        senderScope: row.waba,
+        transactional: row.category !== 'marketing',
+      })),
+    );
+    return new Set([...stopped].map((index) => waiting[index].id));
   }
 
   /**
@@ -158,9 +186,10 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
         events.push(whatsappEvent('whatsapp.sent', eventSubjectOf(outcome.row), outcome.at));
         finished.push(outcome.job);
       } else if ('failed' in outcome) {
-        failed.push({ id: outcome.row.id, error: outcome.failed, at: outcome.at });
+        const status = outcome.suppressed ? 'rejected' : 'failed';
+        failed.push({ id: outcome.row.id, status, error: outcome.failed, at: outcome.at });
         events.push(
-          whatsappEvent('whatsapp.failed', eventSubjectOf(outcome.row), outcome.at, {
+          whatsappEvent(`whatsapp.${status}`, eventSubjectOf(outcome.row), outcome.at, {
             error: outcome.failed,
           }),
         );
@@ -208,4 +237,16 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
     }
     if (events.length > 0) wakeRelay(this.pool, 'sms_whatsapp');
   }
+}
+
+/** A message its recipient's preferences stop: `rejected` with `recipient_suppressed`. */
+function suppressedOutcome(job: DispatchJob, row: DispatchRow): Outcome {
+  const at = new Date();
+  const failed = {
+    code: 'recipient_suppressed',
+    description: `${row.contact_phone} revoked consent to ${row.category === 'marketing' ? 'marketing ' : ''}messages from WhatsApp Business Account ${row.waba} (a preference)`,
+    meta_error_code: null,
+    occurred_at: at.toISOString(),
+  };
+  return { job, row, failed, at, suppressed: true };
 }
