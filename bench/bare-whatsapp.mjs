@@ -5,8 +5,8 @@
 //   dist/apps/sms-whatsapp/src/whatsapp/messages/accept/send-rules.js   WhatsAppSendRules: the
 //     sender read, the template and its language read (TemplateCatalog), the Graph body
 //   dist/apps/sms-whatsapp/src/whatsapp/messages/accept/whatsapp-draft.js  draftOutbound(): the rows
-//   dist/apps/sms-whatsapp/src/preferences/preference-checks.js  stoppedByPreferences(): the
-//     recipient's preferences (ADR 14)
+//   dist/apps/sms-whatsapp/src/preferences/index.js  stoppedByPreferences(): the recipient's
+//     preferences (ADR 14)
 //   dist/apps/sms-whatsapp/src/whatsapp/messages/accept/accept.repository.js  the one insert
 //     (message, event, outbox, dispatch job) in autocommit, then the NOTIFY that wakes the workers
 // No authentication, no validation of the body, no idempotency, no group commit: a bare baseline.
@@ -46,7 +46,7 @@ const { draftOutbound, isTransactional } = require(
   join(whatsapp, 'messages/accept/whatsapp-draft.js'),
 );
 const { stoppedByPreferences } = require(
-  join(root, 'dist/apps/sms-whatsapp/src/preferences/preference-checks.js'),
+  join(root, 'dist/apps/sms-whatsapp/src/preferences/index.js'),
 );
 
 const pool = new pg.Pool({
