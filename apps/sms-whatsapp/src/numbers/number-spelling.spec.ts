@@ -29,11 +29,13 @@ describe('number spelling', () => {
     expect(numberCandidates('020 7946 0958', countryOf('gb'))).toContain('+442079460958');
   });
 
-  it('reads bare digits with a country as national digits and as a short code too', () => {
+  it('reads bare digits with a country as national digits, and short ones as a short code', () => {
     expect(numberCandidates('12345', countryOf('US'))).toEqual(
       expect.arrayContaining(['+12345', '12345']),
     );
-    expect(numberCandidates('12345', undefined)).toEqual(['+12345']);
+    // The SDK: a short code is matched on its bare digits, country_code only picks the country.
+    expect(numberCandidates('12345', undefined)).toEqual(['+12345', '12345']);
+    expect(numberCandidates('12025550188', undefined)).toEqual(['+12025550188']);
   });
 
   it('never throws on generated input, answering candidates or one problem', () => {

@@ -50,8 +50,9 @@ export function isShortCode(value: string): boolean {
  * The stored numbers a spelling of one number can mean (the SDK's `number` filter): `+12025550188`,
  * `12025550188`, `0012025550188` and `+1 202 555 0188` all mean one number. Grouping is allowed
  * once a `+` or `00` marks the country code, or when `country` names it; a grouped spelling
- * with neither is refused. Bare digits are read as international, and with `country` also as a
- * national number of that country and as a short code. Answers the candidates, or a problem.
+ * with neither is refused. Bare digits are read as international, with `country` also as a
+ * national number of that country, and, three to eight of them, as a short code. Answers the
+ * candidates, or a problem.
  */
 export function numberCandidates(
   value: string,
@@ -81,8 +82,9 @@ export function numberCandidates(
   if (country) {
     const national = parsePhoneNumberFromString(compact, country);
     if (national?.number) candidates.add(national.number);
-    if (isShortCode(compact)) candidates.add(compact);
   }
+  // A short code is matched on its bare digits; `country_code` picks among countries.
+  if (isShortCode(compact)) candidates.add(compact);
   return [...candidates];
 }
 
