@@ -72,11 +72,13 @@ const FIGURES: Record<(typeof EMAIL_STATS_COUNTS)[number], string> = {
  * accepted (`created_at`), however late its event arrives.
  */
 export function emailFoldStatement(source: string): string {
+  // The latencies of a group of facts as one sketch; the groups' sketches merge by addition.
   const sketch = (column: string) =>
     `email.stats_sketch_of(array_agg(email.stats_sketch_slot(${column})) FILTER (WHERE ${column} IS NOT NULL))`;
+  const merged = (column: string) => `email.stats_sketch_sum(${column})`;
   const figures = `${EMAIL_STATS_COUNTS.map((name) => `coalesce(sum(n) FILTER (WHERE ${FIGURES[name]}), 0)::int AS ${name}`).join(',\n        ')},
-        ${sketch('processing')} AS processing_ms, ${sketch('delivery')} AS delivery_ms,
-        ${sketch('total')} AS total_ms`;
+        ${merged('processing')} AS processing_ms, ${merged('delivery')} AS delivery_ms,
+        ${merged('total')} AS total_ms`;
   const columns = [...EMAIL_STATS_COUNTS, 'processing_ms', 'delivery_ms', 'total_ms'];
   const updates = [
     ...EMAIL_STATS_COUNTS.map((name) => `${name} = r.${name} + excluded.${name}`),
@@ -128,22 +130,21 @@ export function emailFoldStatement(source: string): string {
         CASE WHEN c.kind = 'email.processed' THEN ${ms('m.created_at', 'c.occurred_at')} END AS processing,
         CASE WHEN c.kind = 'email.delivered' AND rc.processed_at IS NOT NULL
           THEN ${ms('rc.processed_at', 'c.occurred_at')} END AS delivery,
-        CASE WHEN c.kind = 'email.delivered' THEN ${ms('m.created_at', 'c.occurred_at')} END AS total,
-        CASE WHEN c.kind IN ('email.processed', 'email.delivered') THEN c.key END AS single
+        CASE WHEN c.kind = 'email.delivered' THEN ${ms('m.created_at', 'c.occurred_at')} END AS total
       FROM picked c
       JOIN email.messages m ON m.id = c.message_id
       LEFT JOIN email.recipients rc ON rc.id = c.recipient_id
     ), grouped AS (
-      -- Facts alike in every dimension are expanded once, with their number: the opens of a
-      -- broadcast differ in little but their recipient. A fact with a latency stays alone, as
-      -- its sketch counts each value.
+      -- Facts alike in every dimension are expanded once, with their number and their
+      -- latencies as one sketch: the messages of a broadcast, or of one template, differ in
+      -- little but their recipient.
       SELECT workspace_id, bucket, kind, bounce_type, bounce_code, feedback_type, prefetched,
-        tags, category, sender_domain, template_id, broadcast_id, recipient_domain, processing,
-        delivery, total, count(*) AS n
+        tags, category, sender_domain, template_id, broadcast_id, recipient_domain,
+        count(*) AS n, ${sketch('processing')} AS processing, ${sketch('delivery')} AS delivery,
+        ${sketch('total')} AS total
       FROM facts
       GROUP BY workspace_id, bucket, kind, bounce_type, bounce_code, feedback_type, prefetched,
-        tags, category, sender_domain, template_id, broadcast_id, recipient_domain, processing,
-        delivery, total, single
+        tags, category, sender_domain, template_id, broadcast_id, recipient_domain
     ), keyed AS (
       SELECT f.*, scoped.dimension, d.value
       FROM grouped f
