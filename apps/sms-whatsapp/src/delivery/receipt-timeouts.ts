@@ -1,27 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { wakeRelay } from '@switchboard/background';
-import type { SmsTag } from '@switchboard/contracts';
-import { inPgTransaction, pgPoolOf, rowsOf } from '@switchboard/persistence';
+import { inPgTransaction, pgPoolOf } from '@switchboard/persistence';
 import { PeriodicJob } from '@switchboard/platform';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
-import { eventInserts, eventRows, smsEvent, smsSubjectOf } from '../messages';
+import { smsEvent, smsSubjectOf } from '../messages';
+import { ReceiptsRepository } from './receipts.repository';
 
 /** Messages expired per transaction. */
 const BATCH = 500;
-
-interface ExpiredRow {
-  id: string;
-  workspace_id: string;
-  from_address: string;
-  to_address: string;
-  carrier: string | null;
-  tags: SmsTag[];
-  metadata: Record<string, unknown>;
-}
 
 /**
  * Messages handed to a carrier whose final receipt never came: past
@@ -38,6 +28,7 @@ export class ReceiptTimeouts extends PeriodicJob {
   constructor(
     @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig,
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
+    private readonly receipts: ReceiptsRepository,
   ) {
     super();
     this.pool = pgPoolOf(dataSource);
@@ -62,30 +53,18 @@ export class ReceiptTimeouts extends PeriodicJob {
     const wrote = await inPgTransaction(this.pool, async (tx) => {
       const at = new Date();
       const description = `no final receipt came from the carrier within ${timeout} s of the handover`;
-      const rows = rowsOf<ExpiredRow>(
-        await tx.query(
-          `WITH due AS (
-             SELECT id FROM sms_whatsapp.sms_messages
-             WHERE status = 'sent' AND sent_at < $1::timestamptz - make_interval(secs => $2)
-             ORDER BY sent_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-           UPDATE sms_whatsapp.sms_messages m
-           SET status = 'expired', status_at = $1, last_error_code = 'unknown',
-             last_error_description = $3, last_error_carrier_code = NULL, last_error_at = $1
-           FROM due WHERE m.id = due.id AND m.status = 'sent'
-           RETURNING m.id, m.workspace_id, m.from_address, m.to_address, m.carrier, m.tags,
-             m.metadata`,
-          [at, timeout, description],
+      const olderThan = new Date(at.getTime() - timeout * 1000);
+      const rows = await this.receipts.expireUnreceipted(tx, olderThan, at, description, BATCH);
+      const error = { code: 'unknown', description, carrier_error_code: null };
+      await this.receipts.writeEvents(
+        tx,
+        rows.map((row) =>
+          smsEvent('sms.expired', smsSubjectOf(row), at, {
+            carrier: row.carrier,
+            error: { ...error, occurred_at: at.toISOString() },
+          }),
         ),
       );
-      if (rows.length === 0) return 0;
-      const error = { code: 'unknown', description, carrier_error_code: null };
-      const events = rows.map((row) =>
-        smsEvent('sms.expired', smsSubjectOf(row), at, {
-          carrier: row.carrier,
-          error: { ...error, occurred_at: at.toISOString() },
-        }),
-      );
-      await tx.query(`WITH ${eventInserts('$1', '$2')} SELECT 1`, eventRows(events));
       return rows.length;
     });
     if (wrote > 0) wakeRelay(this.pool, 'sms_whatsapp');

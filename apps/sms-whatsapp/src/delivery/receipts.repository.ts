@@ -5,6 +5,17 @@ import type { SmsTag } from '@switchboard/contracts';
 import { eventInserts, eventRows } from '../messages';
 import type { SmsEventRecord } from '../messages';
 
+/** A message the receipt time-out expired, as its `sms.expired` event needs it. */
+export interface UnreceiptedRow {
+  id: string;
+  workspace_id: string;
+  from_address: string;
+  to_address: string;
+  carrier: string | null;
+  tags: SmsTag[];
+  metadata: Record<string, unknown>;
+}
+
 /** The queue of recorded receipts to apply. */
 export const RECEIPTS_QUEUE = 'sms.receipt';
 
@@ -161,5 +172,39 @@ export class ReceiptsRepository {
        SELECT 1`,
       [JSON.stringify(finals), timeline, outbox, receiptIds],
     );
+  }
+
+  /**
+   * Messages sent before `olderThan` and still without a final receipt, at most `limit`, made
+   * `expired` (`last_error` unknown, `description`), skipping rows another sweeper holds.
+   */
+  async expireUnreceipted(
+    runner: SqlRunner,
+    olderThan: Date,
+    at: Date,
+    description: string,
+    limit: number,
+  ): Promise<UnreceiptedRow[]> {
+    return rowsOf<UnreceiptedRow>(
+      await runner.query(
+        `WITH due AS (
+           SELECT id FROM sms_whatsapp.sms_messages
+           WHERE status = 'sent' AND sent_at < $1
+           ORDER BY sent_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+         UPDATE sms_whatsapp.sms_messages m
+         SET status = 'expired', status_at = $2, last_error_code = 'unknown',
+           last_error_description = $3, last_error_carrier_code = NULL, last_error_at = $2
+         FROM due WHERE m.id = due.id AND m.status = 'sent'
+         RETURNING m.id, m.workspace_id, m.from_address, m.to_address, m.carrier, m.tags,
+           m.metadata`,
+        [olderThan, at, description, limit],
+      ),
+    );
+  }
+
+  /** Events on the messages' timelines and in the outbox, in one statement. */
+  async writeEvents(runner: SqlRunner, events: SmsEventRecord[]): Promise<void> {
+    if (events.length === 0) return;
+    await runner.query(`WITH ${eventInserts('$1', '$2')} SELECT 1`, eventRows(events));
   }
 }
