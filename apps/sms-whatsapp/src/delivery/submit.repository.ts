@@ -62,11 +62,10 @@ export class SubmitRepository {
   }
 
   /**
-   * In ONE statement (each message's sensitive values, if any, leave its text with it): messages
-   * handed over become `sent` with their carrier and parts (the
+   * In ONE statement: messages handed over become `sent` with their carrier and parts (the
    * carrier ids receipts are matched by), messages refused become `failed` (or `rejected`), and
-   * their events
-   * go to the timeline and the outbox. Only `accepted` messages change.
+   * their events go to the timeline and the outbox; each message's sensitive values, if any,
+   * leave its text with it. Only `accepted` messages change.
    */
   async record(
     executor: SqlRunner,

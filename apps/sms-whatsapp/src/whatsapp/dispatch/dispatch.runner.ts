@@ -23,7 +23,13 @@ import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { stoppedByPreferences } from '../../preferences';
 import { WHATSAPP_GRAPH } from '../graph/whatsapp-graph';
 import type { GraphMessageBody, WhatsAppGraph } from '../graph/whatsapp-graph';
-import { DISPATCH_QUEUE, eventSubjectOf, whatsappEvent } from '../messages';
+import {
+  DISPATCH_QUEUE,
+  eventSubjectOf,
+  isTransactional,
+  suppressedError,
+  whatsappEvent,
+} from '../messages';
 import type { DispatchPayload, WhatsAppEventRecord } from '../messages';
 import { dispatchFailure } from './dispatch-failure';
 import { DispatchRepository } from './dispatch.repository';
@@ -122,7 +128,7 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
         channel: 'whatsapp',
         handle: row.contact_phone as string,
         senderScope: row.waba,
-        transactional: row.category !== 'marketing',
+        transactional: isTransactional(row),
       })),
     );
     return new Set([...stopped].map((index) => waiting[index].id));
@@ -242,11 +248,9 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
 /** A message its recipient's preferences stop: `rejected` with `recipient_suppressed`. */
 function suppressedOutcome(job: DispatchJob, row: DispatchRow): Outcome {
   const at = new Date();
-  const failed = {
-    code: 'recipient_suppressed',
-    description: `${row.contact_phone} revoked consent to ${row.category === 'marketing' ? 'marketing ' : ''}messages from WhatsApp Business Account ${row.waba} (a preference)`,
-    meta_error_code: null,
-    occurred_at: at.toISOString(),
-  };
+  const failed = suppressedError(
+    { phone: row.contact_phone, category: row.category, businessAccount: row.waba },
+    at,
+  );
   return { job, row, failed, at, suppressed: true };
 }

@@ -9,5 +9,6 @@ export { WhatsAppMessagesModule } from './whatsapp-messages.module';
 export { LATE_STATUSES_QUEUE, MetaStatusApplier, statusUpdatesOf } from './meta-status.applier';
 export type { LateStatusesPayload } from './meta-status.applier';
 export { DISPATCH_QUEUE } from './accept/accept.repository';
+export { isTransactional, suppressedError } from './accept/whatsapp-draft';
 export type { DispatchPayload } from './accept/whatsapp-draft';
 export { WhatsAppMessagesRequestModule } from './whatsapp-messages-request.module';

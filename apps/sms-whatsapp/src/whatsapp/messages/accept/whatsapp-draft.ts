@@ -63,8 +63,24 @@ function countryOf(recipient: WhatsAppRecipient): string {
  * (non-template) message answers the person inside the window they opened, and utility and
  * authentication templates are transactional; marketing templates are not.
  */
-export function isTransactional(send: Pick<OutboundWhatsApp, 'category'>): boolean {
+export function isTransactional(send: { category: string | null }): boolean {
   return send.category !== 'marketing';
+}
+
+/**
+ * `last_error` of a message its recipient's preferences stop (`recipient_suppressed`), at the
+ * send or before dispatch.
+ */
+export function suppressedError(
+  message: { phone: string | null; category: string | null; businessAccount: string },
+  now: Date,
+) {
+  return {
+    code: 'recipient_suppressed',
+    description: `${message.phone ?? 'The recipient'} revoked consent to ${isTransactional(message) ? '' : 'marketing '}messages from WhatsApp Business Account ${message.businessAccount} (a preference)`,
+    meta_error_code: null,
+    occurred_at: now.toISOString(),
+  };
 }
 
 /**
@@ -81,12 +97,14 @@ export function draftOutbound(
   const { idempotencyKey, optedOut = false } = options;
   const id = newId('wam', now.getTime());
   const error = optedOut
-    ? {
-        code: 'recipient_suppressed',
-        description: `${send.to.kind === 'phone_number' ? send.to.phoneNumber : 'The recipient'} revoked consent to ${isTransactional(send) ? '' : 'marketing '}messages from WhatsApp Business Account ${send.businessAccount} (a preference)`,
-        meta_error_code: null,
-        occurred_at: now.toISOString(),
-      }
+    ? suppressedError(
+        {
+          phone: send.to.kind === 'phone_number' ? send.to.phoneNumber : null,
+          category: send.category,
+          businessAccount: send.businessAccount,
+        },
+        now,
+      )
     : undefined;
   const row: WhatsAppDraft['row'] = {
     id,
