@@ -526,6 +526,88 @@ describe('email templates through the gateway', () => {
       expect(after.template_version_id).toBe(draft);
     });
 
+    it('pins afresh a template changed since its live version was last read: submit, rollback, settings, delete', async () => {
+      // Sends by slug pin from the live version this process last read, guarded at insert: each
+      // change below must be seen by the very next send.
+      const template = await published('pin-guard');
+      const v1 = template.live_version_id as string;
+      const send = (template: Record<string, unknown>, headers: Record<string, string> = {}) =>
+        call<Sent>(platform.base, 'POST', '/v1/email/messages', {
+          token: acme.api_key.secret,
+          headers,
+          body: { from, to: ['pin@example.com'], template: { slug: 'pin-guard', ...template } },
+        });
+      const both = { parameters: { name: 'Ada', order_id: '1' } };
+      expect((await send(both)).body).toMatchObject({
+        subject: 'Order 1',
+        template_version_id: v1,
+      });
+      expect((await send(both)).body).toMatchObject({
+        subject: 'Order 1',
+        template_version_id: v1,
+      });
+
+      const v2 = template.draft_version_id as string;
+      await bird.email.templates.versions.languages.update(template.id, v2, 'en', {
+        subject: 'Shipped {{ order_id }}',
+        html: '<p>Shipped {{ order_id }}</p>',
+      });
+      await bird.email.templates.versions.languages.set(template.id, v2, 'de', {
+        subject: 'Versandt {{ order_id }}',
+        html: '<p>Versandt</p>',
+      });
+      await bird.email.templates.versions.submit(template.id, v2);
+      // v1, last read, needs `name`: its refusal is not final, the live v2 serves the send.
+      expect((await send({ parameters: { order_id: '2' }, language: 'de' })).body).toMatchObject({
+        subject: 'Versandt 2',
+        template_version_id: v2,
+        resolved_language: 'de',
+      });
+
+      let current = await bird.email.templates.get(template.id);
+      await bird.email.templates.versions.rollback(template.id, v1, {
+        revision: current.revision as number,
+      });
+      // v2, last read, renders these values: only the insert's guard can tell it is no longer live.
+      const idempotent = { 'idempotency-key': 'pin-guard-1' };
+      const afterRollback = await send({ ...both, language: 'de' }, idempotent);
+      expect(afterRollback.body).toMatchObject({
+        subject: 'Order 1',
+        template_version_id: v1,
+        resolved_language: 'en',
+      });
+      expect((await send({ ...both, language: 'de' }, idempotent)).body.id).toBe(
+        afterRollback.body.id,
+      );
+
+      const settings = async (on_missing_language: 'fail' | 'fallback') => {
+        current = await bird.email.templates.get(template.id);
+        await bird.email.templates.update(template.id, {
+          revision: current.revision as number,
+          on_missing_language,
+        });
+      };
+      await settings('fail');
+      let before = await messageCount();
+      expect(await send({ ...both, language: 'de' })).toMatchObject({
+        status: 422,
+        body: { error: { code: 'E01127' } },
+      });
+      expect(await messageCount()).toBe(before);
+      await settings('fallback');
+      expect((await send({ ...both, language: 'de' })).body).toMatchObject({
+        subject: 'Order 1',
+        resolved_language: 'en',
+      });
+      await bird.email.templates.delete(template.id);
+      before = await messageCount();
+      expect(await send(both)).toMatchObject({
+        status: 422,
+        body: { error: { details: [{ param: 'template.slug' }] } },
+      });
+      expect(await messageCount()).toBe(before);
+    });
+
     it('serves a broader language, falls back per on_missing_language, or refuses', async () => {
       await published('lang-fallback');
       const send = (template: Record<string, unknown>) =>

@@ -15,6 +15,7 @@ import { MessageEngagementCounts1764900000300 } from './migrations/1764900000300
 import { CreateEmailTemplates1764900000100 } from './migrations/1764900000100-create-email-templates';
 import { CreateEmailBroadcasts1764900000200 } from './migrations/1764900000200-create-email-broadcasts';
 import { CreateEmailStatsRollups1764900000400 } from './migrations/1764900000400-create-email-stats-rollups';
+import { TemplatePinGuard1764900000900 } from './migrations/1764900000900-template-pin-guard';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -37,6 +38,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailBroadcasts1764900000200,
       MessageEngagementCounts1764900000300,
       CreateEmailStatsRollups1764900000400,
+      TemplatePinGuard1764900000900,
     ],
   };
 }

@@ -10,6 +10,8 @@ export { TEMPLATE_USAGE } from './template-usage';
 export type { TemplateUsage } from './template-usage';
 export { PublishedTemplates } from './published-templates';
 export type { PinnedTemplate, TemplateRef } from './published-templates';
+export { isStaleTemplatePin } from './recent-live-templates';
+export type { TemplatePinGuard } from './recent-live-templates';
 export type { RenderedTemplate, TemplateValues } from './compiled-language';
 export {
   joinTemplateErrors,

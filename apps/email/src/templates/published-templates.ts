@@ -15,6 +15,8 @@ import {
 import { canonicalLanguage, chooseLanguage } from './template-languages';
 import { PublishedTemplatesRepository } from './published-templates.repository';
 import type { LiveTemplateRow } from './published-templates.repository';
+import { guardOf, RecentLiveTemplates } from './recent-live-templates';
+import type { TemplatePinGuard } from './recent-live-templates';
 
 /** How a send or a broadcast names a template, and where in its request (`template`). */
 export interface TemplateRef {
@@ -44,6 +46,8 @@ export interface PinnedTemplate {
   usesLoop: boolean;
   /** Throws `TemplateVariableMissingError` when a parameter the language uses has no value. */
   render(values: TemplateValues): RenderedTemplate;
+  /** Set when pinned from a recently read live version: what the insert must find unchanged. */
+  guard: TemplatePinGuard | null;
 }
 
 const COMPILED_CACHE_SIZE = 2_000;
@@ -61,11 +65,13 @@ interface LiveLookup {
 /**
  * Pins templates' live versions and renders them, for sends by template and for broadcasts.
  * Published versions never change, so each (version, language) is parsed once and kept (the
- * most recently compiled 2,000); a pin costs one query for however many templates it names.
+ * most recently compiled 2,000); a pin costs one query for however many templates it names, or
+ * none for a send pinned from the live versions last read (see `pinAll`).
  */
 @Injectable()
 export class PublishedTemplates {
   private readonly compiled = new Map<string, CompiledLanguage>();
+  private readonly recent = new RecentLiveTemplates();
   /**
    * Lookups of live versions that arrive while one query runs share the next: under load one
    * query answers many sends. Each is answered by a query started after it arrived, so a send
@@ -73,8 +79,11 @@ export class PublishedTemplates {
    */
   private readonly lookups = new CommitBatcher<LiveLookup>(async (lookups) => {
     const rows = await this.repository.live(lookups);
-    for (const lookup of lookups)
+    for (const lookup of lookups) {
       lookup.rows = rows.filter((row) => row.workspace_id === lookup.workspaceId);
+      const found = new Map(lookup.rows.map((row) => [row.ref, row]));
+      this.recent.remember(lookup.workspaceId, lookup.refs, found);
+    }
   });
 
   constructor(private readonly repository: PublishedTemplatesRepository) {}
@@ -89,18 +98,37 @@ export class PublishedTemplates {
    * Each ref's live version, in order, with one query for all of them (and one for content not
    * yet compiled). Throws one error for every ref that cannot be pinned: unknown
    * (`TemplateUnknownError`), never published, language required or unavailable.
+   * `recent`: pin from the live versions last read when every ref has one, with no query; each
+   * pin then carries the `guard` its insert must check. Any problem pins afresh.
    */
-  async pinAll(workspaceId: string, refs: TemplateRef[]): Promise<PinnedTemplate[]> {
-    const lookup: LiveLookup = {
-      workspaceId,
-      refs: [...new Set(refs.map((ref) => ref.id ?? ref.slug ?? ''))],
-      rows: [],
-    };
+  async pinAll(
+    workspaceId: string,
+    refs: TemplateRef[],
+    options: { recent?: boolean } = {},
+  ): Promise<PinnedTemplate[]> {
+    const names = [...new Set(refs.map(nameOf))];
+    if (options.recent) {
+      const rows = names.map((name) => this.recent.get(workspaceId, name));
+      if (rows.every((row) => row !== undefined)) {
+        const byRef = new Map(names.map((name, index) => [name, rows[index]]));
+        try {
+          return await this.pinRows(
+            workspaceId,
+            refs.map((ref) => [ref, byRef.get(nameOf(ref))]),
+            true,
+          );
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+        }
+      }
+    }
+    const lookup: LiveLookup = { workspaceId, refs: names, rows: [] };
     await this.lookups.add(lookup);
     const byRef = new Map(lookup.rows.map((row) => [row.ref, row]));
     return this.pinRows(
       workspaceId,
-      refs.map((ref) => [ref, byRef.get(ref.id ?? ref.slug ?? '')]),
+      refs.map((ref) => [ref, byRef.get(nameOf(ref))]),
+      false,
     );
   }
 
@@ -115,7 +143,7 @@ export class PublishedTemplates {
     ref: Omit<TemplateRef, 'id' | 'slug'> = {},
   ): Promise<PinnedTemplate> {
     const row = await this.repository.withVersion(workspaceId, templateId, versionId);
-    const [pinned] = await this.pinRows(workspaceId, [[{ ...ref, id: templateId }, row]]);
+    const [pinned] = await this.pinRows(workspaceId, [[{ ...ref, id: templateId }, row]], false);
     return pinned;
   }
 
@@ -139,6 +167,7 @@ export class PublishedTemplates {
   private async pinRows(
     workspaceId: string,
     entries: Array<[TemplateRef, LiveTemplateRow | undefined]>,
+    guarded: boolean,
   ): Promise<PinnedTemplate[]> {
     const errors: AppError[] = [];
     const chosen: Array<{ ref: TemplateRef; row: LiveTemplateRow; language: string }> = [];
@@ -169,7 +198,13 @@ export class PublishedTemplates {
     if (errors.length) throw joinTemplateErrors(errors);
     const compiled = await this.compiledFor(workspaceId, chosen);
     return chosen.map(({ ref, row, language }) =>
-      pinnedOf(ref, row, language, compiled.get(`${row.version_id as string} ${language}`)),
+      pinnedOf(
+        ref,
+        row,
+        language,
+        compiled.get(`${row.version_id as string} ${language}`),
+        guarded ? guardOf(workspaceId, row) : null,
+      ),
     );
   }
 
@@ -219,6 +254,7 @@ function pinnedOf(
   row: LiveTemplateRow,
   language: string,
   compiled: CompiledLanguage | undefined,
+  guard: TemplatePinGuard | null,
 ): PinnedTemplate {
   if (!compiled) throw new Error(`template version ${row.version_id} lost its ${language} content`);
   const prefix = `${ref.param ?? 'template'}.parameters.`;
@@ -233,6 +269,7 @@ function pinnedOf(
     variables: compiled.variables.parameters,
     contactKeys: compiled.variables.contactKeys,
     usesLoop: compiled.variables.usesLoop,
+    guard,
     render(values) {
       const missing = compiled.missing(values.parameters);
       if (missing.length) throw new TemplateVariableMissingError(prefix, missing);
@@ -264,4 +301,8 @@ function pinnedOf(
       return rendered;
     },
   };
+}
+
+function nameOf(ref: TemplateRef): string {
+  return ref.id ?? ref.slug ?? '';
 }

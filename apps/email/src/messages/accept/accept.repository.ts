@@ -6,6 +6,7 @@ import type { SqlRunner } from '@switchboard/persistence';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { eventInserts, outboxRow, timelineRow } from '../email-events.repository';
+import type { TemplatePinGuard } from '../../templates';
 import type { MessageDraft } from './message-draft';
 
 export const PROCESS_QUEUE = 'email.process';
@@ -40,6 +41,7 @@ export class AcceptRepository {
  * Writes accepted messages (one or a batch of 100) in ONE statement whatever the batch size:
  * messages, recipients, contents, the events (timeline and outbox), one processing job per
  * message. A send without an Idempotency-Key runs it alone, in autocommit: one round trip.
+ * Sends pinned without a query carry guards it checks last: a stale one aborts it (SBT01).
  * After the commit the caller wakes the workers and the relay (`wakeAccepted`). The outbox and jobs rows follow
  * `writeOutboxEvents` and `enqueueJobs` (libs/persistence), written here to keep the single statement.
  */
@@ -81,7 +83,15 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
        SELECT queue, payload, coalesce(run_at, now())
        FROM jsonb_to_recordset($6::jsonb) AS x(queue text, payload jsonb, run_at timestamptz)
      )
-     SELECT 1`,
+     SELECT email.refuse_stale_template_pins(count(*))
+     FROM jsonb_to_recordset($7::jsonb) AS p(workspace_id text, id text, slug text,
+       version_id text, category text, on_missing_language text, language_source_required boolean)
+     WHERE NOT EXISTS (
+       SELECT 1 FROM email.templates t
+       WHERE t.workspace_id = p.workspace_id AND t.id = p.id AND t.slug = p.slug
+         AND t.live_version_id = p.version_id AND t.category = p.category
+         AND t.on_missing_language = p.on_missing_language
+         AND t.language_source_required = p.language_source_required)`,
     [
       JSON.stringify(drafts.map((draft) => draft.message)),
       JSON.stringify(drafts.flatMap((draft) => draft.recipients)),
@@ -95,8 +105,17 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
           run_at: draft.runAt?.toISOString() ?? null,
         })),
       ),
+      JSON.stringify(templatePins(drafts)),
     ],
   );
+}
+
+/** The drafts' distinct template pin guards (sends of one template pinned alike share one). */
+function templatePins(drafts: MessageDraft[]): TemplatePinGuard[] {
+  const pins = new Map<string, TemplatePinGuard>();
+  for (const { templatePin } of drafts)
+    if (templatePin) pins.set(Object.values(templatePin).join(' '), templatePin);
+  return [...pins.values()];
 }
 
 /**

@@ -3,6 +3,7 @@ import { newId } from '@switchboard/persistence';
 import { messageEvent, recipientEvent } from '../email-events';
 import type { EmailEventRecord } from '../email-events';
 import type { MessageRow } from '../message.mapper';
+import type { TemplatePinGuard } from '../../templates';
 
 /** Columns of email.messages that processing and delivery fill in, never a send. */
 type DerivedColumn =
@@ -54,6 +55,8 @@ export interface MessageDraft {
   events: EmailEventRecord[];
   /** Its `scheduled_at`, or undefined: processed at once (by the database's clock). */
   runAt: Date | undefined;
+  /** A send by template pinned without a query: what its insert must find still live. */
+  templatePin?: TemplatePinGuard;
 }
 
 /** The template version a send rendered, and the languages asked for and served. */

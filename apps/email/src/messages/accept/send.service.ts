@@ -27,6 +27,7 @@ import {
   sendProblemsError,
 } from './send-request.normaliser';
 import type { MessageDraft } from './message-draft';
+import { isStaleTemplatePin } from '../../templates';
 import { TemplateSends } from './template-sends';
 
 /**
@@ -104,13 +105,42 @@ export class SendService {
     const replay = await storedReply<T>(this.dataSource, 'email', scope, this.box);
     if (replay !== undefined) return replay;
     const onboarding = await this.checkSenders(workspaceId, requests, paramPrefix);
+    try {
+      return await this.write(context, requests, paramPrefix, reply, onboarding, false);
+    } catch (err) {
+      // A template changed since its live version was last read here: pin it afresh, once.
+      if (!isStaleTemplatePin(err)) throw err;
+      return this.write(context, requests, paramPrefix, reply, onboarding, true);
+    }
+  }
+
+  /** Renders, drafts and writes the sends; `freshPins` as `TemplateSends.render` takes it. */
+  private async write<T>(
+    context: RequestContext,
+    requests: EmailSendRequest[],
+    paramPrefix: (index: number) => string,
+    reply: (drafts: MessageDraft[]) => T,
+    onboarding: boolean[],
+    freshPins: boolean,
+  ): Promise<T> {
+    const workspaceId = workspaceOf(context);
+    const scope = idempotencyScope(context);
     const rendered = requests.some((request) => request.template)
-      ? await this.templates.render(context, workspaceId, requests, paramPrefix)
-      : { requests, origins: [] };
+      ? await this.templates.render(context, workspaceId, requests, paramPrefix, freshPins)
+      : { requests, origins: [], guards: [] };
     const now = new Date();
-    const drafts = rendered.requests.map((request, index) =>
-      draftMessage(workspaceId, request, onboarding[index], now, rendered.origins[index]),
-    );
+    const drafts = rendered.requests.map((request, index) => {
+      const draft = draftMessage(
+        workspaceId,
+        request,
+        onboarding[index],
+        now,
+        rendered.origins[index],
+      );
+      const guard = rendered.guards[index];
+      if (guard) draft.templatePin = guard;
+      return draft;
+    });
     const onboardingMessages = onboarding.filter(Boolean).length;
     if (!context.idempotencyKey && onboardingMessages === 0) {
       // Nothing to claim or count first: the statement commits on its own. Single sends share

@@ -10,7 +10,7 @@ import {
   PublishedTemplates,
   TemplateContactsClient,
 } from '../../templates';
-import type { PinnedTemplate } from '../../templates';
+import type { PinnedTemplate, TemplatePinGuard } from '../../templates';
 import type { TemplateOrigin } from './message-draft';
 import {
   estimateGeneratedSize,
@@ -19,9 +19,16 @@ import {
   unsubscribeHeaderProblems,
 } from './send-request.normaliser';
 
+export interface RenderedSends {
+  requests: EmailSendRequest[];
+  origins: Array<TemplateOrigin | undefined>;
+  guards: Array<TemplatePinGuard | undefined>;
+}
+
 /**
  * Sends by template at accept time: each template's live version is pinned (one query for
- * every template a batch names; compiled content comes from the cache) and rendered with the
+ * every template a batch names, or none when each was read lately, guarded at insert; compiled
+ * content comes from the cache) and rendered with the
  * send's parameters, so what is stored and delivered is fixed now and a later edit or publish
  * never changes it. Any problem in any send rejects the whole request with every detail.
  */
@@ -33,18 +40,21 @@ export class TemplateSends {
   ) {}
 
   /**
-   * The requests with their content rendered, and each one's template origin (undefined: none).
-   * `bird.contact.*` takes the contact of the first `to` address, read only for a language that
-   * uses it (one request per distinct address).
+   * The requests with their content rendered, each one's template origin (undefined: none) and
+   * the guard of its pin (undefined: none to check). `bird.contact.*` takes the contact of the
+   * first `to` address, read only for a language that uses it (one request per distinct
+   * address). `fresh`: pin by a query, never from the live versions last read; a problem with a
+   * pin from those pins afresh, since the template may have changed meanwhile.
    */
   async render(
     context: RequestContext,
     workspaceId: string,
     requests: EmailSendRequest[],
     paramPrefix: (index: number) => string,
-  ): Promise<{ requests: EmailSendRequest[]; origins: Array<TemplateOrigin | undefined> }> {
+    fresh = false,
+  ): Promise<RenderedSends> {
     const indexes = requests.flatMap((request, index) => (request.template ? [index] : []));
-    if (indexes.length === 0) return { requests, origins: [] };
+    if (indexes.length === 0) return { requests, origins: [], guards: [] };
     const pinned = await this.published.pinAll(
       workspaceId,
       indexes.map((index) => {
@@ -56,6 +66,7 @@ export class TemplateSends {
           param: `${paramPrefix(index)}template`,
         };
       }),
+      { recent: !fresh },
     );
     const contacts = await this.contactsOf(
       context,
@@ -63,6 +74,7 @@ export class TemplateSends {
     );
     const rendered = [...requests];
     const origins: Array<TemplateOrigin | undefined> = [];
+    const guards: Array<TemplatePinGuard | undefined> = [];
     const errors: AppError[] = [];
     indexes.forEach((index, at) => {
       const request = requests[index];
@@ -95,13 +107,16 @@ export class TemplateSends {
           requested_language: version.requestedLanguage,
           resolved_language: version.language,
         };
+        guards[index] = version.guard ?? undefined;
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         errors.push(err);
       }
     });
+    if (errors.length && pinned.some((version) => version.guard))
+      return this.render(context, workspaceId, requests, paramPrefix, true);
     if (errors.length) throw joinTemplateErrors(errors);
-    return { requests: rendered, origins };
+    return { requests: rendered, origins, guards };
   }
 
   private async contactsOf(
