@@ -1,5 +1,5 @@
 import { BirdClient } from '@messagebird/sdk';
-import type { EmailBroadcast } from '@messagebird/sdk';
+import type { EmailBroadcast, EmailEvent, EmailRecipient } from '@messagebird/sdk';
 import {
   call,
   createWorkspace,
@@ -44,6 +44,12 @@ describe('email broadcasts through the gateway', () => {
       () => bird.broadcasts.get(id),
       (broadcast) => statuses.includes(broadcast.status),
     );
+  /** Every broadcast of the workspace, walked page by page with the SDK's iterator. */
+  const allIds = async () => {
+    const ids: string[] = [];
+    for await (const broadcast of bird.broadcasts.list({ limit: 10 })) ids.push(broadcast.id);
+    return ids;
+  };
   const rejects = async (promise: Promise<unknown>) => {
     try {
       await promise;
@@ -155,14 +161,12 @@ describe('email broadcasts through the gateway', () => {
         html_bytes: expect.any(Number),
         text_bytes: expect.any(Number),
       });
-      const listed = (
-        await api<{ data: EmailBroadcast[] }>(
-          'GET',
-          '/v1/email/broadcasts?status=draft&tag=campaign:spring',
-        )
-      ).body;
+      const listed = await bird.broadcasts.list({ status: ['draft'], tag: 'campaign:spring' });
       expect(listed.data.map((row) => row.id)).toContain(draft.id);
       expect(listed.data.find((row) => row.id === draft.id)).not.toHaveProperty('headers');
+      const byName = await bird.broadcasts.list({ tag: 'campaign' });
+      expect(byName.data.map((row) => row.id)).toContain(draft.id);
+      expect((await bird.broadcasts.list({ tag: 'campaign:autumn' })).data).toEqual([]);
     });
 
     it('update replaces headers, tags and metadata, clears the template with null, and delete removes a draft', async () => {
@@ -192,8 +196,7 @@ describe('email broadcasts through the gateway', () => {
     });
 
     it('refuses unknown fields and bad values with 422 naming them, never saving anything', async () => {
-      const before = (await api<{ data: unknown[] }>('GET', '/v1/email/broadcasts?limit=100')).body
-        .data.length;
+      const before = await allIds();
       const unknown = await api('POST', '/v1/email/broadcasts', { subject: 'x', from });
       expect(unknown.status).toBe(422);
       expect(errorOf(unknown.body).details?.map((d) => d.param)).toContain('subject');
@@ -252,9 +255,77 @@ describe('email broadcasts through the gateway', () => {
         code: 'E01132',
         details: [{ message: expect.stringContaining('language_source_required') }],
       });
-      const after = (await api<{ data: unknown[] }>('GET', '/v1/email/broadcasts?limit=100')).body
-        .data.length;
-      expect(after).toBe(before);
+      expect(await allIds()).toEqual(before);
+    });
+
+    it('lists newest first across pages, by repeatable status, tag, audience, q and creation window', async () => {
+      const tags = [{ name: 'window', value: 'w' }];
+      const created: EmailBroadcast[] = [];
+      for (const scheduled of [false, false, true, false]) {
+        created.push(
+          await bird.broadcasts.create({
+            from,
+            audience_id: audienceId,
+            template: { id: template.templateId },
+            tags,
+            ...(scheduled
+              ? { send: true, scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }
+              : {}),
+          }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const [first, second, scheduled, last] = created;
+      expect((await bird.broadcasts.cancel(scheduled.id)).status).toBe('canceling');
+      await settled(scheduled.id);
+      const ids = (page: { data: EmailBroadcast[] }) => page.data.map((row) => row.id);
+
+      const walked: string[] = [];
+      for await (const broadcast of bird.broadcasts.list({ tag: 'window:w', limit: 1 }))
+        walked.push(broadcast.id);
+      expect(walked).toEqual([last.id, scheduled.id, second.id, first.id]);
+      const page = await bird.broadcasts.list({ tag: 'window', limit: 2 });
+      expect(ids(page)).toEqual([last.id, scheduled.id]);
+      expect(page.next_cursor).toEqual(expect.any(String));
+      expect(page.data[0]).toMatchObject({
+        status: 'draft',
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        tags,
+        created_at: last.created_at,
+      });
+      const back = await bird.broadcasts.list({
+        tag: 'window',
+        limit: 2,
+        ending_before: (
+          await bird.broadcasts.list({
+            tag: 'window',
+            limit: 2,
+            starting_after: page.next_cursor as string,
+          })
+        ).prev_cursor as string,
+      });
+      expect(ids(back)).toEqual(ids(page));
+
+      expect(ids(await bird.broadcasts.list({ tag: 'window', status: ['canceled'] }))).toEqual([
+        scheduled.id,
+      ]);
+      expect(
+        ids(await bird.broadcasts.list({ tag: 'window', status: ['draft', 'canceled'] })),
+      ).toEqual(walked);
+      expect((await bird.broadcasts.list({ tag: 'window', status: ['sent'] })).data).toEqual([]);
+      expect(ids(await bird.broadcasts.list({ tag: 'window', audience_id: audienceId }))).toEqual(
+        walked,
+      );
+      expect(ids(await bird.broadcasts.list({ q: 'WINDOW', limit: 100 }))).toEqual(walked);
+      // created_after is inclusive, created_before exclusive.
+      const window = await bird.broadcasts.list({
+        tag: 'window',
+        created_after: second.created_at,
+        created_before: last.created_at,
+      });
+      expect(ids(window)).toEqual([scheduled.id, second.id]);
+      for (const draft of [first, second, last]) await bird.broadcasts.delete(draft.id);
     });
 
     it('answers generated bad bodies with a 4xx, never a 500', async () => {
@@ -347,32 +418,41 @@ describe('email broadcasts through the gateway', () => {
       expect(mailsTo('grace@example.com')).toHaveLength(1);
       expect(mailsTo('linus@example.com')).toHaveLength(0);
       expect(mailsTo('blocked@example.com')).toHaveLength(0);
-      const recipients = await api<{ data: Array<{ recipient: string; status: string }> }>(
-        'GET',
-        `/v1/email/broadcasts/${broadcast.id}/recipients`,
-      );
-      expect(recipients.body.data.map((r) => r.recipient).sort()).toEqual([
+      const recipients: EmailRecipient[] = [];
+      for await (const recipient of bird.broadcasts.listRecipients(broadcast.id, { limit: 1 }))
+        recipients.push(recipient);
+      expect(recipients.map((r) => r.recipient).sort()).toEqual([
         'ada@example.com',
         'grace@example.com',
       ]);
-      const one = await api<{ data: unknown[] }>(
-        'GET',
-        `/v1/email/broadcasts/${broadcast.id}/recipients?to=ADA@example.com`,
+      for (const recipient of recipients)
+        expect(recipient).toMatchObject({
+          id: expect.any(String),
+          parent_id: expect.stringMatching(/^em_/),
+          role: 'to',
+          status: 'delivered',
+          delivered_at: expect.any(String),
+          open_count: 0,
+          click_count: 0,
+        });
+      const one = await bird.broadcasts.listRecipients(broadcast.id, { to: 'ADA@example.com' });
+      expect(one.data.map((r) => r.recipient)).toEqual(['ada@example.com']);
+      expect(one.next_cursor).toBeNull();
+      const events: EmailEvent[] = [];
+      for await (const event of bird.broadcasts.listEvents(broadcast.id, { limit: 2 }))
+        events.push(event);
+      expect(events[0].type).toBe('email.accepted');
+      const times = events.map((e) => e.occurred_at);
+      expect([...times].sort()).toEqual(times);
+      expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+      expect(new Set(events.map((e) => e.recipient_id))).toEqual(
+        new Set(recipients.map((r) => r.id)),
       );
-      expect(one.body.data).toHaveLength(1);
-      const events = await api<{ data: Array<{ type: string }> }>(
-        'GET',
-        `/v1/email/broadcasts/${broadcast.id}/events?limit=100`,
+      const delivered = await bird.broadcasts.listEvents(broadcast.id, { type: 'email.delivered' });
+      expect(delivered.data.map((e) => e.type)).toEqual(['email.delivered', 'email.delivered']);
+      expect(events.filter((e) => e.type === 'email.delivered').map((e) => e.id)).toEqual(
+        delivered.data.map((e) => e.id),
       );
-      expect(events.body.data[0].type).toBe('email.accepted');
-      const delivered = await api<{ data: Array<{ type: string }> }>(
-        'GET',
-        `/v1/email/broadcasts/${broadcast.id}/events?type=email.delivered`,
-      );
-      expect(delivered.body.data.map((e) => e.type)).toEqual([
-        'email.delivered',
-        'email.delivered',
-      ]);
       expect(await bird.broadcasts.listClickedLinks(broadcast.id)).toEqual({ data: [], total: 0 });
       // Final: no edit, no delete, no second send; cancel has nothing left to stop.
       expect((await rejects(bird.broadcasts.update(broadcast.id, { tags: [] }))).statusCode).toBe(
@@ -524,8 +604,13 @@ describe('email broadcasts through the gateway', () => {
           id: scheduled.id,
           status: 'scheduled',
           scheduled_at: expect.any(String),
+          created_at: scheduled.created_at,
         }),
       ]);
+      const bySlug: unknown[] = [];
+      for await (const row of bird.email.templates.broadcasts.list('newsletter', { limit: 1 }))
+        bySlug.push(row);
+      expect(bySlug).toEqual(blocking.data);
       // The template cannot be deleted while a broadcast that has not pinned it needs it.
       expect(await rejects(bird.email.templates.delete(template.templateId))).toMatchObject({
         statusCode: 409,
@@ -541,13 +626,11 @@ describe('email broadcasts through the gateway', () => {
       const now = await bird.broadcasts.send(scheduled.id);
       expect(now.status).toBe('accepted');
       expect((await settled(scheduled.id)).status).toBe('sent');
-      const after = await api<{ data: unknown[] }>(
-        'GET',
-        `/v1/email/templates/${template.templateId}/broadcasts`,
+      expect((await bird.email.templates.broadcasts.list(template.templateId)).data).toEqual([]);
+      expect((await bird.email.templates.broadcasts.list('bird_welcome')).data).toEqual([]);
+      expect(await rejects(bird.email.templates.broadcasts.list('no-such-template'))).toMatchObject(
+        { statusCode: 404 },
       );
-      expect(after.body.data).toEqual([]);
-      const unknown = await api('GET', '/v1/email/templates/no-such-template/broadcasts');
-      expect(unknown.status).toBe(404);
     });
 
     it('a scheduled broadcast sends at its time through the durable queue', async () => {
@@ -563,11 +646,12 @@ describe('email broadcasts through the gateway', () => {
         scheduled_at: at,
       });
       expect(scheduled.status).toBe('scheduled');
-      const found = await api<{ data: Array<{ id: string }> }>(
-        'GET',
-        `/v1/email/broadcasts?q=later&status=scheduled&audience_id=${audienceId}`,
-      );
-      expect(found.body.data.map((row) => row.id)).toEqual([scheduled.id]);
+      const found = await bird.broadcasts.list({
+        q: 'later',
+        status: ['scheduled'],
+        audience_id: audienceId,
+      });
+      expect(found.data.map((row) => row.id)).toEqual([scheduled.id]);
       const sent = await eventually(
         () => bird.broadcasts.get(scheduled.id),
         (broadcast) => broadcast.status === 'sent',
@@ -601,9 +685,11 @@ describe('email broadcasts through the gateway', () => {
       const refused = await rejects(bird.broadcasts.cancel(draft.id));
       expect(refused).toMatchObject({ statusCode: 409, code: 'E06038' });
       expect(sink.messages.length).toBe(before);
-      expect(await api('GET', `/v1/email/broadcasts/${scheduled.id}/recipients`)).toMatchObject({
-        body: { data: [] },
+      expect(await bird.broadcasts.listRecipients(scheduled.id)).toMatchObject({
+        data: [],
+        next_cursor: null,
       });
+      expect((await bird.broadcasts.listEvents(scheduled.id)).data).toEqual([]);
     });
   });
 
@@ -618,12 +704,11 @@ describe('email broadcasts through the gateway', () => {
       () => otherBird.broadcasts.counts(mine.id),
       () => otherBird.broadcasts.sendQuota(mine.id),
       () => otherBird.broadcasts.listClickedLinks(mine.id),
+      () => otherBird.broadcasts.listEvents(mine.id),
+      () => otherBird.broadcasts.listRecipients(mine.id),
     ])
       expect((await rejects(call())).statusCode).toBe(404);
-    const theirs = await call<{ data: unknown[] }>(platform.base, 'GET', '/v1/email/broadcasts', {
-      token: other.api_key.secret,
-    });
-    expect(theirs.body.data).toEqual([]);
+    expect((await otherBird.broadcasts.list()).data).toEqual([]);
   });
 });
 

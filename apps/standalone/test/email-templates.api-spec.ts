@@ -142,23 +142,43 @@ describe('email templates through the gateway', () => {
         category: 'transactional',
         source: 'html',
       });
-      const marketing = await api<{ data: Array<{ slug: string }> }>(
-        'GET',
-        '/v1/email/templates?category=marketing&q=SIGN-UP',
-      );
-      expect(marketing.body.data.map((t) => t.slug)).toEqual(['welcome-email']);
-      const first = await api<{ data: Array<{ slug: string }>; next_cursor: string }>(
-        'GET',
-        '/v1/email/templates?limit=1',
-      );
-      expect(first.body.data.map((t) => t.slug)).toEqual(['receipt']);
-      const next = await api<{ data: Array<{ slug: string }> }>(
-        'GET',
-        `/v1/email/templates?limit=1&starting_after=${first.body.next_cursor}`,
-      );
-      expect(next.body.data.map((t) => t.slug)).toEqual(['welcome-email']);
-      const builtIns = await api<{ data: unknown[] }>('GET', '/v1/email/templates?scope=system');
-      expect(builtIns.body.data).toEqual([]);
+      const marketing = await bird.email.templates.list({ category: 'marketing', q: 'SIGN-UP' });
+      expect(marketing.data).toEqual([
+        expect.objectContaining({
+          id: created.id,
+          slug: 'welcome-email',
+          scope: 'workspace',
+          status: 'draft',
+          category: 'marketing',
+          source: 'html',
+          draft_version_id: created.draft_version_id,
+          live_version_id: null,
+          live_version_number: null,
+        }),
+      ]);
+      expect(marketing.next_cursor).toBeNull();
+      const first = await bird.email.templates.list({ limit: 1 });
+      expect(first.data.map((t) => t.slug)).toEqual(['receipt']);
+      expect(first.next_cursor).toEqual(expect.any(String));
+      const next = await bird.email.templates.list({
+        limit: 1,
+        starting_after: first.next_cursor as string,
+      });
+      expect(next.data.map((t) => t.slug)).toEqual(['welcome-email']);
+      const back = await bird.email.templates.list({
+        limit: 1,
+        ending_before: next.prev_cursor as string,
+      });
+      expect(back.data.map((t) => t.slug)).toEqual(['receipt']);
+      const walked: string[] = [];
+      for await (const t of bird.email.templates.list({ limit: 1, scope: 'workspace' }))
+        walked.push(t.slug);
+      expect(walked).toEqual(['receipt', 'welcome-email']);
+      const html = await bird.email.templates.list({ source: 'html', category: 'transactional' });
+      expect(html.data.map((t) => t.slug)).toEqual(['receipt']);
+      expect((await bird.email.templates.list({ scope: 'system' })).data).toEqual([]);
+      // A theme narrows to the built-in catalog, which the embedded default does not ship.
+      expect((await bird.email.templates.list({ theme: 'matte' })).data).toEqual([]);
     });
 
     it('refuses bad slugs (422), a taken slug (409), a missing default language (422), unknown fields (422)', async () => {
@@ -388,14 +408,24 @@ describe('email templates through the gateway', () => {
       await bird.email.templates.versions.submit(template.id, v2draft);
       const v2 = await bird.email.templates.versions.get(template.id, v2draft);
       expect(v2.languages.en?.text).toBe('Second {{ order_id }}');
-      const versions = await api<{
-        data: Array<{ id: string; status: string; version_number: number | null }>;
-      }>('GET', `/v1/email/templates/${template.id}/versions`);
-      expect(versions.body.data.map((v) => [v.status, v.version_number])).toEqual([
+      const versions = await bird.email.templates.versions.list(template.id);
+      expect(versions.data.map((v) => [v.status, v.version_number])).toEqual([
         ['draft', null],
         ['published', 2],
         ['published', 1],
       ]);
+      expect(versions.data[2]).toMatchObject({
+        id: draft,
+        template_id: template.id,
+        default_language: 'en',
+        available_languages: ['en', 'fr'],
+        published_at: expect.any(String),
+      });
+      expect(versions.data[2].variables.map((v) => v.key)).toEqual(['name', 'order_id']);
+      const walked: string[] = [];
+      for await (const version of bird.email.templates.versions.list('order-shipped', { limit: 1 }))
+        walked.push(version.id);
+      expect(walked).toEqual(versions.data.map((v) => v.id));
       const v1 = await bird.email.templates.versions.get(template.id, draft);
       expect(v1.languages.en?.subject).toBe('Shipped {{ order_id }}');
       current = await bird.email.templates.get(template.id);
@@ -837,10 +867,10 @@ describe('email templates through the gateway', () => {
     await expect(otherBird.email.templates.delete(mine.id)).rejects.toMatchObject({
       statusCode: 404,
     });
-    const list = await call<{ data: unknown[] }>(platform.base, 'GET', '/v1/email/templates', {
-      token: other.api_key.secret,
+    expect((await otherBird.email.templates.list()).data).toEqual([]);
+    await expect(otherBird.email.templates.versions.list(mine.id)).rejects.toMatchObject({
+      statusCode: 404,
     });
-    expect(list.body.data).toEqual([]);
     const send = await call(platform.base, 'POST', '/v1/email/messages', {
       token: other.api_key.secret,
       body: { from: 'x@onboarding.localhost', to: ['y@example.com'], template: { id: mine.id } },

@@ -408,6 +408,39 @@ describe('numbers through the gateway', () => {
       expect((await bird.numbers.get(shared.id)).status).toBe('active');
     });
 
+    it('pages the numbers and the orders, newest order first, with the SDK cursors', async () => {
+      const numbers = (await bird.numbers.list({ limit: 100 })).data;
+      expect(numbers.length).toBeGreaterThanOrEqual(2);
+      const walked: string[] = [];
+      for await (const held of bird.numbers.list({ limit: 1 })) walked.push(held.id);
+      expect(walked).toEqual(numbers.map((n) => n.id));
+      const first = await bird.numbers.list({ limit: 1 });
+      const second = await bird.numbers.list({
+        limit: 1,
+        starting_after: first.next_cursor as string,
+      });
+      expect(second.data.map((n) => n.id)).toEqual([numbers[1].id]);
+      const back = await bird.numbers.list({
+        limit: 1,
+        ending_before: second.prev_cursor as string,
+      });
+      expect(back.data).toEqual(first.data);
+
+      const orders = (await bird.numbers.orders.list({ limit: 100 })).data;
+      expect(orders.length).toBeGreaterThanOrEqual(2);
+      const created = orders.map((o) => o.created_at);
+      expect([...created].sort().reverse()).toEqual(created);
+      const walkedOrders: string[] = [];
+      for await (const order of bird.numbers.orders.list({ limit: 1 })) walkedOrders.push(order.id);
+      expect(walkedOrders).toEqual(orders.map((o) => o.id));
+      const completed: string[] = [];
+      for await (const order of bird.numbers.orders.list({ status: 'completed', limit: 1 }))
+        completed.push(order.status);
+      expect(completed).toEqual(
+        orders.filter((o) => o.status === 'completed').map(() => 'completed'),
+      );
+    });
+
     it("answers 404 for another workspace's numbers and orders, and lists none of them", async () => {
       const [ours] = (await bird.numbers.list({ number: '+447700900201' })).data;
       const [order] = (await bird.numbers.orders.list()).data;

@@ -315,6 +315,17 @@ describe('preferences through the gateway', () => {
     expect(all.length).toBeGreaterThanOrEqual(4);
     const times = all.map((p) => p.created_at);
     expect([...times].sort().reverse()).toEqual(times);
+    const first = await bird.preferences.list({ limit: 2 });
+    const second = await bird.preferences.list({
+      limit: 2,
+      starting_after: first.next_cursor as string,
+    });
+    expect([...first.data, ...second.data]).toEqual(all.slice(0, 4));
+    const back = await bird.preferences.list({
+      limit: 2,
+      ending_before: second.prev_cursor as string,
+    });
+    expect(back.data).toEqual(first.data);
     const sms = await bird.preferences.list({ channel: 'sms' });
     expect(sms.data.every((p) => p.channel === 'sms')).toBe(true);
     const one = await bird.preferences.list({ channel: 'email', handle: 'Ada@Example.com' });
@@ -354,6 +365,13 @@ describe('preferences through the gateway', () => {
     ]);
     // Both handles matched the contact when they were written (by address, and by number).
     expect(listed.map((p) => p.contact_id)).toEqual([contact.id, contact.id]);
+    const paged: Preference[] = [];
+    for await (const preference of bird.contacts.preferences.list(contact.id, { limit: 1 }))
+      paged.push(preference);
+    expect(paged).toEqual(listed);
+    const page = await bird.contacts.preferences.list(contact.id, { limit: 1 });
+    expect(page.data).toEqual([listed[0]]);
+    expect(page.next_cursor).toEqual(expect.any(String));
     expect(
       (await failure(bird.contacts.preferences.list(`con_${'unknown'.padEnd(26, '0')}`)))
         .statusCode,

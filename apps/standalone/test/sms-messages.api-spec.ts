@@ -672,25 +672,25 @@ describe('SMS messages through the gateway', () => {
       direction: 'outbound',
     });
     expect(byName.data).toHaveLength(3);
-    const first = await call<{ data: SmsMessage[]; next_cursor: string | null }>(
-      platform.base,
-      'GET',
-      '/v1/sms/messages?to=%2B31612340007&limit=2',
-      { token: acme.api_key.secret },
-    );
-    expect(first.body.data.map((m) => m.id)).toEqual([tagged[2].id, tagged[1].id]);
-    const second = await call<{
-      data: SmsMessage[];
-      next_cursor: string | null;
-      prev_cursor: string | null;
-    }>(
-      platform.base,
-      'GET',
-      `/v1/sms/messages?to=%2B31612340007&limit=2&starting_after=${first.body.next_cursor}`,
-      { token: acme.api_key.secret },
-    );
-    expect(second.body.data.map((m) => m.id)).toEqual([tagged[0].id]);
-    expect(second.body.next_cursor).toBeNull();
+    const first = await bird.sms.list({ to: '+31612340007', limit: 2 });
+    expect(first.data.map((m) => m.id)).toEqual([tagged[2].id, tagged[1].id]);
+    const second = await bird.sms.list({
+      to: '+31612340007',
+      limit: 2,
+      starting_after: first.next_cursor as string,
+    });
+    expect(second.data.map((m) => m.id)).toEqual([tagged[0].id]);
+    expect(second.next_cursor).toBeNull();
+    const back = await bird.sms.list({
+      to: '+31612340007',
+      limit: 2,
+      ending_before: second.prev_cursor as string,
+    });
+    expect(back.data.map((m) => m.id)).toEqual(first.data.map((m) => m.id));
+    const walked: string[] = [];
+    for await (const message of bird.sms.list({ to: '+31612340007', limit: 1 }))
+      walked.push(message.id);
+    expect(walked).toEqual(tagged.map((m) => m.id).reverse());
     const statuses = await bird.sms.list({ status: ['delivered', 'failed'] });
     expect(statuses.data.every((m) => ['delivered', 'failed'].includes(m.status))).toBe(true);
     // Before the 30-day retention: raised to the bound, not refused.
@@ -791,13 +791,10 @@ describe('SMS messages through the gateway', () => {
     const reply = dutch.submits.find((submit) => submit.destination.addr === '31655550077');
     // A short code goes out as itself (network specific), not as an international number.
     expect(reply?.source).toEqual({ addr: '3434', ton: 3, npi: 0 });
-    const suppressions = await call<{ data: Array<{ originator: string }> }>(
-      platform.base,
-      'GET',
-      '/v1/sms/suppressions?destination=%2B31655550077',
-      { token: acme.api_key.secret },
-    );
-    expect(suppressions.body.data).toEqual([expect.objectContaining({ originator: '3434' })]);
+    const suppressions = await bird.smsSuppressions.list({ destination: '+31655550077' });
+    expect(suppressions.data).toEqual([
+      expect.objectContaining({ originator: '3434', reason: 'keyword_stop' }),
+    ]);
 
     await dutch.sendInbound({
       from: '31655550078',

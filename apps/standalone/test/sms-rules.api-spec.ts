@@ -320,17 +320,27 @@ describe('SMS templates, keyword rules and suppressions through the gateway', ()
         destination: '+14155550100',
         originator: ACME_US,
       });
-      const page = await api<{ data: { id: string }[]; next_cursor: string | null }>(
-        'GET',
-        '/v1/sms/suppressions?limit=2',
-      );
-      expect(page.body.data.map(({ id }) => id)).toEqual([third.id, second.id]);
-      expect(page.body.next_cursor).not.toBeNull();
-      const rest = await api<{ data: { id: string }[] }>(
-        'GET',
-        `/v1/sms/suppressions?limit=2&starting_after=${page.body.next_cursor}`,
-      );
-      expect(rest.body.data).toHaveLength(1);
+      const page = await bird.smsSuppressions.list({ limit: 2 });
+      expect(page.data.map(({ id }) => id)).toEqual([third.id, second.id]);
+      expect(page.next_cursor).not.toBeNull();
+      const rest = await bird.smsSuppressions.list({
+        limit: 2,
+        starting_after: page.next_cursor as string,
+      });
+      expect(rest.data).toHaveLength(1);
+      expect(rest.next_cursor).toBeNull();
+      const back = await bird.smsSuppressions.list({
+        limit: 2,
+        ending_before: rest.prev_cursor as string,
+      });
+      expect(back.data).toEqual(page.data);
+      const walked: string[] = [];
+      for await (const item of bird.smsSuppressions.list({ limit: 1 })) walked.push(item.id);
+      expect(walked).toEqual([...page.data, ...rest.data].map(({ id }) => id));
+      const bySender = await bird.smsSuppressions.list({ originator: ACME_US });
+      expect(bySender.data.map(({ id }) => id)).toEqual([third.id, second.id]);
+      const pair = await bird.smsSuppressions.list({ destination: PERSON, originator: ACME_US });
+      expect(pair.data.map(({ id }) => id)).toEqual([second.id]);
       const byPerson = [];
       for await (const item of bird.smsSuppressions.list({ destination: PERSON }))
         byPerson.push(item);

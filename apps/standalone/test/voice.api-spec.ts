@@ -345,6 +345,21 @@ describe('voice call records through the gateway', () => {
         starting_after: first.next_cursor!,
       });
       expect(rest.data.map((c) => c.session_id)).toEqual(['list-0']);
+      const back = await bird.voice.list({
+        status: ['ringing', 'in_progress', 'answered', 'failed'],
+        tag: ['batch'],
+        limit: 3,
+        ending_before: rest.prev_cursor!,
+      });
+      expect(back.data).toEqual(first.data);
+      const walked: Array<string | null | undefined> = [];
+      for await (const call of bird.voice.list({
+        status: ['ringing', 'in_progress', 'answered', 'failed'],
+        tag: ['batch'],
+        limit: 1,
+      }))
+        walked.push(call.session_id);
+      expect(walked).toEqual(['list-3', 'list-2', 'list-1', 'list-0']);
     });
   });
 
