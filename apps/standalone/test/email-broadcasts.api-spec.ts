@@ -633,6 +633,34 @@ describe('email broadcasts through the gateway', () => {
       );
     });
 
+    it('a sending broadcast blocks its template’s delete until every message is prepared', async () => {
+      const later = await bird.broadcasts.create({
+        from,
+        audience_id: audienceId,
+        template: { id: template.templateId },
+        send: true,
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      // Caught between pages of its preparation (seconds in real life): set so in the database.
+      const phase = (status: string, prepared: boolean) =>
+        platform.db.query(
+          `UPDATE email.broadcasts SET status = $2, started_at = now(),
+             prepared_at = CASE WHEN $3 THEN now() END WHERE id = $1`,
+          [later.id, status, prepared],
+        );
+      await phase('sending', false);
+      expect((await bird.email.templates.broadcasts.list(template.templateId)).data).toEqual([
+        expect.objectContaining({ id: later.id, status: 'sending' }),
+      ]);
+      expect(await rejects(bird.email.templates.delete(template.templateId))).toMatchObject({
+        statusCode: 409,
+        code: 'E06034',
+      });
+      await phase('sending', true);
+      expect((await bird.email.templates.broadcasts.list(template.templateId)).data).toEqual([]);
+      await phase('canceled', true);
+    });
+
     it('a scheduled broadcast sends at its time through the durable queue', async () => {
       const mailed = sink.messages.length;
       const at = new Date(Date.now() + 31_000);

@@ -6,8 +6,9 @@ import type { TemplateUsage } from '../templates';
 import { BroadcastsRepository } from './broadcasts.repository';
 
 /**
- * A template is deletable unless a `scheduled` or `accepted` broadcast uses it: those have not
- * pinned the version they will send yet. One that is sending froze its version and does not block.
+ * A template is deletable unless a broadcast still needs it: `scheduled` or `accepted` ones have
+ * not pinned the version they will send yet, and a `sending` one reads its pinned version until
+ * every message is prepared. Once prepared, its messages hold their content and it does not block.
  */
 @Injectable()
 export class BroadcastTemplateUsage implements TemplateUsage {

@@ -9,6 +9,13 @@ import type { BroadcastRow } from './broadcast.mapper';
 import type { BroadcastChanges } from './broadcast-request.normaliser';
 
 /** Named queries over email.broadcasts; every one scoped by workspace. */
+/**
+ * A broadcast that still needs its template: `scheduled` or `accepted` (nothing pinned yet), or
+ * `sending` with messages still to prepare, since a preparation resumed after a restart reads
+ * its pinned version again and a delete would take that version with the template.
+ */
+const NEEDS_TEMPLATE = `(status IN ('scheduled', 'accepted') OR (status = 'sending' AND prepared_at IS NULL))`;
+
 @Injectable()
 export class BroadcastsRepository {
   readonly reads: SqlRunner;
@@ -195,7 +202,7 @@ export class BroadcastsRepository {
     );
   }
 
-  /** The broadcasts that block deleting a template: scheduled or accepted, newest first. */
+  /** The broadcasts that block deleting a template (`NEEDS_TEMPLATE`), newest first. */
   listBlockingTemplate(
     workspaceId: string,
     templateId: string,
@@ -208,7 +215,7 @@ export class BroadcastsRepository {
         from: 'email.broadcasts',
         select: BROADCAST_COLUMNS,
         where: {
-          sql: `workspace_id = $1 AND template_id = $2 AND status IN ('scheduled', 'accepted')`,
+          sql: `workspace_id = $1 AND template_id = $2 AND ${NEEDS_TEMPLATE}`,
           params: [workspaceId, templateId],
         },
         filters: { workspaceId, templateId },
@@ -236,12 +243,12 @@ export class BroadcastsRepository {
     return rows[0]?.id;
   }
 
-  /** Whether a scheduled or accepted broadcast uses the template (its delete is then 409). */
+  /** Whether a broadcast still needs the template (`NEEDS_TEMPLATE`): its delete is then 409. */
   async templateInUse(runner: SqlRunner, workspaceId: string, templateId: string) {
     const rows = rowsOf(
       await runner.query(
         `SELECT 1 FROM email.broadcasts WHERE workspace_id = $1 AND template_id = $2
-           AND status IN ('scheduled', 'accepted') LIMIT 1 FOR SHARE`,
+           AND ${NEEDS_TEMPLATE} LIMIT 1 FOR SHARE`,
         [workspaceId, templateId],
       ),
     );

@@ -154,9 +154,9 @@ export const EmailTemplateErrorCatalog = {
     status: 409,
     type: 'conflict_error',
     name: 'EmailTemplateInUse',
-    message: 'A scheduled or accepted broadcast still uses this template.',
+    message: 'A broadcast still uses this template.',
     description:
-      'A broadcast that has not yet pinned its content needs its template, so the template cannot be deleted while one is `scheduled` or `accepted`. List them with `GET /v1/email/templates/{template_ref}/broadcasts`, cancel or send them, then delete.',
+      'A broadcast needs its template until each of its messages is prepared, so the template cannot be deleted while one is `scheduled`, `accepted`, or `sending` and still preparing its messages (seconds for most audiences). List them with `GET /v1/email/templates/{template_ref}/broadcasts`, cancel or send them (or wait for the preparation), then delete.',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 
