@@ -9,6 +9,7 @@ import {
 } from '@switchboard/testing';
 import type { CreatedWorkspace, SmtpSink, TestDnsServer } from '@switchboard/testing';
 import { simpleParser } from 'mailparser';
+import { Client } from 'pg';
 import { eventually, publishTemplate } from './email-broadcasts.fixtures';
 import { startTestPlatform } from './test-platform';
 import type { TestPlatform } from './test-platform';
@@ -119,6 +120,8 @@ describe('email broadcast engagement through the tracking routes', () => {
     platform = await startTestPlatform({
       PORT: String(await freePort()),
       RATE_LIMITS: 'off',
+      // Short, so a commit held up longer than this is quick to stage (see the retry test).
+      TRANSPORT_TIMEOUT_MS: '2000',
       SMTP_RELAY_URL: sink.url,
       DNS_SERVERS: dns.address,
     });
@@ -350,6 +353,38 @@ describe('email broadcast engagement through the tracking routes', () => {
       });
     });
   });
+
+  it('counts a hit once when the gateway offers its batch again after a time-out', async () => {
+    const id = await broadcastTo(bird, 'retried', ['retry@example.com'], '<p>Hi</p>');
+    const [copy] = (await copiesOf(bird, id)).values();
+    // The recipient's row held locked past the transport time-out: the commit waits, the
+    // gateway's request times out and it sends the same batch again, which commits after it.
+    const locker = new Client({ connectionString: platform.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('SELECT 1 FROM email.recipients WHERE id = $1 FOR UPDATE', [
+        copy.recipientId,
+      ]);
+      await open(copy);
+      await new Promise((resolve) => setTimeout(resolve, 2_600));
+      await locker.query('COMMIT');
+    } finally {
+      await locker.end();
+    }
+    await eventually(
+      () => bird.broadcasts.get(id),
+      (b) => b.open_count === 1,
+    );
+    // Long enough for the batch offered again to have committed too.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await bird.broadcasts.get(id)).toMatchObject({
+      open_count: 1,
+      unique_opens_non_prefetched: 1,
+    });
+    const opened = await bird.broadcasts.listEvents(id, { type: 'email.opened' });
+    expect(opened.data).toHaveLength(1);
+  }, 60_000);
 
   it('caps the clicked links at the 100 most clicked, with the uncapped total', async () => {
     const urls = Array.from({ length: 101 }, (_, i) => `https://acme.example/p/${i}`);
