@@ -125,7 +125,8 @@ export function engagementEvent(hit: EngagementHit, subject: HitSubject): EmailE
         })
       : recipientEvent('email.clicked', eventSubject(subject), recipientOf(subject), hit.at, {
           url: hit.url ?? null,
-          link_name: hit.linkName ?? null,
+          // The SDK's link_name is absent, not null, when the link had no name.
+          ...(hit.linkName ? { link_name: hit.linkName } : {}),
           ...client,
         });
   return {
