@@ -107,9 +107,9 @@ export class EngagementRecorder {
           clicked_at: hit.at.toISOString(),
         });
     }
-    // A fixed order of index entries: two batches holding the same hits never wait in a circle.
-    const ordered = [...events.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-    await this.repository.record(this.runner, ordered, clicks);
+    // In the order answered, which the timeline keeps. Two batches holding the same hits can
+    // deadlock on their event ids (a batch offered again, in another process): one is tried again.
+    await this.repository.record(this.runner, [...events.values()], clicks);
     return written;
   }
 }
