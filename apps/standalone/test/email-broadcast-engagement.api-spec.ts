@@ -216,6 +216,17 @@ describe('email broadcast engagement through the tracking routes', () => {
       });
     });
 
+    it('leaves the audience counts as they were: they describe the audience, not delivery', async () => {
+      expect(await bird.broadcasts.counts(broadcastId)).toEqual({
+        broadcast_id: broadcastId,
+        status: 'sent',
+        total: 4,
+        addressable: 4,
+        sendable: 4,
+        next: [expect.objectContaining({ operation: 'listEmailBroadcastRecipients' })],
+      });
+    });
+
     it('lists the broadcast with the same counters', async () => {
       const listed = (await all(bird.broadcasts.list())).find((b) => b.id === broadcastId);
       expect(listed).toMatchObject({
