@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CommitBatcher } from '@switchboard/background';
-import { preparedRunner, pgPoolOf } from '@switchboard/persistence';
+import { derivedId, preparedRunner, pgPoolOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 import { recipientEvent } from '../messages';
 import type { EmailEventRecord } from '../messages';
 import { EngagementRepository } from './engagement.repository';
-import type { HitSubject, LinkClickRow, RecipientEngagement } from './engagement.repository';
+import type { HitSubject, LinkClickRow } from './engagement.repository';
 
 /** One open or click, as the tracking route saw it. */
 export interface EngagementHit {
+  /** The gateway's id of the hit, the same when its batch is offered again. */
+  id: string;
   kind: 'open' | 'click';
   messageId: string;
   recipientId: string;
@@ -32,7 +34,7 @@ const ATTEMPTS = 3;
  * runs joins the next one, which is one read (the hits' messages and recipients) and one
  * statement (counters, link clicks, events and outbox) whatever the number of hits. Each hit
  * counts: the SDK counts "open events" and "click events", so a recipient opening twice counts
- * twice.
+ * twice; a hit whose batch the gateway offered again counts once.
  */
 @Injectable()
 export class EngagementRecorder {
@@ -69,7 +71,11 @@ export class EngagementRecorder {
     }
   }
 
-  /** Writes the hits that name a message and recipient; answers those. */
+  /**
+   * Writes the hits that name a message and recipient; answers those. A hit's event id is derived
+   * from its id, so a hit offered twice (in this batch, or again after its commit) is one event,
+   * and the counters and link clicks move only with the events that were new.
+   */
   private async write(hits: EngagementHit[]): Promise<Set<EngagementHit>> {
     const pairs = new Map(hits.map((hit) => [`${hit.messageId} ${hit.recipientId}`, hit]));
     const subjects = new Map(
@@ -78,52 +84,32 @@ export class EngagementRecorder {
         subject,
       ]),
     );
-    const byRecipient = new Map<string, RecipientEngagement>();
+    const events = new Map<string, EmailEventRecord>();
     const clicks: LinkClickRow[] = [];
-    const events: EmailEventRecord[] = [];
     const written = new Set<EngagementHit>();
     for (const hit of hits) {
       // A message deleted since its link was signed: the hit names nobody any more.
       const subject = subjects.get(`${hit.messageId} ${hit.recipientId}`);
       if (!subject) continue;
       written.add(hit);
-      const at = hit.at.toISOString();
-      let counts = byRecipient.get(subject.recipient_id);
-      if (!counts)
-        byRecipient.set(
-          subject.recipient_id,
-          (counts = {
-            id: subject.recipient_id,
-            message_id: subject.message_id,
-            opens: 0,
-            human_opens: 0,
-            clicks: 0,
-            first_opened_at: null,
-            first_clicked_at: null,
-          }),
-        );
-      if (hit.kind === 'open') {
-        counts.opens++;
-        if (!hit.prefetched) counts.human_opens++;
-        counts.first_opened_at ??= at;
-      } else {
-        counts.clicks++;
-        counts.first_clicked_at ??= at;
+      const event = engagementEvent(hit, subject);
+      if (events.has(event.id)) continue;
+      events.set(event.id, event);
+      if (hit.kind === 'click')
         clicks.push({
+          event_id: event.id,
           workspace_id: subject.workspace_id,
           message_id: subject.message_id,
           recipient_id: subject.recipient_id,
           broadcast_id: subject.broadcast_id,
           url: hit.url ?? '',
           link_name: hit.linkName ?? null,
-          clicked_at: at,
+          clicked_at: hit.at.toISOString(),
         });
-      }
-      events.push(engagementEvent(hit, subject));
     }
-    // A fixed order of row locks: two processes' batches never wait on each other in a circle.
-    const recipients = [...byRecipient.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-    await this.repository.record(this.runner, recipients, clicks, events);
+    // In the order answered, which the timeline keeps. Two batches holding the same hits can
+    // deadlock on their event ids (a batch offered again, in another process): one is tried again.
+    await this.repository.record(this.runner, [...events.values()], clicks);
     return written;
   }
 }
@@ -139,10 +125,15 @@ export function engagementEvent(hit: EngagementHit, subject: HitSubject): EmailE
         })
       : recipientEvent('email.clicked', eventSubject(subject), recipientOf(subject), hit.at, {
           url: hit.url ?? null,
-          link_name: hit.linkName ?? null,
+          // The SDK's link_name is absent, not null, when the link had no name.
+          ...(hit.linkName ? { link_name: hit.linkName } : {}),
           ...client,
         });
-  return { ...event, data: { ...event.data, broadcast_id: subject.broadcast_id } };
+  return {
+    ...event,
+    id: derivedId('ev', hit.at.getTime(), hit.id),
+    data: { ...event.data, broadcast_id: subject.broadcast_id },
+  };
 }
 
 export function eventSubject(subject: HitSubject) {

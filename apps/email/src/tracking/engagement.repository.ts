@@ -3,7 +3,7 @@ import { outboxChannel } from '@switchboard/background';
 import type { SqlRunner } from '@switchboard/persistence';
 import { rowsOf } from '@switchboard/persistence';
 import type { EmailEventRecord } from '../messages';
-import { eventInserts, outboxRow, timelineRow } from '../messages/email-events.repository';
+import { outboxRow, timelineRow } from '../messages/email-events.repository';
 
 /** The message and recipient a hit names, as its event needs them. */
 export interface HitSubject {
@@ -18,18 +18,9 @@ export interface HitSubject {
   role: 'to' | 'cc' | 'bcc';
 }
 
-/** One recipient's hits of a batch, summed. */
-export interface RecipientEngagement {
-  id: string;
-  message_id: string;
-  opens: number;
-  human_opens: number;
-  clicks: number;
-  first_opened_at: string | null;
-  first_clicked_at: string | null;
-}
-
 export interface LinkClickRow {
+  /** The click's event: the row is written only with a new event. */
+  event_id: string;
   workspace_id: string;
   message_id: string;
   recipient_id: string;
@@ -81,28 +72,44 @@ export class EngagementRepository {
   }
 
   /**
-   * In one statement (so one transaction): the recipients' and messages' counters, the clicks'
-   * rows of email.link_clicks, and the events on the timelines and in the outbox.
+   * In one statement (so one transaction): the events on the timelines, and only for those that
+   * were new (a hit offered again conflicts on its event id) the recipients' and messages'
+   * counters, the clicks' rows of email.link_clicks and the outbox rows. The counters are summed
+   * from the inserted events themselves, so they cannot move without one.
    */
   async record(
     runner: SqlRunner,
-    recipients: RecipientEngagement[],
-    clicks: LinkClickRow[],
     events: EmailEventRecord[],
+    clicks: LinkClickRow[],
   ): Promise<void> {
-    if (recipients.length === 0) return;
+    if (events.length === 0) return;
     await runner.query(
-      `WITH x AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, message_id text, opens int,
-           human_opens int, clicks int, first_opened_at timestamptz, first_clicked_at timestamptz)
+      `WITH e AS (
+         INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at,
+           detail)
+         SELECT id, message_id, workspace_id, recipient_id, type, occurred_at, detail
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, message_id text, workspace_id text,
+           recipient_id text, type text, occurred_at timestamptz, detail jsonb)
+         ON CONFLICT (id) DO NOTHING
+         RETURNING id, message_id, recipient_id, type, occurred_at,
+           coalesce((detail->>'is_prefetched')::boolean, false) AS prefetched
+       ), x AS (
+         SELECT recipient_id AS id, message_id,
+           count(*) FILTER (WHERE type = 'email.opened')::int AS opens,
+           count(*) FILTER (WHERE type = 'email.opened' AND NOT prefetched)::int AS human_opens,
+           count(*) FILTER (WHERE type = 'email.clicked')::int AS clicks,
+           min(occurred_at) FILTER (WHERE type = 'email.opened') AS first_opened_at,
+           min(occurred_at) FILTER (WHERE type = 'email.clicked') AS first_clicked_at
+         FROM e GROUP BY recipient_id, message_id
        ), r AS (
+         -- Row locks in the order of the recipients' ids, whichever batch takes them.
          UPDATE email.recipients r
          SET open_count = r.open_count + x.opens,
            human_open_count = r.human_open_count + x.human_opens,
            click_count = r.click_count + x.clicks,
            first_opened_at = LEAST(r.first_opened_at, x.first_opened_at),
            first_clicked_at = LEAST(r.first_clicked_at, x.first_clicked_at)
-         FROM x WHERE r.id = x.id AND r.message_id = x.message_id
+         FROM (SELECT * FROM x ORDER BY id) x WHERE r.id = x.id AND r.message_id = x.message_id
        ), m AS (
          UPDATE email.messages m
          SET open_count = m.open_count + s.opens, click_count = m.click_count + s.clicks
@@ -112,15 +119,23 @@ export class EngagementRepository {
        ), l AS (
          INSERT INTO email.link_clicks (workspace_id, message_id, recipient_id, broadcast_id, url,
            link_name, clicked_at)
-         SELECT workspace_id, message_id, recipient_id, broadcast_id, url, link_name, clicked_at
-         FROM jsonb_to_recordset($2::jsonb) AS c(workspace_id text, message_id text,
-           recipient_id text, broadcast_id text, url text, link_name text, clicked_at timestamptz)
-       ), ${eventInserts('$3', '$4')}
-       SELECT pg_notify($5, '')`,
+         SELECT c.workspace_id, c.message_id, c.recipient_id, c.broadcast_id, c.url, c.link_name,
+           c.clicked_at
+         FROM jsonb_to_recordset($2::jsonb) AS c(event_id text, workspace_id text,
+           message_id text, recipient_id text, broadcast_id text, url text, link_name text,
+           clicked_at timestamptz)
+         JOIN e ON e.id = c.event_id
+       ), o AS (
+         INSERT INTO email.outbox (id, type, workspace_id, payload)
+         SELECT x.id, x.type, x.workspace_id, x.payload
+         FROM jsonb_to_recordset($3::jsonb) AS x(id text, type text, workspace_id text,
+           payload jsonb)
+         JOIN e ON e.id = x.id
+       )
+       SELECT pg_notify($4, '')`,
       [
-        JSON.stringify(recipients),
-        JSON.stringify(clicks),
         JSON.stringify(events.map(timelineRow)),
+        JSON.stringify(clicks),
         JSON.stringify(events.map(outboxRow)),
         outboxChannel('email'),
       ],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { RecordTrackingHitsReply, TrackingHit } from '@switchboard/contracts';
 import { EngagementRecorder } from './engagement-recorder';
@@ -24,6 +25,8 @@ export class TrackingService {
       const at = new Date(hit.at);
       if (!claim || claim.kind === 'unsubscribe' || Number.isNaN(at.getTime())) continue;
       const client = {
+        // A gateway older than hit ids sends none: recorded, but a batch offered twice counts twice.
+        id: typeof hit.id === 'string' && hit.id !== '' ? hit.id : randomUUID(),
         messageId: claim.messageId,
         recipientId: claim.recipientId,
         at,

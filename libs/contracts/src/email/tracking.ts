@@ -15,6 +15,11 @@ export const EmailTrackingSubjects = {
 
 /** One open-pixel load or tracked-link follow, as the gateway answered it. */
 export interface TrackingHit {
+  /**
+   * Unique to the answered hit, and the same each time its batch is offered again (a request that
+   * timed out may still have committed): the email service records a hit once per id.
+   */
+  id: string;
   token: string;
   /** When it was answered, ISO 8601. */
   at: string;

@@ -3,6 +3,7 @@ import { TrackingHitQueue } from './tracking-hits';
 
 describe(TrackingHitQueue.name, () => {
   const hit = (n: number) => ({
+    id: `h${n}`,
     token: `t${n}`,
     at: new Date(0).toISOString(),
     ip_address: null,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EmailTrackingErrors, EmailTrackingSubjects, TrackingTokens } from '@switchboard/contracts';
 import type { UnsubscribeReply } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
@@ -118,6 +119,7 @@ export function registerEmailTrackingRoutes(
     request.method === 'HEAD'
       ? undefined
       : queue.add({
+          id: randomUUID(),
           token,
           at: new Date().toISOString(),
           ip_address: request.ip || null,
