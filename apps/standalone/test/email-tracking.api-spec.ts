@@ -423,9 +423,14 @@ describe('email tracking and unsubscribe', () => {
       // A mail client retrying, a person pressing twice: stated again, not a second event.
       expect((await post('List-Unsubscribe=One-Click')).status).toBe(200);
       expect((await post('unsubscribe=confirm')).status).toBe(200);
-      const types = (await timeline(id)).map((e) => e.type);
+      const events = await timeline(id);
+      const types = events.map((e) => e.type);
       expect(types.filter((type) => type === 'email.list_unsubscribed')).toHaveLength(1);
       expect(types.filter((type) => type === 'email.unsubscribed')).toHaveLength(1);
+      // The page's link has no name: the SDK's link_name is absent then, not null.
+      const unsubscribed = events.find((e) => e.type === 'email.unsubscribed');
+      expect(unsubscribed?.url).toBe(unsubscribeUrl);
+      expect(unsubscribed).not.toHaveProperty('link_name');
     });
 
     it('changes nothing for another workspace', async () => {

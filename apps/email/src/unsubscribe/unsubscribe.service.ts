@@ -77,10 +77,9 @@ export class UnsubscribeService {
       // The SDK fires each of them once per recipient; a repeat is still stated to the ledger
       // (above: the person may have been subscribed again since).
       if (await this.engagement.lockRecipientFor(runner, subject, type)) return describe(subject);
+      // The page's link carries no name, and the SDK leaves link_name out for such a link.
       const detail =
-        request.via === 'page'
-          ? { url: `${this.links.origin}/u/${request.token}`, link_name: null }
-          : {};
+        request.via === 'page' ? { url: `${this.links.origin}/u/${request.token}` } : {};
       const event = recipientEvent(type, eventSubject(subject), recipientOf(subject), at, detail);
       await this.emailEvents.record(runner, [
         { ...event, data: { ...event.data, broadcast_id: subject.broadcast_id } },
