@@ -121,7 +121,7 @@ describe('email broadcast engagement through the tracking routes', () => {
       PORT: String(await freePort()),
       RATE_LIMITS: 'off',
       // Short, so a commit held up longer than this is quick to stage (see the retry test).
-      TRANSPORT_TIMEOUT_MS: '2000',
+      TRANSPORT_TIMEOUT_MS: '5000',
       SMTP_RELAY_URL: sink.url,
       DNS_SERVERS: dns.address,
     });
@@ -380,7 +380,7 @@ describe('email broadcast engagement through the tracking routes', () => {
         copy.recipientId,
       ]);
       await open(copy);
-      await new Promise((resolve) => setTimeout(resolve, 2_600));
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
       await locker.query('COMMIT');
     } finally {
       await locker.end();
