@@ -104,8 +104,8 @@ export class BroadcastInsightsService {
 
   /**
    * The broadcasts that block deleting a template (scheduled, accepted, or sending and still
-   * preparing its messages), newest first. A
-   * system template (`bird_` slug) is never used by a broadcast: an empty page.
+   * preparing its messages), newest first. A system template (`bird_` slug) is never used by a
+   * broadcast: an empty page.
    */
   async forTemplate(
     context: RequestContext,

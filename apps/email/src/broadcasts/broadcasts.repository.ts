@@ -8,14 +8,15 @@ import { BROADCAST_COLUMNS } from './broadcast.mapper';
 import type { BroadcastRow } from './broadcast.mapper';
 import type { BroadcastChanges } from './broadcast-request.normaliser';
 
-/** Named queries over email.broadcasts; every one scoped by workspace. */
 /**
  * A broadcast that still needs its template: `scheduled` or `accepted` (nothing pinned yet), or
  * `sending` with messages still to prepare, since a preparation resumed after a restart reads
  * its pinned version again and a delete would take that version with the template.
  */
-const NEEDS_TEMPLATE = `(status IN ('scheduled', 'accepted') OR (status = 'sending' AND prepared_at IS NULL))`;
+const NEEDS_TEMPLATE = `(status IN ('scheduled', 'accepted')
+  OR (status = 'sending' AND prepared_at IS NULL))`;
 
+/** Named queries over email.broadcasts; every one scoped by workspace. */
 @Injectable()
 export class BroadcastsRepository {
   readonly reads: SqlRunner;

@@ -117,8 +117,9 @@ export class PublishedTemplates {
             refs.map((ref) => [ref, byRef.get(nameOf(ref))]),
             true,
           );
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
+        } catch {
+          // A refusal, or content gone with a deleted template: the row may be stale either way,
+          // and only the lookup below can say.
         }
       }
     }
@@ -256,7 +257,12 @@ function pinnedOf(
   compiled: CompiledLanguage | undefined,
   guard: TemplatePinGuard | null,
 ): PinnedTemplate {
-  if (!compiled) throw new Error(`template version ${row.version_id} lost its ${language} content`);
+  // A published version's content goes only with its template: deleted since it was looked up.
+  if (!compiled)
+    throw new TemplateUnknownError(
+      `${ref.param ?? 'template'}.${ref.id ? 'id' : 'slug'}`,
+      ref.id ?? ref.slug ?? '',
+    );
   const prefix = `${ref.param ?? 'template'}.parameters.`;
   return {
     templateId: row.id,

@@ -14,7 +14,7 @@ const row = (id: string, fields: Partial<LiveTemplateRow> = {}): LiveTemplateRow
   ...fields,
 });
 
-describe('RecentLiveTemplates', () => {
+describe(RecentLiveTemplates.name, () => {
   it('keeps published rows per workspace and ref, and forgets a ref a later read did not find live', () => {
     const recent = new RecentLiveTemplates();
     recent.remember(

@@ -25,7 +25,8 @@ export class TrackingService {
       const at = new Date(hit.at);
       if (!claim || claim.kind === 'unsubscribe' || Number.isNaN(at.getTime())) continue;
       const client = {
-        // A gateway older than hit ids sends none: recorded, but a batch offered twice counts twice.
+        // A gateway older than hit ids sends none: recorded, though a batch offered twice then
+        // counts twice.
         id: typeof hit.id === 'string' && hit.id !== '' ? hit.id : randomUUID(),
         messageId: claim.messageId,
         recipientId: claim.recipientId,

@@ -113,9 +113,16 @@ export async function insertDrafts(executor: SqlRunner, drafts: MessageDraft[]):
 /** The drafts' distinct template pin guards (sends of one template pinned alike share one). */
 function templatePins(drafts: MessageDraft[]): TemplatePinGuard[] {
   const pins = new Map<string, TemplatePinGuard>();
-  for (const { templatePin } of drafts)
-    if (templatePin) pins.set(Object.values(templatePin).join(' '), templatePin);
+  for (const { templatePin } of drafts) if (templatePin) pins.set(pinKey(templatePin), templatePin);
   return [...pins.values()];
+}
+
+/** Every field of a guard: two pins that differ in any one must both be checked. */
+function pinKey(pin: TemplatePinGuard): string {
+  const { workspace_id, id, slug, version_id, category, on_missing_language } = pin;
+  return [workspace_id, id, slug, version_id, category, on_missing_language]
+    .concat(String(pin.language_source_required))
+    .join(' ');
 }
 
 /**

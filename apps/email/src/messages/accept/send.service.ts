@@ -16,6 +16,7 @@ import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../../config/email.config';
 import type { EmailConfig } from '../../config/email.config';
 import { SendingDomainsService } from '../../domains';
+import { isStaleTemplatePin } from '../../templates';
 import type { SenderDomain } from '../../domains';
 import { toBatchItem, toMessageDto } from '../message.mapper';
 import type { MessageRow } from '../message.mapper';
@@ -27,7 +28,6 @@ import {
   sendProblemsError,
 } from './send-request.normaliser';
 import type { MessageDraft } from './message-draft';
-import { isStaleTemplatePin } from '../../templates';
 import { TemplateSends } from './template-sends';
 
 /**

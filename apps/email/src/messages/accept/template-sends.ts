@@ -28,9 +28,9 @@ export interface RenderedSends {
 /**
  * Sends by template at accept time: each template's live version is pinned (one query for
  * every template a batch names, or none when each was read lately, guarded at insert; compiled
- * content comes from the cache) and rendered with the
- * send's parameters, so what is stored and delivered is fixed now and a later edit or publish
- * never changes it. Any problem in any send rejects the whole request with every detail.
+ * content comes from the cache) and rendered with the send's parameters, so what is stored and
+ * delivered is fixed now and a later edit or publish never changes it. Any problem in any send
+ * rejects the whole request with every detail.
  */
 @Injectable()
 export class TemplateSends {
@@ -68,10 +68,18 @@ export class TemplateSends {
       }),
       { recent: !fresh },
     );
-    const contacts = await this.contactsOf(
-      context,
-      indexes.map((index, at) => [requests[index], pinned[at]]),
-    );
+    const recent = pinned.some((version) => version.guard);
+    let contacts: Map<string, Record<string, unknown> | null>;
+    try {
+      contacts = await this.contactsOf(
+        context,
+        indexes.map((index, at) => [requests[index], pinned[at]]),
+      );
+    } catch (err) {
+      // Read for the contact keys of a version that may no longer be live: ask again afresh.
+      if (recent) return this.render(context, workspaceId, requests, paramPrefix, true);
+      throw err;
+    }
     const rendered = [...requests];
     const origins: Array<TemplateOrigin | undefined> = [];
     const guards: Array<TemplatePinGuard | undefined> = [];
@@ -113,7 +121,7 @@ export class TemplateSends {
         errors.push(err);
       }
     });
-    if (errors.length && pinned.some((version) => version.guard))
+    if (errors.length && recent)
       return this.render(context, workspaceId, requests, paramPrefix, true);
     if (errors.length) throw joinTemplateErrors(errors);
     return { requests: rendered, origins, guards };
