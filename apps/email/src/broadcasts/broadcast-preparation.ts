@@ -31,6 +31,9 @@ interface BroadcastJob {
   broadcast_id: string;
 }
 
+/** Runs of a broadcast's job an unexpected failure may take before the broadcast fails. */
+export const GIVE_UP_AFTER = 12;
+
 /**
  * Prepares broadcasts through the durable jobs queue (`email.broadcast`), so a send survives
  * restarts: when it is due the broadcast is checked again, its template's live version pinned and
@@ -40,9 +43,6 @@ interface BroadcastJob {
  * recipient from getting two messages. The existing pipeline processes and delivers them; this
  * job then waits for the last to be processed and marks the broadcast sent.
  */
-/** Runs of a broadcast's job an unexpected failure may take before the broadcast fails. */
-export const GIVE_UP_AFTER = 12;
-
 @Injectable()
 export class BroadcastPreparation implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(BroadcastPreparation.name);

@@ -137,19 +137,21 @@ export function parseSmppUrl(raw: string): SmppCarrierConfig[] {
 /**
  * The carrier a destination goes to: the one with its longest matching prefix, else the first
  * without prefixes (the rest); undefined when every carrier has prefixes and none matches.
+ * `prefixesOf` reads a carrier's prefixes (a config's own, or a bind's config's).
  */
-export function carrierFor<T extends { prefixes: readonly string[] }>(
+export function carrierFor<T>(
   carriers: readonly T[],
   to: string,
+  prefixesOf: (carrier: T) => readonly string[],
 ): T | undefined {
   const digits = to.replace(/^\+/, '');
   let best: T | undefined;
   let bestLength = -1;
   for (const carrier of carriers)
-    for (const prefix of carrier.prefixes)
+    for (const prefix of prefixesOf(carrier))
       if (digits.startsWith(prefix) && prefix.length > bestLength) {
         best = carrier;
         bestLength = prefix.length;
       }
-  return best ?? carriers.find((carrier) => carrier.prefixes.length === 0);
+  return best ?? carriers.find((carrier) => prefixesOf(carrier).length === 0);
 }

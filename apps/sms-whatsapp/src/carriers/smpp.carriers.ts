@@ -127,11 +127,7 @@ export class SmppCarriers implements SmsCarriers {
   private route(to: string): SmppBind {
     if (!this.configured)
       throw new CarrierSubmitError('SMPP_URL names no carrier', false, 'provider_unavailable');
-    const config = carrierFor(
-      this.binds_.map((bind) => bind.config),
-      to,
-    );
-    const best = config && this.binds_.find((bind) => bind.config === config);
+    const best = carrierFor(this.binds_, to, (bind) => bind.config.prefixes);
     if (best) return best;
     throw new CarrierSubmitError(
       `no carrier of SMPP_URL routes +${to.replace(/^\+/, '')} (every carrier has prefixes; none matches)`,

@@ -122,7 +122,7 @@ export class SendService {
     if (!carriers?.length) throw new AppError(SmsErrors.SmsCarrierNotConfigured);
     const problems: SendProblem[] = [];
     sends.forEach((send, index) => {
-      if (!carrierFor(carriers, send.to))
+      if (!carrierFor(carriers, send.to, (carrier) => carrier.prefixes))
         problems.push({
           param: `${batchParam ? `${batchParam}[${index}].` : ''}to`,
           message: `no carrier of this deployment routes ${send.to}`,
