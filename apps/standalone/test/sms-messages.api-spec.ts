@@ -176,9 +176,10 @@ describe('SMS messages through the gateway', () => {
       const events = await eventually(
         () =>
           Promise.resolve(
-            deliveries.map((d) =>
-              bird.webhooks.unwrap(d.body, d.headers, { secret: endpoint.secret }),
-            ),
+            deliveries
+              .map((d) => bird.webhooks.unwrap(d.body, d.headers, { secret: endpoint.secret }))
+              // An earlier test's event, relayed after the endpoint was created, may come too.
+              .filter((event) => 'sms_id' in event.data && event.data.sms_id === message.id),
           ),
         (list) => list.length >= 3,
       );

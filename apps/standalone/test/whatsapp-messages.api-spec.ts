@@ -180,9 +180,12 @@ describe('WhatsApp messages through the gateway', () => {
       const events = await eventually(
         () =>
           Promise.resolve(
-            deliveries.map((d) =>
-              bird.webhooks.unwrap(d.body, d.headers, { secret: endpoint.secret }),
-            ),
+            deliveries
+              .map((d) => bird.webhooks.unwrap(d.body, d.headers, { secret: endpoint.secret }))
+              // An earlier test's event, relayed after the endpoint was created, may come too.
+              .filter(
+                (event) => 'whatsapp_id' in event.data && event.data.whatsapp_id === message.id,
+              ),
           ),
         (list) => list.length >= 2,
       );
