@@ -293,7 +293,6 @@ describe('email stats through the gateway', () => {
   it('answers the dimensions the platform never learns truthfully: no rows, or the unknown country', async () => {
     for (const answer of await Promise.all([
       bird.email.stats.bySendingIp({}),
-      bird.email.stats.byMailboxProvider({}),
       bird.email.stats.byMailboxProviderRegion({}),
       bird.email.stats.byClient({ group_by: 'os' }),
     ]))
@@ -487,6 +486,122 @@ describe('email stats through the gateway', () => {
     expect(day.data[0].latency.total?.p50_ms).toBeGreaterThanOrEqual(4_500);
   });
 
+  it("groups the delivery stage on by the recipient domain's mailbox provider, in the SDK's rows", async () => {
+    // One marketing message sent on 5 May to six recipients, its events through the outbox.
+    const id = 'em_01mailboxproviders000000000';
+    const to = [
+      ['a@gmail.com', 'email.delivered'],
+      ['b@GoogleMail.com', 'email.delivered'],
+      ['c@hotmail.co.uk', 'email.delivered'],
+      ['d@yahoo.com', 'email.bounced'],
+      ['e@live.example.com', 'email.delivered'],
+      ['f@outlook.com', 'email.processed'],
+    ];
+    const recipients = to.map((_, i) => `rcp_01mailboxproviders0000000${i}`);
+    await platform.db.query(
+      `INSERT INTO email.messages (id, workspace_id, from_email, sender_domain, onboarding,
+         to_addresses, cc_addresses, bcc_addresses, reply_to, subject, category, status, tags,
+         headers, attachments, track_opens, track_clicks, created_at)
+       VALUES ($1, $2, $3, $4, false, $5, '[]', '[]', '[]', 'Providers', 'marketing',
+         'delivered', '[]', '{}', '[]', true, false, '2026-05-05T10:00:00Z')`,
+      [id, acme.workspace.id, from, domain, JSON.stringify(to.map(([address]) => address))],
+    );
+    await platform.db.query(
+      `INSERT INTO email.recipients (id, message_id, workspace_id, position, role, email, allowed,
+         status, processed_at)
+       SELECT r.id, $1, $2, r.position, 'to', r.email, true, 'processed', '2026-05-05T10:00:01Z'
+       FROM unnest($3::text[], $4::int[], $5::text[]) AS r (id, position, email)`,
+      [id, acme.workspace.id, recipients, to.map((_, i) => i), to.map(([address]) => address)],
+    );
+    const events = [
+      ...to.map(([, type], i) => [`ev_providers_${i}`, type, recipients[i], '10:00:03']),
+      ['ev_providers_open', 'email.opened', recipients[0], '11:00:00'],
+    ];
+    const detail = (type: string) =>
+      type === 'email.bounced' ? { bounce_type: 'hard', bounce_code: '550' } : {};
+    await platform.db.query(
+      `INSERT INTO email.outbox (id, type, workspace_id, payload)
+       SELECT x.id, x.type, $1, jsonb_build_object('type', x.type, 'timestamp',
+         '2026-05-05T' || x.at || 'Z', 'data', jsonb_build_object('email_id', $2::text,
+         'recipient_id', x.recipient_id) || x.detail)
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[])
+         AS x (id, type, recipient_id, at, detail)`,
+      [
+        acme.workspace.id,
+        id,
+        ...[0, 1, 2, 3].map((i) => events.map((e) => e[i])),
+        events.map((e) => JSON.stringify(detail(e[1]))),
+      ],
+    );
+    await platform.db.query(
+      `INSERT INTO email.events (id, message_id, workspace_id, recipient_id, type, occurred_at,
+         detail)
+       SELECT x.id, $1, $2, x.recipient_id, x.type, ('2026-05-05T' || x.at || 'Z')::timestamptz,
+         x.detail
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[])
+         AS x (id, type, recipient_id, at, detail)`,
+      [
+        id,
+        acme.workspace.id,
+        ...[0, 1, 2, 3].map((i) => events.map((e) => e[i])),
+        events.map((e) => JSON.stringify(detail(e[1]))),
+      ],
+    );
+    await platform.db.query(`NOTIFY email_outbox`);
+    const window = { from: '2026-05-05', to: '2026-05-05' };
+    const providers = await eventually(
+      () => bird.email.stats.byMailboxProvider(window),
+      (answer) => answer.total === 3,
+    );
+    // Ranked by delivered; the company domain is no provider's, the processed-only one not yet.
+    expect(providers.data.map((row) => row.mailbox_provider)).toEqual([
+      'gmail',
+      'microsoft',
+      'yahoo',
+    ]);
+    const [gmail, microsoft, yahoo] = providers.data;
+    expect(gmail.delivery).toEqual({
+      delivered: 2,
+      bounced: 0,
+      complained: 0,
+      deferred: 0,
+      bounces: expect.objectContaining({ hard: 0, hard_rate: null }),
+      delivery_rate: 1,
+      bounce_rate: 0,
+      complaint_rate: 0,
+    });
+    expect(gmail.engagement).toMatchObject({ opens: 1, unique_opens: 1, open_rate: 0.5 });
+    expect(Object.keys(gmail.latency).sort()).toEqual(['delivery', 'total']);
+    expect(gmail.latency.delivery.p50_ms).toBeGreaterThanOrEqual(1_500);
+    expect(microsoft.delivery).toMatchObject({ delivered: 1, bounced: 0 });
+    expect(yahoo.delivery).toMatchObject({
+      delivered: 0,
+      bounced: 1,
+      bounces: expect.objectContaining({ hard: 1, hard_rate: 1 }),
+      bounce_rate: 1,
+    });
+    expect(yahoo.latency).toEqual({
+      delivery: { p50_ms: null, p95_ms: null, p99_ms: null },
+      total: { p50_ms: null, p95_ms: null, p99_ms: null },
+    });
+    const byBounces = await bird.email.stats.byMailboxProvider({ ...window, sort: 'bounced' });
+    expect(byBounces.data[0].mailbox_provider).toBe('yahoo');
+    const transactional = await bird.email.stats.byMailboxProvider({
+      ...window,
+      category: 'transactional',
+    });
+    expect(transactional).toMatchObject({ data: [], total: 0 });
+    const marketing = await bird.email.stats.byMailboxProvider({
+      ...window,
+      category: 'marketing',
+      limit: 1,
+      include_trend: true,
+    });
+    expect(marketing).toMatchObject({ total: 3, data: [{ mailbox_provider: 'gmail' }] });
+    expect(marketing.data[0].trend).toEqual([expect.objectContaining({ delivered: 2 })]);
+    expect((await otherBird.email.stats.byMailboxProvider(window)).data).toEqual([]);
+  });
+
   it('rebuilds the rollups from the stored timeline, showing progress, to the same figures', async () => {
     const asked = [
       () => bird.email.stats.summary({ from: today(), to: today() }),
@@ -495,6 +610,7 @@ describe('email stats through the gateway', () => {
       () => bird.email.stats.byTag({}),
       () => bird.email.stats.byBounceCode({}),
       () => bird.email.stats.byTemplate({}),
+      () => bird.email.stats.byMailboxProvider({ from: '2026-05-05', to: '2026-05-05' }),
     ];
     const before = await Promise.all(asked.map((ask) => ask()));
     // As after a restore that lost them.

@@ -16,6 +16,7 @@ import { CreateEmailTemplates1764900000100 } from './migrations/1764900000100-cr
 import { CreateEmailBroadcasts1764900000200 } from './migrations/1764900000200-create-email-broadcasts';
 import { CreateEmailStatsRollups1764900000400 } from './migrations/1764900000400-create-email-stats-rollups';
 import { TemplatePinGuard1764900000900 } from './migrations/1764900000900-template-pin-guard';
+import { MailboxProviderOf1764900001000 } from './migrations/1764900001000-mailbox-provider-of';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -39,6 +40,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       MessageEngagementCounts1764900000300,
       CreateEmailStatsRollups1764900000400,
       TemplatePinGuard1764900000900,
+      MailboxProviderOf1764900001000,
     ],
   };
 }

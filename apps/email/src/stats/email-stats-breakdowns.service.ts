@@ -16,7 +16,14 @@ import type {
 import { answeringProblems, VersionedAnswers, WHOLE_WORKSPACE } from '@switchboard/persistence';
 import { workspaceOf } from '@switchboard/platform';
 import { groupByOf, limitOf, sortOf, trendWindow } from './email-stats-breakdown-rules';
-import { countsOf, figuresOf, periodOf, trendPointOf } from './email-stats-figures';
+import {
+  countsOf,
+  figuresOf,
+  periodOf,
+  providerFiguresOf,
+  reachedProvider,
+  trendPointOf,
+} from './email-stats-figures';
 import { EmailStatsRepository } from './email-stats.repository';
 
 /** The rollup dimension of each breakdown the platform knows, and the key its rows carry. */
@@ -29,6 +36,7 @@ const KNOWN: Partial<Record<EmailStatsBreakdown, { dimension: string; key: strin
   broadcasts: { dimension: 'broadcast', key: 'broadcast_id' },
   'bounce-codes': { dimension: 'bounce_code', key: 'smtp_error_code' },
   'complaint-types': { dimension: 'complaint_type', key: 'feedback_type' },
+  'mailbox-providers': { dimension: 'mailbox_provider', key: 'mailbox_provider' },
 };
 const UNKNOWN: ReadonlySet<string> = new Set(EMAIL_STATS_UNKNOWN_BREAKDOWNS);
 
@@ -68,7 +76,7 @@ export class EmailStatsBreakdownsService {
       const period = periodOf(window, dataAsOf);
       if (request.breakdown === 'locations')
         return { period, ...(await this.unresolvedLocation(workspaceId, request, window)) };
-      // Sending IPs, mailbox providers, regions, clients: never learnt here (the stats guide).
+      // Sending IPs, provider regions, clients: never learnt here (the stats guide).
       if (UNKNOWN.has(request.breakdown)) return { period, data: [], total: 0 };
       const asked = JSON.stringify([workspaceId, request, window.from, window.to]);
       return this.answers.answer(asked, version, async () => ({
@@ -144,8 +152,11 @@ export class EmailStatsBreakdownsService {
       const ranked = rankRows(shaped, metric, (row) => String(Object.values(row)[0]));
       return { data: ranked.slice(0, limit), total: shaped.length };
     }
+    const providers = request.breakdown === 'mailbox-providers';
     const figured = rows
-      .filter(({ counts }) => Object.values(counts).some((count) => count > 0))
+      .filter(({ counts }) =>
+        providers ? reachedProvider(counts) : Object.values(counts).some((count) => count > 0),
+      )
       .map((row) => ({ value: row.value, figures: figuresOf(row.counts, false) }));
     const ranked = rankRows(
       figured,
@@ -165,13 +176,17 @@ export class EmailStatsBreakdownsService {
         trendPointOf(point.label, countsOf(point)),
       ]);
     return {
-      data: ranked.map((row) => ({
-        [key]: row.value,
-        delivery: row.figures.delivery,
-        engagement: row.figures.engagement,
-        latency: figuresOf(sketchOf.get(row.value), false).latency,
-        ...(trend ? { trend: trendOf.get(row.value) ?? [] } : {}),
-      })),
+      data: ranked.map((row) => {
+        const latency = figuresOf(sketchOf.get(row.value), false).latency;
+        return {
+          [key]: row.value,
+          delivery: row.figures.delivery,
+          engagement: row.figures.engagement,
+          latency,
+          ...(providers ? providerFiguresOf({ ...row.figures, latency }) : {}),
+          ...(trend ? { trend: trendOf.get(row.value) ?? [] } : {}),
+        };
+      }),
       total: figured.length,
     };
   }

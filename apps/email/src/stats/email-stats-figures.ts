@@ -104,6 +104,39 @@ export function figuresOf(
   };
 }
 
+const NO_QUANTILES = { p50_ms: null, p95_ms: null, p99_ms: null };
+
+/**
+ * A mailbox-provider row's delivery and latency blocks (the SDK's): from the delivery stage on,
+ * so without acceptance, processing, rejection or the processing latency; `delivery` and
+ * `total` latencies always present, their quantiles null when nothing was delivered.
+ */
+export function providerFiguresOf(figures: ReturnType<typeof figuresOf>) {
+  const { delivery, latency } = figures;
+  return {
+    delivery: {
+      delivered: delivery.delivered,
+      bounced: delivery.bounced,
+      complained: delivery.complained,
+      deferred: delivery.deferred,
+      bounces: delivery.bounces,
+      delivery_rate: delivery.delivery_rate,
+      bounce_rate: delivery.bounce_rate,
+      complaint_rate: delivery.complaint_rate,
+    },
+    latency: {
+      delivery: latency.delivery ?? NO_QUANTILES,
+      total: latency.total ?? NO_QUANTILES,
+    },
+  };
+}
+
+/** Whether a mailbox-provider row has anything from the delivery stage on to show. */
+export function reachedProvider(counts: EmailStatsCounts): boolean {
+  const { delivered, bounced, complained, deferred, oob_bounces, opens, clicks } = counts;
+  return [delivered, bounced, complained, deferred, oob_bounces, opens, clicks].some((n) => n > 0);
+}
+
 type Figures = ReturnType<typeof figuresOf> & { sends_accepted: number };
 
 export function deltaOf(current: Figures, previous: Figures): EmailStatsComparisonDelta {

@@ -37,8 +37,9 @@ const ms = (from: string, to: string) => `extract(epoch FROM (${to} - ${from})) 
 
 /** What a group of claimed facts adds to its row, per count column (`kind` is the claim's kind). */
 const FIGURES: Record<(typeof EMAIL_STATS_COUNTS)[number], string> = {
-  // A message counts once per row, under each recipient domain it was sent to.
-  sends_accepted: `(kind = 'sends_accepted' AND dimension NOT LIKE 'recipient_domain%') OR (kind = 'domain_send' AND dimension LIKE 'recipient_domain%')`,
+  // A message counts once per row, under each recipient domain it was sent to; provider rows
+  // show no acceptance (the SDK's), so they count neither.
+  sends_accepted: `(kind = 'sends_accepted' AND dimension !~ '^(recipient_domain|mailbox_provider)') OR (kind = 'domain_send' AND dimension LIKE 'recipient_domain%')`,
   accepted: `kind = 'email.accepted'`,
   processed: `kind = 'email.processed'`,
   delivered: `kind = 'email.delivered'`,
@@ -150,7 +151,9 @@ export function emailFoldStatement(source: string): string {
       FROM grouped f
       CROSS JOIN LATERAL (
         VALUES ('', ''), ('category', f.category), ('sending_domain', f.sender_domain),
-          ('recipient_domain', f.recipient_domain), ('template', f.template_id),
+          ('recipient_domain', f.recipient_domain),
+          ('mailbox_provider', email.mailbox_provider_of(f.recipient_domain)),
+          ('template', f.template_id),
           ('broadcast', f.broadcast_id),
           ('bounce_code', CASE WHEN f.kind = 'email.bounced' THEN f.bounce_code END),
           ('complaint_type', CASE WHEN f.kind = 'email.complained'

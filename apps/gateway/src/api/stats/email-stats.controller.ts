@@ -149,7 +149,7 @@ export class EmailStatsController {
   @Route(
     statsRoute(
       TAG,
-      'Per-mailbox-provider figures (empty: providers are not classified; see the stats guide)',
+      'Per-mailbox-provider figures: consumer domains classified (gmail, microsoft, yahoo, apple, ...)',
       EmailStatsMailboxProvidersQuery,
     ),
   )
