@@ -286,6 +286,27 @@ describe('email messages through the gateway', () => {
     await sink.waitFor(() => batch.data.every((entry) => sunk(entry.id).length === 1));
   });
 
+  it("names each recipient's mailbox provider on its events from processing on, null when unknown", async () => {
+    const message = await bird.email.send({
+      from: `hello@${domain}`,
+      to: ['ada@GMail.com', 'bob@example.com'],
+      subject: 'Providers',
+      text: 'x',
+    });
+    await settled(message.id);
+    const events = await api<Page<{ type: string; mailbox_provider?: string | null }>>(
+      'GET',
+      `/v1/email/messages/${message.id}/events`,
+    );
+    const providersOf = (type: string) =>
+      events.body.data
+        .filter((event) => event.type === type)
+        .map((event) => ('mailbox_provider' in event ? event.mailbox_provider : 'absent'));
+    expect(providersOf('email.accepted')).toEqual(['absent', 'absent']);
+    for (const type of ['email.processed', 'email.delivered'])
+      expect(providersOf(type).sort()).toEqual(['gmail', null]);
+  });
+
   it('schedules, shows scheduled, cancels once (204, email.canceled), then 409', async () => {
     const at = new Date(Date.now() + 60_000).toISOString();
     const message = await bird.email.send({

@@ -1,5 +1,6 @@
 import type { EmailEvent, EmailMessageEventType, EmailTag } from '@switchboard/contracts';
 import { newId } from '@switchboard/persistence';
+import { mailboxProviderOf } from './mailbox-providers';
 
 /** What every event of a message echoes (the SDK's `EventEmailMessageBase`). */
 export interface EventSubject {
@@ -39,14 +40,33 @@ export interface EmailEventRecord {
   data: Record<string, unknown>;
 }
 
+/**
+ * The events the SDK names the recipient's mailbox provider on: every one from processing on
+ * (complaints and late bounces too, once a feedback loop writes them).
+ */
+const WITH_MAILBOX_PROVIDER: ReadonlySet<EmailMessageEventType> = new Set<EmailMessageEventType>([
+  'email.processed',
+  'email.delivered',
+  'email.bounced',
+  'email.deferred',
+  'email.rejected',
+  'email.unsubscribed',
+  'email.list_unsubscribed',
+  'email.opened',
+  'email.clicked',
+]);
+
 /** An event about one recipient (`email.accepted`, `email.delivered`, `email.bounced`, ...). */
 export function recipientEvent(
   type: EmailMessageEventType,
   subject: EventSubject,
   recipient: EventRecipient,
   occurredAt: Date,
-  detail: EventDetail = {},
+  given: EventDetail = {},
 ): EmailEventRecord {
+  const detail = WITH_MAILBOX_PROVIDER.has(type)
+    ? { mailbox_provider: mailboxProviderOf(recipient.email), ...given }
+    : given;
   return {
     id: newId('ev', occurredAt.getTime()),
     messageId: subject.messageId,
