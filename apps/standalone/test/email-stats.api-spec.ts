@@ -294,7 +294,6 @@ describe('email stats through the gateway', () => {
     for (const answer of await Promise.all([
       bird.email.stats.bySendingIp({}),
       bird.email.stats.byMailboxProviderRegion({}),
-      bird.email.stats.byClient({ group_by: 'os' }),
     ]))
       expect(answer).toMatchObject({ data: [], total: 0, period: { to: today() } });
     // The opens and clicks are real, their location unknown: one row of the unknown country.
@@ -314,6 +313,43 @@ describe('email stats through the gateway', () => {
       },
     ]);
     expect((await bird.email.stats.byLocation({ category: 'transactional' })).data).toEqual([]);
+  });
+
+  it('breaks opens and clicks down by the client, system and device their user agents name', async () => {
+    // The real hits of the tracked send: an open and a click from a Linux desktop browser,
+    // which names no mail client, then Apple Mail Privacy Protection's prefetch, which names
+    // nothing but its client. The browser's open came first: it is the recipient's unique open.
+    const engagement = (counts: Partial<Record<string, number>>) => ({
+      opens: 0,
+      opens_non_prefetched: 0,
+      unique_opens: 0,
+      unique_opens_non_prefetched: 0,
+      clicks: 0,
+      unique_clicks: 0,
+      ...counts,
+    });
+    const browser = engagement({
+      opens: 1,
+      opens_non_prefetched: 1,
+      unique_opens: 1,
+      unique_opens_non_prefetched: 1,
+      clicks: 1,
+      unique_clicks: 1,
+    });
+    const none = { email_client: null, os: null, device_type: null };
+    expect(await bird.email.stats.byClient({ group_by: 'os' })).toMatchObject({
+      data: [{ ...none, os: 'Linux', engagement: browser }],
+      total: 1,
+    });
+    expect((await bird.email.stats.byClient({ group_by: 'device_type' })).data).toEqual([
+      { ...none, device_type: 'desktop', engagement: browser },
+    ]);
+    // The default facet.
+    expect((await bird.email.stats.byClient({})).data).toEqual([
+      { ...none, email_client: 'Apple Mail', engagement: engagement({ opens: 1 }) },
+    ]);
+    expect((await bird.email.stats.byClient({ category: 'transactional' })).data).toEqual([]);
+    expect((await otherBird.email.stats.byClient({ group_by: 'os' })).data).toEqual([]);
   });
 
   it('answers zero-filled daily and hourly series, and filters by one dimension', async () => {
@@ -611,6 +647,7 @@ describe('email stats through the gateway', () => {
       () => bird.email.stats.byBounceCode({}),
       () => bird.email.stats.byTemplate({}),
       () => bird.email.stats.byMailboxProvider({ from: '2026-05-05', to: '2026-05-05' }),
+      () => bird.email.stats.byClient({ group_by: 'os' }),
     ];
     const before = await Promise.all(asked.map((ask) => ask()));
     // As after a restore that lost them.

@@ -17,6 +17,7 @@ import { CreateEmailBroadcasts1764900000200 } from './migrations/1764900000200-c
 import { CreateEmailStatsRollups1764900000400 } from './migrations/1764900000400-create-email-stats-rollups';
 import { TemplatePinGuard1764900000900 } from './migrations/1764900000900-template-pin-guard';
 import { MailboxProviderOf1764900001000 } from './migrations/1764900001000-mailbox-provider-of';
+import { MailClientOf1764900001100 } from './migrations/1764900001100-mail-client-of';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -41,6 +42,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       CreateEmailStatsRollups1764900000400,
       TemplatePinGuard1764900000900,
       MailboxProviderOf1764900001000,
+      MailClientOf1764900001100,
     ],
   };
 }

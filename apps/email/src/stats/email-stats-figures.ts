@@ -78,6 +78,18 @@ export function engagementOf(counts: EmailStatsCounts, base: number): EmailEngag
   };
 }
 
+/** The SDK's engagement counts (locations and clients): the counts without their rates. */
+export function engagementCountsOf(counts: EmailStatsCounts) {
+  return {
+    opens: counts.opens,
+    opens_non_prefetched: counts.opens_non_prefetched,
+    unique_opens: counts.unique_opens,
+    unique_opens_non_prefetched: counts.unique_opens_non_prefetched,
+    clicks: counts.clicks,
+    unique_clicks: counts.unique_clicks,
+  };
+}
+
 /** The families with a measurement; an empty family is omitted. */
 export function latencyOf(row: Partial<Sketches> | undefined): EmailLatencyStats {
   const latency: { -readonly [K in keyof EmailLatencyStats]: EmailLatencyStats[K] } = {};

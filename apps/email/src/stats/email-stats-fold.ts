@@ -29,6 +29,8 @@ export interface FoldableEmailEvent {
   bounce_code: string | null;
   feedback_type: string | null;
   prefetched: boolean;
+  /** The opener's or clicker's, on `email.opened` and `email.clicked`. */
+  user_agent: string | null;
 }
 
 /** Events counted each time they happen; every other type once per recipient. */
@@ -127,6 +129,7 @@ export function emailFoldStatement(source: string): string {
       SELECT m.workspace_id, date_bin('15 minutes', m.created_at, TIMESTAMPTZ '2000-01-01T00:00:00Z') AS bucket,
         c.kind, c.bounce_type, c.bounce_code, c.feedback_type, c.prefetched, m.tags, m.category,
         m.sender_domain, m.template_id, m.broadcast_id,
+        cl.client[1] AS email_client, cl.client[2] AS os, cl.client[3] AS device_type,
         lower(nullif(split_part(rc.email, '@', 2), '')) AS recipient_domain,
         CASE WHEN c.kind = 'email.processed' THEN ${ms('m.created_at', 'c.occurred_at')} END AS processing,
         CASE WHEN c.kind = 'email.delivered' AND rc.processed_at IS NOT NULL
@@ -135,17 +138,23 @@ export function emailFoldStatement(source: string): string {
       FROM picked c
       JOIN email.messages m ON m.id = c.message_id
       LEFT JOIN email.recipients rc ON rc.id = c.recipient_id
+      -- Opens and clicks (and the first of each) by the client that made them.
+      CROSS JOIN LATERAL (
+        SELECT CASE WHEN c.kind IN ('email.opened', 'email.clicked', 'unique_open',
+          'unique_human_open', 'unique_click') THEN email.mail_client_of(c.user_agent) END
+      ) AS cl (client)
     ), grouped AS (
       -- Facts alike in every dimension are expanded once, with their number and their
       -- latencies as one sketch: the messages of a broadcast, or of one template, differ in
       -- little but their recipient.
       SELECT workspace_id, bucket, kind, bounce_type, bounce_code, feedback_type, prefetched,
         tags, category, sender_domain, template_id, broadcast_id, recipient_domain,
-        count(*) AS n, ${sketch('processing')} AS processing, ${sketch('delivery')} AS delivery,
+        email_client, os, device_type, count(*) AS n, ${sketch('processing')} AS processing, ${sketch('delivery')} AS delivery,
         ${sketch('total')} AS total
       FROM facts
       GROUP BY workspace_id, bucket, kind, bounce_type, bounce_code, feedback_type, prefetched,
-        tags, category, sender_domain, template_id, broadcast_id, recipient_domain
+        tags, category, sender_domain, template_id, broadcast_id, recipient_domain,
+        email_client, os, device_type
     ), keyed AS (
       SELECT f.*, scoped.dimension, d.value
       FROM grouped f
@@ -153,6 +162,7 @@ export function emailFoldStatement(source: string): string {
         VALUES ('', ''), ('category', f.category), ('sending_domain', f.sender_domain),
           ('recipient_domain', f.recipient_domain),
           ('mailbox_provider', email.mailbox_provider_of(f.recipient_domain)),
+          ('email_client', f.email_client), ('os', f.os), ('device_type', f.device_type),
           ('template', f.template_id),
           ('broadcast', f.broadcast_id),
           ('bounce_code', CASE WHEN f.kind = 'email.bounced' THEN f.bounce_code END),
@@ -192,7 +202,8 @@ export function emailFoldStatement(source: string): string {
 
 /** The columns of a `FoldableEmailEvent` read from JSON. */
 export const FOLDABLE_COLUMNS = `event_id text, message_id text, recipient_id text, type text,
-  occurred_at timestamptz, bounce_type text, bounce_code text, feedback_type text, prefetched boolean`;
+  occurred_at timestamptz, bounce_type text, bounce_code text, feedback_type text, prefetched boolean,
+  user_agent text`;
 
 /** Folds the bus batch `events`; answers how many events counted. */
 export async function foldEmailEvents(

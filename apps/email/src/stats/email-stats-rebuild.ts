@@ -24,7 +24,8 @@ export interface EmailRebuildOptions {
 const TIMELINE = `SELECT id AS event_id, message_id, recipient_id, type, occurred_at,
     detail->>'bounce_type' AS bounce_type, detail->>'bounce_code' AS bounce_code,
     detail->>'feedback_type' AS feedback_type,
-    coalesce((detail->>'is_prefetched')::boolean, false) AS prefetched
+    coalesce((detail->>'is_prefetched')::boolean, false) AS prefetched,
+    detail->>'user_agent' AS user_agent
   FROM email.events`;
 
 /**

@@ -19,7 +19,12 @@ describe('foldableEmailEvents', () => {
           bounce_type: 'hard',
           bounce_code: '5.1.1',
         }),
-        event('email.opened', { email_id: 'em_1', recipient_id: 'rcp_1', is_prefetched: true }),
+        event('email.opened', {
+          email_id: 'em_1',
+          recipient_id: 'rcp_1',
+          is_prefetched: true,
+          user_agent: 'Mozilla/5.0',
+        }),
         event('email.scheduled', { email_id: 'em_1' }),
         event('email.delivered', { sms_id: 'sms_1' }),
         event('email.delivered', null),
@@ -35,6 +40,7 @@ describe('foldableEmailEvents', () => {
         bounce_code: '5.1.1',
         feedback_type: null,
         prefetched: false,
+        user_agent: null,
       },
       {
         event_id: 'ev_email.opened',
@@ -46,6 +52,7 @@ describe('foldableEmailEvents', () => {
         bounce_code: null,
         feedback_type: null,
         prefetched: true,
+        user_agent: 'Mozilla/5.0',
       },
     ]);
   });

@@ -33,6 +33,7 @@ export function foldableEmailEvents(events: readonly OutboxEvent[]): FoldableEma
         bounce_code: text(data.bounce_code),
         feedback_type: text(data.feedback_type),
         prefetched: data.is_prefetched === true,
+        user_agent: text(data.user_agent),
       },
     ];
   });

@@ -34,16 +34,14 @@ export const EMAIL_STATS_FULL_BREAKDOWNS = [
   'broadcasts',
 ] as const;
 /** Breakdowns of dimensions the platform never learns (see the stats guide): always empty. */
-export const EMAIL_STATS_UNKNOWN_BREAKDOWNS = [
-  'sending-ips',
-  'mailbox-provider-regions',
-  'clients',
-] as const;
+export const EMAIL_STATS_UNKNOWN_BREAKDOWNS = ['sending-ips', 'mailbox-provider-regions'] as const;
 export const EMAIL_STATS_BREAKDOWNS = [
   ...EMAIL_STATS_FULL_BREAKDOWNS,
   ...EMAIL_STATS_UNKNOWN_BREAKDOWNS,
   // From the delivery stage on: no acceptance, processing or rejection (the SDK's rows).
   'mailbox-providers',
+  // Opens and clicks only, per `group_by` facet.
+  'clients',
   'locations',
   'bounce-codes',
   'complaint-types',

@@ -191,7 +191,7 @@ export class EmailStatsController {
   @Route(
     statsRoute(
       TAG,
-      'Opens and clicks per client (empty: clients are not classified; see the stats guide)',
+      'Opens and clicks per mail client, system or device type, from their user agents',
       EmailStatsClientsQuery,
     ),
   )
