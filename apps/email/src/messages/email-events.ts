@@ -44,10 +44,12 @@ export interface EmailEventRecord {
  * The events the SDK names the recipient's mailbox provider on: every one from processing on
  * (complaints and late bounces too, once a feedback loop writes them).
  */
-const WITH_MAILBOX_PROVIDER: ReadonlySet<EmailMessageEventType> = new Set<EmailMessageEventType>([
+const WITH_MAILBOX_PROVIDER: ReadonlySet<string> = new Set([
   'email.processed',
   'email.delivered',
+  'email.complained',
   'email.bounced',
+  'email.out_of_band_bounce',
   'email.deferred',
   'email.rejected',
   'email.unsubscribed',

@@ -2,7 +2,7 @@ import type { MigratedDatabase } from '@switchboard/testing';
 import { startMigratedDatabase } from '@switchboard/testing';
 import type { EmailConfig } from '../config/email.config';
 import { emailDatabase } from '../database/email.database';
-import { mailboxProviderOf } from './mailbox-providers';
+import { mailboxProviderOf, mailboxProviderSql } from './mailbox-providers';
 
 const CASES: ReadonlyArray<readonly [string, string | null]> = [
   ['a@gmail.com', 'gmail'],
@@ -46,7 +46,7 @@ describe('email.mailbox_provider_of in PostgreSQL', () => {
   });
 
   it('classifies every domain as the events do', async () => {
-    const domains = CASES.map(([address]) => address.slice(address.indexOf('@') + 1));
+    const domains = CASES.map(([address]) => address.slice(address.lastIndexOf('@') + 1));
     const rows: Array<{ domain: string; provider: string | null }> =
       await database.dataSource.query(
         'SELECT d AS domain, email.mailbox_provider_of(d) AS provider FROM unnest($1::text[]) d',
@@ -55,5 +55,13 @@ describe('email.mailbox_provider_of in PostgreSQL', () => {
     expect(rows.map((row) => [row.domain, row.provider])).toEqual(
       domains.map((domain) => [domain, mailboxProviderOf(domain)]),
     );
+  });
+
+  it('is the function the lists render now (a change to them needs a migration)', async () => {
+    const [row] = await database.dataSource.query(
+      "SELECT prosrc FROM pg_proc WHERE proname = 'mailbox_provider_of'",
+    );
+    const spaced = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+    expect(spaced(row.prosrc)).toBe(spaced(mailboxProviderSql()));
   });
 });

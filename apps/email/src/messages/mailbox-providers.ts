@@ -5,8 +5,9 @@
  * unclassified (null); MX hosts are not looked at.
  *
  * Events carry it (`mailboxProviderOf`) and the stats fold groups by it through the SQL function
- * `email.mailbox_provider_of` that a migration renders from these lists (`mailboxProviderSql`):
- * a change here needs a migration that replaces that function, or the two disagree.
+ * `email.mailbox_provider_of`, which a migration holds as `mailboxProviderSql` rendered these
+ * lists: a change here needs a migration that replaces that function with the new rendering (a
+ * spec compares the migrated function with it).
  */
 
 /** Providers serving one name in many countries: `hotmail.co.uk`, `yahoo.fr`, `live.nl`. */
@@ -49,25 +50,33 @@ const families = FAMILIES.map(
   ([provider, names]) => [provider, new RegExp(familyPattern(names))] as const,
 );
 
-/** The provider of an address or a bare domain (any case), or null when unclassified. */
+/** The domain of an address as the stats fold reads it: after its last `@`, lowercased. */
+export function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/** The provider of an address (any case), or null when unclassified. */
 export function mailboxProviderOf(address: string): string | null {
-  const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+  const domain = domainOf(address);
   const exact = byDomain.get(domain);
   if (exact) return exact;
   return families.find(([, pattern]) => pattern.test(domain))?.[0] ?? null;
 }
 
-/** The body of `email.mailbox_provider_of(domain text)`: the same lists, for the fold. */
+/**
+ * The body of `email.mailbox_provider_of(domain text)`: the same lists. One `CASE` and no `FROM`,
+ * so PostgreSQL inlines it into the fold instead of calling it per row.
+ */
 export function mailboxProviderSql(): string {
   const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
-  const exact = [...byDomain].map(
-    ([domain, provider]) => `(${quoted(domain)}, ${quoted(provider)})`,
-  );
+  const providers = [...new Set(DOMAINS.map(([provider]) => provider))];
+  const exact = providers.map((provider) => {
+    const domains = DOMAINS.filter(([p]) => p === provider).flatMap(([, list]) => list);
+    return `WHEN lower(domain) IN (${domains.map(quoted).join(', ')}) THEN ${quoted(provider)}`;
+  });
   const regional = FAMILIES.map(
     ([provider, names]) =>
       `WHEN lower(domain) ~ ${quoted(familyPattern(names))} THEN ${quoted(provider)}`,
   );
-  return `SELECT coalesce(
-      (SELECT p FROM (VALUES ${exact.join(', ')}) AS known (d, p) WHERE d = lower(domain)),
-      CASE ${regional.join(' ')} END)`;
+  return `SELECT CASE ${[...exact, ...regional].join(' ')} END`;
 }

@@ -132,9 +132,10 @@ export function providerFiguresOf(figures: ReturnType<typeof figuresOf>) {
       complained: delivery.complained,
       deferred: delivery.deferred,
       bounces: delivery.bounces,
-      delivery_rate: delivery.delivery_rate,
-      bounce_rate: delivery.bounce_rate,
-      complaint_rate: delivery.complaint_rate,
+      // The SDK's definitions for these rows, over their own counts (no late bounces here).
+      delivery_rate: rate(delivery.delivered, delivery.delivered + delivery.bounced),
+      bounce_rate: rate(delivery.bounced, delivery.delivered + delivery.bounced),
+      complaint_rate: rate(delivery.complained, delivery.delivered),
     },
     latency: {
       delivery: latency.delivery ?? NO_QUANTILES,

@@ -106,7 +106,7 @@ export function emailFoldStatement(source: string): string {
           ELSE coalesce(i.recipient_id, i.message_id) || ':' || i.type END, i.type
         UNION ALL SELECT i.message_id || ':sends_accepted', 'sends_accepted'
           WHERE i.type = 'email.accepted'
-        UNION ALL SELECT i.message_id || ':sends_to:' || lower(split_part(rc.email, '@', 2)),
+        UNION ALL SELECT i.message_id || ':sends_to:' || lower(substring(rc.email FROM '[^@]*$')),
           'domain_send'
           FROM email.recipients rc WHERE rc.id = i.recipient_id AND i.type = 'email.accepted'
         UNION ALL SELECT i.recipient_id || ':unique_open', 'unique_open'
@@ -130,7 +130,8 @@ export function emailFoldStatement(source: string): string {
         c.kind, c.bounce_type, c.bounce_code, c.feedback_type, c.prefetched, m.tags, m.category,
         m.sender_domain, m.template_id, m.broadcast_id,
         cl.client[1] AS email_client, cl.client[2] AS os, cl.client[3] AS device_type,
-        lower(nullif(split_part(rc.email, '@', 2), '')) AS recipient_domain,
+        -- After the last @, as events read it (mailbox-providers.ts).
+        lower(nullif(substring(rc.email FROM '@([^@]*)$'), '')) AS recipient_domain,
         CASE WHEN c.kind = 'email.processed' THEN ${ms('m.created_at', 'c.occurred_at')} END AS processing,
         CASE WHEN c.kind = 'email.delivered' AND rc.processed_at IS NOT NULL
           THEN ${ms('rc.processed_at', 'c.occurred_at')} END AS delivery,

@@ -2,7 +2,7 @@ import type { MigratedDatabase } from '@switchboard/testing';
 import { startMigratedDatabase } from '@switchboard/testing';
 import type { EmailConfig } from '../config/email.config';
 import { emailDatabase } from '../database/email.database';
-import { mailClientOf } from './mail-clients';
+import { mailClientOf, mailClientSql } from './mail-clients';
 
 type Case = readonly [
   agent: string | null,
@@ -126,5 +126,13 @@ describe('email.mail_client_of in PostgreSQL', () => {
     expect(rows.map((row) => row.client)).toEqual(
       agents.map((agent) => Object.values(mailClientOf(agent))),
     );
+  });
+
+  it('is the function the lists render now (a change to them needs a migration)', async () => {
+    const [row] = await database.dataSource.query(
+      "SELECT prosrc FROM pg_proc WHERE proname = 'mail_client_of'",
+    );
+    const spaced = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+    expect(spaced(row.prosrc)).toBe(spaced(mailClientSql()));
   });
 });

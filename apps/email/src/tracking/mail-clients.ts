@@ -5,10 +5,11 @@
  * null when the agent does not tell: an inbox proxy hides the device behind it, and a browser
  * opening webmail does not say which webmail.
  *
- * The stats fold classifies through the SQL function `email.mail_client_of` that a migration
- * renders from these rules (`mailClientSql`); the rules use only what JavaScript and PostgreSQL
- * regular expressions read alike (literals, classes, alternation), matched case-insensitively.
- * A change here needs a migration that replaces that function, or the two disagree.
+ * The stats fold classifies through the SQL function `email.mail_client_of`, which a migration
+ * holds as `mailClientSql` rendered these rules; the rules use only what JavaScript and
+ * PostgreSQL regular expressions read alike (literals, classes, alternation), matched
+ * case-insensitively. A change here needs a migration that replaces that function with the new
+ * rendering (a spec compares the migrated function with it).
  */
 
 type Rule = readonly [value: string, pattern: string];
@@ -81,15 +82,15 @@ export function mailClientOf(userAgent: string | null | undefined): MailClient {
 
 /**
  * The body of `email.mail_client_of(agent text) RETURNS text[]`: `[email_client, os,
- * device_type]` by the same rules, for the fold.
+ * device_type]` by the same rules. No `FROM`, so PostgreSQL inlines it into the fold.
  */
 export function mailClientSql(): string {
   const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
+  const a = `btrim(coalesce(agent, ''), E' \\t')`;
   const firstOf = (rules: readonly Rule[]) =>
-    `CASE ${rules.map(([value, pattern]) => `WHEN a ~* ${quoted(pattern)} THEN ${quoted(value)}`).join(' ')} END`;
+    `CASE ${rules.map(([value, pattern]) => `WHEN ${a} ~* ${quoted(pattern)} THEN ${quoted(value)}`).join(' ')} END`;
   const unlessProxied = (rules: readonly Rule[]) =>
-    `CASE WHEN a ~* ${quoted(PROXY)} THEN NULL ELSE ${firstOf(rules)} END`;
-  return `SELECT CASE WHEN a = '' THEN ARRAY[NULL, NULL, NULL]::text[]
-      ELSE ARRAY[${firstOf(CLIENTS)}, ${unlessProxied(SYSTEMS)}, ${unlessProxied(DEVICES)}] END
-    FROM (SELECT btrim(coalesce(agent, ''), E' \\t')) AS x (a)`;
+    `CASE WHEN ${a} ~* ${quoted(PROXY)} THEN NULL ELSE ${firstOf(rules)} END`;
+  return `SELECT CASE WHEN ${a} = '' THEN ARRAY[NULL, NULL, NULL]::text[]
+      ELSE ARRAY[${firstOf(CLIENTS)}, ${unlessProxied(SYSTEMS)}, ${unlessProxied(DEVICES)}] END`;
 }
