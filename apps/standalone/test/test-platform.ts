@@ -37,13 +37,13 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<Te
         PORT: '0',
         HOST: '127.0.0.1',
         PLATFORM_ADMIN_TOKEN: adminToken,
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
         DOCS_DIR: join(__dirname, '../../../docs'),
         ...env,
       },
       dataDir,
       databaseUrl: postgres.url,
-      logger: createLogger('test', 'silent'),
+      logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
       // This file runs from its TypeScript source; the thread runs the build (`node tools/build.mjs`).
       backgroundEntry: join(
         __dirname,

@@ -103,9 +103,8 @@ export class BroadcastInsightsService {
   }
 
   /**
-   * The broadcasts that block deleting a template (scheduled, accepted, or sending and still
-   * preparing its messages), newest first. A system template (`bird_` slug) is never used by a
-   * broadcast: an empty page.
+   * The broadcasts that block deleting a template (scheduled or accepted), newest first. A
+   * system template (`bird_` slug) is never used by a broadcast: an empty page.
    */
   async forTemplate(
     context: RequestContext,

@@ -116,11 +116,16 @@ export class BroadcastStates {
       row.template_id as string,
       tx,
     );
+    // Kept with the broadcast: a template deleted while its messages are prepared leaves them be.
+    const templateSnapshot = versionId
+      ? await this.templates.snapshot(row.workspace_id, row.template_id as string, versionId, tx)
+      : undefined;
     await this.repository.setState(tx, row.id, {
       status: 'sending',
       started_at: now,
       snapshot_at: now,
       template_version_id: versionId,
+      template_snapshot: templateSnapshot ?? null,
     });
     return 'again';
   }

@@ -6,9 +6,9 @@ import type { TemplateUsage } from '../templates';
 import { BroadcastsRepository } from './broadcasts.repository';
 
 /**
- * A template is deletable unless a broadcast still needs it: `scheduled` or `accepted` ones have
- * not pinned the version they will send yet, and a `sending` one reads its pinned version until
- * every message is prepared. Once prepared, its messages hold their content and it does not block.
+ * A template is deletable unless a `scheduled` or `accepted` broadcast uses it: those have not
+ * pinned the version they will send yet. A sending one kept a snapshot of the version it pinned
+ * (its preparation reads that after a restart) and does not block.
  */
 @Injectable()
 export class BroadcastTemplateUsage implements TemplateUsage {

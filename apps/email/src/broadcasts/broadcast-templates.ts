@@ -29,11 +29,25 @@ export interface BroadcastTemplates {
   ): Promise<string | undefined>;
   /** Why `liveVersion` found none: unknown, never published, or insisting on a language. */
   noLiveVersionReason(workspaceId: string, templateId: string): Promise<string>;
-  /** The pinned version, ready to render; undefined when it no longer exists. */
+  /**
+   * What pinning the version reads, as JSON a broadcast keeps from the moment it pins it, so
+   * the template can be deleted while its messages are still being prepared.
+   */
+  snapshot(
+    workspaceId: string,
+    templateId: string,
+    versionId: string,
+    runner: SqlRunner,
+  ): Promise<object | undefined>;
+  /**
+   * The pinned version, ready to render, from its `snapshot` when the broadcast kept one (else
+   * from the version itself); undefined when it can no longer be read.
+   */
   pinned(
     workspaceId: string,
     templateId: string,
     versionId: string,
+    snapshot: object | null,
   ): Promise<PinnedBroadcastTemplate | undefined>;
   /** The HTML and text sizes of a version, for a single read; undefined when unreadable. */
   sizes(

@@ -9,12 +9,10 @@ import type { BroadcastRow } from './broadcast.mapper';
 import type { BroadcastChanges } from './broadcast-request.normaliser';
 
 /**
- * A broadcast that still needs its template: `scheduled` or `accepted` (nothing pinned yet), or
- * `sending` with messages still to prepare, since a preparation resumed after a restart reads
- * its pinned version again and a delete would take that version with the template.
+ * A broadcast that still needs its template: `scheduled` or `accepted`, which have not pinned
+ * their version yet. A `sending` one keeps a snapshot of the version it pinned.
  */
-const NEEDS_TEMPLATE = `(status IN ('scheduled', 'accepted')
-  OR (status = 'sending' AND prepared_at IS NULL))`;
+const NEEDS_TEMPLATE = `status IN ('scheduled', 'accepted')`;
 
 /** Named queries over email.broadcasts; every one scoped by workspace. */
 @Injectable()
@@ -80,7 +78,7 @@ export class BroadcastsRepository {
   async insert(runner: SqlRunner, row: BroadcastRow): Promise<void> {
     await runner.query(
       `INSERT INTO email.broadcasts (${BROADCAST_COLUMNS})
-       SELECT * FROM jsonb_populate_record(null::email.broadcasts, $1::jsonb)`,
+       SELECT ${BROADCAST_COLUMNS} FROM jsonb_populate_record(null::email.broadcasts, $1::jsonb)`,
       [JSON.stringify(row)],
     );
   }
@@ -131,7 +129,7 @@ export class BroadcastsRepository {
         | 'template_version_id'
         | 'snapshot_at'
         | 'prepared_at'
-      >
+      > & { template_snapshot: object | null }
     >,
   ): Promise<void> {
     const entries = Object.entries(state);
@@ -140,6 +138,14 @@ export class BroadcastsRepository {
        WHERE id = $1`,
       [id, ...entries.map(([, value]) => value)],
     );
+  }
+
+  /** The template version a sending broadcast pinned, as it kept it; null before it pinned one. */
+  async templateSnapshot(id: string): Promise<object | null> {
+    const [row] = rowsOf<{ template_snapshot: object | null }>(
+      await this.reads.query('SELECT template_snapshot FROM email.broadcasts WHERE id = $1', [id]),
+    );
+    return row?.template_snapshot ?? null;
   }
 
   async delete(runner: SqlRunner, id: string): Promise<void> {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Contact } from '@switchboard/contracts';
+import type { SqlRunner } from '@switchboard/persistence';
 import { AppError } from '@switchboard/platform';
 import { PublishedTemplates, TemplateLanguageRequiredError } from '../templates';
-import type { PinnedTemplate } from '../templates';
+import type { PinnedTemplate, TemplateVersionSnapshot } from '../templates';
 import type { BroadcastTemplates, PinnedBroadcastTemplate } from './broadcast-templates';
 
 /**
@@ -35,16 +36,30 @@ export class PublishedBroadcastTemplates implements BroadcastTemplates {
     return `template ${templateId} does not exist or has no published version`;
   }
 
+  snapshot(
+    workspaceId: string,
+    templateId: string,
+    versionId: string,
+    runner: SqlRunner,
+  ): Promise<object | undefined> {
+    return this.published.snapshot(workspaceId, templateId, versionId, runner);
+  }
+
   async pinned(
     workspaceId: string,
     templateId: string,
     versionId: string,
+    snapshot: object | null,
   ): Promise<PinnedBroadcastTemplate | undefined> {
     let pinned: PinnedTemplate;
     try {
-      pinned = await this.published.pinVersion(workspaceId, templateId, versionId, {
-        param: 'template',
-      });
+      pinned = snapshot
+        ? await this.published.pinSnapshot(workspaceId, snapshot as TemplateVersionSnapshot, {
+            param: 'template',
+          })
+        : await this.published.pinVersion(workspaceId, templateId, versionId, {
+            param: 'template',
+          });
     } catch (err) {
       if (err instanceof AppError) return undefined;
       throw err;
@@ -71,7 +86,7 @@ export class PublishedBroadcastTemplates implements BroadcastTemplates {
   ): Promise<{ html: number; text: number } | undefined> {
     const version = versionId ?? (await this.liveVersion(workspaceId, templateId));
     if (!version) return undefined;
-    const pinned = await this.pinned(workspaceId, templateId, version);
+    const pinned = await this.pinned(workspaceId, templateId, version, null);
     if (!pinned) return undefined;
     try {
       const rendered = pinned.render(EMPTY_CONTACT);

@@ -18,6 +18,7 @@ import { CreateEmailStatsRollups1764900000400 } from './migrations/1764900000400
 import { TemplatePinGuard1764900000900 } from './migrations/1764900000900-template-pin-guard';
 import { MailboxProviderOf1764900001000 } from './migrations/1764900001000-mailbox-provider-of';
 import { MailClientOf1764900001100 } from './migrations/1764900001100-mail-client-of';
+import { BroadcastTemplateSnapshot1764900001200 } from './migrations/1764900001200-broadcast-template-snapshot';
 
 export function emailDatabase(config: EmailConfig): ServiceDatabase {
   return {
@@ -43,6 +44,7 @@ export function emailDatabase(config: EmailConfig): ServiceDatabase {
       TemplatePinGuard1764900000900,
       MailboxProviderOf1764900001000,
       MailClientOf1764900001100,
+      BroadcastTemplateSnapshot1764900001200,
     ],
   };
 }

@@ -19,6 +19,9 @@ export interface LiveTemplateRow {
   languages: string[] | null;
 }
 
+/** One published language of a version, as stored. */
+export type StoredLanguageContent = LanguageContent & { version_id: string; language: string };
+
 /** The two reads of a send by template: which version is live, and content not yet compiled. */
 @Injectable()
 export class PublishedTemplatesRepository {
@@ -62,9 +65,10 @@ export class PublishedTemplatesRepository {
     workspaceId: string,
     templateId: string,
     versionId: string,
+    runner: SqlRunner = this.reads,
   ): Promise<LiveTemplateRow | undefined> {
     return rowsOf<LiveTemplateRow>(
-      await this.reads.query(
+      await runner.query(
         `SELECT t.id, t.slug, t.category, t.on_missing_language, t.language_source_required,
            v.id AS version_id, v.version_number, v.default_language,
            (SELECT array_agg(l.language ORDER BY l.language) FROM email.template_languages l
@@ -82,9 +86,10 @@ export class PublishedTemplatesRepository {
   async contents(
     workspaceId: string,
     pairs: Array<{ versionId: string; language: string }>,
-  ): Promise<Array<LanguageContent & { version_id: string; language: string }>> {
+    runner: SqlRunner = this.reads,
+  ): Promise<StoredLanguageContent[]> {
     return rowsOf(
-      await this.reads.query(
+      await runner.query(
         `SELECT l.version_id, l.language, l.subject, l.preview_text, l.html, l.text
          FROM email.template_languages l
          JOIN unnest($2::text[], $3::text[]) AS p(version_id, language)

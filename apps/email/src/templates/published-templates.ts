@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommitBatcher } from '@switchboard/background';
 import { EmailTemplateErrors } from '@switchboard/contracts';
+import type { SqlRunner } from '@switchboard/persistence';
 import { AppError } from '@switchboard/platform';
 import { CompiledLanguage, undefinedVariableOf } from './compiled-language';
 import type { RenderedTemplate, TemplateValues } from './compiled-language';
@@ -14,11 +15,17 @@ import {
 } from './template-errors';
 import { canonicalLanguage, chooseLanguage } from './template-languages';
 import { PublishedTemplatesRepository } from './published-templates.repository';
-import type { LiveTemplateRow } from './published-templates.repository';
+import type { LiveTemplateRow, StoredLanguageContent } from './published-templates.repository';
 import { guardOf, RecentLiveTemplates } from './recent-live-templates';
 import type { TemplatePinGuard } from './recent-live-templates';
 
 /** How a send or a broadcast names a template, and where in its request (`template`). */
+/** A published version as `PublishedTemplates.snapshot` keeps it: plain JSON. */
+export interface TemplateVersionSnapshot {
+  row: LiveTemplateRow;
+  contents: StoredLanguageContent[];
+}
+
 export interface TemplateRef {
   id?: string;
   slug?: string;
@@ -134,6 +141,34 @@ export class PublishedTemplates {
   }
 
   /**
+   * What pinning a published version reads, as plain JSON to keep beside what pinned it (a
+   * broadcast): then the version can go with its template and `pinSnapshot` still pins it.
+   * Undefined for a draft or an unknown version.
+   */
+  async snapshot(
+    workspaceId: string,
+    templateId: string,
+    versionId: string,
+    runner?: SqlRunner,
+  ): Promise<TemplateVersionSnapshot | undefined> {
+    const row = await this.repository.withVersion(workspaceId, templateId, versionId, runner);
+    if (!row?.version_id || !row.languages?.length) return undefined;
+    const pairs = row.languages.map((language) => ({ versionId, language }));
+    return { row, contents: await this.repository.contents(workspaceId, pairs, runner) };
+  }
+
+  /** A version kept by `snapshot`, pinned as `pinVersion` would have pinned it then. */
+  async pinSnapshot(
+    workspaceId: string,
+    snapshot: TemplateVersionSnapshot,
+    ref: Omit<TemplateRef, 'id' | 'slug'> = {},
+  ): Promise<PinnedTemplate> {
+    const entry: [TemplateRef, LiveTemplateRow] = [{ ...ref, id: snapshot.row.id }, snapshot.row];
+    const [pinned] = await this.pinRows(workspaceId, [entry], false, snapshot.contents);
+    return pinned;
+  }
+
+  /**
    * A published version fixed earlier (a broadcast resumed after a restart), live or not;
    * `TemplateNotPublishedError` for a draft or an unknown version.
    */
@@ -169,6 +204,7 @@ export class PublishedTemplates {
     workspaceId: string,
     entries: Array<[TemplateRef, LiveTemplateRow | undefined]>,
     guarded: boolean,
+    stored?: StoredLanguageContent[],
   ): Promise<PinnedTemplate[]> {
     const errors: AppError[] = [];
     const chosen: Array<{ ref: TemplateRef; row: LiveTemplateRow; language: string }> = [];
@@ -197,7 +233,7 @@ export class PublishedTemplates {
       }
     }
     if (errors.length) throw joinTemplateErrors(errors);
-    const compiled = await this.compiledFor(workspaceId, chosen);
+    const compiled = await this.compiledFor(workspaceId, chosen, stored);
     return chosen.map(({ ref, row, language }) =>
       pinnedOf(
         ref,
@@ -211,11 +247,13 @@ export class PublishedTemplates {
 
   /**
    * The compiled languages the chosen versions need, held for this call: the shared cache may
-   * evict an entry while the missing ones load (other requests fill it meanwhile).
+   * evict an entry while the missing ones load (other requests fill it meanwhile). Missing ones
+   * come from `stored` content when given (a snapshot), else from the database.
    */
   private async compiledFor(
     workspaceId: string,
     chosen: Array<{ row: LiveTemplateRow; language: string }>,
+    stored?: StoredLanguageContent[],
   ): Promise<Map<string, CompiledLanguage>> {
     const held = new Map<string, CompiledLanguage>();
     const missing = new Map<string, { versionId: string; language: string }>();
@@ -227,7 +265,10 @@ export class PublishedTemplates {
       else missing.set(key, { versionId, language });
     }
     if (missing.size === 0) return held;
-    for (const content of await this.repository.contents(workspaceId, [...missing.values()])) {
+    const contents = stored
+      ? stored.filter((content) => missing.has(`${content.version_id} ${content.language}`))
+      : await this.repository.contents(workspaceId, [...missing.values()]);
+    for (const content of contents) {
       let compiled: CompiledLanguage;
       try {
         compiled = new CompiledLanguage(content);

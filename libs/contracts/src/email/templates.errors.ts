@@ -156,7 +156,7 @@ export const EmailTemplateErrorCatalog = {
     name: 'EmailTemplateInUse',
     message: 'A broadcast still uses this template.',
     description:
-      'A broadcast needs its template until each of its messages is prepared, so the template cannot be deleted while one is `scheduled`, `accepted`, or `sending` and still preparing its messages (seconds for most audiences). List them with `GET /v1/email/templates/{template_ref}/broadcasts`, cancel or send them (or wait for the preparation), then delete.',
+      'A `scheduled` or `accepted` broadcast has not pinned the version it will send yet, so the template cannot be deleted while one uses it (a sending broadcast kept a copy of its version and does not block). List them with `GET /v1/email/templates/{template_ref}/broadcasts`, cancel or send them, then delete.',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 
