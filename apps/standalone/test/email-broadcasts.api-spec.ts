@@ -658,6 +658,27 @@ describe('email broadcasts through the gateway', () => {
          WHERE id = $1`,
         [sent.id],
       );
+      // One that started before broadcasts kept a copy still needs its template until prepared.
+      const copy = await platform.db.query<{ template_snapshot: object }>(
+        'SELECT template_snapshot FROM email.broadcasts WHERE id = $1',
+        [sent.id],
+      );
+      expect(copy.rows[0].template_snapshot).toMatchObject({ row: { id: kept.templateId } });
+      await platform.db.query(
+        'UPDATE email.broadcasts SET template_snapshot = NULL WHERE id = $1',
+        [sent.id],
+      );
+      expect((await bird.email.templates.broadcasts.list(kept.templateId)).data).toEqual([
+        expect.objectContaining({ id: sent.id, status: 'sending' }),
+      ]);
+      expect(await rejects(bird.email.templates.delete(kept.templateId))).toMatchObject({
+        statusCode: 409,
+        code: 'E06034',
+      });
+      await platform.db.query('UPDATE email.broadcasts SET template_snapshot = $2 WHERE id = $1', [
+        sent.id,
+        JSON.stringify(copy.rows[0].template_snapshot),
+      ]);
       expect((await bird.email.templates.broadcasts.list(kept.templateId)).data).toEqual([]);
       await bird.email.templates.delete(kept.templateId);
       await platform.db.query(

@@ -119,7 +119,7 @@ export class BroadcastPreparation implements OnApplicationBootstrap, BeforeAppli
       row.workspace_id,
       row.template_id as string,
       row.template_version_id as string,
-      await this.repository.templateSnapshot(row.id),
+      await this.repository.templateSnapshot(row.workspace_id, row.id),
     );
     if (!pinned)
       await this.states.fail(job, row.id, 'content_invalid', 'the pinned template version is gone');

@@ -10,9 +10,11 @@ import type { BroadcastChanges } from './broadcast-request.normaliser';
 
 /**
  * A broadcast that still needs its template: `scheduled` or `accepted`, which have not pinned
- * their version yet. A `sending` one keeps a snapshot of the version it pinned.
+ * their version yet. A `sending` one keeps a snapshot of the version it pinned, except one that
+ * started before snapshots existed: until prepared, a restart reads its version again.
  */
-const NEEDS_TEMPLATE = `status IN ('scheduled', 'accepted')`;
+const NEEDS_TEMPLATE = `(status IN ('scheduled', 'accepted')
+  OR (status = 'sending' AND prepared_at IS NULL AND template_snapshot IS NULL))`;
 
 /** Named queries over email.broadcasts; every one scoped by workspace. */
 @Injectable()
@@ -141,9 +143,12 @@ export class BroadcastsRepository {
   }
 
   /** The template version a sending broadcast pinned, as it kept it; null before it pinned one. */
-  async templateSnapshot(id: string): Promise<object | null> {
+  async templateSnapshot(workspaceId: string, id: string): Promise<object | null> {
     const [row] = rowsOf<{ template_snapshot: object | null }>(
-      await this.reads.query('SELECT template_snapshot FROM email.broadcasts WHERE id = $1', [id]),
+      await this.reads.query(
+        'SELECT template_snapshot FROM email.broadcasts WHERE workspace_id = $1 AND id = $2',
+        [workspaceId, id],
+      ),
     );
     return row?.template_snapshot ?? null;
   }

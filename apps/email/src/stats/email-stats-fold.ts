@@ -37,6 +37,19 @@ export interface FoldableEmailEvent {
 const EACH_EVENT = `('email.opened', 'email.clicked', 'email.unsubscribed', 'email.list_unsubscribed', 'email.out_of_band_bounce', 'email.complained')`;
 const ms = (from: string, to: string) => `extract(epoch FROM (${to} - ${from})) * 1000`;
 
+/** The facets of the client breakdown, which claim a recipient's first open or click per value. */
+const CLIENT_FACETS = `'^(email_client|os|device_type)(@|$)'`;
+
+/**
+ * A recipient counted once: in a client facet's rows once per value of that facet (a recipient
+ * who opened on iOS and on Windows is in both), in every other row once.
+ */
+const unique = (what: string) =>
+  `(kind = 'unique_${what}' AND dimension !~ ${CLIENT_FACETS}) OR kind = ('unique_${what}@' || split_part(dimension, '@', 1))`;
+
+/** The kind of a facet's first open or click: `unique_open@os`, `unique_click@email_client`. */
+const FACET_UNIQUE = `'^unique_[a-z_]+@'`;
+
 /** What a group of claimed facts adds to its row, per count column (`kind` is the claim's kind). */
 const FIGURES: Record<(typeof EMAIL_STATS_COUNTS)[number], string> = {
   // A message counts once per row, under each recipient domain it was sent to; provider rows
@@ -57,10 +70,10 @@ const FIGURES: Record<(typeof EMAIL_STATS_COUNTS)[number], string> = {
   oob_bounces: `kind = 'email.out_of_band_bounce'`,
   opens: `kind = 'email.opened'`,
   opens_non_prefetched: `kind = 'email.opened' AND NOT prefetched`,
-  unique_opens: `kind = 'unique_open'`,
-  unique_opens_non_prefetched: `kind = 'unique_human_open'`,
+  unique_opens: unique('open'),
+  unique_opens_non_prefetched: unique('human_open'),
   clicks: `kind = 'email.clicked'`,
-  unique_clicks: `kind = 'unique_click'`,
+  unique_clicks: unique('click'),
   unsubscribes: `kind IN ('email.unsubscribed', 'email.list_unsubscribed')`,
 };
 
@@ -115,6 +128,18 @@ export function emailFoldStatement(source: string): string {
           WHERE i.type = 'email.opened' AND NOT i.prefetched AND i.recipient_id IS NOT NULL
         UNION ALL SELECT i.recipient_id || ':unique_click', 'unique_click'
           WHERE i.type = 'email.clicked' AND i.recipient_id IS NOT NULL
+        -- The first open, human open and click per value of each client facet.
+        UNION ALL SELECT i.recipient_id || ':unique_' || u.what || '@' || f.facet || ':' || f.value,
+          'unique_' || u.what || '@' || f.facet
+          FROM (SELECT CASE WHEN i.type IN ('email.opened', 'email.clicked')
+            THEN email.mail_client_of(i.user_agent) END) AS cl (client)
+          CROSS JOIN LATERAL (VALUES ('email_client', cl.client[1]), ('os', cl.client[2]),
+            ('device_type', cl.client[3])) AS f (facet, value)
+          CROSS JOIN LATERAL (VALUES ('open', i.type = 'email.opened'),
+            ('human_open', i.type = 'email.opened' AND NOT i.prefetched),
+            ('click', i.type = 'email.clicked')) AS u (what, applies)
+          WHERE i.type IN ('email.opened', 'email.clicked') AND i.recipient_id IS NOT NULL
+            AND u.applies AND f.value IS NOT NULL
       ) AS c (key, kind)
     ), claimed AS (
       INSERT INTO email.stats_folded_events (key)
@@ -139,10 +164,10 @@ export function emailFoldStatement(source: string): string {
       FROM picked c
       JOIN email.messages m ON m.id = c.message_id
       LEFT JOIN email.recipients rc ON rc.id = c.recipient_id
-      -- Opens and clicks (and the first of each) by the client that made them.
+      -- Opens and clicks (and the first of each per client facet) by the client that made them.
       CROSS JOIN LATERAL (
-        SELECT CASE WHEN c.kind IN ('email.opened', 'email.clicked', 'unique_open',
-          'unique_human_open', 'unique_click') THEN email.mail_client_of(c.user_agent) END
+        SELECT CASE WHEN c.kind IN ('email.opened', 'email.clicked') OR c.kind ~ ${FACET_UNIQUE}
+          THEN email.mail_client_of(c.user_agent) END
       ) AS cl (client)
     ), grouped AS (
       -- Facts alike in every dimension are expanded once, with their number and their
@@ -180,6 +205,9 @@ export function emailFoldStatement(source: string): string {
           WHERE d.dimension NOT IN ('', 'category', 'tag_name')
       ) AS scoped (dimension)
       WHERE d.value IS NOT NULL
+        -- A facet's first open or click counts in that facet's rows only.
+        AND (f.kind !~ ${FACET_UNIQUE}
+          OR split_part(scoped.dimension, '@', 1) = split_part(f.kind, '@', 2))
     ), deltas AS (
       SELECT workspace_id, dimension, value, bucket, ${figures}
       FROM keyed GROUP BY workspace_id, dimension, value, bucket

@@ -92,6 +92,18 @@ const CASES: readonly Case[] = [
     'ChromeOS',
     'desktop',
   ],
+  [
+    'Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 10.0; Tablet PC 2.0; Microsoft Outlook 16.0)',
+    'Outlook',
+    'Windows',
+    'desktop',
+  ],
+  [
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X)\nAppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+    'Apple Mail',
+    'iOS',
+    'mobile',
+  ],
   ['curl/8.4.0', null, null, null],
   ["it's O'Reilly", null, null, null],
   ['', null, null, null],

@@ -43,8 +43,12 @@ const SYSTEMS: readonly Rule[] = [
   ['Linux', 'Linux|X11'],
 ];
 
-/** An iPad says `Mobile/...` too; an Android phone says `Mobile`, a tablet does not. */
+/**
+ * An iPad says `Mobile/...` too; an Android phone says `Mobile`, a tablet does not; Windows
+ * says `Tablet PC` on touch laptops.
+ */
 const DEVICES: readonly Rule[] = [
+  ['desktop', 'Windows NT|ms-office|MSOffice'],
   ['tablet', 'iPad|Tablet'],
   ['mobile', 'iPhone|iPod|Mobile|Outlook-iOS|Outlook-Android'],
   ['tablet', 'Android'],
@@ -60,10 +64,11 @@ export interface MailClient {
   device_type: string | null;
 }
 
+// `s`: a dot matches a line break too, as in PostgreSQL.
 const compiled = (rules: readonly Rule[]) =>
-  rules.map(([value, pattern]) => [value, new RegExp(pattern, 'i')] as const);
+  rules.map(([value, pattern]) => [value, new RegExp(pattern, 'is')] as const);
 const [clients, systems, devices] = [CLIENTS, SYSTEMS, DEVICES].map(compiled);
-const proxy = new RegExp(PROXY, 'i');
+const proxy = new RegExp(PROXY, 'is');
 
 const first = (rules: ReturnType<typeof compiled>, agent: string) =>
   rules.find(([, pattern]) => pattern.test(agent))?.[0] ?? null;

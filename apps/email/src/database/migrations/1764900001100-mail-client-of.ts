@@ -35,6 +35,7 @@ export class MailClientOf1764900001100 implements MigrationInterface {
           WHEN btrim(coalesce(agent, ''), E' \t') ~* 'Linux|X11' THEN 'Linux' END END, CASE
           WHEN btrim(coalesce(agent, ''), E' \t') ~* 'GoogleImageProxy|ggpht\.com|YahooMailProxy|^Mozilla/5\.0$' THEN NULL
           ELSE CASE
+          WHEN btrim(coalesce(agent, ''), E' \t') ~* 'Windows NT|ms-office|MSOffice' THEN 'desktop'
           WHEN btrim(coalesce(agent, ''), E' \t') ~* 'iPad|Tablet' THEN 'tablet'
           WHEN btrim(coalesce(agent, ''), E' \t') ~* 'iPhone|iPod|Mobile|Outlook-iOS|Outlook-Android' THEN 'mobile'
           WHEN btrim(coalesce(agent, ''), E' \t') ~* 'Android' THEN 'tablet'
