@@ -707,7 +707,16 @@ describe('email stats through the gateway', () => {
   });
 
   it('answers generated bad queries with 4xx, never 500', async () => {
-    const paths = ['summary', 'daily', 'hourly', 'tags', 'bounce-codes', 'clients', 'broadcasts'];
+    const paths = [
+      'summary',
+      'daily',
+      'hourly',
+      'tags',
+      'bounce-codes',
+      'clients',
+      'mailbox-providers',
+      'broadcasts',
+    ];
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...paths),
