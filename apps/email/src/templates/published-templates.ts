@@ -19,13 +19,13 @@ import type { LiveTemplateRow, StoredLanguageContent } from './published-templat
 import { guardOf, RecentLiveTemplates } from './recent-live-templates';
 import type { TemplatePinGuard } from './recent-live-templates';
 
-/** How a send or a broadcast names a template, and where in its request (`template`). */
 /** A published version as `PublishedTemplates.snapshot` keeps it: plain JSON. */
 export interface TemplateVersionSnapshot {
   row: LiveTemplateRow;
   contents: StoredLanguageContent[];
 }
 
+/** How a send or a broadcast names a template, and where in its request (`template`). */
 export interface TemplateRef {
   id?: string;
   slug?: string;
