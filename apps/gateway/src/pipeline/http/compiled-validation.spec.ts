@@ -61,6 +61,10 @@ function plainFor(type: object): fc.Arbitrary<Record<string, unknown>> {
     fc.boolean(),
     fc.constant(null),
     fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.dictionary(fc.constantFrom('toString', 'constructor', 'valueOf', 'x'), fc.string(), {
+      maxKeys: 2,
+    }),
   );
   return fc.dictionary(fc.constantFrom(...names, 'unknown', 'toString'), value, { maxKeys: 6 });
 }
@@ -99,7 +103,17 @@ describe('compiledCheck', () => {
     expect(built).toBeInstanceOf(Colour);
     expect(built).toStrictEqual(asRequestDto(Colour, { name: 'sky', shades: ['red'] }));
     expect(build?.({ name: 'sky', colour: 'red' })).toBeUndefined();
-    expect(build?.({ name: { first: 'sky' } })).toBeUndefined();
+    // Objects and arrays are copied as class-transformer copies them.
+    const nested = JSON.parse('{"name": {"first": "sky", "tags": [1, {"a": null}]}}') as object;
+    expect(build?.(nested)).toStrictEqual(asRequestDto(Colour, nested));
+    expect((build?.(nested) as { name: unknown }).name).not.toBe(
+      (nested as { name: unknown }).name,
+    );
+    // Keys class-transformer drops, and depths it may refuse, are left to it.
+    for (const key of ['__proto__', 'constructor', 'toString'])
+      expect(build?.(JSON.parse(`{"name": {"${key}": "x"}}`))).toBeUndefined();
+    const deep = JSON.parse(`{"name": ${'['.repeat(40)}1${']'.repeat(40)}}`) as object;
+    expect(build?.(deep)).toBeUndefined();
     expect(compiledBuild(Trimmed)).toBeNull();
     expect(compiledBuild(Outer)).toBeNull();
   });

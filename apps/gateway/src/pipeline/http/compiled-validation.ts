@@ -144,9 +144,8 @@ const builds = new WeakMap<object, InstanceBuild | null>();
 
 /**
  * What `plainToInstance(type, plain, { exposeDefaultValues: true })` makes of a body whose keys
- * are all the DTO's validated properties and whose values are strings, numbers, booleans, null
- * or arrays of those: `new type()` with those values (arrays copied), built without
- * class-transformer's per-key metadata lookups. Null for a class with class-transformer
+ * are all the DTO's validated properties: `new type()` with their values (arrays and objects
+ * copied, as class-transformer copies them), built without its per-key metadata lookups. Null for a class with class-transformer
  * decorators or accessors of its own; for any other body the build answers undefined, and the
  * caller uses plainToInstance.
  */
@@ -192,18 +191,45 @@ function compileBuild(type: new () => object): InstanceBuild | null {
     const instance = new type() as Record<string, unknown>;
     for (const key of Object.keys(plain)) {
       if (!allowed.has(key)) return undefined;
-      const value = (plain as Record<string, unknown>)[key];
-      if (Array.isArray(value)) {
-        if (!value.every(isScalar)) return undefined;
-        instance[key] = value.slice();
-      } else if (isScalar(value)) {
-        instance[key] = value;
-      } else {
-        return undefined;
-      }
+      const value = jsonCopy((plain as Record<string, unknown>)[key], 0);
+      if (value === UNSURE) return undefined;
+      instance[key] = value;
     }
     return instance;
   };
+}
+
+const UNSURE = Symbol('unsure');
+/** Deeper values are left to class-transformer, which refuses what is too deep for it. */
+const MAX_COPY_DEPTH = 32;
+
+/**
+ * What class-transformer makes of a JSON value under a property without its decorators: the
+ * same scalars, and new arrays and plain objects holding copies. A key it would skip (one that
+ * `Object.prototype` has: `__proto__`, `constructor`, `toString`...) or a value nested deeper
+ * than `MAX_COPY_DEPTH` answers UNSURE, and the caller leaves the body to class-transformer.
+ */
+function jsonCopy(value: unknown, depth: number): unknown {
+  if (isScalar(value)) return value;
+  if (depth >= MAX_COPY_DEPTH || typeof value !== 'object') return UNSURE;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    for (const item of value) {
+      const copied = jsonCopy(item, depth + 1);
+      if (copied === UNSURE) return UNSURE;
+      copy.push(copied);
+    }
+    return copy;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return UNSURE;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value as object)) {
+    if (key in Object.prototype) return UNSURE;
+    const copied = jsonCopy((value as Record<string, unknown>)[key], depth + 1);
+    if (copied === UNSURE) return UNSURE;
+    copy[key] = copied;
+  }
+  return copy;
 }
 
 function isScalar(value: unknown): boolean {
