@@ -25,6 +25,8 @@ interface PropertyRules {
   conditions: Array<(object: unknown, value: unknown) => unknown>;
   /** `@IsDefined` first, then the others, as class-validator runs them. */
   rules: Rule[];
+  /** `@ValidateNested`: an object value must pass its own class's check. */
+  nested: boolean;
 }
 
 const compiled = new WeakMap<object, ValidCheck | null>();
@@ -64,7 +66,11 @@ function compile(type: new () => object): ValidCheck | null {
     const others = list.filter(
       (m) => m.type !== ValidationTypes.IS_DEFINED && m.type !== ValidationTypes.WHITELIST,
     );
-    const supported = [ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.CONDITIONAL_VALIDATION];
+    const supported = [
+      ValidationTypes.CUSTOM_VALIDATION,
+      ValidationTypes.CONDITIONAL_VALIDATION,
+      ValidationTypes.NESTED_VALIDATION,
+    ];
     if (others.some((m) => !supported.includes(m.type))) return null;
     const rulesOf = (kind: string): Rule[] =>
       list
@@ -89,6 +95,7 @@ function compile(type: new () => object): ValidCheck | null {
         ...rulesOf(ValidationTypes.IS_DEFINED),
         ...rulesOf(ValidationTypes.CUSTOM_VALIDATION),
       ],
+      nested: others.some((m) => m.type === ValidationTypes.NESTED_VALIDATION),
     });
   }
   return (instance) => {
@@ -102,9 +109,23 @@ function compile(type: new () => object): ValidCheck | null {
         canValidate = !!condition(object, value) && canValidate;
       if (!canValidate) continue;
       for (const rule of property.rules) if (!passes(rule, object, value)) return false;
+      if (property.nested && !nestedPasses(value)) return false;
     }
     return true;
   };
+}
+
+/**
+ * `@ValidateNested` as class-validator runs it: nothing to check when absent; an object is
+ * validated against its own class (here, that class's check). An array, a set or a map (checked
+ * item by item) is left to class-validator, as is anything else (which it refuses).
+ */
+function nestedPasses(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value) || value instanceof Set || value instanceof Map) return false;
+  const check = compiledCheck(value.constructor as new () => object);
+  return check !== null && check(value);
 }
 
 function passes(rule: Rule, object: Record<string, unknown>, value: unknown): boolean {
@@ -160,8 +181,9 @@ export function compiledBuild<T extends object>(
   return build as ((plain: unknown) => T | undefined) | null;
 }
 
-function compileBuild(type: new () => object): InstanceBuild | null {
-  const names = Object.keys(
+/** The properties class-validator knows of a class (none for `Number`, `Object`...). */
+function validatedNames(type: new () => object): string[] {
+  return Object.keys(
     getMetadataStorage().groupByPropertyName(
       getMetadataStorage().getTargetValidationMetadatas(
         type,
@@ -172,14 +194,28 @@ function compileBuild(type: new () => object): InstanceBuild | null {
       ),
     ),
   );
+}
+
+function compileBuild(type: new () => object): InstanceBuild | null {
+  const names = validatedNames(type);
   const storage = defaultMetadataStorage;
   if (storage.getExposedMetadatas(type).length || storage.getExcludedMetadatas(type).length)
     return null;
   const blank = new type() as Record<string, unknown>;
+  const nestedTypes = new Map<string, new () => object>();
   for (const name of names) {
     if (name === '__proto__' || name === 'constructor' || typeof blank[name] === 'function')
       return null;
-    if (storage.findTypeMetadata(type, name)) return null;
+    const typed = storage.findTypeMetadata(type, name);
+    if (typed) {
+      // `@Type(() => Dto)` of a validated class alone: a conversion (`Number`, `Date`), a
+      // discriminator or a map is class-transformer's to do.
+      if (typed.options?.discriminator || typed.reflectedType === Map || !typed.typeFunction)
+        return null;
+      const target = typed.typeFunction() as new () => object;
+      if (!validatedNames(target).length) return null;
+      nestedTypes.set(name, target);
+    }
     if (storage.findTransformMetadatas(type, name, TransformationType.PLAIN_TO_CLASS).length)
       return null;
     for (let at: unknown = type.prototype; at; at = Object.getPrototypeOf(at))
@@ -191,12 +227,21 @@ function compileBuild(type: new () => object): InstanceBuild | null {
     const instance = new type() as Record<string, unknown>;
     for (const key of Object.keys(plain)) {
       if (!allowed.has(key)) return undefined;
-      const value = jsonCopy((plain as Record<string, unknown>)[key], 0);
+      const raw = (plain as Record<string, unknown>)[key];
+      const nestedType = nestedTypes.get(key);
+      const value = nestedType ? nestedBuild(nestedType, raw) : jsonCopy(raw, 0);
       if (value === UNSURE) return undefined;
       instance[key] = value;
     }
     return instance;
   };
+}
+
+/** A `@Type` property's plain object, built as its class; any other value is left to class-transformer. */
+function nestedBuild(type: new () => object, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return UNSURE;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return UNSURE;
+  return compiledBuild(type)?.(value) ?? UNSURE;
 }
 
 const UNSURE = Symbol('unsure');
