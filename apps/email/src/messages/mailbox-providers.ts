@@ -1,3 +1,4 @@
+import { sqlLiteral } from '@switchboard/persistence';
 /**
  * The mailbox provider of a recipient, as the SDK's lowercase classifier (`gmail`, `microsoft`,
  * `yahoo`, `apple`, ...), from the domain of its address: the consumer domains of the largest
@@ -68,15 +69,14 @@ export function mailboxProviderOf(address: string): string | null {
  * so PostgreSQL inlines it into the fold instead of calling it per row.
  */
 export function mailboxProviderSql(): string {
-  const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
   const providers = [...new Set(DOMAINS.map(([provider]) => provider))];
   const exact = providers.map((provider) => {
     const domains = DOMAINS.filter(([p]) => p === provider).flatMap(([, list]) => list);
-    return `WHEN lower(domain) IN (${domains.map(quoted).join(', ')}) THEN ${quoted(provider)}`;
+    return `WHEN lower(domain) IN (${domains.map(sqlLiteral).join(', ')}) THEN ${sqlLiteral(provider)}`;
   });
   const regional = FAMILIES.map(
     ([provider, names]) =>
-      `WHEN lower(domain) ~ ${quoted(familyPattern(names))} THEN ${quoted(provider)}`,
+      `WHEN lower(domain) ~ ${sqlLiteral(familyPattern(names))} THEN ${sqlLiteral(provider)}`,
   );
   return `SELECT CASE ${[...exact, ...regional].join(' ')} END`;
 }

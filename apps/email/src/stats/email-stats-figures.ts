@@ -65,12 +65,7 @@ export function deliveryOf(counts: EmailStatsCounts, withAccepted: boolean): Ema
 /** The SDK's engagement block; rates over `base` (effective delivered, or delivered). */
 export function engagementOf(counts: EmailStatsCounts, base: number): EmailEngagementStats {
   return {
-    opens: counts.opens,
-    opens_non_prefetched: counts.opens_non_prefetched,
-    unique_opens: counts.unique_opens,
-    unique_opens_non_prefetched: counts.unique_opens_non_prefetched,
-    clicks: counts.clicks,
-    unique_clicks: counts.unique_clicks,
+    ...engagementCountsOf(counts),
     unsubscribes: counts.unsubscribes,
     open_rate: rate(counts.unique_opens_non_prefetched, base),
     click_rate: rate(counts.unique_clicks, base),

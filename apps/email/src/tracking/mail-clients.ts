@@ -1,3 +1,5 @@
+import { sqlLiteral } from '@switchboard/persistence';
+import { PROXY_AGENTS } from './prefetch';
 /**
  * The mail client, operating system and device type behind an open or a click, from its user
  * agent: the SDK's `email_client` (`Gmail`, `Apple Mail`, `Outlook`, ...), `os` (`iOS`,
@@ -56,7 +58,7 @@ const DEVICES: readonly Rule[] = [
 ];
 
 /** A proxy fetches for every device: only the client is known. */
-const PROXY = 'GoogleImageProxy|ggpht\\.com|YahooMailProxy|^Mozilla/5\\.0$';
+const PROXY = `${PROXY_AGENTS}|^Mozilla/5\\.0$`;
 
 export interface MailClient {
   email_client: string | null;
@@ -90,12 +92,11 @@ export function mailClientOf(userAgent: string | null | undefined): MailClient {
  * device_type]` by the same rules. No `FROM`, so PostgreSQL inlines it into the fold.
  */
 export function mailClientSql(): string {
-  const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
   const a = `btrim(coalesce(agent, ''), E' \\t')`;
   const firstOf = (rules: readonly Rule[]) =>
-    `CASE ${rules.map(([value, pattern]) => `WHEN ${a} ~* ${quoted(pattern)} THEN ${quoted(value)}`).join(' ')} END`;
+    `CASE ${rules.map(([value, pattern]) => `WHEN ${a} ~* ${sqlLiteral(pattern)} THEN ${sqlLiteral(value)}`).join(' ')} END`;
   const unlessProxied = (rules: readonly Rule[]) =>
-    `CASE WHEN ${a} ~* ${quoted(PROXY)} THEN NULL ELSE ${firstOf(rules)} END`;
+    `CASE WHEN ${a} ~* ${sqlLiteral(PROXY)} THEN NULL ELSE ${firstOf(rules)} END`;
   return `SELECT CASE WHEN ${a} = '' THEN ARRAY[NULL, NULL, NULL]::text[]
       ELSE ARRAY[${firstOf(CLIENTS)}, ${unlessProxied(SYSTEMS)}, ${unlessProxied(DEVICES)}] END`;
 }

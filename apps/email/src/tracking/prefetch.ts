@@ -11,4 +11,6 @@ export function isPrefetched(userAgent: string | null): boolean {
   return agent === 'Mozilla/5.0' || PROXY.test(agent);
 }
 
-const PROXY = /GoogleImageProxy|ggpht\.com|YahooMailProxy/i;
+/** The inbox proxies' user agents, as a pattern (the client breakdown reads them too). */
+export const PROXY_AGENTS = 'GoogleImageProxy|ggpht\\.com|YahooMailProxy';
+const PROXY = new RegExp(PROXY_AGENTS, 'i');
