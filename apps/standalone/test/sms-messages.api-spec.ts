@@ -392,6 +392,9 @@ describe('SMS messages through the gateway', () => {
     });
     const events = await bird.sms.listEvents(message.id);
     expect(events.data.map((e) => e.type)).toEqual(['sms.accepted', 'sms.failed']);
+    // The SDK names the carrier only on sent and delivered events.
+    expect(events.data[1]).not.toHaveProperty('carrier');
+    expect(events.data[1].error).toEqual(expect.objectContaining({ code: 'invalid_destination' }));
   });
 
   it('sends once per Idempotency-Key, replaying the first answer', async () => {
@@ -556,6 +559,15 @@ describe('SMS messages through the gateway', () => {
     // Both carriers here route by prefix (31, 44): a German number has none.
     const unroutable = await send({ ...base, from: 'Acme', to: '+4915112345678' });
     expect(unroutable.body.error).toMatchObject({ code: 'E01023', details: [{ param: 'to' }] });
+    // Too short for any country, and a US number without its country code (read as Swiss).
+    for (const to of ['+12345', '4155550100']) {
+      const impossible = await send({ ...base, from: 'Acme', to });
+      expect({ to, status: impossible.status, error: impossible.body.error }).toMatchObject({
+        to,
+        status: 422,
+        error: { code: 'E01023', details: [{ param: 'to' }] },
+      });
+    }
     // Held, but without the sms capability.
     expect((await send({ ...base, from: '+31612349999' })).body.error?.code).toBe('E01027');
     expect((await send({ ...base, from: 'AcmeOtp', category: 'marketing' })).body.error?.code).toBe(
@@ -796,6 +808,9 @@ describe('SMS messages through the gateway', () => {
     expect(suppressions.data).toEqual([
       expect.objectContaining({ originator: '3434', reason: 'keyword_stop' }),
     ]);
+    // The `to` filter finds a message received on a short code by the code as held.
+    const received = await bird.sms.list({ direction: 'inbound', to: '3434' });
+    expect(received.data).toEqual([expect.objectContaining({ to: '3434', text: 'STOP' })]);
 
     await dutch.sendInbound({
       from: '31655550078',

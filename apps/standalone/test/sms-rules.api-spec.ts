@@ -168,8 +168,16 @@ describe('SMS templates, keyword rules and suppressions through the gateway', ()
         reply: 'Arrêt',
       });
       expect(uncovered.body).toMatchObject({ error: { code: 'E01030', param: 'country' } });
+      // Only custom rules apply worldwide or where no defaults are shipped.
+      const confirmUncovered = await api('POST', '/v1/sms/keyword-rules', {
+        operation: 'confirm',
+        country: 'FR',
+        keywords: ['OUI'],
+      });
+      expect(confirmUncovered.body).toMatchObject({ error: { code: 'E01030', param: 'country' } });
       const cases: Array<[Record<string, unknown>, string]> = [
         [{ operation: 'stop', reply: 'Bye' }, 'country'],
+        [{ operation: 'confirm', keywords: ['YES'] }, 'country'],
         [{ operation: 'stop', country: 'CA', reply: 'Bye' }, 'language'],
         [{ operation: 'help', country: 'US', language: 'en', reply: 'x' }, 'language'],
         [{ operation: 'custom', country: 'NL', reply: 'x' }, 'keywords'],

@@ -58,7 +58,10 @@ export async function resolveRuleScope(
     }
   }
   const operation = input.operation;
-  if (COUNTRY_OPERATIONS.has(operation) && !country && problems.length === before)
+  // Only a custom rule may apply worldwide (the SDK's `country`): every other operation acts
+  // on one country's keywords.
+  const worldwideAllowed = operation === 'custom';
+  if (!worldwideAllowed && !country && problems.length === before)
     problems.push({
       param: 'country',
       message: `is required for a ${operation} rule (or a number in E.164 to derive it from)`,
@@ -84,7 +87,7 @@ export async function resolveRuleScope(
     });
   }
   if (problems.length > before) return undefined;
-  if (COUNTRY_OPERATIONS.has(operation) && !COVERED_COUNTRIES.has(country as string))
+  if (!worldwideAllowed && !COVERED_COUNTRIES.has(country as string))
     throw invalid(
       'country',
       `${country} has no default keyword coverage: only custom rules work there (covered: ${[...COVERED_COUNTRIES].join(', ')})`,

@@ -85,14 +85,19 @@ export function toMessageDto(row: SmsMessageRow): SmsMessage {
   return message;
 }
 
+const IDENTIFIED_CARRIER_EVENTS: ReadonlySet<string> = new Set(['sms.sent', 'sms.delivered']);
+
 export function toEventDto(row: SmsEventRow): SmsEvent {
   const event: SmsEvent = {
     id: row.id,
     type: row.type,
     occurred_at: new Date(row.occurred_at).toISOString(),
   };
-  if (row.carrier) event.carrier = row.carrier;
-  if (row.mcc_mnc) event.mcc_mnc = row.mcc_mnc;
+  // The SDK names the carrier only on these two; a failure's carrier is in its error's detail.
+  if (IDENTIFIED_CARRIER_EVENTS.has(row.type)) {
+    if (row.carrier) event.carrier = row.carrier;
+    if (row.mcc_mnc) event.mcc_mnc = row.mcc_mnc;
+  }
   if (row.error) event.error = row.error;
   return event;
 }

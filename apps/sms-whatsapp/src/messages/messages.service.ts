@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { phoneNumber, SMS_LIMITS, SmsErrors } from '@switchboard/contracts';
+import { SMS_LIMITS, SmsErrors } from '@switchboard/contracts';
 import type {
   ListSmsMessagesRequest,
   RequestContext,
@@ -40,8 +40,9 @@ export class MessagesService {
         ...request,
         created_after: createdAfter,
         requested_after: request.created_after,
-        // Stored canonical: a number in any spelling finds its messages.
-        to: request.to && (phoneNumber(request.to) ?? request.to),
+        // Stored canonical: a number in any spelling finds its messages, and a short code (the
+        // `to` of a message received on one) stays as held.
+        to: request.to && senderSpelling(request.to),
         from: request.from && senderSpelling(request.from),
       },
       this.cursors,

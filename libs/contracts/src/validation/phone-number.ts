@@ -9,11 +9,25 @@ const PHONE_PUNCTUATION = /[\s().\-/]/g;
  * parentheses are ignored.
  */
 export function phoneNumber(value: string): string | undefined {
-  const stripped = value.trim().replace(PHONE_PUNCTUATION, '');
-  if (!/^\+?\d+$/.test(stripped)) return undefined;
-  const parsed = parsePhoneNumberFromString(stripped.startsWith('+') ? stripped : `+${stripped}`);
+  const parsed = parsedPhoneNumber(value);
   const e164 = parsed?.number;
   return e164 && /^\+\d{4,15}$/.test(e164) ? e164 : undefined;
+}
+
+/**
+ * `phoneNumber`, and only when its length is possible for its country code: the recipient of a
+ * send, which would otherwise be accepted and fail at the carrier (`+12345`), or go to another
+ * country when the country code was left out (`4155550100` reads as Swiss).
+ */
+export function routablePhoneNumber(value: string): string | undefined {
+  const parsed = parsedPhoneNumber(value);
+  return parsed?.isPossible() ? phoneNumber(parsed.number) : undefined;
+}
+
+function parsedPhoneNumber(value: string) {
+  const stripped = value.trim().replace(PHONE_PUNCTUATION, '');
+  if (!/^\+?\d+$/.test(stripped)) return undefined;
+  return parsePhoneNumberFromString(stripped.startsWith('+') ? stripped : `+${stripped}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import {
   measureSms,
-  phoneNumber,
+  routablePhoneNumber,
   SMS_CATEGORIES,
   SMS_MAX_SEGMENTS,
   SMS_PREVIEW_FIELDS,
@@ -121,7 +121,7 @@ export function normaliseSend(
     }
   }
 
-  const to = typeof body.to === 'string' ? phoneNumber(body.to) : undefined;
+  const to = typeof body.to === 'string' ? routablePhoneNumber(body.to) : undefined;
   if (body.to === undefined)
     report(
       'to',
@@ -131,7 +131,7 @@ export function normaliseSend(
   else if (!to)
     report(
       'to',
-      'must be a phone number in E.164 with its country code, such as +14155550100',
+      'must be a phone number in E.164 with its country code, such as +14155550100, and of a length its country allows',
       SmsErrors.SMSInvalidRecipient,
     );
 
