@@ -248,6 +248,21 @@ describe('Verify through the gateway', () => {
     expect(smsCodes(to)).toHaveLength(5);
   }, 30_000);
 
+  it('holds the hourly cap for concurrent creates that share a phone number beside different emails', async () => {
+    const to = nextPhone();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        raw('', { to: { phone_number: to, email: `cap-${n}@example.com` } }),
+      ),
+    );
+    // Distinct recipients, so each is a new verification; their sends share the phone's cap.
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(3);
+    await lastSmsCode(to, 5);
+    await sleep(300);
+    expect(smsCodes(to)).toHaveLength(5);
+  });
+
   it('counts 20 concurrent wrong checks atomically: never more than the limit, then the right code is refused', async () => {
     const to = nextPhone();
     await bird.verify.verifications.create({ to: { phone_number: to } });

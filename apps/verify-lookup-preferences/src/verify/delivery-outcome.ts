@@ -19,12 +19,15 @@ const FINAL_EVENTS: Record<string, string | null> = {
   'sms.failed': 'carrier_rejected',
   'sms.undelivered': 'undelivered',
   'sms.expired': 'delivery_timeout',
+  // Accepted, then refused before the carrier (an opt-out or a sender withdrawn meanwhile).
+  'sms.rejected': 'channel_unavailable',
   'email.delivered': null,
   'email.bounced': 'hard_bounce',
   // Refused at processing (an opt-out covering transactional mail, say): never sent.
   'email.rejected': 'undelivered',
   'whatsapp.delivered': null,
   'whatsapp.failed': 'undelivered',
+  'whatsapp.rejected': 'channel_unavailable',
 };
 
 /**

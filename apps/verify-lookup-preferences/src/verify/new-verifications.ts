@@ -94,10 +94,17 @@ export class NewVerifications {
             })),
           );
           const at = new Date();
+          // Recipients differ within a round, but their first addresses may not (one phone
+          // number beside several emails): each send spends its address's slot for the next.
+          const spending = new Map<string, readonly Date[]>();
           const rows = fresh.flatMap((entry) => {
-            const slots = spent.get(`${entry.item.workspaceId} ${addressOf(entry)}`) ?? [];
+            const address = `${entry.item.workspaceId} ${addressOf(entry)}`;
+            const slots = spending.get(address) ?? spent.get(address) ?? [];
             const refusal = this.sendCap.refusalFor(slots, at);
-            if (!refusal) return [this.draft(entry.item, at)];
+            if (!refusal) {
+              spending.set(address, [...slots, at]);
+              return [this.draft(entry.item, at)];
+            }
             failures[entry.index] = refusal;
             return [];
           });

@@ -48,7 +48,10 @@ export class VerificationAttemptsRepository {
     );
   }
 
-  /** `slotsSpent` for many addresses in one statement, by `workspace address`. */
+  /**
+   * `slotsSpent` for many addresses in one statement, by `workspace address`. An address may be
+   * asked for more than once (recipients sharing a phone number): each slot still counts once.
+   */
   async slotsSpentMany(
     runner: SqlRunner,
     addresses: Array<{ workspaceId: string; address: string }>,
@@ -57,7 +60,7 @@ export class VerificationAttemptsRepository {
       await runner.query(
         `SELECT a.workspace_id, a.address, array_agg(a.created_at ORDER BY a.created_at) AS sent
          FROM ${ATTEMPTS} a
-         JOIN unnest($1::text[], $2::text[]) AS r(workspace_id, address)
+         JOIN (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS r(workspace_id, address)
            ON a.workspace_id = r.workspace_id AND a.address = r.address
          WHERE a.counts_toward_cap AND a.created_at > clock_timestamp() - interval '1 hour'
          GROUP BY a.workspace_id, a.address`,
