@@ -448,6 +448,13 @@ describe('SMS messages through the gateway', () => {
     expect(message.text).toBe('**REDACTED**');
     expect((await bird.sms.get(message.id)).text).toBe('**REDACTED**');
     await dutch.waitFor(() => dutch.messages.some((m) => m.text === text));
+    // Written as free text, the code is kept only until the carrier has it.
+    await final(message.id);
+    const stored = await platform.db.query(
+      `SELECT text, redacted_text FROM sms_whatsapp.sms_messages WHERE id = $1`,
+      [message.id],
+    );
+    expect(stored.rows).toEqual([{ text: '**REDACTED**', redacted_text: null }]);
   });
 
   it('sends a template from the workspace number, its category from the template', async () => {
@@ -711,6 +718,33 @@ describe('SMS messages through the gateway', () => {
     expect(old.data).toHaveLength(3);
     const future = await bird.sms.list({ created_before: '2000-01-01T00:00:00Z' });
     expect(future.data).toHaveLength(0);
+  });
+
+  it('answers a message past its 30 days 404, with its timeline', async () => {
+    const message = await bird.sms.send({
+      to: '+31612340001',
+      from: 'Acme',
+      text: 'Kept a month',
+      category: 'service',
+    });
+    await final(message.id);
+    await platform.db.query(
+      `UPDATE sms_whatsapp.sms_messages SET created_at = now() - interval '32 days' WHERE id = $1`,
+      [message.id],
+    );
+    for (const path of [message.id, `${message.id}/events`]) {
+      const gone = await call<{ error: { code: string } }>(
+        platform.base,
+        'GET',
+        `/v1/sms/messages/${path}`,
+        { token: acme.api_key.secret },
+      );
+      expect({ path, status: gone.status, code: gone.body.error?.code }).toEqual({
+        path,
+        status: 404,
+        code: 'E04059',
+      });
+    }
   });
 
   it('stores an inbound message for the workspace holding the number, listed as received', async () => {

@@ -4,6 +4,7 @@ export * from './migrate';
 export * from './readiness';
 export * from './pg-errors';
 export * from './like-pattern';
+export * from './in-chunks';
 export * from './idempotency/idempotent-write';
 export * from './idempotency/idempotency-purger';
 export * from './idempotency/idempotent-writes';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
 import { SmsKeywordsModule } from '../keywords';
-import { SmsMessagesModule } from '../messages';
+import { SmsMessagesModule, SmsRetention, SmsRetentionRepository } from '../messages';
 import { SmsCarrierListener } from './carrier-listener';
 import { InboundRepository } from './inbound.repository';
 import { ReceiptsRepository } from './receipts.repository';
@@ -13,7 +13,7 @@ import { SubmitRunner } from './submit.runner';
 /**
  * The background part of SMS messages: submitting accepted messages to the carriers, the
  * receipts and inbound messages the carriers send back, and the messages whose final receipt
- * never came. The carriers bind here, in the
+ * never came, and the messages past their 30 days. The carriers bind here, in the
  * background part only. Inbound messages go through the keyword rules (`INBOUND_RULES`).
  */
 @Module({
@@ -26,6 +26,8 @@ import { SubmitRunner } from './submit.runner';
     ReceiptTimeouts,
     InboundRepository,
     SmsCarrierListener,
+    SmsRetention,
+    SmsRetentionRepository,
   ],
 })
 export class SmsDeliveryModule {}

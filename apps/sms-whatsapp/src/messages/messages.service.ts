@@ -10,6 +10,7 @@ import { CursorCodec } from '@switchboard/persistence';
 import type { Page } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { toEventDto, toMessageDto } from './message.mapper';
+import type { SmsMessageRow } from './message.mapper';
 import { MessagesRepository } from './messages.repository';
 import { senderSpelling } from './accept/sender-rules';
 
@@ -25,7 +26,7 @@ export class MessagesService {
 
   async get(context: RequestContext, messageId: string): Promise<SmsMessage> {
     const row = await this.repository.findMessage(workspaceOf(context), messageId);
-    if (!row) throw new AppError(SmsErrors.SmsMessageNotFound);
+    if (!retained(row)) throw new AppError(SmsErrors.SmsMessageNotFound);
     return toMessageDto(row);
   }
 
@@ -56,7 +57,7 @@ export class MessagesService {
     type: string | undefined,
   ): Promise<{ data: SmsEvent[] }> {
     const workspaceId = workspaceOf(context);
-    if (!(await this.repository.findMessage(workspaceId, messageId)))
+    if (!retained(await this.repository.findMessage(workspaceId, messageId)))
       throw new AppError(SmsErrors.SmsMessageNotFound);
     const rows = await this.repository.listEvents(workspaceId, messageId, type);
     return { data: rows.map(toEventDto) };
@@ -70,4 +71,12 @@ export class MessagesService {
 export function retentionBound(now: Date): Date {
   const day = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   return new Date(day - SMS_LIMITS.retentionDays * DAY_MS);
+}
+
+/**
+ * Whether a message is still within the 30 days it is kept (the SDK: older ones "cannot be
+ * retrieved"); the retention deletes it within ten minutes of leaving them.
+ */
+function retained(row: SmsMessageRow | undefined): row is SmsMessageRow {
+  return row !== undefined && new Date(row.created_at) >= retentionBound(new Date());
 }

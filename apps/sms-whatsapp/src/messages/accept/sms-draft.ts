@@ -1,4 +1,4 @@
-import { measureSms } from '@switchboard/contracts';
+import { measureSms, SMS_REDACTED_TEXT } from '@switchboard/contracts';
 import type { SmsCategory, SmsMessage, SmsTag } from '@switchboard/contracts';
 import { newId } from '@switchboard/persistence';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
@@ -83,10 +83,11 @@ export function draftOutbound(
   },
 ): SmsDraft {
   const measure = measureSms(sms.text, { smartEncoding: sms.smartEncoding });
+  // A one-time code written as free text has no placeholders to keep: the whole body goes.
+  const kept =
+    sms.redactedText ?? (sms.category === 'authentication' ? SMS_REDACTED_TEXT : undefined);
   const redacted =
-    sms.redactedText === undefined
-      ? null
-      : measureSms(sms.redactedText, { smartEncoding: sms.smartEncoding }).text;
+    kept === undefined ? null : measureSms(kept, { smartEncoding: sms.smartEncoding }).text;
   const id = newId('sms', now.getTime());
   const segments = {
     count: measure.count,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { WHATSAPP_MESSAGE_LIMITS } from '@switchboard/contracts';
+import { inChunks } from '@switchboard/persistence';
 import { MessagesRetentionRepository } from './messages-retention.repository';
 
 const EVERY_MS = 10 * 60_000;
@@ -46,19 +47,13 @@ export class WhatsAppMessagesRetention
     const day = 86_400_000;
     const providerBound = new Date(now.getTime() - WHATSAPP_MESSAGE_LIMITS.providerIdDays * day);
     const messageBound = new Date(now.getTime() - WHATSAPP_MESSAGE_LIMITS.retentionDays * day);
-    const cleared = await inChunks(() => this.repository.clearProviderIds(providerBound, CHUNK));
-    const deleted = await inChunks(() => this.repository.deleteMessages(messageBound, CHUNK));
+    const cleared = await inChunks(CHUNK, () =>
+      this.repository.clearProviderIds(providerBound, CHUNK),
+    );
+    const deleted = await inChunks(CHUNK, () =>
+      this.repository.deleteMessages(messageBound, CHUNK),
+    );
     await this.repository.deleteClosedWindows();
     return { cleared, deleted };
-  }
-}
-
-/** Runs `step` until it handles less than a whole chunk; answers the rows it handled. */
-async function inChunks(step: () => Promise<number>): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const count = await step();
-    total += count;
-    if (count < CHUNK) return total;
   }
 }

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { inChunks } from '@switchboard/persistence';
+import { PeriodicJob } from '@switchboard/platform';
+import { retentionBound } from './messages.service';
+import { SmsRetentionRepository } from './sms-retention.repository';
+
+/** Rows per statement, so one pass never holds many locks or a long transaction. */
+const CHUNK = 5_000;
+
+/**
+ * The SDK's 30 days of SMS messages: past the bound the list and reads already use, a message
+ * goes with its timeline, parts and stats dedupe keys (the rollups keep their counts), and so do
+ * the operator's unroutable inbound messages. Runs every ten minutes in chunks; several replicas
+ * at once only repeat work already done.
+ */
+@Injectable()
+export class SmsRetention extends PeriodicJob {
+  protected readonly everyMs = 10 * 60_000;
+
+  constructor(private readonly repository: SmsRetentionRepository) {
+    super();
+  }
+
+  protected async work(): Promise<number> {
+    const { deleted, unroutable } = await this.expire();
+    return deleted + unroutable;
+  }
+
+  /** One pass: chunks until nothing is left past the bound. */
+  async expire(now = new Date()): Promise<{ deleted: number; unroutable: number }> {
+    const bound = retentionBound(now);
+    const deleted = await inChunks(CHUNK, () => this.repository.deleteMessages(bound, CHUNK));
+    const unroutable = await inChunks(CHUNK, () => this.repository.deleteUnroutable(bound, CHUNK));
+    return { deleted, unroutable };
+  }
+}
