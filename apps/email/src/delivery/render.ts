@@ -1,3 +1,5 @@
+import { escapeHtml } from '../templates/template-liquid';
+
 /**
  * Inline personalisation (the SDK's `parameters`): `{{ name }}` and `{{ order.id }}` tokens take
  * the send's values; a missing value renders empty. In HTML the value is escaped, so a
@@ -28,10 +30,3 @@ export function renderContent(
 }
 
 const TOKEN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g;
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}

@@ -32,6 +32,21 @@ describe(CompiledLanguage.name, () => {
     expect(rendered.text).toContain('Hi Ada, <b>soon</b>');
   });
 
+  it('escapes the preview text as plain text, and derives the text as publishing does', () => {
+    const rendered = new CompiledLanguage({
+      subject: 'Hi',
+      preview_text: 'Read <title> & {{ who }}',
+      html: '<body><p>Hello {{ who }}</p></body>',
+      text: null,
+    }).render({ parameters: { who: 'Ann "Bee"' } }, true);
+    expect(rendered.html).toContain(
+      '>Read &lt;title&gt; &amp; Ann &quot;Bee&quot;</div><p>Hello Ann &#34;Bee&#34;</p>',
+    );
+    // What a send of the published version carries: no preheader, the value as written.
+    expect(rendered.text).toBe('Hello Ann "Bee"');
+    expect(rendered.text).toBe(textFromHtml('<p>Hello Ann "Bee"</p>'));
+  });
+
   it('throws on a missing parameter when strict, renders it empty otherwise', () => {
     const compiled = new CompiledLanguage(content);
     expect(compiled.missing({ order_id: 1 })).toEqual(['items', 'note']);

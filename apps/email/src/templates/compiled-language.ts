@@ -44,9 +44,12 @@ export class CompiledLanguage {
 
   constructor(content: LanguageContent) {
     this.subject = plainLiquid.parse(content.subject ?? '');
-    this.previewText = content.preview_text ? htmlLiquid.parse(content.preview_text) : null;
+    // Plain text, escaped as a whole when folded into the HTML.
+    this.previewText = content.preview_text ? plainLiquid.parse(content.preview_text) : null;
     this.html = content.html ? htmlLiquid.parse(content.html) : null;
-    this.text = content.text ? plainLiquid.parse(content.text) : null;
+    // Without a text part, the text publishing would derive (a draft's preview sends as that).
+    const text = content.text ?? (content.html ? textFromHtml(content.html) : null);
+    this.text = text ? plainLiquid.parse(text) : null;
     this.variables = variablesOf(
       [this.subject, this.previewText, this.html, this.text].filter(
         (parsed): parsed is Template[] => parsed !== null,
@@ -72,14 +75,10 @@ export class CompiledLanguage {
     const subject = plainLiquid.renderSync(this.subject, scope, options) as string;
     let html = this.html ? (htmlLiquid.renderSync(this.html, scope, options) as string) : null;
     if (html !== null && this.previewText) {
-      const preview = htmlLiquid.renderSync(this.previewText, scope, options) as string;
+      const preview = plainLiquid.renderSync(this.previewText, scope, options) as string;
       if (preview.trim()) html = foldPreviewText(html, preview);
     }
-    const text = this.text
-      ? (plainLiquid.renderSync(this.text, scope, options) as string)
-      : html !== null
-        ? textFromHtml(html)
-        : null;
+    const text = this.text ? (plainLiquid.renderSync(this.text, scope, options) as string) : null;
     return { subject: subject.replace(/[\r\n]+/g, ' ').trim(), html, text };
   }
 

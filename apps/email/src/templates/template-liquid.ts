@@ -127,9 +127,20 @@ export function textFromHtml(html: string): string {
     .trim();
 }
 
-/** The hidden preheader publishing folds into the top of the HTML (inside `<body>` if any). */
+/** Text made safe to place in HTML: it can never open an element or an attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+}
+
+/**
+ * The hidden preheader publishing folds into the top of the HTML (inside `<body>` if any). The
+ * preview text is plain text, escaped here: `<title>` in it would otherwise swallow the body.
+ */
 export function foldPreviewText(html: string, previewText: string): string {
-  const preheader = `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${previewText}</div>`;
+  const preheader = `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(previewText)}</div>`;
   const body = /<body\b[^<>]*>/i.exec(html);
   if (!body) return preheader + html;
   const at = body.index + body[0].length;
