@@ -57,6 +57,9 @@ describe('lookup', () => {
       ['+442079460018', 'GB', 'fixed_line'],
       ['+448001234567', 'GB', 'toll_free'],
       ['+18005550100', 'US', 'toll_free'],
+      // Shared-cost and universal-access ranges: what a carrier calls service.
+      ['+33810123456', 'FR', 'service'],
+      ['+443001234567', 'GB', 'service'],
     ])('%s is a %s %s number', async (input, country, lineType) => {
       const answer = await bird.lookup.phoneNumber({ phone_number: input });
       expect(answer).toEqual({

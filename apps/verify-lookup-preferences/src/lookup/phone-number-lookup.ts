@@ -7,7 +7,11 @@ import type { NumberType } from 'libphonenumber-js/max';
 type LineType = PhoneNumberLookup['line_type'];
 type Classification = NonNullable<NonNullable<PhoneNumberLookup['classification']>['value']>;
 
-/** What the carrier platform would call the range; numbering plans' finer kinds are `other`. */
+/**
+ * What the carrier platform would call the range. Shared-cost, universal-access and voicemail
+ * ranges are what it calls `service` (the SDK's `LookupClassificationValue`); kinds it has no
+ * word for are `other`.
+ */
 const LINE_TYPES: Record<NonNullable<NumberType>, LineType> = {
   MOBILE: 'mobile',
   FIXED_LINE: 'fixed_line',
@@ -16,10 +20,10 @@ const LINE_TYPES: Record<NonNullable<NumberType>, LineType> = {
   TOLL_FREE: 'toll_free',
   PREMIUM_RATE: 'premium_rate',
   PAGER: 'pager',
-  SHARED_COST: 'other',
+  SHARED_COST: 'service',
   PERSONAL_NUMBER: 'other',
-  UAN: 'other',
-  VOICEMAIL: 'other',
+  UAN: 'service',
+  VOICEMAIL: 'service',
 };
 
 /** The numbering plan's allocation of the range is exactly what `classification` reports. */
