@@ -192,7 +192,7 @@ describe('preferences from SMS keywords', () => {
     expect(await bird.preferences.get(optOut.id)).toEqual(optOut);
   });
 
-  it('takes a second STOP as a repeat: the opt-out stays as first said, the repeat is on record', async () => {
+  it('takes a second STOP as a restatement: the opt-out now dates from it, and both are on record', async () => {
     const again = await texted(PERSON, 'stop', 2);
     const rows = await eventually(
       () => transitions(optOut.id),
@@ -202,7 +202,13 @@ describe('preferences from SMS keywords', () => {
       ['revoked', true, 'keyword', `sms:${stop.id}`],
       ['revoked', true, 'keyword', `sms:${again.id}`],
     ]);
-    expect(await bird.preferences.get(optOut.id)).toEqual(optOut);
+    // A grant must now postdate the second STOP, not the first.
+    expect(await bird.preferences.get(optOut.id)).toEqual({
+      ...optOut,
+      source: `sms:${again.id}`,
+      effective_at: again.created_at,
+      updated_at: expect.any(String),
+    });
   });
 
   it('records a texted START as the person’s grant, consented when they texted it', async () => {

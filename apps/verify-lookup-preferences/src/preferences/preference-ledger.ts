@@ -55,6 +55,14 @@ export class PreferenceLedger {
     if (verdict.kind === 'forbidden' && !source) throw new AppError(verdict.code);
     // Every verdict left has a current row.
     const target = current as PreferenceRow;
+    if (verdict.kind === 'restate') {
+      const row = await this.repository.replace(runner, target.id, stated);
+      const transitionId = await this.transition(runner, row, stated, true, source);
+      return {
+        created: false,
+        result: { applied: true, transition_id: transitionId, preference: toPreferenceDto(row) },
+      };
+    }
     if (verdict.kind === 'repeat') {
       const transitionId = source
         ? await this.transition(runner, target, stated, true, source)

@@ -45,10 +45,20 @@ describe(judge.name, () => {
     expect(judge(deleted, state({ effectiveAt: at(-1) }))).toEqual({ kind: 'older' });
   });
 
-  it("takes a person's STOP over their own earlier STOP as a repeat, whatever its source or date", () => {
-    expect(judge(row(), state())).toEqual({ kind: 'repeat' });
+  it("takes a person's STOP over their own earlier STOP as a restatement when later, whatever its source, and a repeat otherwise", () => {
+    expect(judge(row(), state())).toEqual({ kind: 'restate' });
+    expect(judge(row(), state({ origin: 'unsubscribe_link' }))).toEqual({ kind: 'restate' });
     expect(judge(row(), state({ effectiveAt: at(-5) }))).toEqual({ kind: 'repeat' });
-    expect(judge(row(), state({ origin: 'unsubscribe_link' }))).toEqual({ kind: 'repeat' });
+    expect(judge(row(), state({ effectiveAt: T0 }))).toEqual({ kind: 'repeat' });
+    // Restated at 5, the opt-out a grant must postdate is the later one.
+    const grant = { status: 'granted' as const, origin: 'api_key', source: null };
+    const restated = row({ effective_at: at(5) });
+    expect(judge(restated, state({ ...grant, consentedAt: at(3), effectiveAt: at(3) }))).toEqual({
+      kind: 'older',
+    });
+    expect(judge(restated, state({ ...grant, consentedAt: at(6), effectiveAt: at(6) }))).toEqual({
+      kind: 'replace',
+    });
   });
 
   it('lets the person change the coverage of their own opt-out, in causal order', () => {

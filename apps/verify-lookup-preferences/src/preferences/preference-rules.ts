@@ -4,13 +4,15 @@ import type { PreferenceRow, PreferenceState } from './preferences.repository';
 
 /**
  * What the ledger does with a statement, given the key's row: `insert` (no row yet), `replace`
- * (apply it), `repeat` (it says what the row says), `older` (refused: it predates the row), or
- * `forbidden` (a rule refuses it outright, with the code the API answers).
+ * (apply it), `repeat` (it says what the row says), `restate` (the person says it again, later:
+ * the row takes the later statement, with no change to announce), `older` (refused: it predates
+ * the row), or `forbidden` (a rule refuses it outright, with the code the API answers).
  */
 export type Verdict =
   | { kind: 'insert' }
   | { kind: 'replace' }
   | { kind: 'repeat' }
+  | { kind: 'restate' }
   | { kind: 'older' }
   | { kind: 'forbidden'; code: typeof PreferenceErrors.PreferenceOwnOptOut }
   | { kind: 'forbidden'; code: typeof PreferenceErrors.PreferenceConsentRequired };
@@ -39,7 +41,12 @@ export function judge(current: PreferenceRow | undefined, state: PreferenceState
   const currentAt = new Date(current.effective_at).getTime();
   const at = state.effectiveAt.getTime();
   if (current.deleted_at) return at < currentAt ? { kind: 'older' } : { kind: 'replace' };
-  if (isRepeat(current, state) || isOwnRepeat(current, state)) return { kind: 'repeat' };
+  if (isRepeat(current, state) || isOwnRepeat(current, state))
+    // A grant must postdate the person's latest opt-out, not their first (the SDK: "later than
+    // the opt-out it reverses").
+    return isOwnStatement(state.origin) && at > currentAt
+      ? { kind: 'restate' }
+      : { kind: 'repeat' };
   const ownOptOut = current.status === 'revoked' && isOwnStatement(current.origin);
   const overOptOut = current.status === 'revoked' && state.status === 'granted';
   if (overOptOut && !state.consentedAt)
