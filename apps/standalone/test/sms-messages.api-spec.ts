@@ -821,6 +821,19 @@ describe('SMS messages through the gateway', () => {
     );
   });
 
+  it("replies to a keyword through the carrier the message came in on, not the texter's prefix", async () => {
+    // A British handset texts our Dutch number through the Dutch carrier; 44 routes to the British.
+    const britishBefore = british.submits.length;
+    await dutch.sendInbound({ from: '447700900555', to: OUR_NUMBER.slice(1), text: 'HELP' });
+    await dutch.waitFor(() => dutch.submits.some((s) => s.destination.addr === '447700900555'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(
+      british.submits.slice(britishBefore).filter((s) => s.destination.addr === '447700900555'),
+    ).toEqual([]);
+    const [reply] = (await bird.sms.list({ to: '+447700900555' })).data;
+    expect(reply).toMatchObject({ direction: 'outbound', from: OUR_NUMBER, carrier: 'nl-carrier' });
+  });
+
   it('routes an inbound STOP to a short code the workspace holds, and stores text with NUL and half a surrogate pair', async () => {
     const stocked = await call(platform.base, 'POST', '/admin/v1/numbers', {
       token: platform.adminToken,

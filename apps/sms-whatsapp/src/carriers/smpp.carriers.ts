@@ -77,7 +77,7 @@ export class SmppCarriers implements SmsCarriers {
   }
 
   async submit(submission: SmsSubmission): Promise<SubmitOutcome> {
-    const bind = this.route(submission.to);
+    const bind = this.route(submission.to, submission.carrier);
     const { parts: payloads } = submission;
     // GSM 7-bit goes unpacked, one septet per octet: 160 of them in one segment, a UDH and 153
     // in a part. UCS-2 fills the 140 octets of a segment.
@@ -124,9 +124,11 @@ export class SmppCarriers implements SmsCarriers {
     await Promise.all(this.binds_.map((bind) => bind.close()));
   }
 
-  private route(to: string): SmppBind {
+  private route(to: string, carrier: string | undefined): SmppBind {
     if (!this.configured)
       throw new CarrierSubmitError('SMPP_URL names no carrier', false, 'provider_unavailable');
+    const named = carrier && this.binds_.find((bind) => bind.config.name === carrier);
+    if (named) return named;
     const best = carrierFor(this.binds_, to, (bind) => bind.config.prefixes);
     if (best) return best;
     throw new CarrierSubmitError(

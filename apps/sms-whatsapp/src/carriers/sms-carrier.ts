@@ -12,6 +12,12 @@ export interface SmsSubmission {
   from: string;
   /** E.164 with the `+`; sent as TON 1 / NPI 1, digits only. */
   to: string;
+  /**
+   * The carrier to go through, by name, instead of routing by `to`: a keyword's reply goes back
+   * through the carrier its message came in on (contract section 9). Routed by `to` when that
+   * carrier is no longer configured.
+   */
+  carrier?: string;
   /** `data_coding` of every part: 0 GSM 7-bit (one septet per octet, unpacked), 8 UCS-2 (UTF-16BE). */
   dataCoding: 0 | 8;
   /**

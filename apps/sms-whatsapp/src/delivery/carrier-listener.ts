@@ -113,7 +113,8 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
       });
       const now = new Date();
       // Keyword replies go past the opt-out checks (the accept's and the submit's): a STOP's
-      // confirmation reaches a pair it just suppressed.
+      // confirmation reaches a pair it just suppressed. They go back through the carrier the
+      // message came in on, which holds our number, whatever routes the texter's prefix.
       const drafts = replies.map((reply) =>
         draftOutbound(
           workspaceId,
@@ -125,6 +126,7 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
             smartEncoding: false,
             tags: [],
             metadata: {},
+            carrier: message.carrier,
           },
           now,
           { suppressed: false, keywordReply: true },

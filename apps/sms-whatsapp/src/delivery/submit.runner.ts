@@ -181,6 +181,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         to: row.to_address,
         dataCoding: encoded.dataCoding,
         parts: encoded.parts,
+        ...(row.carrier ? { carrier: row.carrier } : {}),
       });
       return { job, row, sent, at: new Date() };
     } catch (err) {

@@ -20,6 +20,8 @@ export interface OutboundSms {
   templateLanguage?: string;
   /** `text` with each sensitive value as its placeholder: what is kept once a carrier has it. */
   redactedText?: string;
+  /** The carrier to send through: a keyword's reply goes back through the one its message came on. */
+  carrier?: string;
 }
 
 /** The rows one accepted (or, suppressed, rejected) message writes. */
@@ -117,7 +119,7 @@ export function draftOutbound(
     metadata: sms.metadata,
     template_id: sms.templateId ?? null,
     template_language: sms.templateLanguage ?? null,
-    carrier: null,
+    carrier: sms.carrier ?? null,
     mcc_mnc: null,
     last_error_code: error?.code ?? null,
     last_error_description: error?.description ?? null,
