@@ -387,12 +387,20 @@ describe('email templates through the gateway', () => {
     it('lists versions newest first, discards a draft edit, and rolls back', async () => {
       let current = await bird.email.templates.get(template.id);
       const v2draft = current.draft_version_id as string;
+      const read = await bird.email.templates.versions.languages.get(template.id, v2draft, 'en');
       await bird.email.templates.versions.languages.update(template.id, v2draft, 'en', {
         subject: 'Second {{ order_id }}',
       });
       current = await bird.email.templates.get(template.id);
       expect(current.languages.en).toEqual({ status: 'live', draft: true });
       await bird.email.templates.versions.delete(template.id, v2draft);
+      // The discard moved the language on: a save of a revision read before it is stale.
+      await expect(
+        bird.email.templates.versions.languages.update(template.id, v2draft, 'en', {
+          subject: 'Stale {{ order_id }}',
+          revision: read.revision as number,
+        }),
+      ).rejects.toMatchObject({ statusCode: 409, code: 'E06032' });
       const discarded = await bird.email.templates.versions.languages.get(
         template.id,
         v2draft,

@@ -65,8 +65,9 @@ export class TemplateDrafts {
     sourceId: string | null,
   ): Promise<void> {
     const workspaceId = workspaceOf(context);
-    await this.versionRows.deleteLanguages(manager, workspaceId, template.draft_version_id, 'all');
+    const draftId = template.draft_version_id;
     let defaultLanguage: string | undefined;
+    let languages: ReturnType<typeof withoutDerivedText>[] = [];
     if (sourceId) {
       const source = await this.versionRows.findVersion(
         workspaceId,
@@ -75,17 +76,21 @@ export class TemplateDrafts {
         manager,
       );
       defaultLanguage = source?.default_language;
-      const languages = (await this.versionRows.languages(workspaceId, sourceId, manager)).map(
+      languages = (await this.versionRows.languages(workspaceId, sourceId, manager)).map(
         withoutDerivedText,
       );
-      await this.versionRows.saveLanguages(
-        manager,
-        workspaceId,
-        template.draft_version_id,
-        languages,
-      );
     }
-    await this.versionRows.touchDraft(manager, workspaceId, template.draft_version_id, {
+    // Written over the draft's own rows, so a language it keeps moves its revision on: deleted
+    // and inserted afresh it would restart at 1, and an editor's save of revision 1 read before
+    // the rollback would pass its check and overwrite it.
+    await this.versionRows.saveLanguages(manager, workspaceId, draftId, languages);
+    const kept = new Set(languages.map((language) => language.language));
+    const dropped = (await this.versionRows.languages(workspaceId, draftId, manager))
+      .map((language) => language.language)
+      .filter((language) => !kept.has(language));
+    if (dropped.length > 0)
+      await this.versionRows.deleteLanguages(manager, workspaceId, draftId, dropped);
+    await this.versionRows.touchDraft(manager, workspaceId, draftId, {
       updated_by: actorOf(context),
       default_language: defaultLanguage,
     });
