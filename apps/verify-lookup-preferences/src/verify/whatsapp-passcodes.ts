@@ -45,10 +45,11 @@ export class WhatsAppPasscodes implements PasscodeCarrier {
           reason: 'channel_unavailable',
           error: `no connected WhatsApp number in the business account of template ${template.slug}`,
         };
-      const wanted = send.language === 'mn' ? 'en' : send.language;
-      const language = template.available_languages.includes(wanted)
-        ? wanted
-        : template.default_language;
+      const language = templateLanguageFor(
+        send.language === 'mn' ? 'en' : send.language,
+        template.available_languages,
+        template.default_language,
+      );
       const code = { type: 'text', text: send.code };
       const message = await this.services.send(
         WhatsAppMessageSubjects.SendMessage,
@@ -80,4 +81,20 @@ export class WhatsAppPasscodes implements PasscodeCarrier {
       return refusalOf(err);
     }
   }
+}
+
+/**
+ * The template's translation for a verification's language tag, as the SDK's `options.language`
+ * falls back: the tag (`nb-NO`, or Meta's spelling `nb_NO`), its base language (`nb`, or any of
+ * its regions), then English (`en`, or any region of it), else the template's default.
+ */
+export function templateLanguageFor(tag: string, available: string[], fallback: string): string {
+  const baseOf = (language: string) => language.split(/[-_]/)[0].toLowerCase();
+  const pick = (base: string) =>
+    available.find((language) => language.toLowerCase() === base) ??
+    available.find((language) => baseOf(language) === base);
+  const exact = available.find(
+    (language) => language.replace('_', '-').toLowerCase() === tag.toLowerCase(),
+  );
+  return exact ?? pick(baseOf(tag)) ?? pick('en') ?? fallback;
 }
