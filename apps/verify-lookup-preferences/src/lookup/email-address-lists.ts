@@ -141,11 +141,36 @@ function editDistance(a: string, b: string): number {
   return rows[a.length][b.length];
 }
 
+/** Real domains one edit from a provider's: companies and mail services people mean to type. */
+const MEANT_AS_TYPED = new Set([
+  'aon.com',
+  'bol.com',
+  'sol.com',
+  'ao.com',
+  'email.com',
+  'cloud.com',
+  'hive.com',
+  'line.com',
+  'gmx.com',
+]);
+
+/** A name this short is one edit from many real ones: `aon`, `bol`, `hive`, `line`. */
+const SHORT_NAME = 5;
+
 /**
  * The provider domain this one looks like a misspelling of (one edit away), or undefined; a
- * domain that is itself a known provider or throwaway domain is taken as meant.
+ * domain that is itself a known provider, throwaway or real domain is taken as meant. A slip in
+ * the suffix (`gmail.con`) or in a long name (`gmial.com`) is a typo whatever the domain's mail
+ * hosts say (misspelt domains are registered to catch mail); one in a short name (`aoll.com`)
+ * only when the domain takes no mail (`acceptsMail` false).
  */
-export function suggestedDomain(domain: string): string | undefined {
-  if (FREE_PROVIDERS.has(domain) || DISPOSABLE.has(domain)) return undefined;
-  return TYPO_TARGETS.find((target) => editDistance(domain, target) === 1);
+export function suggestedDomain(domain: string, acceptsMail = false): string | undefined {
+  if (FREE_PROVIDERS.has(domain) || DISPOSABLE.has(domain) || MEANT_AS_TYPED.has(domain))
+    return undefined;
+  return TYPO_TARGETS.find((target) => {
+    if (editDistance(domain, target) !== 1) return false;
+    const name = target.slice(0, target.indexOf('.'));
+    const inSuffix = domain.startsWith(`${name}.`);
+    return inSuffix || name.length >= SHORT_NAME || !acceptsMail;
+  });
 }

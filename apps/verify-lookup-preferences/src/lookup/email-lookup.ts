@@ -10,13 +10,16 @@ import type { MailHostsVerdict } from './mail-hosts';
 
 type Flag = EmailLookup['flags'][number];
 
-/** How the address reads without asking anyone: its flags and a likely correction. */
-export function addressTraits(parts: EmailParts): { flags: Flag[]; didYouMean?: string } {
+/** How the address reads, given whether its domain takes mail: its flags and a likely correction. */
+export function addressTraits(
+  parts: EmailParts,
+  acceptsMail: boolean,
+): { flags: Flag[]; didYouMean?: string } {
   const flags: Flag[] = [];
   if (isRoleMailbox(parts.local)) flags.push('role');
   if (isDisposableDomain(parts.domain)) flags.push('disposable');
   if (isFreeProvider(parts.domain)) flags.push('free_provider');
-  const corrected = suggestedDomain(parts.domain);
+  const corrected = suggestedDomain(parts.domain, acceptsMail);
   return corrected ? { flags, didYouMean: `${parts.local}@${corrected}` } : { flags };
 }
 
@@ -36,15 +39,16 @@ export function malformedAnswer(email: string): EmailLookup {
  * The verdict. No mailbox is probed (no SMTP call-out: providers answer every recipient alike
  * or block probes), so a domain that accepts mail gives `neutral`, never `valid`: the address
  * could not be confirmed either way. Role and disposable addresses are `risky`; a likely
- * misspelling is `typo` whatever its domain says, since the suggestion is what to act on.
+ * misspelling is `typo` (see `suggestedDomain` for when the domain's hosts count), since the
+ * suggestion is what to act on.
  */
 export function emailAnswer(
   email: string,
   parts: EmailParts,
   hosts: MailHostsVerdict,
 ): EmailLookup {
-  const { flags, didYouMean } = addressTraits(parts);
   const valid = hosts === 'accepts';
+  const { flags, didYouMean } = addressTraits(parts, valid);
   const base = { email, valid, flags };
   if (didYouMean) {
     return {
