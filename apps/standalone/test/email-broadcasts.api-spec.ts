@@ -863,3 +863,87 @@ describe('email broadcasts under a send allowance', () => {
     expect(sink.messages).toHaveLength(0);
   });
 });
+
+/** A send allowance that covers part of the audience: batch by batch until it runs out. */
+describe('email broadcasts partly covered by the send allowance', () => {
+  let platform: TestPlatform;
+  let sink: SmtpSink;
+  let dns: TestDnsServer;
+  let bird: BirdClient;
+  const domain = 'part.acme.test';
+
+  beforeAll(async () => {
+    [sink, dns] = await Promise.all([startSmtpSink(), startDnsServer()]);
+    platform = await startTestPlatform({
+      RATE_LIMITS: 'off',
+      SMTP_RELAY_URL: sink.url,
+      DNS_SERVERS: dns.address,
+      EMAIL_DAILY_LIMIT: '2500',
+    });
+    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Part' });
+    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
+    const registered = await bird.domains.create({ domain });
+    for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
+    expect((await bird.domains.verify(registered.id)).status).toBe('verified');
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await Promise.all([sink?.stop(), dns?.stop()]);
+  });
+
+  it('sends the batches the allowance covers, then fails quota_exceeded partway', async () => {
+    // 1,200 of the day's 2,500 spent on single sends: 1,300 left, one whole batch of 1,000.
+    for (let batch = 0; batch < 12; batch++)
+      await bird.email.sendBatch({
+        messages: Array.from({ length: 100 }, (_, n) => ({
+          from: `news@${domain}`,
+          to: [`single-${batch * 100 + n}@example.com`],
+          subject: 'Hi',
+          text: 'Hi',
+        })),
+      });
+    const template = await publishTemplate(bird, {
+      slug: 'part',
+      subject: 'News',
+      html: '<p>News</p>',
+      text: 'News',
+    });
+    const audience = await bird.audiences.create({ name: 'Two thousand' });
+    for (let page = 0; page < 2; page++)
+      await bird.contacts.batch({
+        audience_ids: [audience.id],
+        contacts: Array.from({ length: 1000 }, (_, n) => ({
+          email: `member-${page * 1000 + n}@example.com`,
+        })),
+      });
+    const draft = await bird.broadcasts.create({
+      from: `news@${domain}`,
+      audience_id: audience.id,
+      template: { id: template.templateId },
+    });
+    expect(await bird.broadcasts.sendQuota(draft.id)).toEqual({
+      recipients: 2000,
+      allowed: 1000,
+      limited_by: 'daily',
+      limit: 2500,
+      remaining: 1300,
+    });
+    const sending = await bird.broadcasts.send(draft.id);
+    expect(sending.status).not.toBe('failed');
+    const failed = await eventually(
+      () => bird.broadcasts.get(draft.id),
+      (broadcast) => broadcast.status === 'failed',
+    );
+    expect(failed).toMatchObject({ failure_reason: 'quota_exceeded' });
+    expect(failed.started_at).toEqual(expect.any(String));
+    const members = () =>
+      sink.messages.filter((m) => m.rcptTo.some((to) => to.startsWith('member-')));
+    await eventually(
+      () => Promise.resolve(members().length),
+      (count) => count >= 1000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(members()).toHaveLength(1000);
+  }, 120_000);
+});

@@ -12,7 +12,7 @@ import { AUDIENCE_SNAPSHOTS, AudienceSnapshots } from './audience-snapshots';
 import type { BroadcastRow } from './broadcast.mapper';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates } from './broadcast-templates';
-import { sendQuotaOf, sentInWindows } from './send-allowance';
+import { quotaDetail, sendQuotaOf, sentInWindows } from './send-allowance';
 
 /** Only the shared pool exists in this deployment. */
 export const SHARED_IP_POOL = 'ipp_shared';
@@ -81,8 +81,10 @@ export class BroadcastRequirements {
   }
 
   /**
-   * For a send now: someone in the audience can receive it (422 otherwise), and the whole of it
-   * fits the send allowance (a broadcast is never sent in part).
+   * For a send now: someone in the audience can receive it (422 otherwise), and the send
+   * allowance covers at least a batch of it (`allowed` above 0). A part-covered broadcast goes out
+   * batch by batch and fails `quota_exceeded` where the allowance runs out, as the SDK's send
+   * quota says.
    */
   async checkReach(context: RequestContext, row: BroadcastRow, runner: SqlRunner): Promise<void> {
     const { sendable } = await this.audienceCounts(context, row, runner);
@@ -91,12 +93,12 @@ export class BroadcastRequirements {
         details: [{ param: 'audience_id', message: 'no contact can receive this broadcast' }],
       });
     const quota = await this.quota(row.workspace_id, sendable, runner);
-    if (quota.allowed < sendable)
+    if (quota.allowed === 0)
       throw new AppError(EmailBroadcastErrors.BroadcastQuotaExceeded, {
         details: [
           {
             param: 'audience_id',
-            message: `${sendable} recipients; the ${quota.limited_by} allowance of ${quota.limit} has ${quota.remaining} left`,
+            message: quotaDetail(sendable, quota),
           },
         ],
       });

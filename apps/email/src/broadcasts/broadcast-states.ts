@@ -16,7 +16,7 @@ import { BroadcastRequirements } from './broadcast-requirements';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates } from './broadcast-templates';
 import { BroadcastsRepository } from './broadcasts.repository';
-import { sentInWindows } from './send-allowance';
+import { quotaDetail, sentInWindows } from './send-allowance';
 
 /** How long a sending broadcast waits before looking again whether its last message was processed. */
 const FINISH_POLL_MS = 1000;
@@ -104,11 +104,12 @@ export class BroadcastStates {
       await this.failIn(tx, job, row.id, reason, (err as AppError).message + detailsOf(err));
       return 'done';
     }
-    // The whole audience must fit, as for a send now: a broadcast is never sent in part.
+    // As for a send now: the allowance must cover at least a batch (a part-covered broadcast goes
+    // out until it runs out, page by page).
     const { sendable } = await this.requirements.audienceCounts(context, row, tx);
-    const over = await this.overAllowance(tx, row, sendable);
-    if (over) {
-      await this.failIn(tx, job, row.id, 'quota_exceeded', over);
+    const quota = await this.requirements.quota(row.workspace_id, sendable, tx);
+    if (sendable > 0 && quota.allowed === 0) {
+      await this.failIn(tx, job, row.id, 'quota_exceeded', quotaDetail(sendable, quota));
       return 'done';
     }
     const versionId = await this.templates.liveVersion(

@@ -38,4 +38,16 @@ describe(sendQuotaOf.name, () => {
       remaining: 4000,
     });
   });
+
+  it('refuses an audience larger than the daily allowance, however much the month has left', () => {
+    expect(
+      sendQuotaOf(3500, { daily: 3000, monthly: 100_000 }, { daily: 0, monthly: 98_000 }),
+    ).toEqual({
+      recipients: 3500,
+      allowed: 0,
+      limited_by: 'daily',
+      limit: 3000,
+      remaining: 3000,
+    });
+  });
 });

@@ -76,7 +76,7 @@ export const EmailBroadcastErrorCatalog = {
     name: 'BroadcastQuotaExceeded',
     message: 'The broadcast would pass the email send allowance.',
     description:
-      'The daily and monthly email allowances (`EMAIL_DAILY_LIMIT`, `EMAIL_MONTHLY_LIMIT`; unlimited when 0) cover every email the workspace sends. A broadcast is sent whole or not at all: read `GET /v1/email/broadcasts/{broadcast_id}/send-quota` to see what fits, and schedule it for when the allowance renews.',
+      'The daily and monthly email allowances (`EMAIL_DAILY_LIMIT`, `EMAIL_MONTHLY_LIMIT`; unlimited when 0) cover every email the workspace sends. A broadcast is refused when the allowance covers none of it: its audience is larger than a whole allowance, or less than a batch (1,000) is left. A part-covered one goes out batch by batch until the allowance runs out, then fails `quota_exceeded`. Read `GET /v1/email/broadcasts/{broadcast_id}/send-quota` to see what fits, and schedule it for when the allowance renews.',
   },
   E04115: {
     status: 404,
