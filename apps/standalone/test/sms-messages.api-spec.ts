@@ -397,6 +397,23 @@ describe('SMS messages through the gateway', () => {
     expect(events.data[1].error).toEqual(expect.objectContaining({ code: 'invalid_destination' }));
   });
 
+  it('keeps one concatenation reference across the tries of a message partly taken', async () => {
+    // The first part is refused as a temporary fault (ESME_RSYSERR), the second taken: the whole
+    // message is tried again, and its parts must reassemble with the one already out.
+    dutch.throttleNext(1, 0x08);
+    const message = await bird.sms.send({
+      to: '+31612340099',
+      from: 'Acme',
+      text: 'Two parts. '.repeat(16),
+      category: 'service',
+    });
+    expect(message.segments.count).toBe(2);
+    expect((await final(message.id)).status).toBe('delivered');
+    const parts = dutch.submits.filter((s) => s.destination.addr === '31612340099');
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(parts.map((part) => part.concat?.reference)).size).toBe(1);
+  });
+
   it('sends once per Idempotency-Key, replaying the first answer', async () => {
     const body = { to: '+31612340001', from: 'Acme', text: 'Once only', category: 'service' };
     const headers = { 'idempotency-key': 'sms-once-1' };

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -174,7 +174,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
       return { job, row, rejected, at: new Date() };
     }
     try {
-      const encoded = encodeSms(row.text, { reference: randomInt(256) });
+      const encoded = encodeSms(row.text, { reference: concatenationReference(row.id) });
       const sent = await this.carriers.submit({
         messageId: row.id,
         from: row.from_address,
@@ -298,4 +298,13 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     });
     if (events.length > 0) wakeRelay(this.pool, 'sms_whatsapp');
   }
+}
+
+/**
+ * The UDH reference of a message's parts: as good as random between messages, and the same on
+ * every try of one message, so parts a carrier took before a failed try reassemble with the
+ * retry's instead of lingering on the handset as a message that never completes.
+ */
+export function concatenationReference(messageId: string): number {
+  return createHash('sha256').update(messageId).digest()[0];
 }
