@@ -9,7 +9,8 @@ import {
 } from '@switchboard/testing';
 import type { CreatedWorkspace, SmtpSink, TestDnsServer } from '@switchboard/testing';
 import fc from 'fast-check';
-import { eventually, publishTemplate } from './email-broadcasts.fixtures';
+import { eventually, publishTemplate, startAllowancePlatform } from './email-broadcasts.fixtures';
+import type { AllowancePlatform } from './email-broadcasts.fixtures';
 import { startTestPlatform } from './test-platform';
 import type { TestPlatform } from './test-platform';
 
@@ -783,31 +784,18 @@ describe('email broadcasts through the gateway', () => {
 
 /** The send allowance as settings (EMAIL_DAILY_LIMIT): the quota read and a send beyond it. */
 describe('email broadcasts under a send allowance', () => {
+  let started: AllowancePlatform;
   let platform: TestPlatform;
   let sink: SmtpSink;
-  let dns: TestDnsServer;
   let bird: BirdClient;
   const domain = 'quota.acme.test';
 
   beforeAll(async () => {
-    [sink, dns] = await Promise.all([startSmtpSink(), startDnsServer()]);
-    platform = await startTestPlatform({
-      RATE_LIMITS: 'off',
-      SMTP_RELAY_URL: sink.url,
-      DNS_SERVERS: dns.address,
-      EMAIL_DAILY_LIMIT: '2',
-    });
-    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Quota' });
-    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
-    const registered = await bird.domains.create({ domain });
-    for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
-    expect((await bird.domains.verify(registered.id)).status).toBe('verified');
+    started = await startAllowancePlatform(domain, { EMAIL_DAILY_LIMIT: '2' });
+    ({ platform, sink, bird } = started);
   }, 60_000);
 
-  afterAll(async () => {
-    await platform?.stop();
-    await Promise.all([sink?.stop(), dns?.stop()]);
-  });
+  afterAll(() => started?.stop());
 
   it('reports the daily allowance and refuses a send it cannot cover whole (E01138), sending nothing', async () => {
     const template = await publishTemplate(bird, {
@@ -866,31 +854,17 @@ describe('email broadcasts under a send allowance', () => {
 
 /** A send allowance that covers part of the audience: batch by batch until it runs out. */
 describe('email broadcasts partly covered by the send allowance', () => {
-  let platform: TestPlatform;
+  let started: AllowancePlatform;
   let sink: SmtpSink;
-  let dns: TestDnsServer;
   let bird: BirdClient;
   const domain = 'part.acme.test';
 
   beforeAll(async () => {
-    [sink, dns] = await Promise.all([startSmtpSink(), startDnsServer()]);
-    platform = await startTestPlatform({
-      RATE_LIMITS: 'off',
-      SMTP_RELAY_URL: sink.url,
-      DNS_SERVERS: dns.address,
-      EMAIL_DAILY_LIMIT: '2500',
-    });
-    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Part' });
-    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
-    const registered = await bird.domains.create({ domain });
-    for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
-    expect((await bird.domains.verify(registered.id)).status).toBe('verified');
+    started = await startAllowancePlatform(domain, { EMAIL_DAILY_LIMIT: '2500' });
+    ({ sink, bird } = started);
   }, 60_000);
 
-  afterAll(async () => {
-    await platform?.stop();
-    await Promise.all([sink?.stop(), dns?.stop()]);
-  });
+  afterAll(() => started?.stop());
 
   it('sends the batches the allowance covers, then fails quota_exceeded partway', async () => {
     // 1,200 of the day's 2,500 spent on single sends: 1,300 left, one whole batch of 1,000.

@@ -1,4 +1,8 @@
-import type { BirdClient } from '@messagebird/sdk';
+import { BirdClient } from '@messagebird/sdk';
+import { createWorkspace, publishedAs, startDnsServer, startSmtpSink } from '@switchboard/testing';
+import type { SmtpSink, TestDnsServer } from '@switchboard/testing';
+import { startTestPlatform } from './test-platform';
+import type { TestPlatform } from './test-platform';
 
 /** Reads until `done` holds (or throws after `ms`). */
 export async function eventually<T>(
@@ -37,4 +41,47 @@ export async function publishTemplate(
   if (!submitted.valid) throw new Error(`template ${slug} did not publish`);
   const live = await bird.email.templates.get(template.id);
   return { templateId: template.id, versionId: live.live_version_id as string };
+}
+
+/** A platform delivering into its own sink, one workspace with `domain` verified, `env` set. */
+export interface AllowancePlatform {
+  platform: TestPlatform;
+  sink: SmtpSink;
+  bird: BirdClient;
+  stop(): Promise<void>;
+}
+
+export async function startAllowancePlatform(
+  domain: string,
+  env: Record<string, string>,
+): Promise<AllowancePlatform> {
+  const [sink, dns]: [SmtpSink, TestDnsServer] = await Promise.all([
+    startSmtpSink(),
+    startDnsServer(),
+  ]);
+  const platform = await startTestPlatform({
+    RATE_LIMITS: 'off',
+    SMTP_RELAY_URL: sink.url,
+    DNS_SERVERS: dns.address,
+    ...env,
+  });
+  const workspace = await createWorkspace(platform.base, platform.adminToken, { name: domain });
+  const bird = new BirdClient({
+    apiKey: workspace.api_key.secret,
+    baseUrl: platform.base,
+    maxRetries: 0,
+  });
+  const registered = await bird.domains.create({ domain });
+  for (const record of registered.dns_records) dns.set(record.host, [publishedAs(record)]);
+  if ((await bird.domains.verify(registered.id)).status !== 'verified')
+    throw new Error(`${domain} did not verify`);
+  return {
+    platform,
+    sink,
+    bird,
+    stop: async () => {
+      await platform.stop();
+      await Promise.all([sink.stop(), dns.stop()]);
+    },
+  };
 }

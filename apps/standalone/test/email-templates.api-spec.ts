@@ -398,7 +398,7 @@ describe('email templates through the gateway', () => {
       await expect(
         bird.email.templates.versions.languages.update(template.id, v2draft, 'en', {
           subject: 'Stale {{ order_id }}',
-          revision: read.revision as number,
+          revision: read.revision,
         }),
       ).rejects.toMatchObject({ statusCode: 409, code: 'E06032' });
       const discarded = await bird.email.templates.versions.languages.get(
