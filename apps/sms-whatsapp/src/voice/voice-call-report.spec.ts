@@ -1,4 +1,4 @@
-import type { VoiceCallReport } from '@switchboard/contracts';
+import type { VoiceCallCost, VoiceCallReport } from '@switchboard/contracts';
 import { voiceCallEvents } from './voice-call-events';
 import { checkedReport, keptTags, mergeReport, stageOf } from './voice-call-report';
 
@@ -47,6 +47,22 @@ describe('voice call reports', () => {
     const stale = mergeReport(done.call, report({ status: 'ringing' }), identity, received);
     expect(stale.call.status).toBe('answered');
     expect(stale.call.duration_ms).toBe(1_060_000);
+    // The same late report with its in-flight fields as nulls erases nothing.
+    const nulls = mergeReport(
+      done.call,
+      report({
+        status: 'ringing',
+        answered_at: null,
+        ended_at: null,
+        duration_ms: null,
+        billable_ms: null,
+        sip_response_code: null,
+      }),
+      identity,
+      received,
+    );
+    expect(nulls.call).toEqual(done.call);
+    expect(voiceCallEvents(nulls, received)).toEqual([]);
   });
 
   it('records busy and canceled as failed, as the SDK says they are reported today', () => {
@@ -98,6 +114,45 @@ describe('voice call reports', () => {
     ]);
     expect(checkedReport(report({ from: '0031201234567' }), 'ws_1')).toMatchObject({
       from: '+31201234567',
+    });
+  });
+
+  it("requires each route type's fields, keeps only those, and names every cost component", () => {
+    const routed = (route: unknown) =>
+      checkedReport(report({ route: route as VoiceCallReport['route'] }), 'ws_1');
+    expect(routed({ type: 'trunk' })).toEqual([
+      expect.objectContaining({ param: 'route.trunk_id' }),
+    ]);
+    expect(routed({ type: 'forward', forward_to: 'reception' })).toEqual([
+      expect.objectContaining({ param: 'route.forward_to' }),
+      expect.objectContaining({ param: 'route.forward_as' }),
+    ]);
+    expect(routed({ type: 'reject', trunk_id: 'trk_1' })).toMatchObject({
+      route: { type: 'reject' },
+    });
+    expect(
+      routed({ type: 'forward', forward_to: '0031201234567', forward_as: 'calling_number' }),
+    ).toMatchObject({
+      route: { type: 'forward', forward_to: '+31201234567', forward_as: 'calling_number' },
+    });
+    const ended = checkedReport(
+      report({
+        status: 'answered',
+        ended_at: at(60),
+        cost: { amount: '0.10', currency_code: 'EUR' } as VoiceCallCost,
+      }),
+      'ws_1',
+    );
+    expect(ended).toMatchObject({
+      cost: {
+        amount: '0.10',
+        currency_code: 'EUR',
+        outbound_amount: null,
+        inbound_amount: null,
+        call_handling_amount: null,
+        recording_amount: null,
+        transcription_amount: null,
+      },
     });
   });
 });

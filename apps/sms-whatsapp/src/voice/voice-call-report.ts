@@ -2,7 +2,9 @@ import { phoneNumber, VOICE_CALL_ACTIVE_STATUSES } from '@switchboard/contracts'
 import type {
   ErrorDetail,
   VoiceCall,
+  VoiceCallCost,
   VoiceCallReport,
+  VoiceCallRoute,
   VoiceCallStatus,
   VoiceCallTag,
 } from '@switchboard/contracts';
@@ -36,6 +38,9 @@ export function keptTags(tags: VoiceCallTag[] | undefined): VoiceCallTag[] | und
   return kept.length ? kept : undefined;
 }
 
+/** A number in E.164: SIP platforms also write the international prefix as 00. */
+const e164 = (value: string) => phoneNumber(value.trim().replace(/^00/, '+'));
+
 const instant = (value: string | null | undefined) =>
   value === null || value === undefined ? value : parseTimestamp(value);
 
@@ -50,8 +55,6 @@ export function checkedReport(
   const problems: ErrorDetail[] = [];
   if (report.workspace_id != null && report.workspace_id !== workspaceId)
     problems.push({ param: 'workspace_id', message: 'must be the workspace of the path' });
-  // SIP platforms also write the international prefix as 00.
-  const e164 = (value: string) => phoneNumber(value.trim().replace(/^00/, '+'));
   const from = e164(report.from);
   const to = e164(report.to);
   if (!from) problems.push({ param: 'from', message: 'must be a phone number in E.164' });
@@ -73,6 +76,7 @@ export function checkedReport(
       if (report[field] !== undefined && report[field] !== null)
         problems.push({ param: field, message: `a call still ${report.status} has no ${field}` });
   }
+  const route = report.route && checkedRoute(report.route, problems);
   if (problems.length) return problems;
   const iso = (value: Date | null | undefined) => (value ? value.toISOString() : value);
   return {
@@ -82,6 +86,43 @@ export function checkedReport(
     started_at: started!.toISOString(),
     answered_at: iso(answered),
     ended_at: iso(ended),
+    ...(route ? { route } : {}),
+    ...(report.cost ? { cost: withEveryComponent(report.cost) } : {}),
+  };
+}
+
+/**
+ * The route with the fields its type requires (the SDK's `VoiceCallInboundRoute`: a trunk names
+ * its trunk, a forward its E.164 destination and presented caller) and no others.
+ */
+function checkedRoute(route: VoiceCallRoute, problems: ErrorDetail[]): VoiceCallRoute | undefined {
+  const given = route as Partial<Record<'trunk_id' | 'forward_to' | 'forward_as', string | null>>;
+  if (route.type === 'reject') return { type: 'reject' };
+  if (route.type === 'trunk') {
+    if (!given.trunk_id) problems.push({ param: 'route.trunk_id', message: 'is required' });
+    return { type: 'trunk', trunk_id: given.trunk_id as string };
+  }
+  const forwardTo = given.forward_to ? e164(given.forward_to) : undefined;
+  if (!forwardTo)
+    problems.push({ param: 'route.forward_to', message: 'must be a phone number in E.164' });
+  if (!given.forward_as) problems.push({ param: 'route.forward_as', message: 'is required' });
+  return {
+    type: 'forward',
+    forward_to: forwardTo as string,
+    forward_as: given.forward_as as 'dialed_number' | 'calling_number',
+  };
+}
+
+/** The SDK's `VoiceCallCost` names every component: one a report leaves out is null. */
+function withEveryComponent(cost: VoiceCallCost): VoiceCallCost {
+  return {
+    amount: cost.amount,
+    currency_code: cost.currency_code,
+    outbound_amount: cost.outbound_amount ?? null,
+    inbound_amount: cost.inbound_amount ?? null,
+    call_handling_amount: cost.call_handling_amount ?? null,
+    recording_amount: cost.recording_amount ?? null,
+    transcription_amount: cost.transcription_amount ?? null,
   };
 }
 
@@ -95,8 +136,8 @@ export interface MergedReport {
 
 /**
  * A checked report applied to the leg as recorded (`existing`, or none for its first report).
- * The report's fields win where it has them; its status only when it is not behind the
- * recorded one; tags are the first report's (a call is labelled when it is placed).
+ * The report's fields win where it has them (a null is no news); its status only when it is not
+ * behind the recorded one; tags are the first report's (a call is labelled when it is placed).
  */
 export function mergeReport(
   existing: VoiceCall | undefined,
@@ -104,11 +145,13 @@ export function mergeReport(
   identity: { id: string; workspace_id: string },
   receivedAt: Date,
 ): MergedReport {
-  // The report's value where it has one, else the recorded one.
+  // The report's value where it has one, else the recorded one. A null is no news (a report sent
+  // while the call was in flight, arriving late or again): it never erases what is recorded.
   const pick = <K extends keyof VoiceCallReport & keyof VoiceCall>(
     key: K,
   ): VoiceCall[K] | undefined =>
-    (report[key] !== undefined ? report[key] : existing?.[key]) as VoiceCall[K] | undefined;
+    (report[key] !== undefined && report[key] !== null ? report[key] : existing?.[key]) as
+      VoiceCall[K] | undefined;
   // The SDK's VoiceCallStatus: busy and canceled "are reported as failed today".
   const reported =
     report.status === 'busy' || report.status === 'canceled' ? 'failed' : report.status;
