@@ -126,7 +126,10 @@ export class NumbersRepository {
       await runner.query(
         `WITH stock AS (
            SELECT number, country_code, number_type FROM sms_whatsapp.numbers
-           WHERE number = ANY($4::text[]) AND kind = 'dedicated' ORDER BY number LIMIT 1),
+           WHERE number = ANY($4::text[]) AND kind = 'dedicated' ORDER BY number LIMIT 1
+           -- Shared with other orders; an operator taking the number out of stock waits for it,
+           -- or this order sees it gone (no row: E14001, not a foreign-key error).
+           FOR SHARE),
          held AS (
            INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number)
            SELECT $1, $3, number FROM stock
