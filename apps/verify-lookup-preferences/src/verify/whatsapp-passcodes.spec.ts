@@ -9,4 +9,12 @@ describe(templateLanguageFor.name, () => {
     expect(templateLanguageFor('de', ['en', 'en_US'], 'fr')).toBe('en');
     expect(templateLanguageFor('ja', ['fr', 'es'], 'es')).toBe('es');
   });
+
+  it("takes Verify's no as Meta's nb, and a base language's region the template defaults to", () => {
+    expect(templateLanguageFor('no', ['en', 'nb'], 'nb')).toBe('nb');
+    expect(templateLanguageFor('no', ['en', 'nb_NO'], 'en')).toBe('nb_NO');
+    expect(templateLanguageFor('zh-TW', ['zh_CN', 'zh_HK'], 'zh_CN')).toBe('zh_HK');
+    expect(templateLanguageFor('en', ['en_GB', 'en_US'], 'en_US')).toBe('en_US');
+    expect(templateLanguageFor('de', ['en_GB', 'en_US', 'fr'], 'en_US')).toBe('en_US');
+  });
 });

@@ -83,18 +83,35 @@ export class WhatsAppPasscodes implements PasscodeCarrier {
   }
 }
 
+/** Verify's tags that Meta spells otherwise: Norwegian is Bokmål (`nb`) there. */
+const META_SPELLINGS: Record<string, string[]> = {
+  no: ['nb'],
+  'nb-no': ['nb'],
+  'zh-tw': ['zh_TW', 'zh_HK'],
+};
+
 /**
  * The template's translation for a verification's language tag, as the SDK's `options.language`
- * falls back: the tag (`nb-NO`, or Meta's spelling `nb_NO`), its base language (`nb`, or any of
- * its regions), then English (`en`, or any region of it), else the template's default.
+ * falls back: the tag (`nb-NO`, or Meta's spelling `nb_NO`, `no` as `nb`), its base language
+ * (the bare one, the template's default when it is a region of it, or any region), then English
+ * likewise, else the template's default.
  */
 export function templateLanguageFor(tag: string, available: string[], fallback: string): string {
-  const baseOf = (language: string) => language.split(/[-_]/)[0].toLowerCase();
+  const lower = (language: string) => language.replace('_', '-').toLowerCase();
+  const baseOf = (language: string) => lower(language).split('-')[0];
+  const has = (language: string) => available.find((held) => lower(held) === lower(language));
   const pick = (base: string) =>
-    available.find((language) => language.toLowerCase() === base) ??
-    available.find((language) => baseOf(language) === base);
-  const exact = available.find(
-    (language) => language.replace('_', '-').toLowerCase() === tag.toLowerCase(),
-  );
-  return exact ?? pick(baseOf(tag)) ?? pick('en') ?? fallback;
+    has(base) ??
+    (baseOf(fallback) === base ? has(fallback) : undefined) ??
+    available.find((held) => baseOf(held) === base);
+  const spelled = [tag, ...(META_SPELLINGS[lower(tag)] ?? [])];
+  for (const language of spelled) {
+    const found = has(language);
+    if (found) return found;
+  }
+  for (const language of spelled) {
+    const found = pick(baseOf(language));
+    if (found) return found;
+  }
+  return pick('en') ?? fallback;
 }
