@@ -151,7 +151,6 @@ const MEANT_AS_TYPED = new Set([
   'cloud.com',
   'hive.com',
   'line.com',
-  'gmx.com',
 ]);
 
 /** A name this short is one edit from many real ones: `aon`, `bol`, `hive`, `line`. */
@@ -162,15 +161,15 @@ const SHORT_NAME = 5;
  * domain that is itself a known provider, throwaway or real domain is taken as meant. A slip in
  * the suffix (`gmail.con`) or in a long name (`gmial.com`) is a typo whatever the domain's mail
  * hosts say (misspelt domains are registered to catch mail); one in a short name (`aoll.com`)
- * only when the domain takes no mail (`acceptsMail` false).
+ * only when DNS says the domain takes no mail (`refusesMail`): not when it could not answer.
  */
-export function suggestedDomain(domain: string, acceptsMail = false): string | undefined {
+export function suggestedDomain(domain: string, refusesMail = true): string | undefined {
   if (FREE_PROVIDERS.has(domain) || DISPOSABLE.has(domain) || MEANT_AS_TYPED.has(domain))
     return undefined;
   return TYPO_TARGETS.find((target) => {
     if (editDistance(domain, target) !== 1) return false;
     const name = target.slice(0, target.indexOf('.'));
     const inSuffix = domain.startsWith(`${name}.`);
-    return inSuffix || name.length >= SHORT_NAME || !acceptsMail;
+    return inSuffix || name.length >= SHORT_NAME || refusesMail;
   });
 }

@@ -13,13 +13,13 @@ type Flag = EmailLookup['flags'][number];
 /** How the address reads, given whether its domain takes mail: its flags and a likely correction. */
 export function addressTraits(
   parts: EmailParts,
-  acceptsMail: boolean,
+  refusesMail: boolean,
 ): { flags: Flag[]; didYouMean?: string } {
   const flags: Flag[] = [];
   if (isRoleMailbox(parts.local)) flags.push('role');
   if (isDisposableDomain(parts.domain)) flags.push('disposable');
   if (isFreeProvider(parts.domain)) flags.push('free_provider');
-  const corrected = suggestedDomain(parts.domain, acceptsMail);
+  const corrected = suggestedDomain(parts.domain, refusesMail);
   return corrected ? { flags, didYouMean: `${parts.local}@${corrected}` } : { flags };
 }
 
@@ -48,7 +48,7 @@ export function emailAnswer(
   hosts: MailHostsVerdict,
 ): EmailLookup {
   const valid = hosts === 'accepts';
-  const { flags, didYouMean } = addressTraits(parts, valid);
+  const { flags, didYouMean } = addressTraits(parts, hosts === 'refuses');
   const base = { email, valid, flags };
   if (didYouMean) {
     return {
