@@ -1,4 +1,4 @@
-import { derivedId, idBoundAt, newId } from './ids';
+import { derivedId, newId } from './ids';
 
 describe('ids', () => {
   const at = Date.UTC(2026, 2, 10);
@@ -14,12 +14,5 @@ describe('ids', () => {
     expect(id).toMatch(/^ev_[0-9a-hjkmnp-tv-z]{26}$/);
     expect(id.slice(0, 13)).toBe(newId('ev', at).slice(0, 13));
     expect(derivedId('ev', at, 'hit-2')).not.toBe(id);
-  });
-
-  it('idBoundAt sorts above every id made before its time and below every id made from it on', () => {
-    const bound = idBoundAt('sms', at);
-    expect(newId('sms', at - 1) < bound).toBe(true);
-    expect(bound < newId('sms', at)).toBe(true);
-    expect(bound < derivedId('sms', at, 'key')).toBe(true);
   });
 });

@@ -34,14 +34,6 @@ export function derivedId(prefix: string, now: number, key: string): string {
   return `${prefix}_${timePart(now)}${random}`;
 }
 
-/**
- * The bound below which every id `newId(prefix, t)` made before `now` sorts, and no later one:
- * a range on the primary key for "created before", where no index on the time exists.
- */
-export function idBoundAt(prefix: string, now: number): string {
-  return `${prefix}_${timePart(now)}`;
-}
-
 /** 48-bit millisecond time as 10 base32 characters, most significant first. */
 function timePart(now: number): string {
   let time = '';

@@ -13,6 +13,7 @@ import { CreateStatsRollups1764900000400 } from './migrations/1764900000400-crea
 import { CreateWhatsappStatsRollups1764900000410 } from './migrations/1764900000410-create-whatsapp-stats-rollups';
 import { SmsAwaitingReceipt1765000000100 } from './migrations/1765000000100-sms-awaiting-receipt';
 import { SmsRedactedText1765000000200 } from './migrations/1765000000200-sms-redacted-text';
+import { SmsMessagesCreatedIndex1765000000300 } from './migrations/1765000000300-sms-messages-created-index';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -34,6 +35,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       CreateWhatsappStatsRollups1764900000410,
       SmsAwaitingReceipt1765000000100,
       SmsRedactedText1765000000200,
+      SmsMessagesCreatedIndex1765000000300,
     ],
   };
 }

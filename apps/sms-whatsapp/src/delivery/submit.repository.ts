@@ -18,8 +18,6 @@ export interface SubmitRow {
   tags: SmsTag[];
   metadata: Record<string, unknown>;
   created_at: Date;
-  /** Set before the submit only on a keyword's reply: the carrier its message came in on. */
-  carrier: string | null;
   /** Whether the workspace still holds its sender (a number not released, a sender ID registered). */
   sender_held: boolean;
 }
@@ -50,7 +48,7 @@ export class SubmitRepository {
       await runner.query(
         `SELECT m.id, m.workspace_id, m.status, m.from_address, m.to_address, m.category, m.text,
            m.tags,
-           m.metadata, m.created_at, m.carrier,
+           m.metadata, m.created_at,
            (EXISTS (SELECT 1 FROM sms_whatsapp.number_allocations a
                     WHERE a.number = m.from_address AND a.workspace_id = m.workspace_id
                       AND a.released_at IS NULL AND a.status = 'active')

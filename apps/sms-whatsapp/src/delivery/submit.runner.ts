@@ -34,7 +34,8 @@ const BATCH_SIZE = 16;
 const CONCURRENCY = 64;
 const LEASE_MS = 60_000;
 
-type SubmitJob = Job<{ message_id: string; keyword_reply?: boolean }>;
+/** `carrier`: the one a keyword's reply goes back through (its message came in on it). */
+type SubmitJob = Job<{ message_id: string; keyword_reply?: boolean; carrier?: string }>;
 type Outcome =
   | { job: SubmitJob; row: SubmitRow; sent: SubmitOutcome; at: Date }
   | { job: SubmitJob; row: SubmitRow; failed: CarrierSubmitError; at: Date }
@@ -181,7 +182,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         to: row.to_address,
         dataCoding: encoded.dataCoding,
         parts: encoded.parts,
-        ...(row.carrier ? { carrier: row.carrier } : {}),
+        ...(job.payload.carrier ? { carrier: job.payload.carrier } : {}),
       });
       return { job, row, sent, at: new Date() };
     } catch (err) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { idBoundAt, poolRunner, rowsOf } from '@switchboard/persistence';
+import { poolRunner, rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import { DataSource } from 'typeorm';
 
@@ -18,15 +18,14 @@ export class SmsRetentionRepository {
 
   /**
    * Deletes messages created before `before`, with their timelines, parts and stats dedupe keys;
-   * answers how many messages. Ids sort by creation time, so the primary key finds them (there is
-   * no index on `created_at` alone, and the accept's inserts need none).
+   * answers how many messages.
    */
   async deleteMessages(before: Date, limit: number): Promise<number> {
     return this.count(
       `WITH d AS (
          DELETE FROM sms_whatsapp.sms_messages
          WHERE id IN (SELECT id FROM sms_whatsapp.sms_messages
-                      WHERE id < $1 AND created_at < $2 LIMIT $3)
+                      WHERE created_at < $1 LIMIT $2)
          RETURNING id, workspace_id
        ), e AS (
          -- By workspace and message: the timeline's index leads with the workspace.
@@ -40,7 +39,7 @@ export class SmsRetentionRepository {
          DELETE FROM sms_whatsapp.stats_folded_events WHERE message_id IN (SELECT id FROM d)
        )
        SELECT count(*)::int AS count FROM d`,
-      [idBoundAt('sms', before.getTime()), before, limit],
+      [before, limit],
     );
   }
 

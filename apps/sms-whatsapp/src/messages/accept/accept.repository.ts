@@ -181,9 +181,9 @@ export class AcceptRepository {
            redacted_text text)
        ), ${eventInserts('$2', '$3')}, j AS (
          INSERT INTO sms_whatsapp.jobs (queue, payload)
-         SELECT $4, CASE WHEN reply THEN jsonb_build_object('message_id', id, 'keyword_reply', true)
-           ELSE jsonb_build_object('message_id', id) END
-         FROM unnest($5::text[], $6::boolean[]) AS t(id, reply)
+         SELECT $4, jsonb_strip_nulls(jsonb_build_object('message_id', id,
+           'keyword_reply', CASE WHEN reply THEN true END, 'carrier', carrier))
+         FROM unnest($5::text[], $6::boolean[], $7::text[]) AS t(id, reply, carrier)
        )
        SELECT 1`,
       [
@@ -193,6 +193,7 @@ export class AcceptRepository {
         SUBMIT_QUEUE,
         drafts.filter((draft) => draft.queued).map((draft) => draft.row.id),
         drafts.filter((draft) => draft.queued).map((draft) => draft.keywordReply === true),
+        drafts.filter((draft) => draft.queued).map((draft) => draft.viaCarrier ?? null),
       ],
     );
   }

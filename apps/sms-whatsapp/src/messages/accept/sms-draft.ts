@@ -20,7 +20,10 @@ export interface OutboundSms {
   templateLanguage?: string;
   /** `text` with each sensitive value as its placeholder: what is kept once a carrier has it. */
   redactedText?: string;
-  /** The carrier to send through: a keyword's reply goes back through the one its message came on. */
+  /**
+   * The carrier to send through (a keyword's reply goes back through the one its message came
+   * on). Kept on the submit job, not the message: `carrier` is absent until a carrier takes it.
+   */
   carrier?: string;
 }
 
@@ -40,6 +43,8 @@ export interface SmsDraft {
   queued: boolean;
   /** Its submit job skips the opt-out check (a keyword's reply). */
   keywordReply?: boolean;
+  /** The carrier its submit job goes through (a keyword's reply: the one its message came on). */
+  viaCarrier?: string;
 }
 
 /**
@@ -119,7 +124,7 @@ export function draftOutbound(
     metadata: sms.metadata,
     template_id: sms.templateId ?? null,
     template_language: sms.templateLanguage ?? null,
-    carrier: sms.carrier ?? null,
+    carrier: null,
     mcc_mnc: null,
     last_error_code: error?.code ?? null,
     last_error_description: error?.description ?? null,
@@ -146,6 +151,7 @@ export function draftOutbound(
     events,
     queued: !options.suppressed,
     ...(options.keywordReply ? { keywordReply: true } : {}),
+    ...(sms.carrier ? { viaCarrier: sms.carrier } : {}),
   };
 }
 
