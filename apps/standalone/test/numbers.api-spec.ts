@@ -213,7 +213,7 @@ describe('numbers through the gateway', () => {
       expect(gb.body.data.map((n) => n.kind)).toEqual(['shared']);
     });
 
-    it('removes a number nobody holds, and refuses one a workspace holds (E14003)', async () => {
+    it('removes a number nobody holds, and refuses one a workspace ordered (E14003)', async () => {
       await stock({ number: '+447700900400', number_type: 'mobile', capabilities: ['sms'] });
       const removed = await admin(
         'DELETE',
@@ -225,9 +225,11 @@ describe('numbers through the gateway', () => {
         `/admin/v1/numbers/${encodeURIComponent('+447700900400')}`,
       );
       expect(gone.status).toBe(404);
+      await stock({ number: '+447700900401', number_type: 'mobile', capabilities: ['sms'] });
+      await rival.numbers.orders.create({ number: '+447700900401' });
       const held = await admin(
         'DELETE',
-        `/admin/v1/numbers/${encodeURIComponent('+447700900300')}`,
+        `/admin/v1/numbers/${encodeURIComponent('+447700900401')}`,
       );
       expect(held.status).toBe(409);
       expect(codeOf(held)).toBe('E14003');
@@ -406,6 +408,14 @@ describe('numbers through the gateway', () => {
         code: 'E14002',
       });
       expect((await bird.numbers.get(shared.id)).status).toBe('active');
+      // What E14002 points to: the operator withdraws it by taking it out of stock.
+      const withdrawn = await admin(
+        'DELETE',
+        `/admin/v1/numbers/${encodeURIComponent('+447700900300')}`,
+      );
+      expect(withdrawn.status).toBe(204);
+      await expect(bird.numbers.get(shared.id)).rejects.toBeInstanceOf(BirdNotFoundError);
+      expect((await bird.numbers.list({ number: '+447700900300' })).data).toEqual([]);
     });
 
     it('pages the numbers and the orders, newest order first, with the SDK cursors', async () => {

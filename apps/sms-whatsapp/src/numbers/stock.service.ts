@@ -67,13 +67,18 @@ export class StockService {
     return { ...page, data: page.data.map(toStockedNumber) };
   }
 
-  /** Takes a number no workspace holds out of stock (its past holdings go with it). */
+  /**
+   * Takes a number out of stock with its past holdings. A shared number is withdrawn from the
+   * workspace the operator assigned it to (which cannot release it: E14002 sends it here); a
+   * dedicated one a workspace ordered is refused until that workspace releases it.
+   */
   async unstock(context: RequestContext, number: string): Promise<null> {
     return this.writes.run(context, async (manager) => {
       if (!(await this.repository.lock(manager, number)))
         throw new AppError(NumbersErrors.AvailableNumberNotFound);
       const row = await this.repository.find(number, manager);
-      if (row?.holder_workspace_id) throw new AppError(NumbersErrors.StockedNumberHeld);
+      if (row?.holder_workspace_id && row.kind !== 'shared')
+        throw new AppError(NumbersErrors.StockedNumberHeld);
       await this.repository.delete(manager, number);
       return null;
     });

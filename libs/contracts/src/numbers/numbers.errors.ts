@@ -64,7 +64,7 @@ export const NumbersErrorCatalog = {
     name: 'SharedNumberNotReleasable',
     message: 'A shared number cannot be released.',
     description:
-      'Only a `dedicated` number, one your workspace ordered, can be released with `DELETE /v1/numbers/{number_id}`. A `shared` number is assigned to the workspace by the operator on shared infrastructure and is not billed as a subscription; it stays allocated. Ask the operator to withdraw it.',
+      'Only a `dedicated` number, one your workspace ordered, can be released with `DELETE /v1/numbers/{number_id}`. A `shared` number is assigned to the workspace by the operator on shared infrastructure and is not billed as a subscription; it stays allocated. Ask the operator to withdraw it (`DELETE /admin/v1/numbers/{number}`).',
   },
   E14003: {
     status: 409,
@@ -72,7 +72,7 @@ export const NumbersErrorCatalog = {
     name: 'StockedNumberHeld',
     message: 'A workspace holds this number.',
     description:
-      'A number can be removed from stock only while no workspace holds it. The `holder` of the number in `GET /admin/v1/numbers` names the workspace; once it releases the number (`DELETE /v1/numbers/{number_id}`), remove it.',
+      'A dedicated number can be removed from stock only while no workspace holds it. The `holder` of the number in `GET /admin/v1/numbers` names the workspace; once it releases the number (`DELETE /v1/numbers/{number_id}`), remove it. A shared number is withdrawn from its workspace by removing it.',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 
