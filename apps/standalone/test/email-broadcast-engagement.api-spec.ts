@@ -1,6 +1,7 @@
 import { BirdClient } from '@messagebird/sdk';
 import type { EmailBroadcast, EmailEvent, EmailRecipient } from '@messagebird/sdk';
 import {
+  call,
   createWorkspace,
   freePort,
   publishedAs,
@@ -251,6 +252,17 @@ describe('email broadcast engagement through the tracking routes', () => {
         'mary@example.com': [0, 0],
       });
       expect(new Set(recipients.map((r) => r.id)).size).toBe(4);
+      // An empty address would match everybody: refused.
+      const empty = await call<{ error: { code: string } }>(
+        platform.base,
+        'GET',
+        `/v1/email/broadcasts/${broadcastId}/recipients?to=`,
+        { token: acme.api_key.secret },
+      );
+      expect({ status: empty.status, code: empty.body.error?.code }).toEqual({
+        status: 422,
+        code: 'E01001',
+      });
       const one = await bird.broadcasts.listRecipients(broadcastId, { to: 'GRACE@example.com' });
       expect(one.data).toEqual([
         expect.objectContaining({

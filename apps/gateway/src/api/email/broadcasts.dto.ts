@@ -103,6 +103,8 @@ export class ListEmailBroadcastRecipientsQuery extends PageQuery {
     typeof value === 'string' ? value.trim().toLowerCase() : value,
   )
   @IsString()
+  // An empty address would match every recipient, not at most one.
+  @MinLength(1, { message: 'to must be an email address' })
   @MaxLength(254)
   to?: string;
 }
