@@ -502,6 +502,14 @@ describe('email templates through the gateway', () => {
       await expect(
         bird.email.templates.preview(template.id, { content: { html: '{% include "x" %}' } }),
       ).rejects.toMatchObject({ statusCode: 422, code: 'E01123' });
+      // Nor hidden in a {% liquid %} block, nor as a layout: no file is ever read.
+      for (const html of [
+        '<p>{% liquid include ".data/admin-token" %}</p>',
+        '{% layout "package.json" %}',
+      ])
+        await expect(
+          bird.email.templates.preview(template.id, { content: { html } }),
+        ).rejects.toMatchObject({ statusCode: 422, code: 'E01123' });
       await expect(
         bird.email.templates.preview(template.id, {
           version: template.draft_version_id as string,

@@ -1,4 +1,10 @@
-import { foldPreviewText, liquidProblems, textFromHtml } from './template-liquid';
+import {
+  foldPreviewText,
+  htmlLiquid,
+  liquidProblems,
+  plainLiquid,
+  textFromHtml,
+} from './template-liquid';
 
 /** Milliseconds `work` takes. */
 function timed(work: () => unknown): number {
@@ -19,6 +25,32 @@ describe(liquidProblems.name, () => {
       'the json filter is not supported in email templates: remove it',
       'the {% include %} tag is not supported in email templates: remove it',
     ]);
+  });
+
+  it('finds a file tag inside a {% liquid %} block, and refuses layout', () => {
+    expect(liquidProblems('<p>{% liquid include ".data/admin-token" %}</p>')).toEqual([
+      'the {% include %} tag is not supported in email templates: remove it',
+    ]);
+    expect(liquidProblems('{%- liquid\n  assign a = 1\n  render file\n-%}')).toEqual([
+      'the {% render %} tag is not supported in email templates: remove it',
+    ]);
+    expect(liquidProblems('{% layout "package.json" %}')).toEqual([
+      'the {% layout %} tag is not supported in email templates: remove it',
+    ]);
+    expect(liquidProblems('{% liquid\n if a\n echo a\n endif %}')).toEqual([]);
+  });
+});
+
+describe('the template engines', () => {
+  it('read no file, whatever a template names (no file system of their own)', () => {
+    for (const engine of [htmlLiquid, plainLiquid])
+      for (const source of [
+        '{% include "package.json" %}',
+        '{% render "package.json" %}',
+        '{% layout "package.json" %}',
+        '{% liquid include "package.json" %}',
+      ])
+        expect(() => engine.parseAndRenderSync(source, {})).toThrow(/Failed to lookup/);
   });
 });
 

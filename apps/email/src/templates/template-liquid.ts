@@ -4,26 +4,33 @@ import type { Template } from 'liquidjs';
 /**
  * The Liquid engines of email templates. Strict variables make a missing value an error a send
  * can report; own properties only, so a template cannot reach prototypes. HTML output escapes
- * every value (a parameter never injects markup); subjects and text are plain.
+ * every value (a parameter never injects markup); subjects and text are plain. `templates: {}`
+ * gives them an empty file system of their own: liquidjs otherwise reads `include`, `render`
+ * and `layout` files from the process's working directory (the operator token among them).
  */
-const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 20_000_000 };
-export const htmlLiquid = new Liquid({
+const ENGINE = {
   strictVariables: true,
   strictFilters: true,
   ownPropertyOnly: true,
-  outputEscape: 'escape',
-  ...LIMITS,
-});
-export const plainLiquid = new Liquid({
-  strictVariables: true,
-  strictFilters: true,
-  ownPropertyOnly: true,
-  ...LIMITS,
-});
+  templates: {},
+  parseLimit: 1_000_000,
+  renderLimit: 2_000,
+  memoryLimit: 20_000_000,
+};
+export const htmlLiquid = new Liquid({ ...ENGINE, outputEscape: 'escape' });
+export const plainLiquid = new Liquid(ENGINE);
 
 /** The deepest block nesting a template may use: far beyond any real email's markup. */
 export const MAX_BLOCK_DEPTH = 20;
-const REJECTED_TAGS = ['include', 'render', 'increment', 'decrement', 'ifchanged'];
+const REJECTED_TAGS = [
+  'include',
+  'render',
+  'layout',
+  'block',
+  'increment',
+  'decrement',
+  'ifchanged',
+];
 const REJECTED_FILTERS = ['money', 'format_date', 'format_time', 'json', 'inspect', 'type'];
 const BLOCK_TAGS = new Set(['if', 'unless', 'for', 'case', 'capture', 'tablerow', 'comment']);
 /**
@@ -36,6 +43,25 @@ const FILTER = /\|\s*([a-z_]+)/g;
 const EMPTY_COMPARISON = /(==|!=|<>)\s*(empty|blank)\b|\b(empty|blank)\s*(==|!=|<>)/;
 
 /**
+ * Each tag (or undefined for an output) with its expression, in order. A `{% liquid %}` tag is
+ * the tags of its lines (`{% liquid include "x" %}` is an include), so none hides inside one.
+ */
+function* tagsAndExpressions(source: string): Generator<[string | undefined, string]> {
+  for (const match of source.matchAll(LIQUID_MARKUP)) {
+    const tag = match[2];
+    const expression = match[1] ?? match[3] ?? '';
+    if (tag !== 'liquid') {
+      yield [tag, expression];
+      continue;
+    }
+    for (const line of expression.split('\n')) {
+      const [, lineTag, rest] = /^\s*([a-z_]+)?([\s\S]*)$/.exec(line) ?? [];
+      if (lineTag || rest.trim()) yield [lineTag, rest];
+    }
+  }
+}
+
+/**
  * What in `source` cannot be published, worded for its author (empty when it can): Liquid that
  * does not parse, and the constructs the SDK lists as refused on submit.
  */
@@ -43,9 +69,7 @@ export function liquidProblems(source: string, engine: Liquid = htmlLiquid): str
   const problems: string[] = [];
   let depth = 0;
   let deepest = 0;
-  for (const match of source.matchAll(LIQUID_MARKUP)) {
-    const expression = match[1] ?? match[3] ?? '';
-    const tag = match[2];
+  for (const [tag, expression] of tagsAndExpressions(source)) {
     if (tag && REJECTED_TAGS.includes(tag))
       problems.push(`the {% ${tag} %} tag is not supported in email templates: remove it`);
     if (tag && BLOCK_TAGS.has(tag)) deepest = Math.max(deepest, ++depth);
