@@ -47,6 +47,16 @@ describe(CompiledLanguage.name, () => {
     expect(rendered.text).toBe(textFromHtml('<p>Hello Ann "Bee"</p>'));
   });
 
+  it('escapes a value once, even through the escape filter, and tests optional fields', () => {
+    const rendered = new CompiledLanguage({
+      subject: 'Hi',
+      preview_text: null,
+      html: '<p>{{ x | escape }} {{ x }}</p>{% if c.coupon %}C{% else %}none{% endif %}{{ c.code | default: "-" }}',
+      text: null,
+    }).render({ parameters: { x: 'A&B <i>', c: {} } }, true);
+    expect(rendered.html).toBe('<p>A&amp;B &lt;i&gt; A&amp;B &lt;i&gt;</p>none-');
+  });
+
   it('throws on a missing parameter when strict, renders it empty otherwise', () => {
     const compiled = new CompiledLanguage(content);
     expect(compiled.missing({ order_id: 1 })).toEqual(['items', 'note']);

@@ -4,12 +4,18 @@ import type { Template } from 'liquidjs';
 /**
  * The Liquid engines of email templates. Strict variables make a missing value an error a send
  * can report; own properties only, so a template cannot reach prototypes. HTML output escapes
- * every value (a parameter never injects markup); subjects and text are plain. `templates: {}`
+ * every value (a parameter never injects markup), once: a value an author already passed through
+ * `escape` is not escaped again. Subjects and text are plain. `lenientIf` lets a condition or a
+ * `default` test an optional field (`{% if customer.coupon %}`) that strict variables refuse
+ * anywhere else; a parameter left out altogether is refused before rendering. `templates: {}`
  * gives them an empty file system of their own: liquidjs otherwise reads `include`, `render`
  * and `layout` files from the process's working directory (the operator token among them).
  */
+// liquidjs's own escape_once, called as the engine calls a filter (its `this` holds the context).
+const escapeOnce = new Liquid().filters.escape_once as (this: unknown, value: unknown) => string;
 const ENGINE = {
   strictVariables: true,
+  lenientIf: true,
   strictFilters: true,
   ownPropertyOnly: true,
   templates: {},
@@ -17,7 +23,12 @@ const ENGINE = {
   renderLimit: 2_000,
   memoryLimit: 20_000_000,
 };
-export const htmlLiquid = new Liquid({ ...ENGINE, outputEscape: 'escape' });
+export const htmlLiquid = new Liquid({
+  ...ENGINE,
+  outputEscape(this: unknown, value: unknown): string {
+    return escapeOnce.call(this, value);
+  },
+});
 export const plainLiquid = new Liquid(ENGINE);
 
 /** The deepest block nesting a template may use: far beyond any real email's markup. */
