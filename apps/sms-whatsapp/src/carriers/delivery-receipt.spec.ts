@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { PDU } from 'smpp';
 import { carrierMessageIdKey, inSubmitForm, parseReceipt } from './delivery-receipt';
+import { receiptOutcome } from '../delivery/receipt-outcome';
 
 const receipt = (text: string, tlvs: Partial<PDU> = {}) =>
   ({ esm_class: 4, data_coding: 0, short_message: Buffer.from(text, 'latin1'), ...tlvs }) as PDU;
@@ -43,6 +44,16 @@ describe(parseReceipt.name, () => {
       stat: 'UNDELIV',
       err: '012',
     });
+  });
+
+  it('reads a TLV id sent without its NUL only up to its end, and takes no state as none', () => {
+    // How the library reads an unterminated TLV: into the next TLV's tag (0x0427).
+    const unterminated = receipt('', { receipted_message_id: "ABC123\u0004'" });
+    expect(parseReceipt('c', unterminated)).toMatchObject({
+      carrierMessageId: 'ABC123',
+      stat: 'UNSTATED',
+    });
+    expect(receiptOutcome('UNSTATED')).toMatchObject({ final: false });
   });
 
   it('gives null for a receipt naming no id, and never throws on garbage', () => {

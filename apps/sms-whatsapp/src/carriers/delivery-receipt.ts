@@ -53,7 +53,9 @@ function receiptText(pdu: PDU): string {
  */
 export function parseReceipt(carrier: string, pdu: PDU): CarrierReceipt | null {
   const text = receiptText(pdu);
-  const tlvId = pdu.receipted_message_id?.replace(/\0+$/, '').trim();
+  // Read up to its NUL, or to the first control character: a TLV sent without its NUL is read
+  // by the library into the next TLV's header (`ABC123\u0004'`), which would match nothing.
+  const tlvId = pdu.receipted_message_id?.split(/[\u0000-\u001f]/)[0].trim();
   const carrierMessageId = tlvId || field(text, 'id');
   if (!carrierMessageId) return null;
   const textStat = /(?:^|\s)stat\s*:\s*([A-Za-z_]+)/i.exec(text)?.[1]?.toUpperCase();
@@ -61,7 +63,9 @@ export function parseReceipt(carrier: string, pdu: PDU): CarrierReceipt | null {
   return {
     carrier,
     carrierMessageId,
-    stat: textStat ?? stateStat ?? 'UNKNOWN',
+    // Stating nothing is not the UNKNOWN state (final): a status the carrier did not name, which
+    // a later receipt for the part can still settle.
+    stat: textStat ?? stateStat ?? 'UNSTATED',
     err: field(text, 'err'),
     doneAt: smppDate(/(?:^|\s)done\s*date\s*:\s*(\d+)/i.exec(text)?.[1] ?? null),
   };

@@ -84,6 +84,16 @@ describe(SmppCarriers.name, () => {
     expect(rig.smscs[0].deliverResponses.map((r) => r.status)).toEqual([0, 0]);
   });
 
+  it('reassembles an inbound message whose parts are numbered by SAR TLVs instead of a UDH', async () => {
+    rig = await startRig([{}]);
+    const text =
+      "A long answer in two parts, numbered by TLVs, ending in: please don't stop. ".repeat(3);
+    await rig.smscs[0].sendInbound({ from: '+447700900123', to: TO, text, sar: true });
+    expect(rig.inbound).toEqual([
+      { carrier: 'c0', from: '+447700900123', to: TO, text, receivedAt: expect.any(Date) },
+    ]);
+  });
+
   it('refuses an inbound message the listener could not record, and takes the redelivery', async () => {
     rig = await startRig([{ smsc: { redeliverAfterMs: 20 } }]);
     let failures = 1;

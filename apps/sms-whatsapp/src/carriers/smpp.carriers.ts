@@ -181,7 +181,7 @@ export class SmppCarriers implements SmsCarriers {
     const receivedAt = new Date();
     const record = (message: { from: string; to: string; text: string; receivedAt: Date }) =>
       listener.onInbound({ carrier: config.name, ...message });
-    const concat = part.concat;
+    const concat = part.concat ?? sarConcatenation(pdu);
     if (!concat || concat.total <= 1)
       return this.answerAfter(config, record({ from, to, text: part.text, receivedAt }), answer);
     if (concat.sequence < 1 || concat.sequence > concat.total) {
@@ -217,4 +217,17 @@ export class SmppCarriers implements SmsCarriers {
       },
     );
   }
+}
+
+/**
+ * A part numbered by the SAR TLVs instead of a UDH (SMPP 3.4 5.3.2.22-24), which some SMSCs use
+ * for long inbound messages: undefined when any of the three is missing.
+ */
+function sarConcatenation(
+  pdu: PDU,
+): { reference: number; total: number; sequence: number } | undefined {
+  const { sar_msg_ref_num: reference, sar_total_segments: total } = pdu;
+  const sequence = pdu.sar_segment_seqnum;
+  if (reference === undefined || total === undefined || sequence === undefined) return undefined;
+  return { reference, total, sequence };
 }

@@ -32,6 +32,9 @@ declare module 'smpp' {
     receipted_message_id?: string;
     message_state?: number;
     message_payload?: Buffer;
+    sar_msg_ref_num?: number;
+    sar_total_segments?: number;
+    sar_segment_seqnum?: number;
   }
 
   export class PDU implements PduFields {
@@ -57,6 +60,9 @@ declare module 'smpp' {
     receipted_message_id?: string;
     message_state?: number;
     message_payload?: Buffer;
+    sar_msg_ref_num?: number;
+    sar_total_segments?: number;
+    sar_segment_seqnum?: number;
     isResponse(): boolean;
     response(options?: PduFields): PDU;
   }

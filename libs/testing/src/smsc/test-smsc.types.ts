@@ -103,13 +103,15 @@ export interface TestSmsc {
   /**
    * Sends a mobile-originated message to a bound session, in parts when long; resolves once
    * every part was answered ESME_ROK or its redeliveries ran out. `onlyParts` (1-based) sends
-   * just those parts, as when the network lost the others.
+   * just those parts, as when the network lost the others. `sar`: the parts go without a UDH,
+   * numbered by the SAR TLVs (`sar_msg_ref_num`, `sar_total_segments`, `sar_segment_seqnum`).
    */
   sendInbound(message: {
     from: string;
     to: string;
     text: string;
     onlyParts?: number[];
+    sar?: boolean;
   }): Promise<void>;
   /** Sends a receipt now for an id the SMSC gave (or any id, to test unknown ones). */
   sendReceipt(submit: SmscSubmit, plan: SmscReceiptPlan): Promise<void>;
