@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { startTestSmsc } from '@switchboard/testing';
 import { startRig } from '../../test/carrier-rig';
 import type { CarrierRig } from '../../test/carrier-rig';
@@ -160,6 +162,30 @@ describe(SmppBind.name, () => {
     } finally {
       await carriers.close();
       await smsc.stop();
+    }
+  });
+
+  it('drops a connection the SMSC accepts but never binds, and tries again', async () => {
+    const accepted: Socket[] = [];
+    const silent = createServer((socket) => void accepted.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const carriers = new SmppCarriers(parseSmppUrl(`smpp://sb:pw@127.0.0.1:${port}`), {
+      reconnectBaseMs: 20,
+      reconnectMaxMs: 50,
+      bindTimeoutMs: 100,
+    });
+    carriers.start();
+    try {
+      const until = Date.now() + 5000;
+      while (accepted.length < 3 && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(accepted.length).toBeGreaterThanOrEqual(3);
+      expect(carriers.binds()[0].bound).toBe(false);
+    } finally {
+      await carriers.close();
+      for (const socket of accepted) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

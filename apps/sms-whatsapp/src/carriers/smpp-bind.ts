@@ -15,6 +15,12 @@ export interface SmppBindTuning {
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
   throttlePauseMs?: number;
+  /**
+   * How long a connection may take to be bound (TCP, TLS and bind_transceiver_resp) before it is
+   * dropped and tried again: an SMSC, or a proxy before it, that accepts and never answers would
+   * otherwise hold the carrier unbound until a restart. Default 30 s.
+   */
+  bindTimeoutMs?: number;
 }
 
 /** Sessions whose socket is corked until the end of this turn of the event loop. */
@@ -122,6 +128,14 @@ export class SmppBind {
     const { host, port, tls } = this.config;
     const session = smpp.connect({ host, port, tls, servername: tls ? host : undefined });
     this.session = session;
+    const bindTimeoutMs = this.tuning.bindTimeoutMs ?? 30_000;
+    const deadline = setTimeout(() => {
+      if (this.session !== session || this.isBound) return;
+      this.logger.warn(`not bound within ${bindTimeoutMs} ms: dropping the connection`);
+      session.destroy();
+    }, bindTimeoutMs);
+    deadline.unref();
+    session.once('close', () => clearTimeout(deadline));
     session.on(tls ? 'secureConnect' : 'connect', () => this.bindOn(session));
     session.on('error', (err: Error) => this.logger.warn(`connection error: ${err.message}`));
     session.on('close', () => this.dropped(session));
