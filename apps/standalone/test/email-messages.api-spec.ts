@@ -230,6 +230,36 @@ describe('email messages through the gateway', () => {
     ]);
   });
 
+  it('a deferred recipient suppressed before its retry is rejected, never sent to', async () => {
+    sink.rule('later-stop@example.com', { code: 451, message: '4.7.1 Try again later', times: 1 });
+    const message = await bird.email.send({
+      from: `hello@${domain}`,
+      to: ['later-stop@example.com', 'later-go@example.com'],
+      subject: 'Later',
+      text: 'x',
+    });
+    const deferred = async () => (await recipients(message.id)).map((r) => r.status);
+    for (let tries = 0; !(await deferred()).includes('deferred'); tries++) {
+      if (tries > 100) throw new Error('never deferred');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(
+      (await api('POST', '/v1/email/suppressions', { email: 'later-stop@example.com' })).status,
+    ).toBe(201);
+    await settled(message.id);
+    expect(await recipients(message.id)).toEqual([
+      expect.objectContaining({
+        recipient: 'later-stop@example.com',
+        status: 'rejected',
+        rejection_reason: 'recipient_suppressed',
+        bounce_code: null,
+        bounce_type: null,
+      }),
+      expect.objectContaining({ recipient: 'later-go@example.com', status: 'delivered' }),
+    ]);
+    expect(sunk(message.id).flatMap((m) => m.rcptTo)).toEqual(['later-go@example.com']);
+  });
+
   it('onboarding-domain mail reaches only the workspace users; others are rejected after acceptance', async () => {
     const message = await bird.email.send({
       from: 'try@onboarding.localhost',

@@ -129,8 +129,11 @@ export class DeliveryRepository {
       `UPDATE email.recipients r SET
          status = u.status,
          rejection_reason = COALESCE(u.rejection_reason, r.rejection_reason),
-         bounce_type = CASE WHEN u.delivered THEN NULL ELSE COALESCE(u.bounce_type, r.bounce_type) END,
-         bounce_code = CASE WHEN u.delivered THEN NULL ELSE COALESCE(u.bounce_code, r.bounce_code) END,
+         -- Delivered or rejected at last, an earlier deferral's reply no longer describes it.
+         bounce_type = CASE WHEN u.delivered OR u.status = 'rejected' THEN NULL
+           ELSE COALESCE(u.bounce_type, r.bounce_type) END,
+         bounce_code = CASE WHEN u.delivered OR u.status = 'rejected' THEN NULL
+           ELSE COALESCE(u.bounce_code, r.bounce_code) END,
          bounce_description = CASE WHEN u.delivered THEN NULL
            ELSE COALESCE(u.bounce_description, r.bounce_description) END,
          processed_at = CASE WHEN u.processed THEN now() ELSE r.processed_at END,

@@ -23,12 +23,16 @@ export interface PreparedMail {
   content: StoredContent | undefined;
   /** The sending domain as processing just read it (none for the onboarding domain). */
   sender?: SenderDomain;
+  /** Deferred recipients suppressed or opted out since processing: not sent to again. */
+  refused?: RecipientRow[];
 }
 
 export interface DeliveryAttempt {
   message: MessageRow;
   recipients: RecipientRow[];
   results: RecipientResult[];
+  /** Recorded `rejected` `recipient_suppressed`, never attempted (`PreparedMail.refused`). */
+  refused?: RecipientRow[];
   /** Set when nothing could be sent: every recipient is rejected for this reason. */
   rejection?: 'generation_failure' | 'domain_unverified';
   reason?: string;
@@ -66,7 +70,13 @@ export class DeliveryService {
 
   /** Sends a prepared mail; the results are recorded by `record`. */
   async attempt(prepared: PreparedMail): Promise<DeliveryAttempt> {
+    const attempt = await this.attemptSending(prepared);
+    return prepared.refused?.length ? { ...attempt, refused: prepared.refused } : attempt;
+  }
+
+  private async attemptSending(prepared: PreparedMail): Promise<DeliveryAttempt> {
     const { message, recipients, content } = prepared;
+    if (recipients.length === 0) return { message, recipients, results: [] };
     if (!content || content.purged)
       return {
         message,
@@ -112,7 +122,7 @@ export class DeliveryService {
       (recipient) => recipient.message_id,
     );
     const contents = await this.repository.contents(runner, ids);
-    return requests.map(({ messageId, recipientIds }) => {
+    const prepared = requests.map(({ messageId, recipientIds }) => {
       const message = messages.get(messageId);
       const wanted = recipientIds && new Set(recipientIds);
       const recipients = (recipientsOf.get(messageId) ?? []).filter(
@@ -121,6 +131,51 @@ export class DeliveryService {
       if (!message || recipients.length === 0) return undefined;
       return { message, recipients, content: contents.get(messageId) };
     });
+    await this.refuseOptedOut(runner, prepared);
+    return prepared;
+  }
+
+  /**
+   * Processing checked the recipients' suppressions and preferences; a deferred one is sent to
+   * again for up to EMAIL_RETRY_FOR_MINUTES after, so a revoke or a suppression since then must
+   * stop it too (ADR 14). One query per workspace and category of the batch.
+   */
+  private async refuseOptedOut(
+    runner: SqlRunner,
+    prepared: Array<PreparedMail | undefined>,
+  ): Promise<void> {
+    const retried = prepared.filter(
+      (mail): mail is PreparedMail =>
+        mail !== undefined && mail.recipients.some((r) => r.status === 'deferred'),
+    );
+    const groups = groupBy(
+      retried,
+      (mail) => `${mail.message.workspace_id} ${mail.message.category}`,
+    );
+    for (const group of groups.values()) {
+      const { workspace_id: workspaceId, category } = group[0].message;
+      const emails = group.flatMap((mail) =>
+        mail.recipients.filter((r) => r.status === 'deferred').map((r) => r.email),
+      );
+      const stopped = await this.suppressions.suppressedAmong(
+        runner,
+        workspaceId,
+        emails,
+        category,
+        {
+          preferences: this.config.PREFERENCES_ENFORCEMENT,
+        },
+      );
+      if (stopped.size === 0) continue;
+      for (const mail of group) {
+        const refused = mail.recipients.filter(
+          (r) => r.status === 'deferred' && stopped.has(r.email),
+        );
+        if (refused.length === 0) continue;
+        mail.refused = refused;
+        mail.recipients = mail.recipients.filter((r) => !refused.includes(r));
+      }
+    }
   }
 
   /**
@@ -185,6 +240,21 @@ export class DeliveryService {
       metadata: message.metadata,
       broadcastId: message.broadcast_id,
     };
+    for (const recipient of attempt.refused ?? []) {
+      updates.push({
+        id: recipient.id,
+        message_id: message.id,
+        status: 'rejected',
+        rejection_reason: 'recipient_suppressed',
+        bounce_description: 'suppressed or opted out since its last attempt',
+        finished: true,
+      });
+      events.push(
+        recipientEvent('email.rejected', subject, recipient, now, {
+          rejection_reason: 'recipient_suppressed',
+        }),
+      );
+    }
     const retry: RecipientRow[] = [];
     for (const recipient of recipients) {
       const ids = { id: recipient.id, message_id: message.id };
