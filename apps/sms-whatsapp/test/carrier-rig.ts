@@ -14,7 +14,9 @@ export interface CarrierRig {
   smscs: TestSmsc[];
   carriers: SmppCarriers;
   receipts: CarrierReceipt[];
+  /** Whole inbound messages: a long one once all its parts came (each part is in `parts`). */
   inbound: InboundSms[];
+  parts: InboundSms[];
   /** Replaces the listener's behaviour (default: records and resolves). */
   listener: Partial<CarrierListener>;
   until(condition: () => boolean, timeoutMs?: number): Promise<void>;
@@ -23,7 +25,6 @@ export interface CarrierRig {
 
 export async function startRig(
   carriers: Array<{ smsc?: TestSmscOptions; params?: Record<string, string> }>,
-  inboundPartTimeoutMs?: number,
 ): Promise<CarrierRig> {
   const smscs = await Promise.all(carriers.map((c) => startTestSmsc(c.smsc)));
   const url = smscs
@@ -38,10 +39,10 @@ export async function startRig(
       reconnectBaseMs: 50,
       reconnectMaxMs: 500,
       throttlePauseMs: 20,
-      inboundPartTimeoutMs,
     }),
     receipts: [],
     inbound: [],
+    parts: [],
     listener: {},
     until: async (condition, timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;
@@ -62,7 +63,23 @@ export async function startRig(
     },
     onInbound: async (message) => {
       await rig.listener.onInbound?.(message);
-      rig.inbound.push(message);
+      const { part, ...whole } = message;
+      if (!part) return void rig.inbound.push(message);
+      rig.parts.push(message);
+      const same = rig.parts.filter(
+        (p) =>
+          p.from === message.from &&
+          p.to === message.to &&
+          p.part?.reference === part.reference &&
+          p.part.total === part.total,
+      );
+      const sequences = new Set(same.map((p) => p.part?.sequence));
+      if (sequences.size < part.total) return;
+      const ordered = [...sequences]
+        .sort((a, b) => (a ?? 0) - (b ?? 0))
+        .map((sequence) => same.find((p) => p.part?.sequence === sequence) as InboundSms);
+      rig.parts = rig.parts.filter((p) => !same.includes(p));
+      rig.inbound.push({ ...whole, text: ordered.map((p) => p.text).join('') });
     },
   });
   rig.carriers.start();

@@ -786,6 +786,26 @@ describe('SMS messages through the gateway', () => {
     expect(events.data.map((e) => e.type)).toEqual(['sms.received']);
   });
 
+  it('records a long inbound message once, its parts sent one at a time or all at once', async () => {
+    const long = (n: number) => `Part of a long reply number ${n}, `.repeat(8);
+    await dutch.sendInbound({
+      from: '31655550321',
+      to: OUR_NUMBER.slice(1),
+      text: long(1),
+      oneAtATime: true,
+    });
+    await dutch.sendInbound({ from: '31655550321', to: OUR_NUMBER.slice(1), text: long(2) });
+    const received = await eventually(
+      () => bird.sms.list({ direction: 'inbound', from: '+31655550321' }),
+      (page) => page.data.length >= 2,
+    );
+    expect(received.data.map((m) => m.text).sort()).toEqual([long(1), long(2)]);
+    const left = await platform.db.query(
+      `SELECT count(*)::int AS n FROM sms_whatsapp.sms_inbound_parts WHERE from_address = '+31655550321'`,
+    );
+    expect(left.rows[0].n).toBe(0);
+  });
+
   it('applies the keyword rules to inbound messages: STOP is confirmed and suppresses the pair (nothing reaches a carrier), START restores it', async () => {
     await dutch.sendInbound({ from: '31655550001', to: OUR_NUMBER.slice(1), text: 'STOP' });
     await dutch.waitFor(() => dutch.messages.some((m) => m.to === '31655550001'));

@@ -66,7 +66,7 @@ describe(SmppCarriers.name, () => {
     expect(rig.smscs[0].deliverResponses.map((r) => r.status)).toEqual([0x64, 0]);
   });
 
-  it('reassembles a multipart inbound message and answers its parts only once it is recorded', async () => {
+  it('hands each part of a long inbound message up, answering each only once it is stored', async () => {
     rig = await startRig([{}]);
     let release: () => void = () => undefined;
     const recorded = new Promise<void>((resolve) => (release = resolve));
@@ -102,24 +102,26 @@ describe(SmppCarriers.name, () => {
     const text = `${'x'.repeat(190)} {€[~]}`; // GSM 7-bit, its extension table included
     await rig.smscs[0].sendInbound({ from: '+447700900123', to: TO, text });
     expect(rig.inbound.map((m) => m.text)).toEqual([text]);
+    // The part refused is sent again and taken; the others were taken the first time.
     const statuses = rig.smscs[0].deliverResponses.map((r) => r.status);
-    const parts = statuses.length / 2;
-    expect(parts).toBeGreaterThan(1);
-    expect(statuses).toEqual([...Array<number>(parts).fill(0x64), ...Array<number>(parts).fill(0)]);
+    expect(statuses.filter((status) => status === 0x64)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 0).length).toBeGreaterThan(1);
   });
 
-  it('answers the parts of an inbound message that never completes with an error', async () => {
-    rig = await startRig([{ smsc: { redeliverAttempts: 0 } }], 200);
+  it('answers a part at once, whether or not the rest of its message ever comes', async () => {
+    // An SMSC sending one deliver_sm at a time waits for this answer before the next part.
+    rig = await startRig([{ smsc: { redeliverAttempts: 0 } }]);
     const smsc = rig.smscs[0];
-    const started = Date.now();
     await smsc.sendInbound({
       from: '+447700900123',
       to: TO,
       text: 'y'.repeat(200),
       onlyParts: [2],
     });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
-    expect(smsc.deliverResponses.map((r) => r.status)).toEqual([0x64]);
+    expect(smsc.deliverResponses.map((r) => r.status)).toEqual([0]);
+    expect(rig.parts).toEqual([
+      expect.objectContaining({ part: expect.objectContaining({ sequence: 2, total: 2 }) }),
+    ]);
     expect(rig.inbound).toEqual([]);
   });
 

@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { decodeSmsPart } from '@switchboard/contracts';
 import type { PDU, PduFields } from 'smpp';
 import { inSubmitForm, isReceipt, parseReceipt } from './delivery-receipt';
-import { InboundAssembler } from './inbound-assembler';
 import { CarrierSubmitError } from './sms-carrier';
 import type { CarrierListener, SmsCarriers, SmsSubmission, SubmitOutcome } from './sms-carrier';
 import { SmppBind } from './smpp-bind';
@@ -11,10 +10,7 @@ import { ESME_ROK, ESME_RX_P_APPN, ESME_RX_T_APPN } from './smpp-status';
 import { carrierFor } from './smpp-url';
 import type { SmppCarrierConfig } from './smpp-url';
 
-export interface SmppCarriersOptions extends SmppBindTuning {
-  /** How long the parts of an incomplete inbound message are held unanswered (default 30 s). */
-  inboundPartTimeoutMs?: number;
-}
+export type SmppCarriersOptions = SmppBindTuning;
 
 const NUMBER = /^\+?\d{1,20}$/;
 /** Shortest international number (country code and subscriber) we take a bare string of digits for. */
@@ -55,13 +51,9 @@ function inboundAddress(value: string | undefined, ton: number | undefined): str
 export class SmppCarriers implements SmsCarriers {
   private readonly logger = new Logger(SmppCarriers.name);
   private readonly binds_: SmppBind[];
-  private readonly assemblers = new Map<string, InboundAssembler>();
   private listener: CarrierListener | null = null;
 
-  constructor(
-    configs: SmppCarrierConfig[],
-    private readonly options: SmppCarriersOptions = {},
-  ) {
+  constructor(configs: SmppCarrierConfig[], options: SmppCarriersOptions = {}) {
     this.binds_ = configs.map(
       (config) => new SmppBind(config, (pdu, answer) => this.deliver(config, pdu, answer), options),
     );
@@ -120,7 +112,6 @@ export class SmppCarriers implements SmsCarriers {
   }
 
   async close(): Promise<void> {
-    for (const assembler of this.assemblers.values()) assembler.releaseAll();
     await Promise.all(this.binds_.map((bind) => bind.close()));
   }
 
@@ -178,33 +169,19 @@ export class SmppCarriers implements SmsCarriers {
     }
     const from = inboundAddress(pdu.source_addr, pdu.source_addr_ton);
     const to = inboundAddress(pdu.destination_addr, pdu.dest_addr_ton);
-    const receivedAt = new Date();
-    const record = (message: { from: string; to: string; text: string; receivedAt: Date }) =>
-      listener.onInbound({ carrier: config.name, ...message });
+    const message = { carrier: config.name, from, to, text: part.text, receivedAt: new Date() };
     const concat = part.concat ?? sarConcatenation(pdu);
     if (!concat || concat.total <= 1)
-      return this.answerAfter(config, record({ from, to, text: part.text, receivedAt }), answer);
+      return this.answerAfter(config, listener.onInbound(message), answer);
     if (concat.sequence < 1 || concat.sequence > concat.total) {
       this.logger.warn(
         `${config.name}: inbound part ${concat.sequence} of ${concat.total}, refused`,
       );
       return answer(ESME_RX_P_APPN);
     }
-    let assembler = this.assemblers.get(config.name);
-    if (!assembler) {
-      assembler = new InboundAssembler(this.options.inboundPartTimeoutMs ?? 30_000, record);
-      this.assemblers.set(config.name, assembler);
-    }
-    assembler.add({
-      key: `${from}|${to}|${concat.reference}|${concat.total}`,
-      from,
-      to,
-      sequence: concat.sequence,
-      total: concat.total,
-      text: part.text,
-      receivedAt,
-      answer,
-    });
+    // Each part is answered once stored: holding it until the others came would stall an SMSC
+    // that sends one deliver_sm at a time, or spreads the parts over several binds.
+    this.answerAfter(config, listener.onInbound({ ...message, part: concat }), answer);
   }
 
   /** Answers ESME_ROK once `work` is recorded; ESME_RX_T_APPN (sent again later) if it fails. */

@@ -83,6 +83,11 @@ export interface InboundSms {
   to: string;
   text: string;
   receivedAt: Date;
+  /**
+   * One part of a long message (its UDH or SAR numbering): the listener stores it and records
+   * the message once every part has come, so each part is answered as soon as it is stored.
+   */
+  part?: { reference: number; total: number; sequence: number };
 }
 
 /**

@@ -14,6 +14,7 @@ import { CreateWhatsappStatsRollups1764900000410 } from './migrations/1764900000
 import { SmsAwaitingReceipt1765000000100 } from './migrations/1765000000100-sms-awaiting-receipt';
 import { SmsRedactedText1765000000200 } from './migrations/1765000000200-sms-redacted-text';
 import { SmsMessagesCreatedIndex1765000000300 } from './migrations/1765000000300-sms-messages-created-index';
+import { SmsInboundParts1765000000400 } from './migrations/1765000000400-sms-inbound-parts';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -36,6 +37,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       SmsAwaitingReceipt1765000000100,
       SmsRedactedText1765000000200,
       SmsMessagesCreatedIndex1765000000300,
+      SmsInboundParts1765000000400,
     ],
   };
 }

@@ -87,55 +87,69 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
       from: storable(received.from),
       to: storable(received.to),
     };
-    const addressed = phoneNumber(message.to) ?? message.to;
-    const from = phoneNumber(message.from) ?? message.from;
     const queued = await inPgTransaction(this.pool, async (tx) => {
-      const holder = await this.inbound.holderOf(tx, addressed);
-      if (!holder) {
-        await this.inbound.recordUnroutable(tx, message);
-        this.logger.warn(
-          `inbound SMS from ${from} to ${addressed} over ${message.carrier}: no workspace holds ${addressed}; recorded as unroutable`,
-        );
-        return undefined;
-      }
-      // The number as the workspace holds it (a short code's bare digits), for its keyword rules
-      // and the replies sent from it.
-      const { workspaceId, number: to } = holder;
-      const received = draftInbound(workspaceId, { ...message, to, from });
-      await this.accept.insert(tx, [received]);
-      const replies = await this.rules.apply(tx, {
-        workspaceId,
-        messageId: received.row.id,
-        from,
-        to,
-        text: message.text,
-        receivedAt: message.receivedAt,
-      });
-      const now = new Date();
-      // Keyword replies go past the opt-out checks (the accept's and the submit's): a STOP's
-      // confirmation reaches a pair it just suppressed. They go back through the carrier the
-      // message came in on, which holds our number, whatever routes the texter's prefix.
-      const drafts = replies.map((reply) =>
-        draftOutbound(
-          workspaceId,
-          {
-            to: reply.to,
-            from: reply.from,
-            text: reply.text,
-            category: 'service',
-            smartEncoding: false,
-            tags: [],
-            metadata: {},
-            carrier: message.carrier,
-          },
-          now,
-          { suppressed: false, keywordReply: true },
-        ),
-      );
-      await this.accept.insert(tx, drafts);
-      return drafts.length > 0;
+      if (!message.part) return this.record(tx, message);
+      const parts = await this.inbound.storePart(tx, { ...message, part: message.part });
+      // Stored: the message is recorded with its last part.
+      if (!parts) return undefined;
+      const receivedAt = new Date(Math.min(...parts.map((p) => new Date(p.received_at).getTime())));
+      return this.record(tx, { ...message, text: parts.map((p) => p.text).join(''), receivedAt });
     });
     if (queued !== undefined) this.accept.wakeAll(queued);
+  }
+
+  /**
+   * A whole inbound message, in the caller's transaction: stored for the workspace holding its
+   * number (or as unroutable), through the keyword rules, their replies queued. Answers whether
+   * replies were queued (undefined when nobody holds the number).
+   */
+  private async record(tx: SqlRunner, message: InboundSms): Promise<boolean | undefined> {
+    const addressed = phoneNumber(message.to) ?? message.to;
+    const from = phoneNumber(message.from) ?? message.from;
+    const holder = await this.inbound.holderOf(tx, addressed);
+    if (!holder) {
+      await this.inbound.recordUnroutable(tx, message);
+      this.logger.warn(
+        `inbound SMS from ${from} to ${addressed} over ${message.carrier}: no workspace holds ${addressed}; recorded as unroutable`,
+      );
+      return undefined;
+    }
+    // The number as the workspace holds it (a short code's bare digits), for its keyword rules
+    // and the replies sent from it.
+    const { workspaceId, number: to } = holder;
+    const received = draftInbound(workspaceId, { ...message, to, from });
+    await this.accept.insert(tx, [received]);
+    const replies = await this.rules.apply(tx, {
+      workspaceId,
+      messageId: received.row.id,
+      from,
+      to,
+      text: message.text,
+      receivedAt: message.receivedAt,
+    });
+    const now = new Date();
+    // Keyword replies go past the opt-out checks (the accept's and the submit's): a STOP's
+    // confirmation reaches a pair it just suppressed. They go back through the carrier the
+    // message came in on, which holds our number, whatever routes the texter's prefix.
+    const drafts = replies.map((reply) =>
+      draftOutbound(
+        workspaceId,
+        {
+          to: reply.to,
+          from: reply.from,
+          text: reply.text,
+          category: 'service',
+          smartEncoding: false,
+          tags: [],
+          metadata: {},
+          carrier: message.carrier,
+        },
+        now,
+        { suppressed: false, keywordReply: true },
+      ),
+    );
+    await this.accept.insert(tx, drafts);
+    return drafts.length > 0;
   }
 }
 

@@ -22,6 +22,46 @@ export class InboundRepository {
     return rows[0] && { workspaceId: rows[0].workspace_id, number: rows[0].number };
   }
 
+  /**
+   * Stores one part of a long message and, when it was the last to come, takes the whole set
+   * out: the parts in order, or undefined while some are missing. The key's writers take turns
+   * (a transaction lock on it), so two parts arriving at once on two binds never both miss the
+   * other. A part sent again replaces its copy.
+   */
+  async storePart(
+    runner: SqlRunner,
+    message: InboundSms & { part: NonNullable<InboundSms['part']> },
+  ): Promise<Array<{ text: string; received_at: Date }> | undefined> {
+    const { carrier, from, to, part } = message;
+    const key = [carrier, from, to, part.reference, part.total];
+    await runner.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [key.join(' ')]);
+    await runner.query(
+      `INSERT INTO sms_whatsapp.sms_inbound_parts (carrier, from_address, to_address, reference,
+         total, sequence, text, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (carrier, from_address, to_address, reference, total, sequence)
+       DO UPDATE SET text = excluded.text, received_at = excluded.received_at`,
+      [...key, part.sequence, message.text, message.receivedAt],
+    );
+    const parts = rowsOf<{ sequence: number; text: string; received_at: Date }>(
+      await runner.query(
+        `SELECT sequence, text, received_at FROM sms_whatsapp.sms_inbound_parts
+         WHERE carrier = $1 AND from_address = $2 AND to_address = $3 AND reference = $4
+           AND total = $5
+         ORDER BY sequence`,
+        key,
+      ),
+    );
+    if (parts.length < part.total) return undefined;
+    await runner.query(
+      `DELETE FROM sms_whatsapp.sms_inbound_parts
+       WHERE carrier = $1 AND from_address = $2 AND to_address = $3 AND reference = $4
+         AND total = $5`,
+      key,
+    );
+    return parts;
+  }
+
   async recordUnroutable(runner: SqlRunner, message: InboundSms): Promise<void> {
     await runner.query(
       `INSERT INTO sms_whatsapp.sms_unroutable_inbound (carrier, from_address, to_address, text, received_at)

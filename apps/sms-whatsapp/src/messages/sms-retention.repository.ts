@@ -56,6 +56,19 @@ export class SmsRetentionRepository {
     );
   }
 
+  /** Parts of long inbound messages received before `before` whose message never completed. */
+  async deleteStaleParts(before: Date, limit: number): Promise<number> {
+    return this.count(
+      `WITH d AS (
+         DELETE FROM sms_whatsapp.sms_inbound_parts
+         WHERE ctid IN (SELECT ctid FROM sms_whatsapp.sms_inbound_parts
+                        WHERE received_at < $1 LIMIT $2)
+         RETURNING 1)
+       SELECT count(*)::int AS count FROM d`,
+      [before, limit],
+    );
+  }
+
   private async count(sql: string, params: unknown[]): Promise<number> {
     const [row] = rowsOf<{ count: number }>(await this.runner.query(sql, params));
     return row.count;

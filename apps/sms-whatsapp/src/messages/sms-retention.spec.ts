@@ -45,6 +45,12 @@ describe(SmsRetention.name, () => {
          received_at) VALUES ('nl', '31655550001', '31612347777', 'Anyone?', $1)`,
       [at],
     );
+    await dataSource.query(
+      `INSERT INTO sms_whatsapp.sms_inbound_parts (carrier, from_address, to_address, reference,
+         total, sequence, text, received_at)
+       VALUES ('nl', '+31655550001', $1, 7, 2, 1, 'Half a', $2)`,
+      [id, at],
+    );
     return id;
   }
 
@@ -68,19 +74,26 @@ describe(SmsRetention.name, () => {
     await database?.stop();
   });
 
-  it('deletes messages past 30 days with their timelines, parts, stats keys and unroutable inbound', async () => {
+  it('deletes messages past 30 days with their timelines, parts, stats keys and unroutable inbound, and parts of long inbound messages after a day', async () => {
     const fresh = await message(1);
     const month = await message(29);
     await message(32);
     await message(90);
+    await dataSource.query(
+      `INSERT INTO sms_whatsapp.sms_inbound_parts (carrier, from_address, to_address, reference,
+         total, sequence, text, received_at)
+       VALUES ('nl', '+31655550002', '+31612340000', 8, 2, 1, 'Waiting', now())`,
+    );
     const retention = new SmsRetention(new SmsRetentionRepository(dataSource));
-    expect(await retention.expire()).toEqual({ deleted: 2, unroutable: 2 });
+    expect(await retention.expire()).toEqual({ deleted: 2, unroutable: 2, parts: 4 });
     const kept = [fresh, month].sort();
     expect(await idsIn('sms_whatsapp.sms_messages', 'id')).toEqual(kept);
     expect(await idsIn('sms_whatsapp.sms_message_events')).toEqual(kept);
     expect(await idsIn('sms_whatsapp.sms_message_parts')).toEqual(kept);
     expect(await idsIn('sms_whatsapp.stats_folded_events')).toEqual(kept);
     expect(await idsIn('sms_whatsapp.sms_unroutable_inbound', 'id')).toHaveLength(2);
-    expect(await retention.expire()).toEqual({ deleted: 0, unroutable: 0 });
+    // A part received just now still waits for the rest of its message.
+    expect(await idsIn('sms_whatsapp.sms_inbound_parts', 'text')).toEqual(['Waiting']);
+    expect(await retention.expire()).toEqual({ deleted: 0, unroutable: 0, parts: 0 });
   });
 });

@@ -209,43 +209,45 @@ export async function startTestSmsc(options: TestSmscOptions = {}): Promise<Test
     dropResponses: (n) => {
       drops += n;
     },
-    sendInbound: async ({ from, to, text, onlyParts, sar }) => {
+    sendInbound: async ({ from, to, text, onlyParts, sar, oneAtATime }) => {
       inboundReference = (inboundReference + 1) & 0xff;
       const { dataCoding, parts } = encodeSms(text, { reference: inboundReference });
       const numberTon = (addr: string) => (/^\+?\d+$/.test(addr) ? 1 : 5);
-      await Promise.all(
-        parts
-          .map((part, index) => ({ part, sequence: index + 1 }))
-          .filter(({ sequence }) => !onlyParts || onlyParts.includes(sequence))
-          .map(({ part, sequence }) =>
-            deliver(
-              {
-                source_addr_ton: numberTon(from),
-                source_addr_npi: numberTon(from) === 1 ? 1 : 0,
-                source_addr: from.replace(/^\+/, ''),
-                dest_addr_ton: 1,
-                dest_addr_npi: 1,
-                destination_addr: to.replace(/^\+/, ''),
-                ...(sar && parts.length > 1
-                  ? {
-                      esm_class: 0,
-                      data_coding: dataCoding,
-                      // The UDH (05 00 03 ref total seq) out: the TLVs number the part instead.
-                      short_message: part.subarray(6),
-                      sar_msg_ref_num: inboundReference,
-                      sar_total_segments: parts.length,
-                      sar_segment_seqnum: sequence,
-                    }
-                  : {
-                      esm_class: parts.length > 1 ? 0x40 : 0,
-                      data_coding: dataCoding,
-                      short_message: part,
-                    }),
-              },
-              'inbound',
-            ),
-          ),
-      );
+      const sends = parts
+        .map((part, index) => ({ part, sequence: index + 1 }))
+        .filter(({ sequence }) => !onlyParts || onlyParts.includes(sequence))
+        .map(
+          ({ part, sequence }) =>
+            () =>
+              deliver(
+                {
+                  source_addr_ton: numberTon(from),
+                  source_addr_npi: numberTon(from) === 1 ? 1 : 0,
+                  source_addr: from.replace(/^\+/, ''),
+                  dest_addr_ton: 1,
+                  dest_addr_npi: 1,
+                  destination_addr: to.replace(/^\+/, ''),
+                  ...(sar && parts.length > 1
+                    ? {
+                        esm_class: 0,
+                        data_coding: dataCoding,
+                        // The UDH (05 00 03 ref total seq) out: the TLVs number the part instead.
+                        short_message: part.subarray(6),
+                        sar_msg_ref_num: inboundReference,
+                        sar_total_segments: parts.length,
+                        sar_segment_seqnum: sequence,
+                      }
+                    : {
+                        esm_class: parts.length > 1 ? 0x40 : 0,
+                        data_coding: dataCoding,
+                        short_message: part,
+                      }),
+                },
+                'inbound',
+              ),
+        );
+      if (!oneAtATime) return void (await Promise.all(sends.map((send) => send())));
+      for (const send of sends) await send();
     },
     sendReceipt,
     enquireLink: async () => {

@@ -105,6 +105,7 @@ export interface TestSmsc {
    * every part was answered ESME_ROK or its redeliveries ran out. `onlyParts` (1-based) sends
    * just those parts, as when the network lost the others. `sar`: the parts go without a UDH,
    * numbered by the SAR TLVs (`sar_msg_ref_num`, `sar_total_segments`, `sar_segment_seqnum`).
+   * `oneAtATime`: each part only once the one before was answered, as SMSCs with a window of one.
    */
   sendInbound(message: {
     from: string;
@@ -112,6 +113,7 @@ export interface TestSmsc {
     text: string;
     onlyParts?: number[];
     sar?: boolean;
+    oneAtATime?: boolean;
   }): Promise<void>;
   /** Sends a receipt now for an id the SMSC gave (or any id, to test unknown ones). */
   sendReceipt(submit: SmscSubmit, plan: SmscReceiptPlan): Promise<void>;
