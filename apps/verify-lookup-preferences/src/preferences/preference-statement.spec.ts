@@ -109,6 +109,15 @@ describe(normalizeHandle.name, () => {
     expect(normalizeHandle('whatsapp', ' +31612345678 ')).toBe('+31612345678');
     expect(normalizeHandle('sms', '0612345678')).toBeUndefined();
   });
+
+  it('keys an email address as the email channel sends to it: lowercased, its domain in ASCII', () => {
+    expect(normalizeHandle('email', ' Anna@Example.COM ')).toBe('anna@example.com');
+    expect(normalizeHandle('email', 'anna@bücher.de')).toBe('anna@xn--bcher-kva.de');
+    expect(normalizeHandle('email', 'anna@xn--bcher-kva.de')).toBe('anna@xn--bcher-kva.de');
+    // Nothing the channel would ever send to.
+    expect(normalizeHandle('email', '"anna smith"@example.com')).toBeUndefined();
+    expect(normalizeHandle('email', 'anna@localhost')).toBeUndefined();
+  });
 });
 
 describe(normalizeSenderScope.name, () => {
@@ -116,6 +125,7 @@ describe(normalizeSenderScope.name, () => {
     expect(normalizeSenderScope('sms', '31612340000')).toBe('+31612340000');
     expect(normalizeSenderScope('sms', 'Acme')).toBe('Acme');
     expect(normalizeSenderScope('whatsapp', '102290129340398')).toBe('102290129340398');
+    expect(normalizeSenderScope('whatsapp', ' 102290129340398 ')).toBe('102290129340398');
     expect(normalizeSenderScope('sms', null)).toBeNull();
   });
 });

@@ -1,4 +1,10 @@
-import { OWN_PREFERENCE_ORIGINS, phoneNumber, senderSpelling } from '@switchboard/contracts';
+import { domainToASCII } from 'node:url';
+import {
+  checkEmail,
+  OWN_PREFERENCE_ORIGINS,
+  phoneNumber,
+  senderSpelling,
+} from '@switchboard/contracts';
 import type { CreatePreferenceRequest, ErrorDetail } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import type { PreferenceRow, PreferenceState } from './preferences.repository';
@@ -14,8 +20,13 @@ export function normalizeHandle(channel: string, handle: string): string | undef
   const trimmed = handle.trim();
   if (/[\u0000-\u001f\u007f]/.test(trimmed)) return undefined;
   if (channel === 'email') {
-    const lowered = trimmed.toLowerCase();
-    return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(lowered) ? lowered : undefined;
+    // As the email channel sends to it (an internationalised domain in its `xn--` form), or a
+    // statement about `anna@bücher.de` would never meet a send to it.
+    const at = trimmed.lastIndexOf('@');
+    const ascii =
+      at > 0 ? `${trimmed.slice(0, at)}@${domainToASCII(trimmed.slice(at + 1))}` : trimmed;
+    const checked = checkEmail(ascii);
+    return 'email' in checked ? checked.email : undefined;
   }
   // E.164 as given, in the form the channels send to (`+310612345678` is `+31612345678`).
   if (channel === 'sms' || channel === 'whatsapp')
@@ -79,7 +90,11 @@ export function isRepeat(row: PreferenceRow, state: PreferenceState): boolean {
   );
 }
 
-/** A sender scope as the channel compares it: an SMS originator spelled as the SMS service does. */
+/**
+ * A sender scope as the channel compares it: an SMS originator spelled as the SMS service does,
+ * a WhatsApp business account without the spaces around it.
+ */
 export function normalizeSenderScope(channel: string, scope: string | null): string | null {
-  return scope !== null && channel === 'sms' ? senderSpelling(scope.trim()) : scope;
+  if (scope === null) return null;
+  return channel === 'sms' ? senderSpelling(scope.trim()) : scope.trim();
 }
