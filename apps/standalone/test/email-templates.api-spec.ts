@@ -538,6 +538,7 @@ describe('email templates through the gateway', () => {
       })) as unknown as Sent;
       expect(sent).toMatchObject({
         status: 'accepted',
+        parameters: { name: '<Ada>', order_id: 'A-1' },
         subject: 'Order A-1',
         category: 'transactional',
         template_id: template.id,
@@ -570,6 +571,14 @@ describe('email templates through the gateway', () => {
       })) as unknown as Sent;
       expect(after.subject).toBe('Changed A-2');
       expect(after.template_version_id).toBe(draft);
+      // Rendered once, at accept: a value that reads like a token is sent as written.
+      const literal = (await bird.email.send({
+        from,
+        to: ['ada@example.com'],
+        template: { id: template.id, parameters: { name: 'Ada', order_id: '{{ name }}' } },
+      })) as unknown as Sent;
+      await settled(literal.id);
+      expect((await sunkHtml(literal.id)).subject).toBe('Changed {{ name }}');
     });
 
     it('pins afresh a template changed since its live version was last read: submit, rollback, settings, delete', async () => {

@@ -132,10 +132,16 @@ export class ProcessingService {
         processed.set(message.id, { outgoing });
         continue;
       }
-      const rendered = renderContent(
-        { subject: message.subject, html: content?.html ?? null, text: content?.text ?? null },
-        message.parameters,
-      );
+      const stored = {
+        subject: message.subject,
+        html: content?.html ?? null,
+        text: content?.text ?? null,
+      };
+      // A template's content was rendered at accept: its parameters are kept for reads only,
+      // and a value holding `{{ x }}` must not be filled in a second time.
+      const rendered = message.template_version_id
+        ? stored
+        : renderContent(stored, message.parameters);
       generated.push({ message_id: message.id, ...rendered });
       message.subject = rendered.subject;
       processed.set(message.id, {

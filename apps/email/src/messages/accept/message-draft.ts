@@ -137,7 +137,8 @@ export function draftMessage(
       status: scheduledAt ? 'scheduled' : 'accepted',
       tags: request.tags,
       metadata: request.metadata ?? null,
-      parameters: request.parameters ?? null,
+      // What the send supplied, inline or to its template (the SDK's `parameters`).
+      parameters: request.parameters ?? request.template?.parameters ?? null,
       headers: request.headers,
       attachments: request.attachments.map((attachment) => ({
         id: newId('ea', now.getTime()),
