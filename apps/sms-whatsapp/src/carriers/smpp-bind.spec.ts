@@ -98,7 +98,7 @@ describe(SmppBind.name, () => {
     await expect(failure).rejects.toBeInstanceOf(CarrierSubmitError);
   });
 
-  it('times a lost submit_sm_resp out as a temporary failure, and goes on', async () => {
+  it('times a lost submit_sm_resp out as a temporary failure, binds afresh, and goes on', async () => {
     rig = await startRig([{ params: { submit_timeout: '1' } }]);
     const carriers = rig.carriers;
     rig.smscs[0].dropResponses(1);
@@ -106,9 +106,11 @@ describe(SmppBind.name, () => {
       temporary: true,
       code: 'provider_unavailable',
     });
+    // The link that lost an answer is dropped: no late answer can land on a slot given up.
     await expect(carriers.submit(gsmSubmission(TO, 'next'))).resolves.toMatchObject({
       carrier: 'c0',
     });
+    expect(rig.smscs[0].counters.binds).toBe(2);
   });
 
   it('fails the submits in flight as temporary when the connection drops', async () => {

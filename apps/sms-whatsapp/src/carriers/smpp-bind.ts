@@ -73,6 +73,10 @@ export class SmppBind {
       tps: config.tps,
       submitTimeoutMs: config.submitTimeoutSeconds * 1000,
       throttlePauseMs: tuning.throttlePauseMs,
+      onResponseTimeout: () => {
+        this.logger.warn('a submit_sm went unanswered: dropping the connection');
+        this.session?.destroy();
+      },
     });
   }
 

@@ -26,6 +26,13 @@ export interface SubmitQueueOptions {
   throttlePauseMs?: number;
   /** Throttling answers one submit may get before it is handed back to the pipeline. */
   maxThrottles?: number;
+  /**
+   * A submit went unanswered past `submitTimeoutMs`: the link is taken for broken and the queue
+   * stops sending on it (the bind drops it and reconnects). Sending on would put more than the
+   * window in the carrier's hands, and a late answer to the one given up would be lost, its
+   * message sent again.
+   */
+  onResponseTimeout?: () => void;
 }
 
 /** Sends one `submit_sm`; false when the connection cannot take it now. */
@@ -112,10 +119,7 @@ export class SubmitQueue {
       if (wait > 0) return this.wakeIn(wait);
       const entry = this.queue.shift() as QueuedSubmit;
       this.inFlight.add(entry);
-      entry.timer = setTimeout(
-        () => this.fail(entry, this.temporary('no submit_sm_resp in time')),
-        this.options.submitTimeoutMs,
-      );
+      entry.timer = setTimeout(() => this.timedOut(entry), this.options.submitTimeoutMs);
       if (!this.send(entry.fields, (pdu) => this.answered(entry, pdu))) {
         clearTimeout(entry.timer);
         this.inFlight.delete(entry);
@@ -156,6 +160,12 @@ export class SubmitQueue {
       this.fail(entry, error);
     }
     this.pump();
+  }
+
+  private timedOut(entry: QueuedSubmit): void {
+    if (this.options.onResponseTimeout) this.send = null;
+    this.fail(entry, this.temporary('no submit_sm_resp in time'));
+    this.options.onResponseTimeout?.();
   }
 
   private requeue(entry: QueuedSubmit): void {
