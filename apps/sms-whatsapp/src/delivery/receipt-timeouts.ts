@@ -7,7 +7,7 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
-import { smsEvent, smsSubjectOf } from '../messages';
+import { finalEvent, finalOf } from './message-finals';
 import { ReceiptsRepository } from './receipts.repository';
 
 /** Messages expired per transaction. */
@@ -17,7 +17,8 @@ const BATCH = 500;
  * Messages handed to a carrier whose final receipt never came: past
  * `SMS_RECEIPT_TIMEOUT_SECONDS` they become `expired` (the SDK: "reached its validity limit
  * without a final receipt"), `last_error.code` `unknown`, with `sms.expired`, instead of staying
- * `sent` for ever. Several sweepers (one per replica) take disjoint rows; a receipt that comes
+ * `sent` for ever; one whose other part did get a failing receipt takes that failure (`failed`
+ * with the carrier's code). Several sweepers (one per replica) take disjoint rows; a receipt that comes
  * later no longer moves the message (only `sent` messages settle).
  */
 @Injectable()
@@ -54,16 +55,16 @@ export class ReceiptTimeouts extends PeriodicJob {
       const at = new Date();
       const description = `no final receipt came from the carrier within ${timeout} s of the handover`;
       const olderThan = new Date(at.getTime() - timeout * 1000);
-      const rows = await this.receipts.expireUnreceipted(tx, olderThan, at, description, BATCH);
-      const error = { code: 'unknown', description, carrier_error_code: null };
-      await this.receipts.writeEvents(
+      const rows = await this.receipts.dueUnreceipted(tx, olderThan, BATCH);
+      const settled = rows.flatMap((row) => {
+        const final = finalOf(row, at, { description });
+        return final ? [{ row, final }] : [];
+      });
+      await this.receipts.finish(
         tx,
-        rows.map((row) =>
-          smsEvent('sms.expired', smsSubjectOf(row), at, {
-            carrier: row.carrier,
-            error: { ...error, occurred_at: at.toISOString() },
-          }),
-        ),
+        settled.map(({ final }) => final),
+        settled.map(({ row, final }) => finalEvent(row, final)),
+        [],
       );
       return rows.length;
     });

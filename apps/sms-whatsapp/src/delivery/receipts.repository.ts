@@ -175,29 +175,27 @@ export class ReceiptsRepository {
   }
 
   /**
-   * Messages sent before `olderThan` and still without a final receipt, at most `limit`, made
-   * `expired` (`last_error` unknown, `description`), skipping rows another sweeper holds.
+   * Messages sent before `olderThan` and still without their final receipts, at most `limit`,
+   * locked with their parts (skipping rows another sweeper holds): `finish` settles them.
    */
-  async expireUnreceipted(
+  async dueUnreceipted(
     runner: SqlRunner,
     olderThan: Date,
-    at: Date,
-    description: string,
     limit: number,
-  ): Promise<UnreceiptedRow[]> {
-    return rowsOf<UnreceiptedRow>(
+  ): Promise<ReceiptTarget[]> {
+    return rowsOf<ReceiptTarget>(
       await runner.query(
         `WITH due AS (
            SELECT id FROM sms_whatsapp.sms_messages
            WHERE status = 'sent' AND sent_at < $1
-           ORDER BY sent_at LIMIT $4 FOR UPDATE SKIP LOCKED)
-         UPDATE sms_whatsapp.sms_messages m
-         SET status = 'expired', status_at = $2, last_error_code = 'unknown',
-           last_error_description = $3, last_error_carrier_code = NULL, last_error_at = $2
-         FROM due WHERE m.id = due.id AND m.status = 'sent'
-         RETURNING m.id, m.workspace_id, m.from_address, m.to_address, m.carrier, m.tags,
-           m.metadata`,
-        [olderThan, at, description, limit],
+           ORDER BY sent_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         SELECT m.id, m.workspace_id, m.status, m.from_address, m.to_address, m.tags, m.metadata,
+           m.carrier, m.sent_at, coalesce(m.parts, 0) AS parts,
+           (SELECT jsonb_agg(jsonb_build_object('stat', p.stat, 'err', p.err, 'final', p.final)
+                   ORDER BY p.part_index)
+            FROM sms_whatsapp.sms_message_parts p WHERE p.message_id = m.id) AS part_stats
+         FROM due JOIN sms_whatsapp.sms_messages m ON m.id = due.id`,
+        [olderThan, limit],
       ),
     );
   }

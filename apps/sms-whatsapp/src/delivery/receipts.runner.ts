@@ -8,10 +8,10 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { smsEvent } from '../messages';
 import type { SmsEventRecord } from '../messages';
-import { receiptOutcome, worstStatus } from './receipt-outcome';
-import type { FinalStatus } from './receipt-outcome';
+import { finalEvent, finalOf, subjectOf } from './message-finals';
+import { receiptOutcome } from './receipt-outcome';
 import { RECEIPTS_QUEUE, ReceiptsRepository } from './receipts.repository';
-import type { FinalUpdate, MatchedReceipt, ReceiptTarget } from './receipts.repository';
+import type { FinalUpdate, MatchedReceipt } from './receipts.repository';
 
 type ReceiptJob = Job<{ receipt_id: string }>;
 
@@ -140,20 +140,7 @@ export class ReceiptsRunner implements OnApplicationBootstrap, BeforeApplication
       const final = finalOf(target, latest.get(target.id) ?? now);
       if (!final) continue;
       finals.push(final);
-      const error = final.code
-        ? {
-            code: final.code,
-            description: final.description ?? '',
-            carrier_error_code: final.carrier_code,
-            occurred_at: final.at.toISOString(),
-          }
-        : undefined;
-      events.push(
-        smsEvent(`sms.${final.status as FinalStatus}`, subjectOf(target), final.at, {
-          carrier: target.carrier,
-          error,
-        }),
-      );
+      events.push(finalEvent(target, final));
     }
     return { finals, events };
   }
@@ -162,36 +149,4 @@ export class ReceiptsRunner implements OnApplicationBootstrap, BeforeApplication
 function laterOf(a: Date | string, b: Date | string | null): Date {
   const first = new Date(a);
   return b !== null && new Date(b) > first ? new Date(b) : first;
-}
-
-function subjectOf(target: ReceiptTarget) {
-  return {
-    messageId: target.id,
-    workspaceId: target.workspace_id,
-    to: target.to_address,
-    from: target.from_address,
-    tags: target.tags,
-    metadata: target.metadata,
-  };
-}
-
-/** The message's final state once every part has a final receipt; undefined before. */
-function finalOf(target: ReceiptTarget, now: Date): FinalUpdate | undefined {
-  if (target.status !== 'sent') return undefined;
-  const parts = target.part_stats ?? [];
-  if (parts.length < target.parts || !parts.every((part) => part.final)) return undefined;
-  const outcomes = parts.map((part) => ({ part, outcome: receiptOutcome(part.stat ?? '') }));
-  const statuses = outcomes.flatMap(({ outcome }) => (outcome.final ? [outcome.status] : []));
-  const status = worstStatus(statuses);
-  const worst = outcomes.find(({ outcome }) => outcome.final && outcome.status === status);
-  const outcome = worst?.outcome;
-  if (!outcome?.final) return undefined;
-  return {
-    id: target.id,
-    status,
-    at: now,
-    code: outcome.code,
-    description: outcome.code ? outcome.description : null,
-    carrier_code: outcome.code ? (worst?.part.err ?? null) : null,
-  };
 }
