@@ -72,6 +72,14 @@ describe(CompiledLanguage.name, () => {
       true,
     );
     expect(rendered.html).toBe('<p>Hi , </p>');
+    // An attribute named like an Object property reads the contact's own value, or nothing.
+    const inherited = new CompiledLanguage({
+      subject: 'x',
+      preview_text: null,
+      html: '<p>[{{ bird.contact.constructor }}]</p>',
+      text: null,
+    }).render({ parameters: {}, contact: {} }, true);
+    expect(inherited.html).toBe('<p>[]</p>');
   });
 });
 

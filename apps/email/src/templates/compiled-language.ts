@@ -85,7 +85,9 @@ export class CompiledLanguage {
   private scopeOf(values: TemplateValues): Record<string, unknown> {
     const contact: Record<string, unknown> = {};
     for (const key of this.variables.contactKeys) {
-      const value = values.contact?.[key];
+      // Own attributes only: `bird.contact.constructor` is a property key, not Object's.
+      const value =
+        values.contact && Object.hasOwn(values.contact, key) ? values.contact[key] : undefined;
       contact[key] = value === undefined || value === null ? '' : value;
     }
     const given = values.parameters?.bird;

@@ -99,7 +99,7 @@ async function withFallbacks(
     if (!keys.includes(property.key) || BUILT_IN.has(property.key)) continue;
     if (property.archived) delete filled[property.key];
     else if (
-      (filled[property.key] === undefined || filled[property.key] === null) &&
+      (!Object.hasOwn(filled, property.key) || filled[property.key] === null) &&
       property.fallback_value != null
     )
       filled[property.key] = property.fallback_value;
