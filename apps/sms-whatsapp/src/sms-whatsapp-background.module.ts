@@ -3,6 +3,7 @@ import { SmsDeliveryModule } from './delivery/delivery.module';
 import { SmsWhatsappEventsRelay } from './events/sms-whatsapp-events.relay';
 import { SmsWhatsappPreferenceStatesConsumer } from './preferences';
 import { StatsRollupsConsumer } from './stats';
+import { SmsSuppressionsModule } from './suppressions';
 import { WhatsAppBackgroundModule } from './whatsapp/whatsapp-background.module';
 
 /**
@@ -12,7 +13,7 @@ import { WhatsAppBackgroundModule } from './whatsapp/whatsapp-background.module'
  * thread (ADR 11).
  */
 @Module({
-  imports: [SmsDeliveryModule, WhatsAppBackgroundModule],
+  imports: [SmsDeliveryModule, SmsSuppressionsModule, WhatsAppBackgroundModule],
   providers: [SmsWhatsappPreferenceStatesConsumer, SmsWhatsappEventsRelay, StatsRollupsConsumer],
 })
 export class SmsWhatsappBackgroundModule {}

@@ -365,6 +365,41 @@ describe('preferences from SMS keywords', () => {
     expect(await bird.preferences.get(id)).toEqual(before);
   });
 
+  it('ends the STOP’s suppression when a grant with later consent reverses it, so SMS agrees with the ledger', async () => {
+    const person = '+31655560077';
+    await texted(person, 'STOP', 1);
+    const suppressed = await eventually(
+      () => bird.smsSuppressions.list({ destination: person }),
+      (page) => page.data.length === 1,
+    );
+    expect(suppressed.data[0]).toMatchObject({ reason: 'keyword_stop' });
+    await eventually(
+      () => bird.preferences.list({ channel: 'sms', handle: person }),
+      (page) => page.data[0]?.status === 'revoked',
+    );
+    const grant = await bird.preferences.create({
+      channel: 'sms',
+      handle: person,
+      sender_scope: OUR_NUMBER,
+      status: 'granted',
+      consented_at: new Date().toISOString(),
+    });
+    expect(grant.applied).toBe(true);
+    await eventually(
+      () => bird.smsSuppressions.list({ destination: person }),
+      (page) => page.data.length === 0,
+    );
+    const ended = await bird.smsSuppressions.get(suppressed.data[0].id);
+    expect(ended).toMatchObject({ ended_reason: 'api_key' });
+    const sent = await bird.sms.send({
+      to: person,
+      from: OUR_NUMBER,
+      text: 'Welcome back',
+      category: 'marketing',
+    });
+    expect(sent.status).toBe('accepted');
+  });
+
   it('shows another workspace nothing', async () => {
     expect((await otherBird.preferences.list({ channel: 'sms', handle: PERSON })).data).toEqual([]);
     expect((await failure(otherBird.preferences.get(optOut.id))).statusCode).toBe(404);

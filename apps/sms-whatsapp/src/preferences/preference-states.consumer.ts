@@ -6,6 +6,7 @@ import { eventBusFor } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
+import { SmsSuppressionsService } from '../suppressions';
 
 /** The durable consumer's name on the JetStream bus. */
 const CONSUMER = 'sms-whatsapp-preferences';
@@ -24,6 +25,7 @@ export class SmsWhatsappPreferenceStatesConsumer
   constructor(
     @Inject(SMS_WHATSAPP_CONFIG) private readonly config: SmsWhatsappConfig,
     @InjectDataSource('sms_whatsapp') private readonly dataSource: DataSource,
+    private readonly suppressions: SmsSuppressionsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -34,6 +36,8 @@ export class SmsWhatsappPreferenceStatesConsumer
       schema: 'sms_whatsapp',
       channels: ['sms', 'whatsapp'],
       logger: this.logger,
+      // A grant over a person's STOP ends the STOP's suppression too (ledger and SMS agree).
+      afterApply: async (rows) => void (await this.suppressions.followGrants(rows)),
     });
   }
 

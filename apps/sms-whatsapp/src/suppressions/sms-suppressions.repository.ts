@@ -47,9 +47,12 @@ export interface KeywordStop {
 @Injectable()
 export class SmsSuppressionsRepository {
   private readonly reads: SqlRunner;
+  /** Autocommit statements on the pool, for writes that stand alone. */
+  readonly writer: SqlRunner;
 
   constructor(@InjectDataSource('sms_whatsapp') dataSource: DataSource) {
     this.reads = poolRunner(dataSource);
+    this.writer = this.reads;
   }
 
   /** The episodes in force, most recent opt-out first (`effective_at`, then id). */
@@ -214,6 +217,38 @@ export class SmsSuppressionsRepository {
            AND reason = 'keyword_stop' AND ended_at IS NULL
          RETURNING id`,
         [end.workspaceId, end.originator, end.destination, end.at, end.sourceSmsId],
+      ),
+    );
+    return rows.length;
+  }
+
+  /**
+   * Ends the keyword STOP episodes a ledger grant for the same pair (originator, destination)
+   * reversed: the grant carried consent later than the STOP's last assertion (the ledger applied
+   * it), so the pair may be sent to again. Ended as an API call's (`api_key`); a STOP texted after
+   * the grant keeps its episode. Answers how many ended.
+   */
+  async endKeywordStopsGranted(
+    runner: SqlRunner,
+    grants: Array<{ workspaceId: string; originator: string; destination: string; at: Date }>,
+  ): Promise<number> {
+    if (grants.length === 0) return 0;
+    const rows = rowsOf(
+      await runner.query(
+        `UPDATE ${TABLE} s
+         SET ended_at = clock_timestamp(), ended_reason = 'api_key', ended_effective_at = g.at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])
+           AS g(workspace_id, originator, destination, at)
+         WHERE s.workspace_id = g.workspace_id AND s.originator = g.originator
+           AND s.destination = g.destination AND s.reason = 'keyword_stop'
+           AND s.ended_at IS NULL AND s.last_asserted_at < g.at
+         RETURNING s.id`,
+        [
+          grants.map((grant) => grant.workspaceId),
+          grants.map((grant) => grant.originator),
+          grants.map((grant) => grant.destination),
+          grants.map((grant) => grant.at),
+        ],
       ),
     );
     return rows.length;

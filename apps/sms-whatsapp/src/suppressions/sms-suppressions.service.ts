@@ -10,7 +10,7 @@ import type {
 } from '@switchboard/contracts';
 import { writeOutboxEvents } from '@switchboard/background';
 import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
-import type { Page, SqlRunner } from '@switchboard/persistence';
+import type { Page, PreferenceStateRow, SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { keywordStatementEvent } from './keyword-statement';
 import type { KeywordStatement } from './keyword-statement';
@@ -175,5 +175,26 @@ export class SmsSuppressionsService {
     const statement = ended > 0 ? keywordStatementEvent('start', start) : undefined;
     if (statement) await writeOutboxEvents(executor, 'sms_whatsapp', [statement]);
     return ended;
+  }
+
+  /**
+   * The ledger applied these statements (the preference projection's batch): a grant for an SMS
+   * pair (originator, destination) reverses the person's STOP there, its consent later than the
+   * STOP (the ledger refuses it otherwise), so the STOP's episode ends and the pair may be sent to
+   * again; the SMS service and the ledger then agree. A STOP texted after it opens a new one.
+   */
+  async followGrants(grants: PreferenceStateRow[]): Promise<number> {
+    const pairs = grants.filter(
+      (row) => row.channel === 'sms' && row.status === 'granted' && row.sender_scope !== '',
+    );
+    return this.repository.endKeywordStopsGranted(
+      this.repository.writer,
+      pairs.map((row) => ({
+        workspaceId: row.workspace_id,
+        originator: row.sender_scope,
+        destination: row.handle,
+        at: new Date(row.effective_at),
+      })),
+    );
   }
 }

@@ -4,6 +4,7 @@ import type { EventSubscriber, OutboxEvent } from '@switchboard/platform';
 import { Histogram } from 'prom-client';
 import type { SqlRunner } from '../pagination';
 import { applyPreferenceStates, preferenceStatesOf } from './preference-states';
+import type { PreferenceStateRow } from './preference-states';
 
 const enforcementLag = new Histogram({
   name: 'switchboard_preference_enforcement_lag_seconds',
@@ -22,6 +23,11 @@ export interface PreferenceProjectionOptions {
   /** The ledger's channels this service sends on. */
   channels: readonly string[];
   logger: { debug(message: string): void };
+  /**
+   * Runs after each batch is applied, before it is acknowledged, with the statements it carried
+   * (a failure delivers the batch again): what the service keeps besides the projection follows.
+   */
+  afterApply?: (rows: PreferenceStateRow[]) => Promise<void>;
 }
 
 /**
@@ -34,6 +40,7 @@ export function followPreferenceLedger(options: PreferenceProjectionOptions): ()
   const take = async (events: OutboxEvent[]) => {
     const rows = preferenceStatesOf(events, options.channels);
     const moved = await applyPreferenceStates(options.runner, options.schema, rows);
+    await options.afterApply?.(rows);
     const now = Date.now();
     for (const row of rows)
       if (row.status !== 'granted')
