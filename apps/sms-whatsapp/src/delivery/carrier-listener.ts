@@ -89,11 +89,17 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
     };
     const queued = await inPgTransaction(this.pool, async (tx) => {
       if (!message.part) return this.record(tx, message);
-      const parts = await this.inbound.storePart(tx, { ...message, part: message.part });
+      // The part's text as decoded: made storable once joined, a pair split across parts whole.
+      const parts = await this.inbound.storePart(tx, {
+        ...message,
+        text: received.text,
+        part: message.part,
+      });
       // Stored: the message is recorded with its last part.
       if (!parts) return undefined;
       const receivedAt = new Date(Math.min(...parts.map((p) => new Date(p.received_at).getTime())));
-      return this.record(tx, { ...message, text: parts.map((p) => p.text).join(''), receivedAt });
+      const text = storable(parts.map((p) => p.text).join(''));
+      return this.record(tx, { ...message, text, receivedAt });
     });
     if (queued !== undefined) this.accept.wakeAll(queued);
   }

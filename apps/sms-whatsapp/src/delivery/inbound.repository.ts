@@ -32,20 +32,22 @@ export class InboundRepository {
     runner: SqlRunner,
     message: InboundSms & { part: NonNullable<InboundSms['part']> },
   ): Promise<Array<{ text: string; received_at: Date }> | undefined> {
+    // Kept as UTF-16 code units: half an emoji at the end of one part meets its other half.
+    const units = Buffer.from(message.text, 'utf16le');
     const { carrier, from, to, part } = message;
     const key = [carrier, from, to, part.reference, part.total];
     await runner.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [key.join(' ')]);
     await runner.query(
       `INSERT INTO sms_whatsapp.sms_inbound_parts (carrier, from_address, to_address, reference,
-         total, sequence, text, received_at)
+         total, sequence, text_utf16, received_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (carrier, from_address, to_address, reference, total, sequence)
-       DO UPDATE SET text = excluded.text, received_at = excluded.received_at`,
-      [...key, part.sequence, message.text, message.receivedAt],
+       DO UPDATE SET text_utf16 = excluded.text_utf16, received_at = excluded.received_at`,
+      [...key, part.sequence, units, message.receivedAt],
     );
-    const parts = rowsOf<{ sequence: number; text: string; received_at: Date }>(
+    const parts = rowsOf<{ sequence: number; text_utf16: Buffer; received_at: Date }>(
       await runner.query(
-        `SELECT sequence, text, received_at FROM sms_whatsapp.sms_inbound_parts
+        `SELECT sequence, text_utf16, received_at FROM sms_whatsapp.sms_inbound_parts
          WHERE carrier = $1 AND from_address = $2 AND to_address = $3 AND reference = $4
            AND total = $5
          ORDER BY sequence`,
@@ -59,7 +61,10 @@ export class InboundRepository {
          AND total = $5`,
       key,
     );
-    return parts;
+    return parts.map((p) => ({
+      text: p.text_utf16.toString('utf16le'),
+      received_at: p.received_at,
+    }));
   }
 
   async recordUnroutable(runner: SqlRunner, message: InboundSms): Promise<void> {

@@ -17,7 +17,8 @@ export class SmsInboundParts1765000000400 implements MigrationInterface {
         reference int NOT NULL,
         total int NOT NULL,
         sequence int NOT NULL,
-        text text NOT NULL,
+        -- UTF-16LE as decoded: a surrogate pair split across two parts is whole once joined.
+        text_utf16 bytea NOT NULL,
         received_at timestamptz NOT NULL,
         PRIMARY KEY (carrier, from_address, to_address, reference, total, sequence)
       );
