@@ -345,6 +345,22 @@ describe('preferences through the gateway', () => {
     expect((await failure(otherBird.preferences.delete(all[0].id))).statusCode).toBe(404);
   });
 
+  it('keys an internationalised email domain as the email channel sends to it, and finds it in either form', async () => {
+    const revoked = await bird.preferences.create({
+      channel: 'email',
+      handle: 'Anna@Bücher.de',
+      status: 'revoked',
+    });
+    expect(revoked.preference?.handle).toBe('anna@xn--bcher-kva.de');
+    for (const handle of ['anna@bücher.de', 'anna@xn--bcher-kva.de']) {
+      const found = await bird.preferences.list({ channel: 'email', handle });
+      expect({ handle, found: found.data.map((p) => p.id) }).toEqual({
+        handle,
+        found: [revoked.preference?.id],
+      });
+    }
+  });
+
   it("lists a contact's preferences by its current handles, and 404 for an unknown contact", async () => {
     const contact = await bird.contacts.create({
       email: 'cy@example.com',

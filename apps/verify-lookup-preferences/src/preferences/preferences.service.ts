@@ -80,7 +80,7 @@ export class PreferencesService {
     context: RequestContext,
     input: ListContactPreferencesRequest,
   ): Promise<Page<Preference>> {
-    const email = input.email?.trim().toLowerCase() ?? null;
+    const email = input.email ? normalizedFilterHandle('email', input.email) : null;
     const phone = input.phone_number?.trim() ?? null;
     const sql =
       " AND ((channel = 'email' AND handle = $2) OR (channel <> 'email' AND handle = $3))";
@@ -107,9 +107,10 @@ export class PreferencesService {
   }
 }
 
+/** A handle as the ledger keys it (`anna@bücher.de` as its `xn--` form), else as given. */
 function normalizedFilterHandle(channel: string, handle: string): string {
-  if (channel === 'email') return handle.trim().toLowerCase();
-  return normalizeHandle(channel, handle) ?? handle.trim();
+  const given = channel === 'email' ? handle.trim().toLowerCase() : handle.trim();
+  return normalizeHandle(channel, handle) ?? given;
 }
 
 function originOf(context: RequestContext): string {
