@@ -44,25 +44,21 @@ export class SmsRetentionRepository {
   }
 
   /** Inbound messages to numbers nobody held, kept for the operator as long as messages are. */
-  async deleteUnroutable(before: Date, limit: number): Promise<number> {
-    return this.count(
-      `WITH d AS (
-         DELETE FROM sms_whatsapp.sms_unroutable_inbound
-         WHERE id IN (SELECT id FROM sms_whatsapp.sms_unroutable_inbound
-                      WHERE received_at < $1 ORDER BY id LIMIT $2)
-         RETURNING 1)
-       SELECT count(*)::int AS count FROM d`,
-      [before, limit],
-    );
+  deleteUnroutable(before: Date, limit: number): Promise<number> {
+    return this.deleteReceivedBefore('sms_whatsapp.sms_unroutable_inbound', before, limit);
   }
 
   /** Parts of long inbound messages received before `before` whose message never completed. */
-  async deleteStaleParts(before: Date, limit: number): Promise<number> {
+  deleteStaleParts(before: Date, limit: number): Promise<number> {
+    return this.deleteReceivedBefore('sms_whatsapp.sms_inbound_parts', before, limit);
+  }
+
+  /** At most `limit` rows of `table` received before `before`; answers how many went. */
+  private deleteReceivedBefore(table: string, before: Date, limit: number): Promise<number> {
     return this.count(
       `WITH d AS (
-         DELETE FROM sms_whatsapp.sms_inbound_parts
-         WHERE ctid IN (SELECT ctid FROM sms_whatsapp.sms_inbound_parts
-                        WHERE received_at < $1 LIMIT $2)
+         DELETE FROM ${table}
+         WHERE ctid IN (SELECT ctid FROM ${table} WHERE received_at < $1 LIMIT $2)
          RETURNING 1)
        SELECT count(*)::int AS count FROM d`,
       [before, limit],
