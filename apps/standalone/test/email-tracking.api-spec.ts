@@ -309,6 +309,26 @@ describe('email tracking and unsubscribe', () => {
       expect((await bird.email.get(messageId)).click_count).toBe(1);
     });
 
+    it('ignores a query string that a mail client or link scanner appends', async () => {
+      const pixel = /<img src="([^"]+)"/.exec(html)?.[1] ?? '';
+      const link = /href="([^"]+\/t\/c\/[^"]+)"/.exec(html)?.[1] ?? '';
+      const appended = '?utm_source=newsletter&cb=%ZZ&x=%00';
+      const opened = await fetch(`${pixel}${appended}`, { headers: { 'user-agent': BROWSER } });
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get('content-type')).toBe('image/gif');
+      const clicked = await fetch(`${link}${appended}`, {
+        redirect: 'manual',
+        headers: { 'user-agent': BROWSER },
+      });
+      expect(clicked.status).toBe(302);
+      expect(clicked.headers.get('location')).toBe(destination);
+      const [recipient] = await eventually(
+        () => recipients(messageId),
+        ([r]) => r.open_count === 4 && r.click_count === 2,
+      );
+      expect(recipient).toMatchObject({ open_count: 4, click_count: 2 });
+    });
+
     it('shows another workspace nothing of it', async () => {
       const response = await call(platform.base, 'GET', `/v1/email/messages/${messageId}`, {
         token: other.api_key.secret,
@@ -361,6 +381,8 @@ describe('email tracking and unsubscribe', () => {
       expect(body).toMatch(/<form method="post">/);
       expect(body).toContain('g…e@example.com');
       expect(body).not.toMatch(/<script/i);
+      // A link scanner's or a mail client's own parameters change nothing.
+      expect((await fetch(`${unsubscribeUrl}?utm_source=mail&x=%ZZ`)).status).toBe(200);
       expect((await bird.preferences.list({ channel: 'email', handle: person })).data).toEqual([]);
     });
 

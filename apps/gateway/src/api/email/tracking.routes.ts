@@ -24,9 +24,15 @@ const tracking = {
   auth: 'none',
   // Per client address; inbox proxies (Gmail, Apple) fetch for many people from few addresses.
   rateLimit: 'tracking',
+  ignoresQuery: true,
 } as const;
 
-const unsubscribe = { tag: 'Email unsubscribe', auth: 'none', rateLimit: 'unsubscribe' } as const;
+const unsubscribe = {
+  tag: 'Email unsubscribe',
+  auth: 'none',
+  rateLimit: 'unsubscribe',
+  ignoresQuery: true,
+} as const;
 
 /** `GET /t/o/{token}`: the open pixel. */
 export const EMAIL_TRACKING_OPEN = declareNativeRoute({

@@ -89,10 +89,10 @@ export class PolicyPipeline {
     this.authorise(policy, request, request.caller ?? ANONYMOUS);
     checkPathParameters(request.params as Record<string, string> | undefined);
     const query = (request.query ?? {}) as Record<string, unknown>;
-    checkStorable(query);
+    if (!policy.ignoresQuery) checkStorable(query);
     if (request.bodyHasEscapes) checkStorable(request.body);
     if (policy.query) request.validatedQuery = validateInto(policy.query, query, 'query');
-    else rejectQuery(query);
+    else if (!policy.ignoresQuery) rejectQuery(query);
     if (policy.body) request.validatedBody = validateInto(policy.body, request.body ?? {}, 'body');
     else if (request.body !== undefined && !isEmptyObject(request.body)) {
       throw AppError.validation([

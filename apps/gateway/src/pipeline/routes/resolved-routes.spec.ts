@@ -28,4 +28,19 @@ describe('route policies', () => {
       ]),
     );
   });
+
+  it('ignores the query string only of the unauthenticated links that mail clients follow', () => {
+    assertEveryRouteDeclared(GATEWAY_CONTROLLERS);
+    const ignoring = resolveDeclaredRoutes().filter((route) => route.policy.ignoresQuery);
+    expect(ignoring.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+      'GET /t/c/:tracking_token',
+      'GET /t/o/:tracking_token',
+      'GET /u/:unsubscribe_token',
+      'POST /u/:unsubscribe_token',
+    ]);
+    for (const route of ignoring) {
+      expect(route.policy).toMatchObject({ auth: 'none' });
+      expect(route.policy.query).toBeUndefined();
+    }
+  });
 });

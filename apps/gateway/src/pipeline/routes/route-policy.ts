@@ -40,6 +40,11 @@ export interface RoutePolicy {
   idempotent: boolean;
   paginated: boolean;
   query?: Constructor;
+  /**
+   * The query string is not ours and is ignored: links followed by mail clients, inbox proxies
+   * and link scanners, which may append parameters of their own (utm tags, cache busters).
+   */
+  ignoresQuery?: true;
   body?: Constructor;
   /** The success answer; `schema` (a JSON Schema) is published and, on native routes, serializes it. */
   response?: { status: number; description: string; schema?: JsonSchema };
