@@ -12,6 +12,7 @@ import {
   WorkQueue,
 } from '@switchboard/background';
 import type { SqlRunner } from '@switchboard/persistence';
+import { forEachJob } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -164,19 +165,17 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       })),
     );
     unread.forEach((send, index) => (send.prepared = read[index]));
-    await Promise.all(
-      sends.map(async ({ job, prepared }) => {
-        const attempt = prepared && (await this.delivery.attempt(prepared));
-        if (this.delivery.stopping) {
-          // The process is shutting down under the attempt: nothing was learnt about the mail.
-          // The job goes back as it was, for this process after a restart or another replica.
-          return inPgTransaction(this.pool, (manager) => job.retryAt(manager, new Date()));
-        }
-        await this.recorder.record(job, attempt);
-        // Its slot takes another job now: a slow destination in the batch would otherwise hold
-        // every slot of it until that conversation ends (ADR 23).
-        job.done();
-      }),
-    );
+    await forEachJob(sends, async ({ job, prepared }) => {
+      const attempt = prepared && (await this.delivery.attempt(prepared));
+      if (this.delivery.stopping) {
+        // The process is shutting down under the attempt: nothing was learnt about the mail.
+        // The job goes back as it was, for this process after a restart or another replica.
+        return inPgTransaction(this.pool, (manager) => job.retryAt(manager, new Date()));
+      }
+      await this.recorder.record(job, attempt);
+      // Its slot takes another job now: a slow destination in the batch would otherwise hold
+      // every slot of it until that conversation ends (ADR 23).
+      job.done();
+    });
   }
 }

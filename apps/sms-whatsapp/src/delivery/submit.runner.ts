@@ -13,6 +13,7 @@ import {
   wakeRelay,
   WorkQueue,
 } from '@switchboard/background';
+import { forEachJob } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { inPgTransaction, pgPoolOf, preparedRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
@@ -110,23 +111,21 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
       jobs.filter((job) => job.payload.keyword_reply).map((job) => job.payload.message_id),
     );
     const optedOut = await this.optedOut([...rows.values()].filter((row) => !replies.has(row.id)));
-    await Promise.all(
-      jobs.map((job) => {
-        const row = rows.get(job.payload.message_id);
-        if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
-        const stop = optedOut.get(row.id);
-        if (stop) {
-          const at = new Date();
-          const rejected = optOutError(
-            { to: row.to_address, from: row.from_address, category: row.category },
-            stop,
-            at,
-          );
-          return this.recorder.add({ job, row, rejected, at });
-        }
-        return this.slots.use(async () => this.recordDurably(await this.submitOne(job, row)));
-      }),
-    );
+    await forEachJob(jobs, (job) => {
+      const row = rows.get(job.payload.message_id);
+      if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
+      const stop = optedOut.get(row.id);
+      if (stop) {
+        const at = new Date();
+        const rejected = optOutError(
+          { to: row.to_address, from: row.from_address, category: row.category },
+          stop,
+          at,
+        );
+        return this.recorder.add({ job, row, rejected, at });
+      }
+      return this.slots.use(async () => this.recordDurably(await this.submitOne(job, row)));
+    });
   }
 
   /**

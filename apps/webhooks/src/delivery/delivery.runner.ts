@@ -6,6 +6,7 @@ import { inPgTransaction, newId, pgPoolOf } from '@switchboard/persistence';
 import {
   CommitBatcher,
   completeJobs,
+  forEachJob,
   holdJobs,
   jobFences,
   markCompleted,
@@ -167,8 +168,8 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       });
     // Each slot is freed as its attempt is recorded: a batch waiting on one slow receiver would
     // otherwise hold the slots of every delivery in it until that receiver answers.
-    await Promise.all(
-      sends.map(({ job, delivery }) => this.attempt(job, delivery).then(() => job.done())),
+    await forEachJob(sends, ({ job, delivery }) =>
+      this.attempt(job, delivery).then(() => job.done()),
     );
   }
 

@@ -1,4 +1,5 @@
 export { workQueueTable, workQueueOwnerColumn, jobsChannel } from './work-queue.table';
+export { forEachJob } from './each-job';
 export { enqueueJobs } from './enqueue-jobs';
 export type { NewJob } from './enqueue-jobs';
 export {

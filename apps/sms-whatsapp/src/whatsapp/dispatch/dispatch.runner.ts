@@ -12,6 +12,7 @@ import {
   wakeRelay,
   WorkQueue,
 } from '@switchboard/background';
+import { forEachJob } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
@@ -102,15 +103,13 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
       (await this.repository.messages(this.autocommit, ids)).map((row) => [row.id, row]),
     );
     const stopped = await this.stopped([...rows.values()]);
-    await Promise.all(
-      jobs.map(async (job) => {
-        const row = rows.get(job.payload.message_id);
-        if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
-        if (stopped.has(row.id)) return this.recorder.add(suppressedOutcome(job, row));
-        const outcome = await this.perNumber.use(row.phone_number_id, () => this.sendOne(job, row));
-        return this.recordDurably(outcome);
-      }),
-    );
+    await forEachJob(jobs, async (job) => {
+      const row = rows.get(job.payload.message_id);
+      if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
+      if (stopped.has(row.id)) return this.recorder.add(suppressedOutcome(job, row));
+      const outcome = await this.perNumber.use(row.phone_number_id, () => this.sendOne(job, row));
+      return this.recordDurably(outcome);
+    });
   }
 
   /**
