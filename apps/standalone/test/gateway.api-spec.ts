@@ -468,6 +468,14 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
       expect(await workspaces()).toBe(before);
     });
 
+    it('answers a body nested deeper than the call stack 422, escapes and all, without a credential', async () => {
+      const response = await call(base, 'POST', '/auth/v1/sessions', {
+        rawBody: `{"email":"\\u0061","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectEnvelope(response, 422, 'E01001');
+    });
+
     it('answers a non-JSON body 415 E01008', async () => {
       expectEnvelope(
         await call(base, 'POST', '/admin/v1/workspaces', {

@@ -21,4 +21,15 @@ describe('storable text', () => {
     expect(findUnstorableText({ tags: ['fine'], n: 3, b: null })).toBeUndefined();
     expect(findUnstorableText('\u0000')).toBe('body');
   });
+
+  it('walks a body nested deeper than the call stack, naming what it finds with a cut path', () => {
+    let deep: unknown = 'ok';
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(findUnstorableText({ a: '\u0061', x: deep })).toBeUndefined();
+    let bad: unknown = '\u0000';
+    for (let i = 0; i < 200_000; i++) bad = { k: bad };
+    const path = findUnstorableText(bad) ?? '';
+    expect(path.startsWith('k.k.k')).toBe(true);
+    expect(path.length).toBeLessThanOrEqual(201);
+  });
 });
