@@ -267,6 +267,14 @@ describe('voice call records through the gateway', () => {
       workspace_id: globex.workspace.id,
     });
     expect(paramsOf(values).sort()).toEqual(['from', 'started_at', 'workspace_id']);
+    // Past what the columns hold: milliseconds beyond bigint, a year 10000 instant in UTC.
+    const tooLong = await report(acme.workspace.id, { ...leg, status: 'ringing', pdd_ms: 1e19 });
+    expect(tooLong.status).toBe(422);
+    expect(paramsOf(tooLong)).toEqual(['pdd_ms']);
+    const tooLate = { ...leg, status: 'ringing', started_at: '9999-12-31T23:00:00-01:00' };
+    const late = await report(acme.workspace.id, tooLate);
+    expect(late.status).toBe(422);
+    expect(paramsOf(late)).toEqual(['started_at']);
     const nobody = await report('ws_00000000000000000000000000', { ...leg, status: 'ringing' });
     expect(nobody.status).toBe(404);
   });
@@ -323,9 +331,10 @@ describe('voice call records through the gateway', () => {
       expect(
         await ids({ tag: ['batch'], started_after: at(1060), started_before: at(1120) }),
       ).toEqual(['list-2', 'list-1']);
-      await expect(bird.voice.list({ started_after: 'yesterday' })).rejects.toBeInstanceOf(
-        BirdValidationError,
-      );
+      for (const started_after of ['yesterday', '9999-12-31T23:00:00-01:00'])
+        await expect(bird.voice.list({ started_after })).rejects.toBeInstanceOf(
+          BirdValidationError,
+        );
       await expect(bird.voice.list({ from: 'anonymous' })).rejects.toBeInstanceOf(
         BirdValidationError,
       );

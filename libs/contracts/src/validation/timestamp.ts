@@ -9,10 +9,16 @@ function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** Instants written with a four-digit year in UTC: `toISOString` writes others as `+010000-...`. */
+const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
 /**
  * The instant a timestamp names, or undefined when it is not an ISO 8601 date-time with a time
  * zone or names a date that does not exist (`2026-02-30`, `24:00`): JavaScript's `Date.parse`
- * accepts both, and a time without a zone would be read in the server's zone.
+ * accepts both, and a time without a zone would be read in the server's zone. An instant whose
+ * year in UTC has other than four digits (`9999-12-31T23:00:00-01:00`) is refused too: its ISO
+ * form is not one PostgreSQL reads.
  */
 export function parseTimestamp(text: string): Date | undefined {
   const match = TIMESTAMP.exec(text);
@@ -24,7 +30,10 @@ export function parseTimestamp(text: string): Date | undefined {
   const offsetMinutes = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   if (!zulu && (Number(oh) > 23 || Number(om) > 59)) return undefined;
   const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
-  const instant = new Date(utc);
-  return Number.isNaN(instant.getTime()) ? undefined : instant;
+  const local = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millis));
+  // Date.UTC reads years 0-99 as 1900-1999.
+  local.setUTCFullYear(year);
+  const utc = local.getTime() - offsetMinutes * 60_000;
+  if (Number.isNaN(utc) || utc < EARLIEST || utc > LATEST) return undefined;
+  return new Date(utc);
 }

@@ -83,9 +83,9 @@ class VoiceTagDto {
 
 class VoiceMediaQualityDto {
   @IsNumber() @Min(1) @Max(5) mos: number;
-  @IsNumber() @Min(0) jitter_ms: number;
+  @IsNumber() @Min(0) @Max(60_000) jitter_ms: number;
   @IsNumber() @Min(0) @Max(100) packet_loss_pct: number;
-  @IsNumber() @Min(0) round_trip_time_ms: number;
+  @IsNumber() @Min(0) @Max(60_000) round_trip_time_ms: number;
 }
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -98,6 +98,9 @@ class VoiceCostDto {
   @IsOptional() @Matches(DECIMAL) recording_amount: string | null;
   @IsOptional() @Matches(DECIMAL) transcription_amount: string | null;
 }
+
+/** A leg's times in milliseconds at most: 31 days, far past any switch's call limit. */
+const LEG_MS_MAX = 31 * 24 * 3600 * 1000;
 
 /** A `VoiceCall` without `id`, as the SIP platform reports a leg's progress. */
 export class ReportVoiceCallDto {
@@ -128,9 +131,9 @@ export class ReportVoiceCallDto {
   @IsString() @MaxLength(40) started_at: string;
   @IsOptional() @IsString() @MaxLength(40) answered_at?: string | null;
   @IsOptional() @IsString() @MaxLength(40) ended_at?: string | null;
-  @IsOptional() @IsInt() @Min(0) duration_ms?: number | null;
-  @IsOptional() @IsInt() @Min(0) pdd_ms?: number;
-  @IsOptional() @IsInt() @Min(0) billable_ms?: number | null;
+  @IsOptional() @IsInt() @Min(0) @Max(LEG_MS_MAX) duration_ms?: number | null;
+  @IsOptional() @IsInt() @Min(0) @Max(LEG_MS_MAX) pdd_ms?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(LEG_MS_MAX) billable_ms?: number | null;
   @IsOptional()
   @ValidateNested()
   @Type(() => VoiceMediaQualityDto)
