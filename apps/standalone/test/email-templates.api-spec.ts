@@ -503,9 +503,12 @@ describe('email templates through the gateway', () => {
         bird.email.templates.preview(template.id, { content: { html: '{% include "x" %}' } }),
       ).rejects.toMatchObject({ statusCode: 422, code: 'E01123' });
       // Nor hidden in a {% liquid %} block, nor as a layout: no file is ever read.
+      // Nor content whose derived text is not Liquid.
       for (const html of [
         '<p>{% liquid include ".data/admin-token" %}</p>',
         '{% layout "package.json" %}',
+        // Valid as HTML, but the text derived from it (tags stripped) does not parse.
+        '<img alt="{% if a %}">x{% endif %}',
       ])
         await expect(
           bird.email.templates.preview(template.id, { content: { html } }),

@@ -62,12 +62,8 @@ export function submitProblems(candidate: SubmitCandidate): SubmitProblem[] {
     // Publishing derives the text body from the HTML source; stripping tags can join markup
     // (`{<b></b>{ x`), and that text is parsed as Liquid at every send.
     if (language.html && !language.text && !htmlRefused)
-      for (const message of liquidProblems(textFromHtml(language.html), plainLiquid))
-        at(
-          'html',
-          EmailTemplateErrors.TemplateLiquidInvalid,
-          `the text body derived from the HTML is not valid Liquid (${message}): write a text body, or keep each Liquid tag and output inside one element`,
-        );
+      for (const message of derivedTextProblems(language.html))
+        at('html', EmailTemplateErrors.TemplateLiquidInvalid, message);
   }
   if (languages.length > 0 && unchanged(candidate))
     problems.push({
@@ -95,4 +91,15 @@ export function problemParam(problem: SubmitProblem): string {
       ? 'default_language'
       : 'body';
   return `languages.${problem.language}${problem.field ? `.${problem.field}` : ''}`;
+}
+
+/**
+ * What is wrong with the text body derived from `html` (a language without its own text): stripping
+ * tags can join markup into Liquid that does not parse, and that text is parsed at every send.
+ */
+export function derivedTextProblems(html: string): string[] {
+  return liquidProblems(textFromHtml(html), plainLiquid).map(
+    (message) =>
+      `the text body derived from the HTML is not valid Liquid (${message}): write a text body, or keep each Liquid tag and output inside one element`,
+  );
 }

@@ -15,6 +15,7 @@ import { TemplateLanguageUnavailableError } from './template-errors';
 import { templateVariables } from './template.mapper';
 import { liquidProblems, plainLiquid } from './template-liquid';
 import { chooseLanguage } from './template-languages';
+import { derivedTextProblems } from './submit-check';
 import { languageTag } from './template-input';
 import { TemplateVersionsService } from './template-versions.service';
 import { TemplateVersionsRepository } from './template-versions.repository';
@@ -125,6 +126,11 @@ function compile(content: LanguageContent, param: string): CompiledLanguage {
       message,
     }));
   });
+  // Without a text part, the preview renders the text publishing would derive from the HTML.
+  if (!details.length && content.html && !content.text)
+    details.push(
+      ...derivedTextProblems(content.html).map((message) => ({ param: `${param}.html`, message })),
+    );
   if (details.length)
     throw new AppError(EmailTemplateErrors.TemplateLiquidInvalid, {
       message: details[0].message,
