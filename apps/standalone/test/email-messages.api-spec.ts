@@ -368,6 +368,29 @@ describe('email messages through the gateway', () => {
     expect((await api('GET', `/v1/email/messages/${message.id}/content`)).status).toBe(404);
   });
 
+  it('a scheduled message whose send time came cannot be canceled while it is being sent (409)', async () => {
+    const message = await bird.email.send({
+      from: `later@${domain}`,
+      to: ['sending@example.com'],
+      subject: 'Scheduled',
+      text: 'x',
+      scheduled_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    // What processing leaves for the length of a single destination's SMTP conversation.
+    await platform.db.query('UPDATE email.messages SET processed_at = now() WHERE id = $1', [
+      message.id,
+    ]);
+    const cancel = await api('POST', `/v1/email/messages/${message.id}/cancel`);
+    expect(cancel.status).toBe(409);
+    expect(cancel.body).toMatchObject({ error: { code: 'E06003' } });
+    expect((await bird.email.get(message.id)).status).toBe('scheduled');
+    const events = await api<Page<{ type: string }>>(
+      'GET',
+      `/v1/email/messages/${message.id}/events`,
+    );
+    expect(events.body.data.map((event) => event.type)).not.toContain('email.canceled');
+  });
+
   it('a sent message cannot be canceled (409); its content is there until it expires (410)', async () => {
     const message = await bird.email.send({
       from: `hello@${domain}`,

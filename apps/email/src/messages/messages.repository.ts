@@ -166,13 +166,18 @@ export class MessagesRepository {
     return rows[0];
   }
 
-  /** scheduled -> canceled under the row lock; false when the message is no longer scheduled. */
+  /**
+   * scheduled -> canceled under the row lock; false when the message is no longer scheduled, or
+   * its send time came and processing took it (a single destination stays `scheduled` while
+   * its SMTP conversation runs).
+   */
   async cancelScheduled(runner: SqlRunner, workspaceId: string, id: string): Promise<boolean> {
     // An EntityManager answers UPDATE with [rows, count]: rowsOf reads either shape.
     const rows = rowsOf(
       await runner.query(
         `UPDATE email.messages SET status = 'canceled', canceled_at = now()
-         WHERE workspace_id = $1 AND id = $2 AND status = 'scheduled' RETURNING id`,
+         WHERE workspace_id = $1 AND id = $2 AND status = 'scheduled' AND processed_at IS NULL
+         RETURNING id`,
         [workspaceId, id],
       ),
     );

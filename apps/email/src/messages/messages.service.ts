@@ -124,7 +124,10 @@ export class MessagesService {
       if (!message) throw new AppError(EmailErrors.EmailMessageNotFound);
       if (!(await this.repository.cancelScheduled(manager, workspaceId, messageId)))
         throw new AppError(EmailErrors.EmailMessageNotCancelable, {
-          message: `The message is ${message.status}; only a scheduled message can be canceled.`,
+          message:
+            message.status === 'scheduled'
+              ? 'The message is being sent; only a scheduled message not yet sent can be canceled.'
+              : `The message is ${message.status}; only a scheduled message can be canceled.`,
         });
       await this.contents.purge([messageId], manager);
       await this.emailEvents.record(manager, [
