@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '@switchboard/contracts';
 import { CommitBatcher, wakeRelay } from '@switchboard/background';
 import { inPgTransaction } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
 import { verifyEvent } from './verification.mapper';
 import { PASSCODE_CARRIERS } from './passcode-channels';
 import type {
@@ -73,7 +74,11 @@ export class PasscodeDelivery {
     private readonly attempts: VerificationAttemptsRepository,
   ) {}
 
-  async deliver(context: RequestContext, plan: PasscodeSendPlan): Promise<DeliveryOutcome> {
+  async deliver(
+    context: RequestContext,
+    plan: PasscodeSendPlan,
+    options: { failUndeliverable?: boolean } = {},
+  ): Promise<DeliveryOutcome> {
     const { row, code } = plan;
     const refusals: DeliveryOutcome['refusals'] = [];
     const minutes = Math.max(
@@ -86,16 +91,12 @@ export class PasscodeDelivery {
       const address = addressFor(row, channel);
       if (index > plan.index) {
         attemptId = `${plan.attemptId}.${index}`;
-        const fresh = await this.attempts.insertAttempt(this.repository.reads, {
-          id: attemptId,
-          workspace_id: row.workspace_id,
-          verification_id: row.id,
-          channel,
-          address,
-          seed: plan.seed,
-          countsTowardCap: false,
-        });
-        // An earlier run (before a crash) already tried this channel: its answer stands.
+        // Inserted with the refusal before it, as a rule. An earlier run (before a crash) may
+        // have tried this channel already: its answer stands.
+        const fresh = await this.attempts.insertAttempt(
+          this.repository.reads,
+          fallbackAttempt(plan, index),
+        );
         const earlier = fresh
           ? 'sending'
           : await this.attempts.statusOf(this.repository.reads, attemptId);
@@ -133,7 +134,11 @@ export class PasscodeDelivery {
         return { verification: sent.verification ?? row, sent: true, refusals };
       }
       refusals.push({ channel, reason: result.reason, error: result.error });
-      await inPgTransaction(this.repository.pool, async (runner) => {
+      const next = index + 1 < row.channels.length ? index + 1 : undefined;
+      // With the refusal, what follows it: the next channel's attempt (which the recovery finds
+      // if this process stops before sending it), or the verification failed. Committed apart,
+      // a crash between them left no attempt to recover and the verification pending.
+      const failed = await inPgTransaction(this.repository.pool, async (runner) => {
         await this.attempts.markRefused(runner, attemptId, result);
         await this.repository.channelPassed(runner, row.id, index);
         await this.repository.events(runner, [
@@ -145,11 +150,46 @@ export class PasscodeDelivery {
             failed_at: now.toISOString(),
           }),
         ]);
+        if (next !== undefined) {
+          await this.attempts.insertAttempt(runner, fallbackAttempt(plan, next));
+          return undefined;
+        }
+        if (!options.failUndeliverable) return undefined;
+        return this.failUndeliverable(runner, row.id, refusals[refusals.length - 1]);
       });
+      if (failed) {
+        wakeRelay(this.repository.pool, 'verify_lookup_preferences');
+        return { verification: failed, sent: false, refusals };
+      }
     }
     wakeRelay(this.repository.pool, 'verify_lookup_preferences');
     const verification = (await this.repository.find(row.workspace_id, row.id)) ?? row;
     return { verification, sent: false, refusals };
+  }
+
+  /**
+   * The verification failed `undeliverable` when no attempt of it was ever taken (the recipient
+   * never had a passcode); undefined otherwise, or when it ended meanwhile.
+   */
+  private async failUndeliverable(
+    runner: SqlRunner,
+    verificationId: string,
+    last: DeliveryOutcome['refusals'][number] | undefined,
+  ): Promise<VerificationRow | undefined> {
+    if (!(await this.attempts.allUndelivered(runner, verificationId))) return undefined;
+    const row = await this.repository.finish(runner, verificationId, 'failed', 'undeliverable');
+    if (!row) return undefined;
+    const now = new Date();
+    await this.repository.events(runner, [
+      verifyEvent('verify.verification.failed', row, now, {
+        status: 'failed',
+        reason: 'undeliverable',
+        channel: last?.channel ?? null,
+        last_attempt_reason: last?.reason ?? 'channel_unavailable',
+        failed_at: now.toISOString(),
+      }),
+    ]);
+    return row;
   }
 
   private async recordSent(records: SentPasscode[]): Promise<void> {
@@ -185,31 +225,11 @@ export class PasscodeDelivery {
 
   /**
    * `deliver`; when no channel takes the passcode and no earlier one was taken either (the
-   * recipient never had a passcode) the verification fails `undeliverable`.
+   * recipient never had a passcode) the verification fails `undeliverable`, with the last
+   * refusal.
    */
   async deliverOrFail(context: RequestContext, plan: PasscodeSendPlan): Promise<VerificationRow> {
-    const outcome = await this.deliver(context, plan);
-    if (outcome.sent || outcome.inFlight) return outcome.verification;
-    if (!(await this.attempts.allUndelivered(this.repository.reads, plan.row.id)))
-      return outcome.verification;
-    const last = outcome.refusals[outcome.refusals.length - 1];
-    const failed = await inPgTransaction(this.repository.pool, async (runner) => {
-      const row = await this.repository.finish(runner, plan.row.id, 'failed', 'undeliverable');
-      if (!row) return undefined;
-      const now = new Date();
-      await this.repository.events(runner, [
-        verifyEvent('verify.verification.failed', row, now, {
-          status: 'failed',
-          reason: 'undeliverable',
-          channel: last?.channel ?? null,
-          last_attempt_reason: last?.reason ?? 'channel_unavailable',
-          failed_at: now.toISOString(),
-        }),
-      ]);
-      return row;
-    });
-    wakeRelay(this.repository.pool, 'verify_lookup_preferences');
-    return failed ?? outcome.verification;
+    return (await this.deliver(context, plan, { failUndeliverable: true })).verification;
   }
 
   private async send(
@@ -227,6 +247,21 @@ export class PasscodeDelivery {
     const key = `verify_${attemptId}`;
     return carrier.send({ ...context, idempotencyKey: key, idempotencyFingerprint: key }, send);
   }
+}
+
+/** The attempt of the plan's channel at `index` after the first: no send slot, the same seed. */
+function fallbackAttempt(plan: PasscodeSendPlan, index: number) {
+  const { row } = plan;
+  const channel = row.channels[index];
+  return {
+    id: `${plan.attemptId}.${index}`,
+    workspace_id: row.workspace_id,
+    verification_id: row.id,
+    channel,
+    address: addressFor(row, channel),
+    seed: plan.seed,
+    countsTowardCap: false,
+  };
 }
 
 /** The address a channel sends to: the phone number on SMS and WhatsApp, the email on email. */

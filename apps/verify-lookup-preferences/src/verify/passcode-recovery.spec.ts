@@ -20,21 +20,29 @@ import { VerificationAttemptsRepository } from './verification-attempts.reposito
 import { VerificationsRepository } from './verifications.repository';
 import { VerificationsService } from './verifications.service';
 
-/** The SMS channel as the verify service sees it: it records what it is asked, or hangs. */
-class RecordingSms implements PasscodeCarrier {
-  readonly channel = 'sms' as const;
+/** A channel as the verify service sees it: it records what it is asked, hangs, or refuses. */
+class RecordingChannel implements PasscodeCarrier {
   hang = false;
   timeOut = false;
+  refuse = false;
   readonly asked: Array<{ key?: string; send: PasscodeSend }> = [];
+
+  constructor(readonly channel: PasscodeChannel) {}
 
   send(context: RequestContext, send: PasscodeSend) {
     this.asked.push({ key: context.idempotencyKey, send });
     if (this.hang) return new Promise<never>(() => undefined);
     // What a channel service's answer lost on the way looks like: it may have sent.
     if (this.timeOut) return Promise.reject(new AppError(CommonErrors.ServiceTimeout));
+    if (this.refuse)
+      return Promise.resolve({
+        ok: false as const,
+        reason: 'channel_restricted' as const,
+        error: 'the recipient opted out',
+      });
     return Promise.resolve({
       ok: true as const,
-      messageId: `sms_${this.asked.length}`,
+      messageId: `${this.channel}_${this.asked.length}`,
       from: '+31612340000',
     });
   }
@@ -44,7 +52,8 @@ describe(PasscodeRecovery.name, () => {
   let database: MigratedDatabase;
   let config: VerifyLookupPreferencesConfig;
   let dataSource: DataSource;
-  let sms: RecordingSms;
+  let sms: RecordingChannel;
+  let whatsapp: RecordingChannel;
   let service: VerificationsService;
   let recovery: PasscodeRecovery;
   const context = (workspaceId: string): RequestContext => ({
@@ -86,9 +95,13 @@ describe(PasscodeRecovery.name, () => {
     const repository = new VerificationsRepository(dataSource);
     const attempts = new VerificationAttemptsRepository(dataSource);
     const passcodes = new Passcodes(config);
-    sms = new RecordingSms();
+    sms = new RecordingChannel('sms');
+    whatsapp = new RecordingChannel('whatsapp');
     const delivery = new PasscodeDelivery(
-      new Map<PasscodeChannel, PasscodeCarrier>([['sms', sms]]),
+      new Map<PasscodeChannel, PasscodeCarrier>([
+        ['sms', sms],
+        ['whatsapp', whatsapp],
+      ]),
       repository,
       passcodes,
       attempts,
@@ -188,5 +201,59 @@ describe(PasscodeRecovery.name, () => {
       [created.id],
     );
     expect(seeds).toEqual([{ passcode_seed: null }]);
+  });
+
+  it('commits the next channel with a refusal, so the recovery sends it if the process stops there', async () => {
+    sms.refuse = true;
+    whatsapp.hang = true;
+    const created = await service.create(context('ws_d'), {
+      to: { phone_number: '+31612345681' },
+      options: { channels: ['sms', 'whatsapp'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    sms.refuse = false;
+    whatsapp.hang = false;
+    const [lost] = whatsapp.asked.splice(0);
+    expect(await attempts(created.id)).toEqual([
+      expect.objectContaining({ status: 'undelivered', reason: 'channel_restricted' }),
+      expect.objectContaining({ status: 'sending' }),
+    ]);
+    await age(created.id);
+    expect(await recovery.run()).toBe(1);
+    expect(whatsapp.asked.map((asked) => [asked.key, asked.send.code])).toEqual([
+      [lost.key, lost.send.code],
+    ]);
+    expect((await attempts(created.id)).map((attempt) => attempt.status)).toEqual([
+      'undelivered',
+      'sent',
+    ]);
+    sms.asked.splice(0);
+  });
+
+  it('fails the verification undeliverable in the transaction of the last refusal', async () => {
+    sms.refuse = true;
+    whatsapp.refuse = true;
+    const created = await service.create(context('ws_e'), {
+      to: { phone_number: '+31612345682' },
+      options: { channels: ['sms', 'whatsapp'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    sms.refuse = false;
+    whatsapp.refuse = false;
+    const [row] = await dataSource.query<Array<{ status: string; reason: string }>>(
+      'SELECT status, reason FROM verify_lookup_preferences.verifications WHERE id = $1',
+      [created.id],
+    );
+    expect(row).toEqual({ status: 'failed', reason: 'undeliverable' });
+    const events = await dataSource.query<Array<{ type: string }>>(
+      `SELECT type FROM verify_lookup_preferences.outbox WHERE payload::text LIKE $1
+       ORDER BY created_at, type`,
+      [`%${created.id}%`],
+    );
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['verify.verification.failed']),
+    );
+    await age(created.id);
+    expect(await recovery.run()).toBe(0);
   });
 });
