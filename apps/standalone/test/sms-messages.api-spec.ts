@@ -352,10 +352,18 @@ describe('SMS messages through the gateway', () => {
     expect((await bird.sms.get(message.id)).status).toBe('sent');
     await dutch.sendReceipt(submit, { stat: 'DELIVRD' });
     expect((await final(message.id)).status).toBe('delivered');
-    // A second final receipt for the same part changes nothing.
+    // A second final receipt for the same part changes nothing, nor does a late step.
     await dutch.sendReceipt(submit, { stat: 'UNDELIV' });
+    await dutch.sendReceipt(submit, { stat: 'ENROUTE' });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await bird.sms.get(message.id)).status).toBe('delivered');
+    expect((await bird.sms.listEvents(message.id)).data.map((e) => e.type)).toEqual([
+      'sms.accepted',
+      'sms.sent',
+      'sms.carrier_accepted',
+      'sms.enroute',
+      'sms.delivered',
+    ]);
   });
 
   it('keeps messages accepted while their carrier is down and sends them once it is back', async () => {

@@ -132,7 +132,9 @@ export class ReceiptsRunner implements OnApplicationBootstrap, BeforeApplication
       const target = byId.get(receipt.message_id as string);
       if (!target) continue;
       const at = laterOf(receipt.received_at, target.sent_at);
-      if (!outcome.final)
+      // A late step (ENROUTE after DELIVRD, or after the receipt time-out's `expired`) would
+      // follow the final event on the timeline.
+      if (!outcome.final && target.status === 'sent')
         events.push(smsEvent(outcome.event, subjectOf(target), at, { carrier: target.carrier }));
       if (at > (latest.get(target.id) ?? 0)) latest.set(target.id, at);
     }
