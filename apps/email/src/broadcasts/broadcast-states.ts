@@ -16,7 +16,7 @@ import { BroadcastRequirements } from './broadcast-requirements';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates } from './broadcast-templates';
 import { BroadcastsRepository } from './broadcasts.repository';
-import { quotaDetail, sentInWindows } from './send-allowance';
+import { lockAllowance, quotaDetail, sentInWindows } from './send-allowance';
 
 /** How long a sending broadcast waits before looking again whether its last message was processed. */
 const FINISH_POLL_MS = 1000;
@@ -164,6 +164,8 @@ export class BroadcastStates {
       monthly: this.config.EMAIL_MONTHLY_LIMIT,
     };
     if (!limits.daily && !limits.monthly) return undefined;
+    // Counted after the pages committed before this one, until this one commits.
+    await lockAllowance(tx, row.workspace_id);
     const used = await sentInWindows(tx, row.workspace_id);
     for (const window of ['daily', 'monthly'] as const) {
       const limit = limits[window];

@@ -10,6 +10,16 @@ export interface SendAllowanceLimits {
 }
 
 /**
+ * Takes the workspace's allowance for the rest of the transaction: pages of two broadcasts
+ * checked at once would each see the other's messages missing and together pass the allowance.
+ */
+export async function lockAllowance(runner: SqlRunner, workspaceId: string): Promise<void> {
+  await runner.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 23))`, [
+    `email.allowance ${workspaceId}`,
+  ]);
+}
+
+/**
  * Emails the workspace sent (accepted) in the current UTC day and calendar month: one per
  * recipient of each message not canceled. Counted from the addresses, since `accepted_count` is
  * the recipients still waiting (the SDK's), which falls to 0 as they are processed.
