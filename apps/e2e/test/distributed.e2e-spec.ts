@@ -196,25 +196,36 @@ describe('distributed topology (one process per service, real NATS and PostgreSQ
       'e2e',
     );
     try {
-      const ask = () =>
+      const ask = (to: string, key: string) =>
         client.send(
           SmsSubjects.SendSystemMessage,
           {
-            to: '+31612345672',
+            to,
             template: {
               slug: 'bird_otp_verification',
               language: 'en',
               parameters: { code: '918273' },
             },
-            dedupe_key: 'e2e_dedupe_1',
+            dedupe_key: key,
           },
           { requestId: 'req_e2e', workspaceId: created.workspace.id, caller: { kind: 'operator' } },
         );
-      const [first, second] = [await ask(), await ask()];
+      const [first, second] = [
+        await ask('+31612345672', 'e2e_dedupe_1'),
+        await ask('+31612345672', 'e2e_dedupe_1'),
+      ];
       expect(second.id).toBe(first.id);
-      await smsc.waitFor(() => smsc.messages.some((m) => m.to === '31612345672'), 30_000);
+      // And asked twice at once (two recoveries racing): one message too.
+      const [third, fourth] = await Promise.all([
+        ask('+31612345673', 'e2e_dedupe_2'),
+        ask('+31612345673', 'e2e_dedupe_2'),
+      ]);
+      expect(fourth.id).toBe(third.id);
+      for (const to of ['31612345672', '31612345673'])
+        await smsc.waitFor(() => smsc.messages.some((m) => m.to === to), 30_000);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(smsc.messages.filter((m) => m.to === '31612345672')).toHaveLength(1);
+      expect(smsc.messages.filter((m) => m.to === '31612345673')).toHaveLength(1);
     } finally {
       await client.close();
     }

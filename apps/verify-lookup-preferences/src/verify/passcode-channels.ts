@@ -34,10 +34,14 @@ export const PASSCODE_CARRIERS = Symbol('PASSCODE_CARRIERS');
 
 export { VERIFICATION_METADATA_KEY } from '@switchboard/contracts';
 
-/** Answers that say nothing about the send: it may have happened after the channel took it. */
+/**
+ * Answers that say nothing about the send: it may have happened after the channel took it, or
+ * another run is sending it under the same key right now (two recoveries, a slow channel).
+ */
 const UNKNOWN_OUTCOMES: readonly string[] = [
   CommonErrors.ServiceTimeout,
   CommonErrors.InternalError,
+  CommonErrors.RequestInProgress,
 ];
 
 /**

@@ -8,7 +8,7 @@ import { VerificationsRepository } from './verifications.repository';
 
 /** An attempt this long in `sending` lost its process: the channel's time-out is far shorter. */
 const LEASE_SECONDS = 30;
-/** Few at a time, so a batch is sent well within its lease even when channels are slow. */
+/** Attempts sent again per run at most: the rest wait for the next tick. */
 const BATCH = 5;
 
 /**
@@ -45,17 +45,15 @@ export class PasscodeRecovery extends PeriodicJob {
   }
 
   private async sweep(): Promise<number> {
-    const stalled = await this.attempts.claimStalledAttempts(LEASE_SECONDS, BATCH);
-    const verifications = new Map(
-      (
-        await this.repository.byIds(
-          this.repository.reads,
-          stalled.map((a) => a.verification_id),
-        )
-      ).map((row) => [row.id, row]),
-    );
-    for (const attempt of stalled) {
-      const verification = verifications.get(attempt.verification_id);
+    let recovered = 0;
+    // One claim per attempt, just before it is sent: claimed together, the last of a batch
+    // could outlive its lease behind slow channels and be claimed and sent by another sweeper.
+    for (; recovered < BATCH; recovered++) {
+      const [attempt] = await this.attempts.claimStalledAttempts(LEASE_SECONDS, 1);
+      if (!attempt) break;
+      const [verification] = await this.repository.byIds(this.repository.reads, [
+        attempt.verification_id,
+      ]);
       if (!verification) continue;
       const code = this.passcodes.passcodeOf(verification, attempt.address, attempt.passcode_seed);
       await this.delivery.deliverOrFail(
@@ -73,6 +71,6 @@ export class PasscodeRecovery extends PeriodicJob {
         },
       );
     }
-    return stalled.length + (await this.attempts.abandonStalledAttempts(LEASE_SECONDS));
+    return recovered + (await this.attempts.abandonStalledAttempts(LEASE_SECONDS));
   }
 }

@@ -50,6 +50,8 @@ export class SendService {
   private readonly plainSends = new CommitBatcher<PlainSend>((sends) =>
     this.insertPlainSends(sends),
   );
+  /** Keyed system sends being stored, by workspace and key. */
+  private readonly keyedSends = new Map<string, Promise<SmsMessage>>();
 
   constructor(
     @Inject(SMS_WHATSAPP_CONFIG)
@@ -73,6 +75,21 @@ export class SendService {
    * value rules as a template send, then takes the caller's sender, when it names one.
    */
   async sendSystem(context: RequestContext, input: SystemSmsSendRequest): Promise<SmsMessage> {
+    if (!input.dedupe_key) return this.sendSystemOnce(context, input);
+    // The same key asked again while its first send is being stored joins it: the stored
+    // message is looked up before the insert, so two at once would both insert.
+    const key = `${workspaceOf(context)} ${input.dedupe_key}`;
+    const running = this.keyedSends.get(key);
+    if (running) return running;
+    const sending = this.sendSystemOnce(context, input).finally(() => this.keyedSends.delete(key));
+    this.keyedSends.set(key, sending);
+    return sending;
+  }
+
+  private async sendSystemOnce(
+    context: RequestContext,
+    input: SystemSmsSendRequest,
+  ): Promise<SmsMessage> {
     const body = { to: input.to, template: input.template, metadata: input.metadata };
     const result = normaliseSend(body);
     if (!result.ok) throw sendProblemsError(result.problems);
