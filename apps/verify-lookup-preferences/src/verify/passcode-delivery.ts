@@ -138,8 +138,9 @@ export class PasscodeDelivery {
       // With the refusal, what follows it: the next channel's attempt (which the recovery finds
       // if this process stops before sending it), or the verification failed. Committed apart,
       // a crash between them left no attempt to recover and the verification pending.
-      const failed = await inPgTransaction(this.repository.pool, async (runner) => {
-        await this.attempts.markRefused(runner, attemptId, result);
+      const after = await inPgTransaction(this.repository.pool, async (runner) => {
+        // Another run answered this attempt meanwhile: what follows is its to decide.
+        if (!(await this.attempts.markRefused(runner, attemptId, result))) return 'answered';
         await this.repository.channelPassed(runner, row.id, index);
         await this.repository.events(runner, [
           verifyEvent('verify.attempt.undelivered', row, now, {
@@ -157,9 +158,13 @@ export class PasscodeDelivery {
         if (!options.failUndeliverable) return undefined;
         return this.failUndeliverable(runner, row.id, refusals[refusals.length - 1]);
       });
-      if (failed) {
+      if (after === 'answered') {
+        const verification = (await this.repository.find(row.workspace_id, row.id)) ?? row;
+        return { verification, sent: false, inFlight: true, refusals };
+      }
+      if (after) {
         wakeRelay(this.repository.pool, 'verify_lookup_preferences');
-        return { verification: failed, sent: false, refusals };
+        return { verification: after, sent: false, refusals };
       }
     }
     wakeRelay(this.repository.pool, 'verify_lookup_preferences');
@@ -196,15 +201,21 @@ export class PasscodeDelivery {
     await inPgTransaction(
       this.repository.pool,
       async (runner) => {
-        await this.attempts.markSentMany(runner, records);
+        // An attempt answered twice (two runs asked at once) is recorded and told once.
+        const moved = await this.attempts.markSentMany(runner, records);
         const rows = new Map(
-          (await this.repository.channelSentMany(runner, records)).map((row) => [row.id, row]),
+          (
+            await this.repository.channelSentMany(
+              runner,
+              records.filter((record) => moved.has(record.attemptId)),
+            )
+          ).map((row) => [row.id, row]),
         );
         for (const record of records) record.verification = rows.get(record.verificationId);
         await this.repository.events(
           runner,
           records.flatMap((record) =>
-            record.verification
+            record.verification && moved.has(record.attemptId)
               ? [
                   verifyEvent('verify.attempt.sent', record.verification, record.at, {
                     channel: record.channel,

@@ -256,4 +256,31 @@ describe(PasscodeRecovery.name, () => {
     await age(created.id);
     expect(await recovery.run()).toBe(0);
   });
+
+  it('records an attempt answered twice (two runs that asked at once) once, and keeps its answer', async () => {
+    sms.hang = true;
+    const created = await service.create(context('ws_f'), {
+      to: { phone_number: '+31612345683' },
+      options: { channels: ['sms'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    sms.hang = false;
+    const [attempt] = await attempts(created.id);
+    const repository = new VerificationAttemptsRepository(dataSource);
+    const answer = { attemptId: attempt.id, messageId: 'sms_first', sender: null };
+    expect([...(await repository.markSentMany(dataSource, [answer]))]).toEqual([attempt.id]);
+    expect(
+      await repository.markSentMany(dataSource, [{ ...answer, messageId: 'sms_second' }]),
+    ).toEqual(new Set());
+    expect(
+      await repository.markRefused(dataSource, attempt.id, { reason: 'x', error: 'late' }),
+    ).toBe(false);
+    const [row] = await dataSource.query<Array<{ status: string; message_id: string }>>(
+      `SELECT status, message_id FROM verify_lookup_preferences.verification_attempts
+       WHERE id = $1`,
+      [attempt.id],
+    );
+    expect(row).toEqual({ status: 'sent', message_id: 'sms_first' });
+    sms.asked.splice(0);
+  });
 });

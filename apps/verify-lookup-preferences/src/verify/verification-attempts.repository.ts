@@ -126,44 +126,45 @@ export class VerificationAttemptsRepository {
     return inserted.length > 0;
   }
 
-  /** The channel took the send; the seed is no longer needed. */
-  async markSent(
-    runner: SqlRunner,
-    attemptId: string,
-    sent: { messageId: string; sender: string | null },
-  ): Promise<void> {
-    await runner.query(
-      `UPDATE ${ATTEMPTS} SET status = 'sent', message_id = $2, sender = $3,
-         passcode_seed = NULL, updated_at = clock_timestamp() WHERE id = $1`,
-      [attemptId, sent.messageId, sent.sender],
-    );
-  }
-
-  /** `markSent` for many attempts in one statement. */
+  /**
+   * The channel took the sends (the seeds are no longer needed), in one statement; answers the
+   * ids moved. Only attempts still
+   * `sending` move: a second answer for one attempt (two runs that asked at once), or one for an
+   * attempt closed meanwhile, changes nothing.
+   */
   async markSentMany(
     runner: SqlRunner,
     sent: Array<{ attemptId: string; messageId: string; sender: string | null }>,
-  ): Promise<void> {
-    await runner.query(
-      `UPDATE ${ATTEMPTS} a SET status = 'sent', message_id = s.message_id, sender = s.sender,
-         passcode_seed = NULL, updated_at = clock_timestamp()
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, message_id, sender)
-       WHERE a.id = s.id`,
-      [sent.map((s) => s.attemptId), sent.map((s) => s.messageId), sent.map((s) => s.sender)],
+  ): Promise<Set<string>> {
+    const moved = rowsOf<{ id: string }>(
+      await runner.query(
+        `UPDATE ${ATTEMPTS} a SET status = 'sent', message_id = s.message_id, sender = s.sender,
+           passcode_seed = NULL, updated_at = clock_timestamp()
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, message_id, sender)
+         WHERE a.id = s.id AND a.status = 'sending'
+         RETURNING a.id`,
+        [sent.map((s) => s.attemptId), sent.map((s) => s.messageId), sent.map((s) => s.sender)],
+      ),
     );
+    return new Set(moved.map((row) => row.id));
   }
 
-  /** The channel refused the send; the seed is no longer needed. */
+  /**
+   * The channel refused the send; the seed is no longer needed. False when the attempt was no
+   * longer `sending` (another run has its answer).
+   */
   async markRefused(
     runner: SqlRunner,
     attemptId: string,
     refusal: { reason: string; error: string },
-  ): Promise<void> {
-    await runner.query(
+  ): Promise<boolean> {
+    const result = await runner.query(
       `UPDATE ${ATTEMPTS} SET status = 'undelivered', reason = $2, error = $3,
-         passcode_seed = NULL, updated_at = clock_timestamp() WHERE id = $1`,
+         passcode_seed = NULL, updated_at = clock_timestamp() WHERE id = $1 AND status = 'sending'
+         RETURNING id`,
       [attemptId, refusal.reason, refusal.error.slice(0, 500)],
     );
+    return rowsOf(result).length > 0;
   }
 
   /**
