@@ -1,10 +1,13 @@
 import type { OutboxEvent } from '@switchboard/platform';
+import { VERIFICATION_ATTEMPT_METADATA_KEY } from '@switchboard/contracts';
 import { VERIFICATION_METADATA_KEY } from './passcode-channels';
 
 /** A channel's final word on one passcode message. */
 export interface DeliveryOutcomeEvent {
   workspaceId: string;
   messageId: string;
+  /** The attempt the message carries (messages sent before it was carried have none). */
+  attemptId: string | null;
   delivered: boolean;
   reason: string | null;
   error: string | null;
@@ -47,6 +50,7 @@ export function outcomeOf(event: OutboxEvent): DeliveryOutcomeEvent | undefined 
   return {
     workspaceId: event.workspaceId,
     messageId,
+    attemptId: (metadata[VERIFICATION_ATTEMPT_METADATA_KEY] as string | undefined) ?? null,
     delivered: reason === null,
     reason,
     error: error?.description ?? (data.bounce_description as string | undefined) ?? null,

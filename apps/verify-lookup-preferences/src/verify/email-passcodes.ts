@@ -2,7 +2,7 @@ import type { RequestContext } from '@switchboard/contracts';
 import { EmailSubjects } from '@switchboard/contracts';
 import type { ServiceClient } from '@switchboard/platform';
 import type { PasscodeCarrier, PasscodeSend, PasscodeSendResult } from './passcode-channels';
-import { refusalOf, VERIFICATION_METADATA_KEY } from './passcode-channels';
+import { passcodeMetadata, refusalOf } from './passcode-channels';
 import { passcodeEmail } from './passcode-email';
 
 /**
@@ -32,7 +32,7 @@ export class EmailPasscodes implements PasscodeCarrier {
             text: content.text,
             html: content.html,
             category: 'transactional',
-            metadata: { [VERIFICATION_METADATA_KEY]: send.verificationId },
+            metadata: passcodeMetadata(send),
           },
           workspace_user_emails: [send.address],
         },

@@ -1,10 +1,15 @@
-import { CommonErrors } from '@switchboard/contracts';
+import {
+  CommonErrors,
+  VERIFICATION_ATTEMPT_METADATA_KEY,
+  VERIFICATION_METADATA_KEY,
+} from '@switchboard/contracts';
 import type { RequestContext } from '@switchboard/contracts';
 import type { PasscodeChannel } from './verification-rules';
 
 /** What one channel needs to send a passcode. */
 export interface PasscodeSend {
   verificationId: string;
+  attemptId: string;
   address: string;
   code: string;
   language: string;
@@ -33,6 +38,14 @@ export interface PasscodeCarrier {
 export const PASSCODE_CARRIERS = Symbol('PASSCODE_CARRIERS');
 
 export { VERIFICATION_METADATA_KEY } from '@switchboard/contracts';
+
+/** The metadata of a passcode message: its verification and attempt, for its outcome events. */
+export function passcodeMetadata(send: PasscodeSend): Record<string, string> {
+  return {
+    [VERIFICATION_METADATA_KEY]: send.verificationId,
+    [VERIFICATION_ATTEMPT_METADATA_KEY]: send.attemptId,
+  };
+}
 
 /**
  * Answers that say nothing about the send: it may have happened after the channel took it, or

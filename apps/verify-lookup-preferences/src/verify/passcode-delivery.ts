@@ -112,7 +112,7 @@ export class PasscodeDelivery {
           context,
           row.workspace_id,
           attemptId,
-          { verificationId: row.id, address, code, language: row.language, minutes },
+          { verificationId: row.id, attemptId, address, code, language: row.language, minutes },
           channel,
         );
       } catch {

@@ -18,6 +18,7 @@ import { VerificationChecks } from './verification-checks';
 import type { PasscodeChannel } from './verification-rules';
 import { VerificationAttemptsRepository } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
+import { VerificationOutcomes } from './verification-outcomes';
 import { VerificationsService } from './verifications.service';
 
 /** A channel as the verify service sees it: it records what it is asked, hangs, or refuses. */
@@ -56,6 +57,7 @@ describe(PasscodeRecovery.name, () => {
   let whatsapp: RecordingChannel;
   let service: VerificationsService;
   let recovery: PasscodeRecovery;
+  let outcomes: VerificationOutcomes;
   const context = (workspaceId: string): RequestContext => ({
     requestId: 'req_test',
     workspaceId,
@@ -122,6 +124,12 @@ describe(PasscodeRecovery.name, () => {
       new PasscodeIssuer(repository, passcodes, attempts),
     );
     recovery = new PasscodeRecovery(repository, delivery, passcodes, attempts);
+    outcomes = new VerificationOutcomes(
+      config,
+      repository,
+      attempts,
+      new PasscodeIssuer(repository, passcodes, attempts),
+    );
   });
 
   afterAll(async () => {
@@ -282,5 +290,47 @@ describe(PasscodeRecovery.name, () => {
     );
     expect(row).toEqual({ status: 'sent', message_id: 'sms_first' });
     sms.asked.splice(0);
+  });
+
+  it('takes an outcome that came before the acceptance was recorded, and moves the plan on', async () => {
+    sms.hang = true;
+    const created = await service.create(context('ws_g'), {
+      to: { phone_number: '+31612345684' },
+      options: { channels: ['sms', 'whatsapp'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    sms.hang = false;
+    const [asked] = sms.asked.splice(0);
+    // The SMS service failed the message while the verify service still waited for its answer.
+    await outcomes.take([
+      {
+        id: 'evt_early',
+        type: 'sms.failed',
+        workspaceId: 'ws_g',
+        timestamp: new Date().toISOString(),
+        data: {
+          sms_id: 'sms_early',
+          metadata: {
+            switchboard_verification_id: created.id,
+            switchboard_verification_attempt_id: asked.send.attemptId,
+          },
+          error: { description: 'the carrier refused it' },
+        },
+      },
+    ]);
+    const rows = await dataSource.query<Array<{ status: string; message_id: string | null }>>(
+      `SELECT status, message_id FROM verify_lookup_preferences.verification_attempts
+       WHERE verification_id = $1 ORDER BY created_at`,
+      [created.id],
+    );
+    expect(rows).toEqual([
+      { status: 'undelivered', message_id: 'sms_early' },
+      { status: 'sending', message_id: null },
+    ]);
+    const [row] = await dataSource.query<Array<{ channel_index: number }>>(
+      'SELECT channel_index FROM verify_lookup_preferences.verifications WHERE id = $1',
+      [created.id],
+    );
+    expect(row.channel_index).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import type { RequestContext, SmsMessage } from '@switchboard/contracts';
 import { SmsErrors, SmsSubjects } from '@switchboard/contracts';
 import type { ServiceClient } from '@switchboard/platform';
 import type { PasscodeCarrier, PasscodeSend, PasscodeSendResult } from './passcode-channels';
-import { refusalOf, VERIFICATION_METADATA_KEY } from './passcode-channels';
+import { passcodeMetadata, refusalOf } from './passcode-channels';
 
 /** What the SMS service answers when the workspace does not hold `VERIFY_SMS_FROM`. */
 const NOT_THE_WORKSPACE_SENDER: readonly string[] = [
@@ -63,7 +63,7 @@ export class SmsPasscodes implements PasscodeCarrier {
           language: send.language,
           parameters: { code: send.code, minutes: send.minutes },
         },
-        metadata: { [VERIFICATION_METADATA_KEY]: send.verificationId },
+        metadata: passcodeMetadata(send),
       },
       { ...plain, idempotencyFingerprint: undefined },
     );

@@ -168,14 +168,18 @@ export class VerificationAttemptsRepository {
   }
 
   /**
-   * Delivery outcomes of sent attempts, by the channel's message id: only `sent` attempts move,
-   * so an outcome seen twice changes nothing the second time. Answers the attempts moved.
+   * Delivery outcomes of sent attempts, by the channel's message id, or by the attempt's id when
+   * the outcome came before the channel's acceptance was recorded (the attempt still `sending`:
+   * it takes the message id here, and the late acceptance then changes nothing). Only `sent` and
+   * `sending` attempts move, so an outcome seen twice changes nothing the second time. Answers
+   * the attempts moved.
    */
   async recordOutcomes(
     runner: SqlRunner,
     outcomes: Array<{
       workspaceId: string;
       messageId: string;
+      attemptId: string | null;
       delivered: boolean;
       reason: string | null;
     }>,
@@ -185,17 +189,20 @@ export class VerificationAttemptsRepository {
       await runner.query(
         `UPDATE ${ATTEMPTS} a
          SET status = CASE WHEN o.delivered THEN 'delivered' ELSE 'undelivered' END,
-             reason = o.reason, updated_at = clock_timestamp()
-         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[])
-           AS o(workspace_id, message_id, delivered, reason)
-         WHERE a.workspace_id = o.workspace_id AND a.message_id = o.message_id
-           AND a.status = 'sent'
+             reason = o.reason, message_id = o.message_id, passcode_seed = NULL,
+             updated_at = clock_timestamp()
+         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[])
+           AS o(workspace_id, message_id, delivered, reason, attempt_id)
+         WHERE a.workspace_id = o.workspace_id
+           AND ((a.message_id = o.message_id AND a.status = 'sent')
+             OR (a.id = o.attempt_id AND a.status = 'sending'))
          RETURNING a.*`,
         [
           outcomes.map((outcome) => outcome.workspaceId),
           outcomes.map((outcome) => outcome.messageId),
           outcomes.map((outcome) => outcome.delivered),
           outcomes.map((outcome) => outcome.reason),
+          outcomes.map((outcome) => outcome.attemptId),
         ],
       ),
     );

@@ -6,7 +6,7 @@ import {
 } from '@switchboard/contracts';
 import type { ServiceClient } from '@switchboard/platform';
 import type { PasscodeCarrier, PasscodeSend, PasscodeSendResult } from './passcode-channels';
-import { refusalOf, VERIFICATION_METADATA_KEY } from './passcode-channels';
+import { passcodeMetadata, refusalOf } from './passcode-channels';
 
 /**
  * Passcodes by WhatsApp: the workspace's first approved (`active`) `authentication` template,
@@ -65,7 +65,7 @@ export class WhatsAppPasscodes implements PasscodeCarrier {
                 { type: 'button', parameters: [code] },
               ],
             },
-            metadata: { [VERIFICATION_METADATA_KEY]: send.verificationId },
+            metadata: passcodeMetadata(send),
           },
         },
         context,

@@ -28,6 +28,12 @@ export const VerifySubjects = {
  */
 export const VERIFICATION_METADATA_KEY = 'switchboard_verification_id';
 
+/**
+ * Beside it, the attempt's id: an outcome that comes before the channel's acceptance is recorded
+ * (a time-out, a race with the group commit) still finds its attempt.
+ */
+export const VERIFICATION_ATTEMPT_METADATA_KEY = 'switchboard_verification_attempt_id';
+
 /** The channels the SDK names; `telegram` and `voice` are accepted in a plan and never enabled here. */
 export const VERIFICATION_CHANNELS = ['email', 'sms', 'whatsapp', 'telegram', 'voice'] as const;
 export type VerificationChannelName = (typeof VERIFICATION_CHANNELS)[number];
