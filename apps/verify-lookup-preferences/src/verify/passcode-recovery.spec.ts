@@ -333,4 +333,33 @@ describe(PasscodeRecovery.name, () => {
     );
     expect(row.channel_index).toBe(1);
   });
+
+  it('answers a next-channel retry whose first call is still delivering with its kept reply, advancing once', async () => {
+    const created = await service.create(context('ws_h'), {
+      to: { phone_number: '+31612345685' },
+      options: { channels: ['sms', 'whatsapp'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    whatsapp.hang = true;
+    const keyed = {
+      ...context('ws_h'),
+      idempotencyKey: 'next-1',
+      idempotencyFingerprint: 'fp-next-1',
+    };
+    const to = { to: { phone_number: '+31612345685' } };
+    // The first call outlives the gateway's time-out: its channel does not answer.
+    void service.nextChannel(keyed, to);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const retried = await service.nextChannel(keyed, to);
+    expect(retried).toMatchObject({ id: created.id, status: 'pending' });
+    const [row] = await dataSource.query<Array<{ channel_index: number }>>(
+      'SELECT channel_index FROM verify_lookup_preferences.verifications WHERE id = $1',
+      [created.id],
+    );
+    expect(row.channel_index).toBe(1);
+    expect(whatsapp.asked.filter((asked) => asked.send.address === '+31612345685')).toHaveLength(1);
+    whatsapp.hang = false;
+    whatsapp.asked.splice(0);
+    sms.asked.splice(0);
+  });
 });

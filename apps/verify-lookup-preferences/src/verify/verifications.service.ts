@@ -9,6 +9,7 @@ import type {
   VerifyVerificationsNextChannelParams,
 } from '@switchboard/contracts';
 import { IdempotentWrites, inPgTransaction } from '@switchboard/persistence';
+import type { SqlRunner } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
@@ -69,18 +70,11 @@ export class VerificationsService {
           metadata,
         });
     const now = new Date();
-    const send: PasscodeSendPlan | { row: VerificationRow } =
+    const send: PasscodeSendPlan | { row: VerificationRow } | { replay: Verification } =
       fresh !== 'pending'
         ? fresh
-        : await this.createOrReuse(
-            workspaceId,
-            recipient,
-            plan,
-            codeLength,
-            language,
-            metadata,
-            now,
-          );
+        : await this.createOrReuse(context, recipient, plan, codeLength, language, metadata, now);
+    if ('replay' in send) return send.replay;
     // Delivery is not part of the answer: the channels take the passcode after the commit, and
     // `verify.attempt.*` and `verify.verification.failed` tell how it went.
     if ('code' in send)
@@ -89,7 +83,7 @@ export class VerificationsService {
         .catch((err: Error) =>
           this.logger.error(`passcode delivery of ${send.row.id} failed: ${err.message}`),
         );
-    return this.remember(context, toVerificationDto(send.row));
+    return toVerificationDto(send.row);
   }
 
   /**
@@ -97,15 +91,39 @@ export class VerificationsService {
    * send within the cooldown, a resend after it); one past `expires_at` ends and a new one starts.
    */
   private createOrReuse(
-    workspaceId: string,
+    context: RequestContext,
     recipient: Recipient,
     plan: PasscodeChannel[],
     codeLength: number,
     language: string,
     metadata: Record<string, unknown> | null,
     now: Date,
-  ): Promise<PasscodeSendPlan | { row: VerificationRow }> {
+  ): Promise<PasscodeSendPlan | { row: VerificationRow } | { replay: Verification }> {
+    const workspaceId = workspaceOf(context);
     return inPgTransaction(this.repository.pool, async (runner) => {
+      // The key's reply is kept with the create: a retry after a crash, or after the cooldown,
+      // answers it instead of sending another passcode.
+      const earlier = await this.writes.claimIn<Verification>(runner, context);
+      if (earlier) return { replay: earlier.reply };
+      const send = await this.createOrReuseIn(runner, workspaceId, recipient, plan, {
+        codeLength,
+        language,
+        metadata,
+        now,
+      });
+      await this.writes.storeIn(runner, context, toVerificationDto(send.row));
+      return send;
+    });
+  }
+
+  private async createOrReuseIn(
+    runner: SqlRunner,
+    workspaceId: string,
+    recipient: Recipient,
+    plan: PasscodeChannel[],
+    { codeLength, language, metadata, now }: CreateOptions,
+  ): Promise<PasscodeSendPlan | { row: VerificationRow }> {
+    {
       let current = await this.repository.lockPending(runner, workspaceId, recipient);
       if (current && new Date(current.expires_at) <= now) {
         await this.repository.finish(runner, current.id, 'expired', 'ttl_elapsed');
@@ -131,7 +149,7 @@ export class VerificationsService {
         now,
       );
       return this.issuer.issue(runner, current, index, { countsTowardCap: true, now });
-    });
+    }
   }
 
   async check(
@@ -148,10 +166,11 @@ export class VerificationsService {
   ): Promise<Verification> {
     const workspaceId = workspaceOf(context);
     const recipient = recipientOf(input.to);
-    const replay = await this.writes.replayOf<Verification>(context);
-    if (replay) return replay;
     const now = new Date();
     const send = await inPgTransaction(this.repository.pool, async (runner) => {
+      // Claimed first: a retry waits for this call's commit, then answers its reply.
+      const earlier = await this.writes.claimIn<Verification>(runner, context);
+      if (earlier) return { replay: earlier.reply };
       const current = await this.repository.lockPending(runner, workspaceId, recipient);
       if (!current || new Date(current.expires_at) <= now)
         throw new AppError(VerifyErrors.VerificationNotFound);
@@ -164,22 +183,33 @@ export class VerificationsService {
         });
       // Claimed under the lock: concurrent calls each advance the plan by one channel.
       await this.repository.channelPassed(runner, current.id, index);
-      return this.issuer.issue(runner, current, index, { countsTowardCap: false, now });
+      const plan = await this.issuer.issue(runner, current, index, { countsTowardCap: false, now });
+      // Kept with the advance, so a retry whose first call outlived the gateway's time-out (or
+      // its process) answers it rather than advancing again; replaced once delivery answers.
+      await this.writes.storeIn(runner, context, toVerificationDto(plan.row));
+      return plan;
     });
+    if ('replay' in send) return send.replay;
     const outcome = await this.delivery.deliver(context, send);
-    if (!outcome.sent && !outcome.inFlight)
+    if (!outcome.sent && !outcome.inFlight) {
+      await this.writes.forget(this.repository.pool, context);
       throw new AppError(VerifyErrors.NoAvailableChannel, {
         details: outcome.refusals.map((refusal) => ({
           param: `channels.${refusal.channel}`,
           message: `${refusal.reason}: ${refusal.error}`,
         })),
       });
-    return this.remember(context, toVerificationDto(outcome.verification));
+    }
+    const reply = toVerificationDto(outcome.verification);
+    await this.writes.storeIn(this.repository.pool, context, reply);
+    return reply;
   }
+}
 
-  /** The reply kept for the request's Idempotency-Key (none without one), then answered. */
-  private async remember(context: RequestContext, verification: Verification) {
-    if (!context.idempotencyKey) return verification;
-    return this.writes.run(context, () => Promise.resolve(verification));
-  }
+/** What a create asks beyond its recipient and plan. */
+interface CreateOptions {
+  codeLength: number;
+  language: string;
+  metadata: Record<string, unknown> | null;
+  now: Date;
 }

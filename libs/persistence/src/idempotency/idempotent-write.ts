@@ -3,6 +3,7 @@ import type { RequestContext } from '@switchboard/contracts';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import type { SealedBox } from '@switchboard/platform';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { SqlRunner } from '../pagination/keyset-paginator';
 import { rowsOf } from '../pg-errors';
 
 export interface IdempotencyScope {
@@ -36,31 +37,60 @@ export async function idempotentWrite<T>(
   box: SealedBox,
   write: (manager: EntityManager) => Promise<T>,
 ): Promise<T> {
-  const { key, fingerprint } = scope;
-  if (!key) return dataSource.transaction(write);
+  if (!scope.key) return dataSource.transaction(write);
   return dataSource.transaction(async (manager) => {
-    const claimed: unknown[] = await manager.query(
+    const earlier = await claimKey<T>(manager, schema, scope, box);
+    if (earlier) return earlier.reply;
+    const reply = await write(manager);
+    await storeReply(manager, schema, scope, box, reply);
+    return reply;
+  });
+}
+
+/**
+ * Claims the scope's key in the caller's transaction; answers the earlier request's reply when
+ * the key was claimed before. A key used with another body is E01005; one whose first request
+ * has no reply yet is E01004 (still in progress).
+ */
+export async function claimKey<T>(
+  runner: SqlRunner,
+  schema: string,
+  scope: IdempotencyScope,
+  box: SealedBox,
+): Promise<{ reply: T } | undefined> {
+  const { key, fingerprint } = scope;
+  const claimed = rowsOf(
+    await runner.query(
       `INSERT INTO "${schema}".idempotency_records (workspace_id, key, fingerprint) VALUES ($1, $2, $3)
        ON CONFLICT (workspace_id, key) DO NOTHING RETURNING key`,
       [scope.workspaceId, key, fingerprint ?? ''],
-    );
-    if (claimed.length === 0) {
-      const [earlier] = await manager.query<Array<{ fingerprint: string; reply: string | null }>>(
-        `SELECT fingerprint, reply FROM "${schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`,
-        [scope.workspaceId, key],
-      );
-      if (earlier && fingerprint && earlier.fingerprint !== fingerprint)
-        throw new AppError(CommonErrors.IdempotencyKeyReuse);
-      if (earlier?.reply) return JSON.parse(box.open(earlier.reply)) as T;
-      throw new AppError(CommonErrors.RequestInProgress, { headers: { 'retry-after': '1' } });
-    }
-    const reply = await write(manager);
-    await manager.query(
-      `UPDATE "${schema}".idempotency_records SET reply = $3 WHERE workspace_id = $1 AND key = $2`,
-      [scope.workspaceId, key, box.seal(JSON.stringify(reply ?? null))],
-    );
-    return reply;
-  });
+    ),
+  );
+  if (claimed.length > 0) return undefined;
+  const [earlier] = rowsOf<{ fingerprint: string; reply: string | null }>(
+    await runner.query(
+      `SELECT fingerprint, reply FROM "${schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`,
+      [scope.workspaceId, key],
+    ),
+  );
+  if (earlier && fingerprint && earlier.fingerprint !== fingerprint)
+    throw new AppError(CommonErrors.IdempotencyKeyReuse);
+  if (earlier?.reply) return { reply: JSON.parse(box.open(earlier.reply)) as T };
+  throw new AppError(CommonErrors.RequestInProgress, { headers: { 'retry-after': '1' } });
+}
+
+/** Stores (or replaces) the reply a claimed key answers, sealed. */
+export async function storeReply(
+  runner: SqlRunner,
+  schema: string,
+  scope: IdempotencyScope,
+  box: SealedBox,
+  reply: unknown,
+): Promise<void> {
+  await runner.query(
+    `UPDATE "${schema}".idempotency_records SET reply = $3 WHERE workspace_id = $1 AND key = $2`,
+    [scope.workspaceId, scope.key, box.seal(JSON.stringify(reply ?? null))],
+  );
 }
 
 /**

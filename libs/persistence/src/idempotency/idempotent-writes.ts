@@ -1,7 +1,14 @@
 import type { RequestContext } from '@switchboard/contracts';
 import type { SealedBox } from '@switchboard/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { idempotencyScope, idempotentWrite, storedReply } from './idempotent-write';
+import type { SqlRunner } from '../pagination/keyset-paginator';
+import {
+  claimKey,
+  idempotencyScope,
+  idempotentWrite,
+  storedReply,
+  storeReply,
+} from './idempotent-write';
 import type { IdempotencyScope } from './idempotent-write';
 
 /**
@@ -50,5 +57,35 @@ export class IdempotentWrites {
   runEffect<T>(context: RequestContext, effect: () => Promise<T>): Promise<T> {
     if (!context.idempotencyKey) return effect();
     return this.run(context, () => effect());
+  }
+
+  /**
+   * For a write in a transaction of the caller's own (a group commit's, a lock's): claims the
+   * request's key in it, answering the earlier request's reply when there was one; undefined
+   * without a key, or when the key is claimed now (then `storeIn` keeps the reply).
+   */
+  claimIn<T>(runner: SqlRunner, context: RequestContext): Promise<{ reply: T } | undefined> {
+    const scope = idempotencyScope(context);
+    if (!scope.key) return Promise.resolve(undefined);
+    return claimKey<T>(runner, this.schema, scope, this.box);
+  }
+
+  /** Stores (or replaces) the reply of a key `claimIn` claimed; nothing without a key. */
+  async storeIn(runner: SqlRunner, context: RequestContext, reply: unknown): Promise<void> {
+    const scope = idempotencyScope(context);
+    if (scope.key) await storeReply(runner, this.schema, scope, this.box, reply);
+  }
+
+  /**
+   * Drops the key `claimIn` claimed, for a call that ends in an error after its transaction
+   * committed: a retry then meets the state the call left, as a first call would.
+   */
+  async forget(runner: SqlRunner, context: RequestContext): Promise<void> {
+    const scope = idempotencyScope(context);
+    if (scope.key)
+      await runner.query(
+        `DELETE FROM "${this.schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`,
+        [scope.workspaceId, scope.key],
+      );
   }
 }
