@@ -398,6 +398,42 @@ describe('preferences enforced in every channel', () => {
     expect((await bird.whatsapp.get(promo.id)).status).toBe('rejected');
   });
 
+  it('WhatsApp: a send addressed by business-scoped user id meets the revocation of the number that id was seen with', async () => {
+    const phone = '+31655550105';
+    const bsuid = 'NL.7302518846132509';
+    const components = [{ type: 'body', parameters: [{ type: 'text', text: 'A-3' }] }];
+    const first = await bird.whatsapp.send({
+      to: phone,
+      from: whatsappSender.phoneNumber,
+      template: { slug: 'order_update', language: 'en', components },
+    });
+    // The person wrote in, and Meta's webhook named them by both (as an inbound row holds it).
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.whatsapp_messages
+       SELECT (jsonb_populate_record(NULL::sms_whatsapp.whatsapp_messages, to_jsonb(m)
+         || jsonb_build_object('id', $1::text, 'direction', 'inbound', 'status', 'received',
+              'contact_bsuid', $3::text, 'provider_message_id', NULL))).*
+       FROM sms_whatsapp.whatsapp_messages m WHERE m.id = $2`,
+      [`${first.id.slice(0, -1)}${first.id.endsWith('0') ? '1' : '0'}`, first.id, bsuid],
+    );
+    const revoke = await bird.preferences.create({
+      channel: 'whatsapp',
+      handle: phone,
+      status: 'revoked',
+      coverage: 'all',
+    });
+    await projected('sms_whatsapp', acme.workspace.id, revoke);
+    const byId = await bird.whatsapp.send({
+      to: bsuid,
+      from: whatsappSender.phoneNumber,
+      template: { slug: 'order_update', language: 'en', components },
+    });
+    expect(byId).toMatchObject({
+      status: 'rejected',
+      last_error: { code: 'recipient_suppressed' },
+    });
+  });
+
   it('WhatsApp: a revocation that comes while a message waits for Meta rejects it before dispatch', async () => {
     const to = '+31655550104';
     const components = [{ type: 'body', parameters: [{ type: 'text', text: 'A-2' }] }];

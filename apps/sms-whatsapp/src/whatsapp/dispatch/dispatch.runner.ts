@@ -22,6 +22,7 @@ import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
 import { stoppedByPreferences } from '../../preferences';
+import { phonesOfBsuids } from '../messages/known-phones.repository';
 import { WHATSAPP_GRAPH } from '../graph/whatsapp-graph';
 import type { GraphMessageBody, WhatsAppGraph } from '../graph/whatsapp-graph';
 import {
@@ -114,23 +115,37 @@ export class WhatsAppDispatchRunner implements OnApplicationBootstrap, BeforeApp
 
   /**
    * The accepted messages their recipient's preferences stop now (ADR 14, as the accept checks
-   * them): a revoke that came while they waited is honoured before Meta sees them. One read
-   * per batch; a recipient known only by a business-scoped user id has no handle in the ledger.
+   * them): a revoke that came while they waited is honoured before Meta sees them. A recipient
+   * named by a business-scoped user id is checked by the phone number it was last seen with.
+   * Two reads per batch at most.
    */
   private async stopped(rows: DispatchRow[]): Promise<Set<string>> {
     if (!this.config.PREFERENCES_ENFORCEMENT) return new Set();
-    const waiting = rows.filter((row) => row.status === 'accepted' && row.contact_phone);
+    const accepted = rows.filter((row) => row.status === 'accepted');
+    const phones = await phonesOfBsuids(
+      this.autocommit,
+      accepted.flatMap((row) =>
+        !row.contact_phone && row.contact_bsuid
+          ? [{ workspaceId: row.workspace_id, bsuid: row.contact_bsuid }]
+          : [],
+      ),
+    );
+    const waiting = accepted.flatMap((row) => {
+      const phone =
+        row.contact_phone ?? phones.get(`${row.workspace_id} ${row.contact_bsuid ?? ''}`);
+      return phone ? [{ row, phone }] : [];
+    });
     const stopped = await stoppedByPreferences(
       this.autocommit,
-      waiting.map((row) => ({
+      waiting.map(({ row, phone }) => ({
         workspaceId: row.workspace_id,
         channel: 'whatsapp',
-        handle: row.contact_phone as string,
+        handle: phone,
         senderScope: row.waba,
         transactional: isTransactional(row),
       })),
     );
-    return new Set([...stopped].map((index) => waiting[index].id));
+    return new Set([...stopped].map((index) => waiting[index].row.id));
   }
 
   /**

@@ -13,6 +13,7 @@ import { WhatsAppAcceptRepository } from './accept.repository';
 import { validateWhatsAppSend } from '../../content';
 import { WhatsAppSendRules } from './send-rules';
 import { stoppedByPreferences } from '../../../preferences';
+import { phonesOfBsuids } from '../known-phones.repository';
 import type { PreferenceCheck } from '../../../preferences';
 import { acceptedView, draftOutbound, isTransactional } from './whatsapp-draft';
 import type { OutboundWhatsApp, WhatsAppDraft } from './whatsapp-draft';
@@ -112,23 +113,34 @@ export class WhatsAppSendService {
 
   /**
    * The sends (by index) their recipient's preferences stop (ADR 14), in one read: the statement
-   * for the sender's business account wins over the channel-wide one. A recipient named by a
-   * business-scoped user id has no phone number, the ledger's only WhatsApp handle.
+   * for the sender's business account wins over the channel-wide one. The ledger knows WhatsApp
+   * people by phone number: a recipient named by a business-scoped user id is checked by the
+   * number it was last seen with (one more read), and passes when none was ever seen.
    */
   private async stopped(
     runner: SqlRunner,
     sends: ReadonlyArray<{ workspaceId: string; send: OutboundWhatsApp }>,
   ): Promise<Set<number>> {
     if (!this.config.PREFERENCES_ENFORCEMENT) return new Set();
+    const phones = await phonesOfBsuids(
+      runner,
+      sends.flatMap(({ workspaceId, send }) =>
+        send.to.kind === 'bsuid' ? [{ workspaceId, bsuid: send.to.bsuid }] : [],
+      ),
+    );
     const checks: PreferenceCheck[] = [];
     const indexes: number[] = [];
     sends.forEach(({ workspaceId, send }, index) => {
-      if (send.to.kind !== 'phone_number') return;
+      const phone =
+        send.to.kind === 'phone_number'
+          ? send.to.phoneNumber
+          : phones.get(`${workspaceId} ${send.to.bsuid}`);
+      if (!phone) return;
       indexes.push(index);
       checks.push({
         workspaceId,
         channel: 'whatsapp',
-        handle: send.to.phoneNumber,
+        handle: phone,
         senderScope: send.businessAccount,
         transactional: isTransactional(send),
       });
