@@ -112,6 +112,19 @@ describe('preferences enforced in every channel', () => {
       (message) => ['sent', 'delivered'].includes(message.status),
     );
 
+  /** A copy of a WhatsApp message row under a sibling id, with `changes`; answers its id. */
+  const copyWhatsApp = async (id: string, changes: Record<string, unknown>): Promise<string> => {
+    const copy = `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+    await platform.db.query(
+      `INSERT INTO sms_whatsapp.whatsapp_messages
+       SELECT (jsonb_populate_record(NULL::sms_whatsapp.whatsapp_messages,
+         to_jsonb(m) || $3::jsonb || jsonb_build_object('id', $1::text))).*
+       FROM sms_whatsapp.whatsapp_messages m WHERE m.id = $2`,
+      [copy, id, JSON.stringify(changes)],
+    );
+    return copy;
+  };
+
   beforeAll(async () => {
     [sink, dns, smsc, graph] = await Promise.all([
       startSmtpSink(),
@@ -408,14 +421,12 @@ describe('preferences enforced in every channel', () => {
       template: { slug: 'order_update', language: 'en', components },
     });
     // The person wrote in, and Meta's webhook named them by both (as an inbound row holds it).
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.whatsapp_messages
-       SELECT (jsonb_populate_record(NULL::sms_whatsapp.whatsapp_messages, to_jsonb(m)
-         || jsonb_build_object('id', $1::text, 'direction', 'inbound', 'status', 'received',
-              'contact_bsuid', $3::text, 'provider_message_id', NULL))).*
-       FROM sms_whatsapp.whatsapp_messages m WHERE m.id = $2`,
-      [`${first.id.slice(0, -1)}${first.id.endsWith('0') ? '1' : '0'}`, first.id, bsuid],
-    );
+    await copyWhatsApp(first.id, {
+      direction: 'inbound',
+      status: 'received',
+      contact_bsuid: bsuid,
+      provider_message_id: null,
+    });
     const revoke = await bird.preferences.create({
       channel: 'whatsapp',
       handle: phone,
@@ -448,15 +459,13 @@ describe('preferences enforced in every channel', () => {
     );
     // The same message accepted again, its dispatch job waiting, and the recipient's revoke
     // projected before the job runs.
-    const waiting = `${first.id.slice(0, -1)}${first.id.endsWith('0') ? '1' : '0'}`;
-    await platform.db.query(
-      `INSERT INTO sms_whatsapp.whatsapp_messages
-       SELECT (jsonb_populate_record(NULL::sms_whatsapp.whatsapp_messages, to_jsonb(m)
-         || jsonb_build_object('id', $1::text, 'status', 'accepted', 'sent_at', NULL,
-              'delivered_at', NULL, 'read_at', NULL, 'provider_message_id', NULL))).*
-       FROM sms_whatsapp.whatsapp_messages m WHERE m.id = $2`,
-      [waiting, first.id],
-    );
+    const waiting = await copyWhatsApp(first.id, {
+      status: 'accepted',
+      sent_at: null,
+      delivered_at: null,
+      read_at: null,
+      provider_message_id: null,
+    });
     const revoke = await bird.preferences.create({
       channel: 'whatsapp',
       handle: to,
