@@ -403,6 +403,14 @@ describe('SMS messages through the gateway', () => {
     // The SDK names the carrier only on sent and delivered events.
     expect(events.data[1]).not.toHaveProperty('carrier');
     expect(events.data[1].error).toEqual(expect.objectContaining({ code: 'invalid_destination' }));
+    // Nor in what webhook subscribers receive.
+    const { rows } = await platform.db.query<{ payload: { data: Record<string, unknown> } }>(
+      `SELECT payload FROM sms_whatsapp.outbox WHERE type = 'sms.failed' AND payload::text LIKE $1`,
+      [`%${message.id}%`],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].payload.data).not.toHaveProperty('carrier');
+    expect(rows[0].payload.data).toHaveProperty('error');
   });
 
   it('keeps one concatenation reference across the tries of a message partly taken', async () => {

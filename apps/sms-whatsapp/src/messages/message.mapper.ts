@@ -8,6 +8,7 @@ import type {
   SmsMessageStatus,
   SmsTag,
 } from '@switchboard/contracts';
+import { IDENTIFIED_CARRIER_EVENTS } from './sms-events';
 
 /** A row of sms_whatsapp.sms_messages as reads select it (`MESSAGE_COLUMNS`). */
 export interface SmsMessageRow {
@@ -84,8 +85,6 @@ export function toMessageDto(row: SmsMessageRow): SmsMessage {
     };
   return message;
 }
-
-const IDENTIFIED_CARRIER_EVENTS: ReadonlySet<string> = new Set(['sms.sent', 'sms.delivered']);
 
 export function toEventDto(row: SmsEventRow): SmsEvent {
   const event: SmsEvent = {

@@ -59,6 +59,15 @@ export function smsSubjectOf(row: {
   };
 }
 
+/**
+ * The events that name the carrier (the SDK: present on `sms.sent` and `sms.delivered` once
+ * identified, absent otherwise). The others keep it for stats, never in what subscribers read.
+ */
+export const IDENTIFIED_CARRIER_EVENTS: ReadonlySet<string> = new Set([
+  'sms.sent',
+  'sms.delivered',
+]);
+
 export function smsEvent(
   type: SmsEventType | SmsTimelineOnlyType,
   subject: SmsEventSubject,
@@ -75,8 +84,10 @@ export function smsEvent(
   };
   if (extra.segments) data.segments = extra.segments;
   if (extra.text !== undefined) data.text = extra.text;
-  if (extra.carrier) data.carrier = extra.carrier;
-  if (extra.mccMnc) data.mcc_mnc = extra.mccMnc;
+  if (IDENTIFIED_CARRIER_EVENTS.has(type)) {
+    if (extra.carrier) data.carrier = extra.carrier;
+    if (extra.mccMnc) data.mcc_mnc = extra.mccMnc;
+  }
   if (extra.error) data.error = extra.error;
   return {
     id: newId('ev', occurredAt.getTime()),
