@@ -1,6 +1,6 @@
 import { createHash, createHmac, hkdfSync, randomUUID } from 'node:crypto';
 import { BirdClient } from '@messagebird/sdk';
-import { call, createWorkspace, startGraphStandIn } from '@switchboard/testing';
+import { call, createWorkspace, freePort, startGraphStandIn } from '@switchboard/testing';
 import type { CreatedWorkspace, GraphStandIn } from '@switchboard/testing';
 import { startTestPlatform } from './test-platform';
 import type { TestPlatform } from './test-platform';
@@ -81,7 +81,9 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     graph = await startGraphStandIn();
     graph.addAccount({ wabaId: NUMBER.wabaId, name: 'Acme' });
     graph.addNumber({ ...NUMBER, displayPhoneNumber: '+1 555-010-0001' });
+    // PUBLIC_URL defaults to the gateway on PORT: a fixed port makes it known before the start.
     platform = await startTestPlatform({
+      PORT: String(await freePort()),
       RATE_LIMITS: 'off',
       ENCRYPTION_KEY,
       WHATSAPP_GRAPH_URL: graph.url,
@@ -186,6 +188,20 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     const { id, content } = await messageOf(wamid);
     const mediaId = String(content.id);
     expect(mediaId).toMatch(/^waf_/);
+    // The event carries the media's url as a read shows it, so a subscriber need not read back.
+    const url = `${platform.base}/v1/whatsapp/messages/${id}/media/${mediaId}`;
+    const received = await platform.db.query<{ payload: { data: Record<string, unknown> } }>(
+      `SELECT payload FROM sms_whatsapp.outbox WHERE type = 'whatsapp.received'
+         AND payload->'data'->>'whatsapp_id' = $1`,
+      [id],
+    );
+    expect(received.rows[0].payload.data.image).toEqual({
+      id: mediaId,
+      mime_type: 'image/jpeg',
+      caption: 'a photo',
+      url,
+    });
+    expect((await bird.whatsapp.get(id)).image?.url).toBe(url);
     await eventually(
       async () =>
         (

@@ -1,6 +1,7 @@
 export * from './errors/app-error';
 export * from './errors/rpc-error.filter';
 export * from './config/env-schema';
+export * from './config/public-url';
 export * from './observability/logger';
 export * from './observability/metrics';
 export * from './observability/metrics-server';

@@ -1,5 +1,5 @@
 import { preferenceEnforcementEnv, storageEnv } from '@switchboard/persistence';
-import { ConfigError, env, serviceEnv } from '@switchboard/platform';
+import { ConfigError, env, publicUrlEnv, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf, EnvVar } from '@switchboard/platform';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -113,20 +113,7 @@ export const emailEnv = {
     max: 365,
     description: 'how long the generated content of a message is kept for /content',
   }),
-  PUBLIC_URL: {
-    ...env.optionalString({
-      description:
-        'public origin (http:// or https://, optionally with a path) of the gateway that open pixels, tracked links and unsubscribe links in mail point to; unset: http://127.0.0.1:$PORT',
-    }),
-    kind: 'url' as const,
-    parse: publicUrl,
-  },
-  PORT: env.int({
-    default: 8080,
-    min: 0,
-    max: 65535,
-    description: "the gateway's port, for PUBLIC_URL's default",
-  }),
+  ...publicUrlEnv,
   EMAIL_DAILY_LIMIT: env.int({
     default: 0,
     min: 0,
@@ -159,23 +146,4 @@ export function returnPathTarget(
     );
   }
 }
-/** The origin links in mail are built on: PUBLIC_URL, else the gateway on this host's PORT. */
-export function publicOrigin(config: Pick<EmailConfig, 'PUBLIC_URL' | 'PORT'>): string {
-  return config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`;
-}
-
-/** PUBLIC_URL without a trailing slash (paths are appended to it), as the gateway parses it. */
-function publicUrl(raw: string): string | undefined {
-  const problem = 'must be an http:// or https:// URL without query, fragment or credentials';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(problem);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(problem);
-  if (url.search || url.hash || url.username || url.password) throw new Error(problem);
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
 export const EMAIL_CONFIG = Symbol('EMAIL_CONFIG');

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EMAIL_CONFIG, publicOrigin } from '../config/email.config';
+import { publicOriginOf } from '@switchboard/platform';
+import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
 import type { OutboundMail } from '../delivery/transport/outbound-mail';
 import { personalisedHtml, trackableHtml } from './link-rewriter';
@@ -37,7 +38,7 @@ export class TrackingLinks {
     @Inject(EMAIL_CONFIG) config: Pick<EmailConfig, 'ENCRYPTION_KEY' | 'PUBLIC_URL' | 'PORT'>,
   ) {
     this.tokens = new TrackingTokens(config.ENCRYPTION_KEY);
-    this.origin = publicOrigin(config);
+    this.origin = publicOriginOf(config);
   }
 
   /** Whether each recipient of the message gets a copy of their own. */

@@ -1,8 +1,7 @@
 import { storageEnv } from '@switchboard/persistence';
-import { commonEnv, env, metricsEnv } from '@switchboard/platform';
+import { commonEnv, env, metricsEnv, parsePublicUrl } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 import { rateLimitEnv } from '../pipeline/rate-limits/rate-limit.config';
-import { parsePublicUrl } from './public-url';
 
 export const gatewayEnv = {
   ...commonEnv,

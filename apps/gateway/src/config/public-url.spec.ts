@@ -1,6 +1,5 @@
-import { loadConfig } from '@switchboard/platform';
+import { loadConfig, parsePublicUrl } from '@switchboard/platform';
 import { gatewayEnv } from './gateway.config';
-import { parsePublicUrl } from './public-url';
 
 describe(parsePublicUrl.name, () => {
   it('normalises the case of scheme and host and drops the trailing slash', () => {

@@ -1,5 +1,5 @@
 import { preferenceEnforcementEnv, storageEnv } from '@switchboard/persistence';
-import { env, serviceEnv } from '@switchboard/platform';
+import { env, publicUrlEnv, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf, EnvVar } from '@switchboard/platform';
 import { parseSmppUrl } from '../carriers/smpp-url';
 import type { SmppCarrierConfig } from '../carriers/smpp-url';
@@ -65,6 +65,7 @@ export const smsWhatsappEnv = {
   ...serviceEnv,
   ...storageEnv,
   ...preferenceEnforcementEnv,
+  ...publicUrlEnv,
   SMPP_URL: smppUrl,
   SMS_RECEIPT_TIMEOUT_SECONDS: env.int({
     default: 259_200,

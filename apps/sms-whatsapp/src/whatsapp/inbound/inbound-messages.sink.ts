@@ -1,8 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { publicOriginOf } from '@switchboard/platform';
 import { enqueueJobs, writeOutboxEvents } from '@switchboard/background';
 import { newId } from '@switchboard/persistence';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { EntityManager } from 'typeorm';
+import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
+import type { SmsWhatsappConfig } from '../../config/sms-whatsapp.config';
+import { inboundMediaUrl } from '../media/inbound-media-url';
 import { MEDIA_FETCH_QUEUE } from '../media/media-queues';
 import { whatsappEvent } from '../messages';
 import type {
@@ -30,7 +34,14 @@ type Address = Record<string, string>;
  */
 @Injectable()
 export class InboundMessagesRecorder implements InboundMessagesSink {
-  constructor(private readonly repository: InboundRepository) {}
+  private readonly publicOrigin: string;
+
+  constructor(
+    @Inject(SMS_WHATSAPP_CONFIG) config: SmsWhatsappConfig,
+    private readonly repository: InboundRepository,
+  ) {
+    this.publicOrigin = publicOriginOf(config);
+  }
 
   async record(tx: EntityManager, number: ConnectedNumber, value: MetaMessagesValue) {
     const scope: InboundScope = {
@@ -118,10 +129,21 @@ export class InboundMessagesRecorder implements InboundMessagesSink {
             inReplyToMessageId: replyTo.get(row.id),
           },
           row.at,
-          { content: { [row.kind]: row.content } },
+          { content: { [row.kind]: this.withMediaUrl(row, media.get(row.id)) } },
         ),
       ),
     );
+  }
+
+  /**
+   * The event's content as a read shows it: media with its `url` (the SDK: the event carries
+   * the content so a subscriber need not read the message back). The file is fetched from Meta
+   * after this commit; the route answers once it is stored.
+   */
+  private withMediaUrl(row: InboundMessageRow, media: InboundMediaRow | undefined) {
+    if (!media) return row.content;
+    const content = row.content as Record<string, unknown>;
+    return { ...content, url: inboundMediaUrl(this.publicOrigin, row.id, media.id) };
   }
 
   private async recordReactions(

@@ -25,10 +25,14 @@ export function withInboundMediaUrl(
 ): WhatsAppMessage {
   const mediaId = inboundMediaIdOf(message);
   if (!mediaId || unavailable.has(mediaId)) return message;
-  const origin = publicOrigin.replace(/\/+$/, '');
-  const url = `${origin}/v1/whatsapp/messages/${message.id}/media/${mediaId}`;
+  const url = inboundMediaUrl(publicOrigin, message.id, mediaId);
   const result: Record<string, unknown> = { ...message };
   for (const field of MEDIA_FIELDS)
     if (message[field]?.id === mediaId) result[field] = { ...message[field], url };
   return result as WhatsAppMessage;
+}
+
+/** The API route of an inbound message's media on the gateway's public origin. */
+export function inboundMediaUrl(publicOrigin: string, messageId: string, mediaId: string): string {
+  return `${publicOrigin.replace(/\/+$/, '')}/v1/whatsapp/messages/${messageId}/media/${mediaId}`;
 }
