@@ -16,8 +16,8 @@ const countryOf = (number: string) => parsePhoneNumberFromString(number)?.countr
  * closed by an opt-out word). A STOP opens a `keyword_stop` episode for (originator = our
  * number, destination = the person), or re-asserts the one in force; a START ends the pair's
  * `keyword_stop` episodes; each matched rule answers with its reply (a STOP every time, so a
- * repeated STOP earns another confirmation). In a country without default coverage nothing but
- * the workspace's `custom` rules is recognised, so no opt-out is recorded there.
+ * repeated STOP earns another confirmation). A number in a country without default coverage
+ * recognises the workspace's `custom` rules and the defaults of the sender's own country only.
  */
 @Injectable()
 export class InboundKeywordRules implements InboundRules {

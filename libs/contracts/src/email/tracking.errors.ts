@@ -17,7 +17,7 @@ export const EmailTrackingErrorCatalog = {
     name: 'TrackingLinkNotFound',
     message: 'This tracking link does not exist.',
     description:
-      'Open pixels (`/t/o/{token}`) and tracked links (`/t/c/{token}`) carry a token the platform signed when it delivered the message. A token that was altered, cut short or made up, or whose message no longer exists, names nothing: nothing is recorded and no redirect is given (a tracked link can only lead where the message itself pointed).',
+      'Open pixels (`/t/o/{token}`) and tracked links (`/t/c/{token}`) carry a token the platform signed when it delivered the message. A token that was altered, cut short or made up names nothing: nothing is recorded and no redirect is given (a tracked link can only lead where the message itself pointed).',
   },
   E04121: {
     status: 404,

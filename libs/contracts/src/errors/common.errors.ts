@@ -119,7 +119,7 @@ export const CommonErrorCatalog = {
     name: 'UnsupportedFeature',
     message: 'The request uses a feature this deployment does not offer yet.',
     description:
-      '`details[0].param` names the field (for example `template`, until email templates exist, or an `ip_pool_id` other than `ipp_shared`). Send the content inline, or leave the field out.',
+      '`details[0].param` names the field (for example an `ip_pool_id` other than `ipp_shared`, or a sending-domain feature this deployment does not run). Leave the field out.',
   },
   E02001: {
     status: 401,

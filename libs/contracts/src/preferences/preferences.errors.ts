@@ -9,7 +9,7 @@ export const PreferenceErrorCatalog = {
     name: 'PreferenceOwnOptOut',
     message: "The person's own opt-out cannot be overridden or deleted through this API.",
     description:
-      "The key's current statement is an opt-out the person made themselves (origin `unsubscribe_link`, `unsubscribe_event`, `keyword` or `preference_page`). It cannot be deleted, and a grant asserted on their behalf replaces it only with `consented_at` evidence later than the opt-out.",
+      "The key's current statement is one the person made themselves (origin `unsubscribe_link`, `unsubscribe_event`, `keyword` or `preference_page`: an opt-out, or a START that ended one). It cannot be deleted; an opt-out of theirs is replaced by a grant asserted on their behalf only with `consented_at` evidence later than the opt-out.",
   },
   E01111: {
     status: 422,

@@ -9,7 +9,7 @@ export const SmsRulesErrorCatalog = {
     name: 'SmsSuppressionNotRemovable',
     message: 'Only a manual SMS suppression can be ended through the API.',
     description:
-      "`DELETE /v1/sms/suppressions/{suppression_id}` ends suppressions with reason `manual` only. A `keyword_stop` suppression is the subscriber's own statement: it ends when they text a start keyword (START, UNSTOP...) to the same sender. A `carrier_opted_out` suppression mirrors the carrier's opt-out and ends when the carrier clears it. Sending to that subscriber from that sender stays blocked until then; your other senders are not affected.",
+      "`DELETE /v1/sms/suppressions/{suppression_id}` ends suppressions with reason `manual` only. A `keyword_stop` suppression is the subscriber's own statement: it ends when they text a start keyword (START, UNSTOP...) to the same sender, or when a preference grant for the pair records consent given after their STOP. Sending to that subscriber from that sender stays blocked until then; your other senders are not affected.",
   },
   E01030: {
     status: 422,

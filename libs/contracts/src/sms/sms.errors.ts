@@ -57,7 +57,7 @@ export const SmsErrorCatalog = {
     name: 'SenderCategoryNotPermitted',
     message: 'The sender is not registered for this category.',
     description:
-      "An alphanumeric sender may be registered for some categories only (`transactional`, `marketing`, `authentication`, `service`). A send whose `category` is not among them is refused; the message lists the categories the sender may use. Send with one of them, or ask the operator to extend the sender's registration.",
+      "An alphanumeric sender is registered for some categories (`transactional`, `marketing`, `authentication`, `service`). A registration for `marketing` covers every category; any other registration covers `transactional`, `authentication` and `service`, so only a `marketing` send from a sender registered without `marketing` is refused; the message lists the categories the sender may use. Send with one of them, or ask the operator to extend the sender's registration.",
   },
   E04059: {
     status: 404,

@@ -96,7 +96,7 @@ export class AcceptRepository {
   /**
    * Which of `sends` may not go, by index: an opt-out episode in force for the (from, to) pair
    * (`suppression`), or, with `preferences`, the recipient's statements in the preference
-   * projection (ADR 14: the statement for `from` wins over the channel-wide one; `preference`).
+   * projection (ADR 14: any revocation that applies, channel-wide or for `from`; `preference`).
    * ONE statement for a whole batch, of one workspace or several.
    */
   async optOutsAmong(
