@@ -800,6 +800,15 @@ describe('SMS messages through the gateway', () => {
     });
     const events = await bird.sms.listEvents(inbound.data[0].id);
     expect(events.data.map((e) => e.type)).toEqual(['sms.received']);
+    // The webhook names the carrier it came in over (the SDK's EventSmsReceivedData).
+    const { rows } = await platform.db.query<{ payload: { data: Record<string, unknown> } }>(
+      `SELECT payload FROM sms_whatsapp.outbox WHERE type = 'sms.received' AND payload::text LIKE $1`,
+      [`%${inbound.data[0].id}%`],
+    );
+    expect(rows[0].payload.data).toMatchObject({
+      text: 'Hello from a phone',
+      carrier: 'nl-carrier',
+    });
   });
 
   it('records a long inbound message once, its parts sent one at a time or all at once', async () => {

@@ -6,13 +6,13 @@ import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence'
 import {
   completeJobs,
   enqueueJobs,
+  forEachJob,
   holdJobs,
   wakeQueue,
   wakeRelay,
   WorkQueue,
 } from '@switchboard/background';
 import type { SqlRunner } from '@switchboard/persistence';
-import { forEachJob } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';

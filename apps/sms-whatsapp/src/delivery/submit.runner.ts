@@ -6,6 +6,7 @@ import { encodeSms } from '@switchboard/contracts';
 import {
   CommitBatcher,
   completeJobs,
+  forEachJob,
   holdJobs,
   jobFences,
   JobLeaseLostError,
@@ -13,7 +14,6 @@ import {
   wakeRelay,
   WorkQueue,
 } from '@switchboard/background';
-import { forEachJob } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { inPgTransaction, pgPoolOf, preparedRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';

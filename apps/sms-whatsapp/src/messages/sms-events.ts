@@ -60,12 +60,21 @@ export function smsSubjectOf(row: {
 }
 
 /**
- * The events that name the carrier (the SDK: present on `sms.sent` and `sms.delivered` once
- * identified, absent otherwise). The others keep it for stats, never in what subscribers read.
+ * The timeline events that name the carrier (the SDK: present on `sms.sent` and `sms.delivered`
+ * once identified, absent otherwise).
  */
 export const IDENTIFIED_CARRIER_EVENTS: ReadonlySet<string> = new Set([
   'sms.sent',
   'sms.delivered',
+]);
+
+/**
+ * The webhook events that carry it: those, and `sms.received` ("the carrier the message came in
+ * over"). The others keep it for stats, never in what subscribers read.
+ */
+const CARRIER_NAMING_EVENTS: ReadonlySet<string> = new Set([
+  ...IDENTIFIED_CARRIER_EVENTS,
+  'sms.received',
 ]);
 
 export function smsEvent(
@@ -84,7 +93,7 @@ export function smsEvent(
   };
   if (extra.segments) data.segments = extra.segments;
   if (extra.text !== undefined) data.text = extra.text;
-  if (IDENTIFIED_CARRIER_EVENTS.has(type)) {
+  if (CARRIER_NAMING_EVENTS.has(type)) {
     if (extra.carrier) data.carrier = extra.carrier;
     if (extra.mccMnc) data.mcc_mnc = extra.mccMnc;
   }

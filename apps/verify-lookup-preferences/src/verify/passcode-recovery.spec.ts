@@ -58,6 +58,8 @@ describe(PasscodeRecovery.name, () => {
   let service: VerificationsService;
   let recovery: PasscodeRecovery;
   let outcomes: VerificationOutcomes;
+  let attemptsRepository: VerificationAttemptsRepository;
+  let verificationsRepository: VerificationsRepository;
   const context = (workspaceId: string): RequestContext => ({
     requestId: 'req_test',
     workspaceId,
@@ -96,6 +98,8 @@ describe(PasscodeRecovery.name, () => {
     dataSource = database.dataSource;
     const repository = new VerificationsRepository(dataSource);
     const attempts = new VerificationAttemptsRepository(dataSource);
+    attemptsRepository = attempts;
+    verificationsRepository = repository;
     const passcodes = new Passcodes(config);
     sms = new RecordingChannel('sms');
     whatsapp = new RecordingChannel('whatsapp');
@@ -211,26 +215,42 @@ describe(PasscodeRecovery.name, () => {
     expect(seeds).toEqual([{ passcode_seed: null }]);
   });
 
+  /** The process "stops" at its next statement outside a transaction (on the pool's reads). */
+  const stopOutsideTransactions = () => {
+    const reads = verificationsRepository.reads;
+    const spies = (['insertAttempt', 'statusOf', 'allUndelivered'] as const).map((name) => {
+      const original = attemptsRepository[name].bind(attemptsRepository) as (
+        ...args: unknown[]
+      ) => Promise<unknown>;
+      return jest
+        .spyOn(attemptsRepository, name)
+        .mockImplementation(((runner: unknown, ...rest: unknown[]) =>
+          runner === reads
+            ? Promise.reject(new Error('the process stopped'))
+            : original(runner, ...rest)) as never);
+    });
+    return () => spies.forEach((spy) => spy.mockRestore());
+  };
+
   it('commits the next channel with a refusal, so the recovery sends it if the process stops there', async () => {
     sms.refuse = true;
-    whatsapp.hang = true;
+    const restore = stopOutsideTransactions();
     const created = await service.create(context('ws_d'), {
       to: { phone_number: '+31612345681' },
       options: { channels: ['sms', 'whatsapp'] },
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
+    restore();
     sms.refuse = false;
-    whatsapp.hang = false;
-    const [lost] = whatsapp.asked.splice(0);
+    expect(whatsapp.asked.filter((asked) => asked.send.address === '+31612345681')).toEqual([]);
     expect(await attempts(created.id)).toEqual([
       expect.objectContaining({ status: 'undelivered', reason: 'channel_restricted' }),
       expect.objectContaining({ status: 'sending' }),
     ]);
     await age(created.id);
     expect(await recovery.run()).toBe(1);
-    expect(whatsapp.asked.map((asked) => [asked.key, asked.send.code])).toEqual([
-      [lost.key, lost.send.code],
-    ]);
+    const [sent] = whatsapp.asked.splice(0);
+    expect(sent.key).toMatch(/^verify_vat_.*\.1$/);
     expect((await attempts(created.id)).map((attempt) => attempt.status)).toEqual([
       'undelivered',
       'sent',
@@ -239,14 +259,14 @@ describe(PasscodeRecovery.name, () => {
   });
 
   it('fails the verification undeliverable in the transaction of the last refusal', async () => {
-    sms.refuse = true;
     whatsapp.refuse = true;
+    const restore = stopOutsideTransactions();
     const created = await service.create(context('ws_e'), {
       to: { phone_number: '+31612345682' },
-      options: { channels: ['sms', 'whatsapp'] },
+      options: { channels: ['whatsapp'] },
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    sms.refuse = false;
+    restore();
     whatsapp.refuse = false;
     const [row] = await dataSource.query<Array<{ status: string; reason: string }>>(
       'SELECT status, reason FROM verify_lookup_preferences.verifications WHERE id = $1',
@@ -359,6 +379,61 @@ describe(PasscodeRecovery.name, () => {
     expect(row.channel_index).toBe(1);
     expect(whatsapp.asked.filter((asked) => asked.send.address === '+31612345685')).toHaveLength(1);
     whatsapp.hang = false;
+    whatsapp.asked.splice(0);
+    sms.asked.splice(0);
+  });
+
+  it('fails the verification when an early outcome ends its last channel, a fallback', async () => {
+    sms.refuse = true;
+    whatsapp.hang = true;
+    const created = await service.create(context('ws_i'), {
+      to: { phone_number: '+31612345686' },
+      options: { channels: ['sms', 'whatsapp'] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    sms.refuse = false;
+    whatsapp.hang = false;
+    const asked = whatsapp.asked.find((entry) => entry.send.address === '+31612345686');
+    expect(asked?.send.attemptId).toMatch(/\.1$/);
+    await outcomes.take([
+      {
+        id: 'evt_early_fallback',
+        type: 'whatsapp.failed',
+        workspaceId: 'ws_i',
+        timestamp: new Date().toISOString(),
+        data: {
+          whatsapp_id: 'wam_early',
+          metadata: {
+            switchboard_verification_id: created.id,
+            switchboard_verification_attempt_id: asked?.send.attemptId,
+          },
+        },
+      },
+    ]);
+    const [row] = await dataSource.query<
+      Array<{ status: string; reason: string; channel_index: number; last_channel: string }>
+    >(
+      `SELECT status, reason, channel_index, last_channel
+       FROM verify_lookup_preferences.verifications WHERE id = $1`,
+      [created.id],
+    );
+    expect(row).toEqual({
+      status: 'failed',
+      reason: 'undeliverable',
+      channel_index: 1,
+      last_channel: 'whatsapp',
+    });
+    const events = await dataSource.query<Array<{ type: string }>>(
+      `SELECT type FROM verify_lookup_preferences.outbox WHERE payload::text LIKE $1`,
+      [`%${created.id}%`],
+    );
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining([
+        'verify.attempt.sent',
+        'verify.attempt.undelivered',
+        'verify.verification.failed',
+      ]),
+    );
     whatsapp.asked.splice(0);
     sms.asked.splice(0);
   });

@@ -170,9 +170,9 @@ export class VerificationAttemptsRepository {
   /**
    * Delivery outcomes of sent attempts, by the channel's message id, or by the attempt's id when
    * the outcome came before the channel's acceptance was recorded (the attempt still `sending`:
-   * it takes the message id here, and the late acceptance then changes nothing). Only `sent` and
-   * `sending` attempts move, so an outcome seen twice changes nothing the second time. Answers
-   * the attempts moved.
+   * it takes the message id here, `early` in the answer, and the late acceptance then changes
+   * nothing). Only `sent` and `sending` attempts move, so an outcome seen twice changes nothing
+   * the second time. Answers the attempts moved.
    */
   async recordOutcomes(
     runner: SqlRunner,
@@ -183,20 +183,26 @@ export class VerificationAttemptsRepository {
       delivered: boolean;
       reason: string | null;
     }>,
-  ): Promise<AttemptRow[]> {
+  ): Promise<Array<AttemptRow & { early: boolean }>> {
     if (outcomes.length === 0) return [];
-    return rowsOf<AttemptRow>(
+    return rowsOf<AttemptRow & { early: boolean }>(
       await runner.query(
-        `UPDATE ${ATTEMPTS} a
-         SET status = CASE WHEN o.delivered THEN 'delivered' ELSE 'undelivered' END,
-             reason = o.reason, message_id = o.message_id, passcode_seed = NULL,
+        `WITH o AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[])
+             AS o(workspace_id, message_id, delivered, reason, attempt_id)
+         ), t AS (
+           SELECT a.id, o.message_id, o.delivered, o.reason, a.status = 'sending' AS early
+           FROM ${ATTEMPTS} a JOIN o ON a.workspace_id = o.workspace_id
+             AND ((a.message_id = o.message_id AND a.status = 'sent')
+               OR (a.id = o.attempt_id AND a.status = 'sending'))
+           FOR UPDATE OF a
+         )
+         UPDATE ${ATTEMPTS} a
+         SET status = CASE WHEN t.delivered THEN 'delivered' ELSE 'undelivered' END,
+             reason = t.reason, message_id = t.message_id, passcode_seed = NULL,
              updated_at = clock_timestamp()
-         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[])
-           AS o(workspace_id, message_id, delivered, reason, attempt_id)
-         WHERE a.workspace_id = o.workspace_id
-           AND ((a.message_id = o.message_id AND a.status = 'sent')
-             OR (a.id = o.attempt_id AND a.status = 'sending'))
-         RETURNING a.*`,
+         FROM t WHERE a.id = t.id
+         RETURNING a.*, t.early`,
         [
           outcomes.map((outcome) => outcome.workspaceId),
           outcomes.map((outcome) => outcome.messageId),

@@ -8,9 +8,11 @@ import type { OutboxEvent } from '@switchboard/platform';
 import { VERIFY_LOOKUP_PREFERENCES_CONFIG } from '../config/verify-lookup-preferences.config';
 import type { VerifyLookupPreferencesConfig } from '../config/verify-lookup-preferences.config';
 import { outcomeOf } from './delivery-outcome';
+import type { DeliveryOutcomeEvent } from './delivery-outcome';
 import { PasscodeIssuer } from './passcode-issuer';
 import { verifyEvent } from './verification.mapper';
 import { VerificationAttemptsRepository } from './verification-attempts.repository';
+import type { AttemptRow } from './verification-attempts.repository';
 import { VerificationsRepository } from './verifications.repository';
 import type { VerificationRow } from './verifications.repository';
 
@@ -61,6 +63,11 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
         ).map((row) => [row.id, row]),
       );
       const emitted: OutboxEvent[] = [];
+      // An outcome that came before the acceptance was recorded: the channel took the passcode,
+      // so what recording it does (the plan's position, last_channel, verify.attempt.sent) is
+      // done here, before the outcome is judged against the plan.
+      for (const row of await this.sentEarly(runner, moved, verifications, byMessage, emitted))
+        verifications.set(row.id, row);
       const failovers = new Map<string, { row: VerificationRow; index: number }>();
       for (const attempt of moved) {
         const outcome = byMessage.get(attempt.message_id as string);
@@ -110,6 +117,57 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
     wakeRelay(this.repository.pool, 'verify_lookup_preferences');
   }
 
+  /** Records as sent the attempts an early outcome moved; answers their verifications after. */
+  private async sentEarly(
+    runner: SqlRunner,
+    moved: Array<AttemptRow & { early: boolean }>,
+    verifications: Map<string, VerificationRow>,
+    byMessage: Map<string, DeliveryOutcomeEvent>,
+    emitted: OutboxEvent[],
+  ): Promise<VerificationRow[]> {
+    const early = moved.flatMap((attempt) => {
+      const row = verifications.get(attempt.verification_id);
+      return attempt.early && row ? [{ attempt, row }] : [];
+    });
+    // Refused before the carrier (sms.rejected, whatsapp.rejected): never sent, only passed.
+    for (const { attempt, row } of early.filter(({ attempt }) => refusedAtHandoff(attempt)))
+      await this.repository.channelPassed(runner, row.id, row.channels.indexOf(attempt.channel));
+    const sent = early.filter(({ attempt }) => !refusedAtHandoff(attempt));
+    if (sent.length === 0)
+      return this.repository.byIds(
+        runner,
+        early.map(({ row }) => row.id),
+      );
+    const rows = await this.repository.channelSentMany(
+      runner,
+      sent.map(({ attempt, row }) => ({
+        verificationId: row.id,
+        channel: attempt.channel,
+        index: Math.max(0, row.channels.indexOf(attempt.channel)),
+      })),
+    );
+    for (const { attempt, row } of sent) {
+      const at = byMessage.get(attempt.message_id as string)?.at ?? new Date().toISOString();
+      emitted.push(
+        verifyEvent('verify.attempt.sent', row, new Date(at), {
+          channel: attempt.channel,
+          address: attempt.address,
+          from: null,
+          sent_at: at,
+        }),
+      );
+    }
+    const passed = early.filter(({ attempt }) => refusedAtHandoff(attempt));
+    if (passed.length === 0) return rows;
+    return [
+      ...rows,
+      ...(await this.repository.byIds(
+        runner,
+        passed.map(({ row }) => row.id),
+      )),
+    ];
+  }
+
   /**
    * The passcode sent on channel `index` did not arrive: the plan moves to the next channel and
    * a fresh passcode is issued there, in this transaction, as an attempt `PasscodeRecovery`
@@ -133,4 +191,9 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
       unclaimed: true,
     });
   }
+}
+
+/** An attempt its channel refused at handoff (an opt-out, a withdrawn sender): never sent. */
+function refusedAtHandoff(attempt: AttemptRow): boolean {
+  return attempt.status === 'undelivered' && attempt.reason === 'channel_unavailable';
 }

@@ -73,7 +73,12 @@ export class VerificationsService {
     const send: PasscodeSendPlan | { row: VerificationRow } | { replay: Verification } =
       fresh !== 'pending'
         ? fresh
-        : await this.createOrReuse(context, recipient, plan, codeLength, language, metadata, now);
+        : await this.createOrReuse(context, recipient, plan, {
+            codeLength,
+            language,
+            metadata,
+            now,
+          });
     if ('replay' in send) return send.replay;
     // Delivery is not part of the answer: the channels take the passcode after the commit, and
     // `verify.attempt.*` and `verify.verification.failed` tell how it went.
@@ -94,10 +99,7 @@ export class VerificationsService {
     context: RequestContext,
     recipient: Recipient,
     plan: PasscodeChannel[],
-    codeLength: number,
-    language: string,
-    metadata: Record<string, unknown> | null,
-    now: Date,
+    options: CreateOptions,
   ): Promise<PasscodeSendPlan | { row: VerificationRow } | { replay: Verification }> {
     const workspaceId = workspaceOf(context);
     return inPgTransaction(this.repository.pool, async (runner) => {
@@ -105,12 +107,7 @@ export class VerificationsService {
       // answers it instead of sending another passcode.
       const earlier = await this.writes.claimIn<Verification>(runner, context);
       if (earlier) return { replay: earlier.reply };
-      const send = await this.createOrReuseIn(runner, workspaceId, recipient, plan, {
-        codeLength,
-        language,
-        metadata,
-        now,
-      });
+      const send = await this.createOrReuseIn(runner, workspaceId, recipient, plan, options);
       await this.writes.storeIn(runner, context, toVerificationDto(send.row));
       return send;
     });
@@ -123,33 +120,31 @@ export class VerificationsService {
     plan: PasscodeChannel[],
     { codeLength, language, metadata, now }: CreateOptions,
   ): Promise<PasscodeSendPlan | { row: VerificationRow }> {
-    {
-      let current = await this.repository.lockPending(runner, workspaceId, recipient);
-      if (current && new Date(current.expires_at) <= now) {
-        await this.repository.finish(runner, current.id, 'expired', 'ttl_elapsed');
-        current = undefined;
-      }
-      const cooldownMs = this.config.VERIFY_RESEND_COOLDOWN_SECONDS * 1000;
-      if (current?.last_sent_at && now.getTime() - current.last_sent_at.getTime() < cooldownMs)
-        return { row: current };
-      if (!current) {
-        const address = (plan[0] === 'email' ? recipient.email : recipient.phoneNumber) as string;
-        await this.sendCap.spend(runner, workspaceId, address, now);
-        return this.newVerifications.createIn(
-          runner,
-          { workspaceId, recipient, plan, codeLength, language, metadata },
-          now,
-        );
-      }
-      const index = current.channel_index;
-      await this.sendCap.spend(
+    let current = await this.repository.lockPending(runner, workspaceId, recipient);
+    if (current && new Date(current.expires_at) <= now) {
+      await this.repository.finish(runner, current.id, 'expired', 'ttl_elapsed');
+      current = undefined;
+    }
+    const cooldownMs = this.config.VERIFY_RESEND_COOLDOWN_SECONDS * 1000;
+    if (current?.last_sent_at && now.getTime() - current.last_sent_at.getTime() < cooldownMs)
+      return { row: current };
+    if (!current) {
+      const address = (plan[0] === 'email' ? recipient.email : recipient.phoneNumber) as string;
+      await this.sendCap.spend(runner, workspaceId, address, now);
+      return this.newVerifications.createIn(
         runner,
-        workspaceId,
-        addressFor(current, current.channels[index]),
+        { workspaceId, recipient, plan, codeLength, language, metadata },
         now,
       );
-      return this.issuer.issue(runner, current, index, { countsTowardCap: true, now });
     }
+    const index = current.channel_index;
+    await this.sendCap.spend(
+      runner,
+      workspaceId,
+      addressFor(current, current.channels[index]),
+      now,
+    );
+    return this.issuer.issue(runner, current, index, { countsTowardCap: true, now });
   }
 
   async check(

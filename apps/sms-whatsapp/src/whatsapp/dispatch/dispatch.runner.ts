@@ -5,6 +5,7 @@ import type { WhatsAppError } from '@switchboard/contracts';
 import {
   CommitBatcher,
   completeJobs,
+  forEachJob,
   holdJobs,
   jobFences,
   JobLeaseLostError,
@@ -12,7 +13,6 @@ import {
   wakeRelay,
   WorkQueue,
 } from '@switchboard/background';
-import { forEachJob } from '@switchboard/background';
 import type { Job, WorkQueueWorker } from '@switchboard/background';
 import { inPgTransaction, pgPoolOf, poolRunner } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';

@@ -14,13 +14,16 @@ export async function phonesOfBsuids(
   if (recipients.length === 0) return new Map();
   const rows = rowsOf<{ workspace_id: string; contact_bsuid: string; contact_phone: string }>(
     await runner.query(
-      `SELECT DISTINCT ON (m.workspace_id, m.contact_bsuid)
-         m.workspace_id, m.contact_bsuid, m.contact_phone
+      `SELECT DISTINCT r.workspace_id, r.bsuid AS contact_bsuid, m.contact_phone
        FROM unnest($1::text[], $2::text[]) AS r(workspace_id, bsuid)
-       JOIN sms_whatsapp.whatsapp_messages m
-         ON m.workspace_id = r.workspace_id AND m.contact_bsuid = r.bsuid
-       WHERE m.contact_phone IS NOT NULL
-       ORDER BY m.workspace_id, m.contact_bsuid, m.created_at DESC`,
+       -- The latest message that showed a number, walking the (workspace, bsuid, created_at)
+       -- index: a long conversation addressed by BSUID alone is not read whole.
+       CROSS JOIN LATERAL (
+         SELECT contact_phone FROM sms_whatsapp.whatsapp_messages
+         WHERE workspace_id = r.workspace_id AND contact_bsuid = r.bsuid
+           AND contact_phone IS NOT NULL
+         ORDER BY created_at DESC LIMIT 1
+       ) m`,
       [recipients.map((r) => r.workspaceId), recipients.map((r) => r.bsuid)],
     ),
   );
