@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { PDU } from 'smpp';
-import { carrierMessageIdKey, inSubmitForm, parseReceipt } from './delivery-receipt';
+import { carrierMessageIdKey, deliverKind, inSubmitForm, parseReceipt } from './delivery-receipt';
 import { receiptOutcome } from '../delivery/receipt-outcome';
 
 const receipt = (text: string, tlvs: Partial<PDU> = {}) =>
@@ -44,6 +44,13 @@ describe(parseReceipt.name, () => {
       stat: 'UNDELIV',
       err: '012',
     });
+    // A receipt stating everything in TLVs: SMPP 5.0's SKIPPED, the error in network_error_code.
+    const tlvs = receipt('', {
+      receipted_message_id: '3',
+      message_state: 9,
+      network_error_code: Buffer.from([0x03, 0x00, 0x0b]),
+    });
+    expect(parseReceipt('c', tlvs)).toMatchObject({ stat: 'SKIPPED', err: '011' });
   });
 
   it('reads a TLV id sent without its NUL only up to its end, and takes no state as none', () => {
@@ -84,5 +91,28 @@ describe(inSubmitForm.name, () => {
     expect(carrierMessageIdKey('0011255809')).toBe(carrierMessageIdKey('11255809'));
     expect(carrierMessageIdKey('00ABC001')).toBe(inSubmitForm('11255809', 'decimal'));
     expect(carrierMessageIdKey('000')).toBe('0');
+  });
+});
+
+describe(deliverKind.name, () => {
+  const kindOf = (esmClass: number) => deliverKind({ esm_class: esmClass } as PDU);
+
+  it('reads the SMSC receipt and the intermediate notification as receipts, UDH bit or not', () => {
+    expect([0x04, 0x44, 0x20, 0x60].map(kindOf)).toEqual([
+      'receipt',
+      'receipt',
+      'receipt',
+      'receipt',
+    ]);
+  });
+
+  it('reads a default message as mobile-originated, and acknowledgements as neither', () => {
+    expect([0x00, 0x40, 0x80].map(kindOf)).toEqual([
+      'mobile_originated',
+      'mobile_originated',
+      'mobile_originated',
+    ]);
+    // SME delivery and manual acknowledgements, conversation abort: never stored as inbound.
+    expect([0x08, 0x10, 0x18].map(kindOf)).toEqual(['other', 'other', 'other']);
   });
 });

@@ -11,11 +11,35 @@ const STATE_STAT: Record<number, string> = {
   6: 'ACCEPTD',
   7: 'UNKNOWN',
   8: 'REJECTD',
+  // SMPP 5.0: accepted but never transmitted.
+  9: 'SKIPPED',
 };
 
-/** Whether a `deliver_sm` is a delivery receipt rather than a mobile-originated message. */
-export function isReceipt(pdu: PDU): boolean {
-  return ((pdu.esm_class ?? 0) & 0x04) !== 0;
+/**
+ * The `network_error_code` TLV (network type, then a 2-octet error code) as an `err`, for a
+ * receipt that states its error there only; null when absent or not 3 octets.
+ */
+function networkErr(pdu: PDU): string | null {
+  const tlv = pdu.network_error_code;
+  if (!Buffer.isBuffer(tlv) || tlv.length !== 3) return null;
+  return String(tlv.readUInt16BE(1)).padStart(3, '0');
+}
+
+/** esm_class bits 2-5 of a `deliver_sm` (SMPP 3.4 section 5.2.12): the message type. */
+const MESSAGE_TYPE = 0x3c;
+const SMSC_DELIVERY_RECEIPT = 0x04;
+const INTERMEDIATE_NOTIFICATION = 0x20;
+
+/**
+ * What a `deliver_sm` carries: a delivery receipt (the SMSC's, or an intermediate notification,
+ * both in the receipt format), a mobile-originated message, or something else (an SME delivery
+ * or manual acknowledgement, a conversation abort) that is neither and is only acknowledged.
+ */
+export function deliverKind(pdu: PDU): 'receipt' | 'mobile_originated' | 'other' {
+  const type = (pdu.esm_class ?? 0) & MESSAGE_TYPE;
+  if (type === 0) return 'mobile_originated';
+  if (type === SMSC_DELIVERY_RECEIPT || type === INTERMEDIATE_NOTIFICATION) return 'receipt';
+  return 'other';
 }
 
 function field(text: string, name: string): string | null {
@@ -66,7 +90,7 @@ export function parseReceipt(carrier: string, pdu: PDU): CarrierReceipt | null {
     // Stating nothing is not the UNKNOWN state (final): a status the carrier did not name, which
     // a later receipt for the part can still settle.
     stat: textStat ?? stateStat ?? 'UNSTATED',
-    err: field(text, 'err'),
+    err: field(text, 'err') ?? networkErr(pdu),
     doneAt: smppDate(/(?:^|\s)done\s*date\s*:\s*(\d+)/i.exec(text)?.[1] ?? null),
   };
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { decodeSmsPart } from '@switchboard/contracts';
 import type { PDU, PduFields } from 'smpp';
-import { inSubmitForm, isReceipt, parseReceipt } from './delivery-receipt';
+import { deliverKind, inSubmitForm, parseReceipt } from './delivery-receipt';
 import { CarrierSubmitError } from './sms-carrier';
 import type { CarrierListener, SmsCarriers, SmsSubmission, SubmitOutcome } from './sms-carrier';
 import { SmppBind } from './smpp-bind';
@@ -133,7 +133,14 @@ export class SmppCarriers implements SmsCarriers {
     const listener = this.listener;
     if (!listener) return answer(ESME_RX_T_APPN);
     try {
-      if (isReceipt(pdu)) {
+      const kind = deliverKind(pdu);
+      if (kind === 'other') {
+        this.logger.warn(
+          `${config.name}: a deliver_sm that is neither a message nor a receipt (esm_class 0x${(pdu.esm_class ?? 0).toString(16)}), acknowledged`,
+        );
+        return answer(ESME_ROK);
+      }
+      if (kind === 'receipt') {
         const receipt = parseReceipt(config.name, pdu);
         if (!receipt) {
           this.logger.warn(`${config.name}: a receipt without a message id, acknowledged`);

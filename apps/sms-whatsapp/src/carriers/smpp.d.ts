@@ -59,6 +59,7 @@ declare module 'smpp' {
     message_id?: string;
     receipted_message_id?: string;
     message_state?: number;
+    network_error_code?: Buffer;
     message_payload?: Buffer;
     sar_msg_ref_num?: number;
     sar_total_segments?: number;

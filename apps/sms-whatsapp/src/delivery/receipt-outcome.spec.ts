@@ -11,6 +11,8 @@ describe(receiptOutcome.name, () => {
     ['FAILED', 'failed', 'unknown'],
     ['DELIVERED', 'delivered', null],
     ['UNDELIVERABLE', 'undelivered', 'unreachable'],
+    ['UNDELIVERED', 'undelivered', 'unreachable'],
+    ['SKIPPED', 'failed', 'unknown'],
     ['rejected', 'failed', 'blocked_by_carrier'],
   ])('maps %s to %s', (stat, status, code) => {
     expect(receiptOutcome(stat)).toMatchObject({ final: true, status, code });

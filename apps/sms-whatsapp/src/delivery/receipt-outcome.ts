@@ -29,13 +29,14 @@ export function worstStatus(statuses: FinalStatus[]): FinalStatus {
 const LONG_STATES: Record<string, string> = {
   DELIVERED: 'DELIVRD',
   UNDELIVERABLE: 'UNDELIV',
+  UNDELIVERED: 'UNDELIV',
   REJECTED: 'REJECTD',
   ACCEPTED: 'ACCEPTD',
 };
 
 /**
- * SMPP receipt states (SMPP 3.4 appendix B, their long names, and the `FAILED` of Kannel-style
- * gateways) to our statuses and `last_error.code`. Anything else is a step on the way, not an
+ * SMPP receipt states (SMPP 3.4 appendix B, their long names, SMPP 5.0's `SKIPPED` and the
+ * `FAILED` of Kannel-style gateways) to our statuses and `last_error.code`. Anything else is a step on the way, not an
  * outcome: the message waits for its final receipt, or expires.
  */
 export function receiptOutcome(stat: string): ReceiptOutcome {
@@ -77,6 +78,13 @@ export function receiptOutcome(stat: string): ReceiptOutcome {
         status: 'failed',
         code: 'unknown',
         description: 'the carrier reported the message in an unknown state (UNKNOWN)',
+      };
+    case 'SKIPPED':
+      return {
+        final: true,
+        status: 'failed',
+        code: 'unknown',
+        description: 'the carrier accepted the message but never transmitted it (SKIPPED)',
       };
     case 'FAILED':
       return {
