@@ -150,6 +150,20 @@ describe(SmppBind.name, () => {
     expect(smsc.submits[0].registeredDelivery).toBe(1);
   });
 
+  it('stops sending on a session the SMSC unbinds, closes it, and binds again', async () => {
+    rig = await startRig([{}]);
+    const [smsc] = rig.smscs;
+    const { carriers } = rig;
+    expect(await smsc.unbind()).toBe(1);
+    expect(carriers.binds()[0].bound).toBe(false);
+    await smsc.waitFor(() => smsc.counters.binds >= 2, 5000);
+    await rig.until(() => carriers.binds()[0].bound);
+    await expect(carriers.submit(gsmSubmission(TO, 'after the unbind'))).resolves.toMatchObject({
+      carrierMessageIds: [expect.any(String)],
+    });
+    expect(smsc.submits.map((submit) => submit.text)).toEqual(['after the unbind']);
+  });
+
   it('tries again with back-off after a refused bind', async () => {
     const smsc = await startTestSmsc({ password: 'right' });
     const carriers = new SmppCarriers(parseSmppUrl(smsc.url.replace(':right@', ':wrong@')), {

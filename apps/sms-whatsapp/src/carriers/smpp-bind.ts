@@ -1,11 +1,17 @@
 import { Logger } from '@nestjs/common';
 import * as smpp from 'smpp';
 import type { PDU, PduFields, Session } from 'smpp';
+import { smppBindRefusals, smppBound } from './carrier-metrics';
 import { CarrierSubmitError } from './sms-carrier';
 import { keepRawShortMessages } from './smpp-raw-bytes';
 import { classifyCommandStatus, ESME_ROK } from './smpp-status';
 import type { SmppCarrierConfig } from './smpp-url';
 import { SubmitQueue } from './submit-queue';
+
+/** ESME_RINVPASWD and ESME_RINVSYSID: the bind's credentials, not the link, are wrong. */
+const CREDENTIAL_REFUSALS: ReadonlySet<number> = new Set([0x0e, 0x0f]);
+/** How long at most between binds whose credentials were refused. */
+const CREDENTIALS_RETRY_MS = 5 * 60_000;
 
 /** Answers one `deliver_sm` with this `command_status` (on the connection it came from). */
 export type DeliverAnswer = (status: number) => void;
@@ -57,6 +63,8 @@ export class SmppBind {
   private isBound = false;
   private closing = false;
   private attempts = 0;
+  /** The last bind was refused for its system_id or password. */
+  private credentialsRefused = false;
   private sweep: NodeJS.Timeout | null = null;
   private reconnect: NodeJS.Timeout | null = null;
 
@@ -67,6 +75,7 @@ export class SmppBind {
   ) {
     keepRawShortMessages();
     this.logger = new Logger(`SmppBind ${config.name}`);
+    smppBound.set({ carrier: config.name }, 0);
     this.queue = new SubmitQueue({
       carrier: config.name,
       window: config.window,
@@ -124,6 +133,7 @@ export class SmppBind {
         if (!session.unbind({}, () => resolve(void clearTimeout(timer)))) resolve();
       });
     this.isBound = false;
+    smppBound.set({ carrier: this.config.name }, 0);
     session.destroy();
   }
 
@@ -144,7 +154,16 @@ export class SmppBind {
     session.on('error', (err: Error) => this.logger.warn(`connection error: ${err.message}`));
     session.on('close', () => this.dropped(session));
     session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
-    session.on('unbind', (pdu: PDU) => session.send(pdu.response(), () => session.close()));
+    // The carrier ends the session: nothing more goes out on it (submits wait for the next
+    // bind; those awaiting an answer fail when it closes), and a carrier that keeps its side
+    // open does not hold it until the keep-alive gives up.
+    session.on('unbind', (pdu: PDU) => {
+      this.unbound(session);
+      session.send(pdu.response(), () => {
+        session.close();
+        setTimeout(() => session.destroy(), 1000).unref();
+      });
+    });
     // Some carriers send receipts as data_sm: both carry the same fields and are answered alike.
     for (const command of ['deliver_sm', 'data_sm'])
       session.on(command, (pdu: PDU) =>
@@ -167,10 +186,14 @@ export class SmppBind {
       if (pdu.command_status !== ESME_ROK) {
         const { name } = classifyCommandStatus(pdu.command_status);
         this.logger.error(`bind_transceiver refused: ${name}`);
+        smppBindRefusals.inc({ carrier: this.config.name, status: name });
+        this.credentialsRefused = CREDENTIAL_REFUSALS.has(pdu.command_status);
         return session.destroy();
       }
       this.logger.log(`bound to ${this.config.host}:${this.config.port}`);
       this.isBound = true;
+      this.credentialsRefused = false;
+      smppBound.set({ carrier: this.config.name }, 1);
       this.attempts = 0;
       this.keepAlive(session);
       this.queue.attach((submit, onResponse) =>
@@ -194,16 +217,27 @@ export class SmppBind {
     session.once('close', () => clearInterval(timer));
   }
 
+  /** The session can take no more submits (unbound by the carrier, or gone). */
+  private unbound(session: Session): void {
+    if (session !== this.session) return;
+    this.isBound = false;
+    smppBound.set({ carrier: this.config.name }, 0);
+    this.queue.attach(null);
+  }
+
   private dropped(session: Session): void {
     if (session !== this.session) return;
-    this.session = null;
     const wasBound = this.isBound;
-    this.isBound = false;
-    this.queue.attach(null);
+    this.unbound(session);
+    this.session = null;
     this.queue.failInFlight('connection lost before submit_sm_resp');
     if (this.closing) return;
     const base = this.tuning.reconnectBaseMs ?? 500;
-    const cap = this.tuning.reconnectMaxMs ?? 30_000;
+    // Credentials the carrier refused stay wrong until someone changes them: trying every 30 s
+    // would only risk locking the account.
+    const cap = this.credentialsRefused
+      ? CREDENTIALS_RETRY_MS
+      : (this.tuning.reconnectMaxMs ?? 30_000);
     const delay = Math.min(cap, base * 2 ** Math.min(this.attempts++, 16));
     const jittered = Math.round(delay / 2 + Math.random() * (delay / 2));
     if (wasBound) this.logger.warn(`connection lost; reconnecting in ${jittered} ms`);

@@ -250,6 +250,20 @@ export async function startTestSmsc(options: TestSmscOptions = {}): Promise<Test
       for (const send of sends) await send();
     },
     sendReceipt,
+    unbind: async () => {
+      const answers = [...bound].map(
+        (session) =>
+          new Promise<boolean>((resolve) => {
+            bound.delete(session);
+            const timer = setTimeout(() => resolve(false), 2000);
+            session.unbind({}, (resp: PDU) => {
+              clearTimeout(timer);
+              resolve(resp.command_status === ESME_ROK);
+            });
+          }),
+      );
+      return (await Promise.all(answers)).filter(Boolean).length;
+    },
     enquireLink: async () => {
       const answers = [...bound].map(
         (session) =>

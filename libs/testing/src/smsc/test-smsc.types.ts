@@ -119,6 +119,11 @@ export interface TestSmsc {
   sendReceipt(submit: SmscSubmit, plan: SmscReceiptPlan): Promise<void>;
   /** Resolves when `predicate` holds, or when this many messages were reassembled. */
   waitFor(condition: (() => boolean) | number, timeoutMs?: number): Promise<void>;
+  /**
+   * Sends `unbind` to every bound session, as an SMSC ending them; resolves with how many
+   * answered `unbind_resp`. The SMSC leaves the connections open: the ESME must close them.
+   */
+  unbind(): Promise<number>;
   /** Sends `enquire_link` to every bound session; resolves with how many answered. */
   enquireLink(): Promise<number>;
   /** Drops every connection and stops listening. */
