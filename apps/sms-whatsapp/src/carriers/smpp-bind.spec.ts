@@ -5,6 +5,7 @@ import { startRig } from '../../test/carrier-rig';
 import type { CarrierRig } from '../../test/carrier-rig';
 import { gsmSubmission } from '../../test/carrier-rig';
 import { CarrierSubmitError } from './sms-carrier';
+import * as smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
 import { sendGathered, SmppBind } from './smpp-bind';
 import { SmppCarriers } from './smpp.carriers';
@@ -234,5 +235,53 @@ describe(sendGathered.name, () => {
     expect(calls).toEqual(['cork', 'send', 'send', 'uncork']);
     sendGathered(session, pdu);
     expect(calls.slice(4)).toEqual(['cork', 'send']);
+  });
+});
+
+describe('an undecodable deliver_sm', () => {
+  it('is answered generic_nack, and the session reads on', async () => {
+    const nacks: number[] = [];
+    let peer: Session | undefined;
+    const server = smpp.createServer((session: Session) => {
+      session.on('bind_transceiver', (pdu: PDU) => {
+        peer = session;
+        session.send(pdu.response());
+      });
+      session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
+      session.on('generic_nack', (pdu: PDU) => nacks.push(pdu.sequence_number));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const carriers = new SmppCarriers(parseSmppUrl(`smpp://sb:pw@127.0.0.1:${port}`));
+    const inbound: string[] = [];
+    carriers.listen({
+      onReceipt: () => Promise.resolve(),
+      onInbound: (message) => Promise.resolve(void inbound.push(message.text)),
+    });
+    carriers.start();
+    try {
+      const until = Date.now() + 5000;
+      while (!carriers.binds()[0].bound && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      const valid = new smpp.PDU('deliver_sm', {
+        source_addr: '447700900123',
+        destination_addr: '447700900999',
+        short_message: Buffer.from('after it'),
+        sequence_number: 8,
+      }).toBuffer();
+      // The same with a last TLV (message_state) whose length says 0: its value runs past the end.
+      const bad = Buffer.concat([valid, Buffer.from([0x04, 0x27, 0x00, 0x00])]);
+      bad.writeUInt32BE(bad.length, 0);
+      bad.writeUInt32BE(7, 12);
+      peer?.socket.write(bad);
+      peer?.socket.write(valid);
+      while ((nacks.length === 0 || inbound.length === 0) && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(nacks).toEqual([7]);
+      expect(inbound).toEqual(['after it']);
+    } finally {
+      await carriers.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

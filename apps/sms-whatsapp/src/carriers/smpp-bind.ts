@@ -3,8 +3,9 @@ import * as smpp from 'smpp';
 import type { PDU, PduFields, Session } from 'smpp';
 import { smppBindRefusals, smppBound } from './carrier-metrics';
 import { CarrierSubmitError } from './sms-carrier';
+import { answerMalformedRequests, MALFORMED_EVENT } from './smpp-malformed';
 import { keepRawShortMessages } from './smpp-raw-bytes';
-import { classifyCommandStatus, ESME_ROK } from './smpp-status';
+import { classifyCommandStatus, ESME_RINVTLVSTREAM, ESME_ROK } from './smpp-status';
 import type { SmppCarrierConfig } from './smpp-url';
 import { SubmitQueue } from './submit-queue';
 
@@ -74,6 +75,7 @@ export class SmppBind {
     private readonly tuning: SmppBindTuning = {},
   ) {
     keepRawShortMessages();
+    answerMalformedRequests();
     this.logger = new Logger(`SmppBind ${config.name}`);
     smppBound.set({ carrier: config.name }, 0);
     this.queue = new SubmitQueue({
@@ -151,7 +153,23 @@ export class SmppBind {
     deadline.unref();
     session.once('close', () => clearTimeout(deadline));
     session.on(tls ? 'secureConnect' : 'connect', () => this.bindOn(session));
-    session.on('error', (err: Error) => this.logger.warn(`connection error: ${err.message}`));
+    // A socket error closes the connection anyway; an error of the library's read loop (a PDU
+    // longer than it takes, a malformed response) leaves it reading nothing more: drop it.
+    session.on('error', (err: Error) => {
+      this.logger.warn(`connection error: ${err.message}`);
+      session.destroy();
+    });
+    session.on(MALFORMED_EVENT, (pdu: PDU & { error?: string }) => {
+      this.logger.warn(
+        `an undecodable request (command_id 0x${pdu.command_id.toString(16)}: ${pdu.error}), answered generic_nack`,
+      );
+      session.send(
+        new smpp.PDU('generic_nack', {
+          sequence_number: pdu.sequence_number,
+          command_status: ESME_RINVTLVSTREAM,
+        }),
+      );
+    });
     session.on('close', () => this.dropped(session));
     session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
     // The carrier ends the session: nothing more goes out on it (submits wait for the next

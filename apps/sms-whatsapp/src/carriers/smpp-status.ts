@@ -11,6 +11,7 @@ export interface CommandStatusClass {
 export const ESME_ROK = 0x00;
 export const ESME_RMSGQFUL = 0x14;
 export const ESME_RTHROTTLED = 0x58;
+export const ESME_RINVTLVSTREAM = 0xc0;
 export const ESME_RX_T_APPN = 0x64;
 export const ESME_RX_P_APPN = 0x65;
 

@@ -66,6 +66,7 @@ declare module 'smpp' {
     sar_segment_seqnum?: number;
     isResponse(): boolean;
     response(options?: PduFields): PDU;
+    toBuffer(): Buffer;
   }
 
   export type PduCallback = (pdu: PDU) => void;
