@@ -1,7 +1,9 @@
 import { gsmSubmission, startRig } from '../../test/carrier-rig';
 import type { CarrierRig } from '../../test/carrier-rig';
 import { carrierMessageIdKey } from './delivery-receipt';
-import { SmppCarriers } from './smpp.carriers';
+import { startTestSmsc } from '@switchboard/testing';
+import { SmppCarriers, validityFor } from './smpp.carriers';
+import { parseSmppUrl } from './smpp-url';
 
 const TO = '+31612345678';
 
@@ -166,5 +168,35 @@ describe(SmppCarriers.name, () => {
       temporary: false,
       code: 'provider_unavailable',
     });
+  });
+
+  it('asks the carrier to give a message up a little before the receipt time-out', async () => {
+    const smsc = await startTestSmsc();
+    const carriers = new SmppCarriers(parseSmppUrl(smsc.url), { receiptTimeoutSeconds: 72 * 3600 });
+    carriers.start();
+    try {
+      await carriers.submit(gsmSubmission(TO, 'valid for 71 hours'));
+      const [submit] = smsc.submits;
+      const hours = ((submit.validUntil?.getTime() ?? 0) - Date.now()) / 3_600_000;
+      expect(hours).toBeGreaterThan(70.9);
+      expect(hours).toBeLessThanOrEqual(71);
+    } finally {
+      await carriers.close();
+      await smsc.stop();
+    }
+  });
+});
+
+describe(validityFor.name, () => {
+  it('is the time-out less a tenth, at most an hour, in the relative form', () => {
+    expect(validityFor(72 * 3600)).toBe('000002230000000R');
+    expect(validityFor(600)).toBe('000000000900000R');
+    expect(validityFor(3 * 86_400 + 61)).toBe('000002230101000R');
+  });
+
+  it('leaves the carrier its default under a minute, and caps at 99 days', () => {
+    expect(validityFor(undefined)).toBeUndefined();
+    expect(validityFor(30)).toBeUndefined();
+    expect(validityFor(365 * 86_400)).toBe('000099235959000R');
   });
 });

@@ -10,7 +10,33 @@ import { ESME_ROK, ESME_RX_P_APPN, ESME_RX_T_APPN } from './smpp-status';
 import { carrierFor } from './smpp-url';
 import type { SmppCarrierConfig } from './smpp-url';
 
-export type SmppCarriersOptions = SmppBindTuning;
+export interface SmppCarriersOptions extends SmppBindTuning {
+  /**
+   * How long after its handover a message is expired without a final receipt
+   * (`SMS_RECEIPT_TIMEOUT_SECONDS`): submits ask the carrier to give up a little before, so its
+   * own EXPIRED receipt, not our time-out, tells the outcome.
+   */
+  receiptTimeoutSeconds?: number;
+}
+
+/**
+ * The relative `validity_period` (`YYMMDDhhmmss000R`) for a receipt time-out: the time-out less
+ * a tenth of it, at most an hour; none under a minute (the carrier's default applies), and 99
+ * days at most (the format's limit).
+ */
+export function validityFor(receiptTimeoutSeconds: number | undefined): string | undefined {
+  if (!receiptTimeoutSeconds) return undefined;
+  const margin = Math.min(3600, Math.floor(receiptTimeoutSeconds / 10));
+  const seconds = Math.min(receiptTimeoutSeconds - margin, 99 * 86_400 + 86_399);
+  if (seconds < 60) return undefined;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const [days, hours, minutes] = [
+    Math.floor(seconds / 86_400),
+    Math.floor((seconds % 86_400) / 3600),
+    Math.floor((seconds % 3600) / 60),
+  ];
+  return `0000${two(days)}${two(hours)}${two(minutes)}${two(seconds % 60)}000R`;
+}
 
 const NUMBER = /^\+?\d{1,20}$/;
 /** Shortest international number (country code and subscriber) we take a bare string of digits for. */
@@ -53,7 +79,10 @@ export class SmppCarriers implements SmsCarriers {
   private readonly binds_: SmppBind[];
   private listener: CarrierListener | null = null;
 
+  private readonly validityPeriod: string | undefined;
+
   constructor(configs: SmppCarrierConfig[], options: SmppCarriersOptions = {}) {
+    this.validityPeriod = validityFor(options.receiptTimeoutSeconds);
     this.binds_ = configs.map(
       (config) => new SmppBind(config, (pdu, answer) => this.deliver(config, pdu, answer), options),
     );
@@ -91,6 +120,7 @@ export class SmppCarriers implements SmsCarriers {
       destination_addr: destination.addr,
       esm_class: submission.parts.length > 1 ? 0x40 : 0,
       registered_delivery: 1,
+      ...(this.validityPeriod ? { validity_period: this.validityPeriod } : {}),
       data_coding: submission.dataCoding,
       short_message: part,
     }));

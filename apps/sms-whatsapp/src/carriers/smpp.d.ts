@@ -26,6 +26,7 @@ declare module 'smpp' {
     protocol_id?: number;
     priority_flag?: number;
     registered_delivery?: number;
+    validity_period?: string;
     data_coding?: number | null;
     short_message?: Buffer | string | { message: Buffer | string; udh?: Buffer[] };
     message_id?: string;
@@ -54,6 +55,8 @@ declare module 'smpp' {
     destination_addr?: string;
     esm_class?: number;
     registered_delivery?: number;
+    /** Decoded by the package's time filter (a relative period as the instant it ends). */
+    validity_period?: string | Date;
     data_coding?: number | null;
     short_message?: Buffer;
     message_id?: string;

@@ -9,7 +9,10 @@ import { SmppCarriers } from './smpp.carriers';
 export const smsCarriersProvider: Provider = {
   provide: SMS_CARRIERS,
   inject: [SMS_WHATSAPP_CONFIG],
-  useFactory: (config: SmsWhatsappConfig) => new SmppCarriers(config.SMPP_URL ?? []),
+  useFactory: (config: SmsWhatsappConfig) =>
+    new SmppCarriers(config.SMPP_URL ?? [], {
+      receiptTimeoutSeconds: config.SMS_RECEIPT_TIMEOUT_SECONDS,
+    }),
 };
 
 /** Binds the carriers once the application is up, and unbinds them on shutdown. */

@@ -129,6 +129,7 @@ export async function startTestSmsc(options: TestSmscOptions = {}): Promise<Test
       esmClass: pdu.esm_class ?? 0,
       dataCoding: pdu.data_coding ?? 0,
       registeredDelivery: pdu.registered_delivery ?? 0,
+      ...(pdu.validity_period instanceof Date ? { validUntil: pdu.validity_period } : {}),
       shortMessage: bytes,
       text: decoded.text,
       concat: decoded.concat,

@@ -12,6 +12,8 @@ export interface SmscSubmit {
   esmClass: number;
   dataCoding: number;
   registeredDelivery: number;
+  /** When the ESME asked the SMSC to give the message up (its `validity_period`), if it did. */
+  validUntil?: Date;
   shortMessage: Buffer;
   /** This part's text (its UDH removed). */
   text: string;
