@@ -1,5 +1,5 @@
 import { preferenceEnforcementEnv, storageEnv } from '@switchboard/persistence';
-import { ConfigError, env, publicUrlEnv, serviceEnv } from '@switchboard/platform';
+import { ConfigError, dnsServersEnv, env, publicUrlEnv, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf, EnvVar } from '@switchboard/platform';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -39,10 +39,7 @@ export const emailEnv = {
     description:
       "smtp:// or smtps:// URL (user and password in it if needed) of a relay that takes all mail; unset: deliver to each recipient domain's MX",
   }),
-  DNS_SERVERS: env.optionalString({
-    description:
-      'comma-separated DNS servers (host or host:port) for MX lookups and domain verification; unset: the system resolver',
-  }),
+  DNS_SERVERS: dnsServersEnv('for MX lookups and domain verification'),
   DNS_TIMEOUT_MS: env.int({
     default: 5000,
     min: 100,

@@ -1,14 +1,11 @@
 import { storageEnv } from '@switchboard/persistence';
-import { env, serviceEnv } from '@switchboard/platform';
+import { dnsServersEnv, env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 
 export const verifyLookupPreferencesEnv = {
   ...serviceEnv,
   ...storageEnv,
-  DNS_SERVERS: env.optionalString({
-    description:
-      "comma-separated DNS servers (host or host:port) for email lookups' mail hosts; unset: the system resolver",
-  }),
+  DNS_SERVERS: dnsServersEnv("for email lookups' mail hosts"),
   DNS_TIMEOUT_MS: env.int({
     default: 5000,
     min: 100,

@@ -12,6 +12,8 @@ export interface EmailParts {
 const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const TOP_LABEL = /^([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+/** Percent signs, white space, control and format characters (zero-width ones included). */
+const NOT_IN_A_DOMAIN = /[%\s\p{Cc}\p{Cf}]/u;
 
 /** A display name or a list is not one bare address: the API refuses it instead of guessing. */
 export function looksLikeDisplayNameOrList(email: string): boolean {
@@ -23,8 +25,13 @@ export function parseEmailAddress(email: string): EmailParts | undefined {
   const at = email.lastIndexOf('@');
   if (at < 1) return undefined;
   const local = email.slice(0, at);
+  const written = email.slice(at + 1);
+  // The URL host parser under domainToASCII would repair these (`example%2ecom`, a tab, a
+  // zero-width space) into another, valid domain: none belongs in a mail domain.
+  if (NOT_IN_A_DOMAIN.test(written)) return undefined;
   // An internationalized domain is looked up in its ASCII (`xn--`) form, as DNS holds it.
-  const domain = domainToASCII(email.slice(at + 1));
+  const domain = domainToASCII(written);
+  if (domain.length > 253) return undefined;
   if (local.length > 64 || !DOT_ATOM.test(local)) return undefined;
   const labels = domain.split('.');
   if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return undefined;

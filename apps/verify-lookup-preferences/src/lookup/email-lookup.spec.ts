@@ -32,7 +32,14 @@ describe(emailAnswer.name, () => {
     '.a@x.com',
     'a@x.c0m',
     `${'a'.repeat(65)}@x.com`,
-  ])('reads %s as malformed', (email) => expect(parseEmailAddress(email)).toBeUndefined());
+    // What the URL host parser would repair into gmail.com or example.com.
+    'ann@example%2ecom',
+    'ann@gmail.com\n',
+    'ann@gmail.com\t',
+    'ann@gm\u200bail.com',
+    // 220 characters as written, 274 once in its ASCII form (over 253).
+    `a@${Array.from({ length: 8 }, () => `${'ü'.repeat(25)}x`).join('.')}.de`,
+  ])('reads %j as malformed', (email) => expect(parseEmailAddress(email)).toBeUndefined());
 
   it('looks an internationalized domain up in its ASCII form', () => {
     expect(parseEmailAddress('jan@Müller.de')?.domain).toBe('xn--mller-kva.de');

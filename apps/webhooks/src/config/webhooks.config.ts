@@ -1,15 +1,12 @@
 import { storageEnv } from '@switchboard/persistence';
-import { env, serviceEnv } from '@switchboard/platform';
+import { dnsServersEnv, env, serviceEnv } from '@switchboard/platform';
 import type { ConfigOf } from '@switchboard/platform';
 import { delayMs } from '../delivery/retry-schedule';
 
 export const webhooksEnv = {
   ...serviceEnv,
   ...storageEnv,
-  DNS_SERVERS: env.optionalString({
-    description:
-      'comma-separated DNS servers (host or host:port) that resolve endpoint hosts; unset: the system resolver',
-  }),
+  DNS_SERVERS: dnsServersEnv('that resolve endpoint hosts'),
   DNS_TIMEOUT_MS: env.int({
     default: 5000,
     min: 100,
