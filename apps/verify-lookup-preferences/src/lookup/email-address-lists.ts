@@ -11,17 +11,25 @@ const DISPOSABLE_PARENTS = new Set<string>(disposableWildcards);
 
 /**
  * Mailbox names that address a function rather than a person: the ones RFC 2142 reserves
- * (postmaster, abuse, hostmaster...) and the usual department aliases.
+ * (postmaster, abuse, hostmaster...) and the usual department aliases, written without the
+ * separators people put in them (`no-reply`, `no_reply`, `do.not.reply` are `noreply`...).
  */
 const ROLE_MAILBOXES = new Set([
   'abuse',
+  'accounts',
   'admin',
   'administrator',
   'billing',
+  'bounce',
+  'bounces',
+  'careers',
   'contact',
   'customerservice',
   'devnull',
   'dns',
+  'donotreply',
+  'enquiries',
+  'feedback',
   'ftp',
   'help',
   'helpdesk',
@@ -32,14 +40,14 @@ const ROLE_MAILBOXES = new Set([
   'jobs',
   'list',
   'mail',
-  'mailer-daemon',
+  'mailerdaemon',
   'marketing',
   'news',
   'noc',
-  'no-reply',
   'noreply',
   'office',
   'postmaster',
+  'press',
   'privacy',
   'root',
   'sales',
@@ -47,6 +55,7 @@ const ROLE_MAILBOXES = new Set([
   'service',
   'support',
   'team',
+  'unsubscribe',
   'usenet',
   'uucp',
   'webmaster',
@@ -119,9 +128,12 @@ export function isDisposableDomain(domain: string): boolean {
 }
 export const isFreeProvider = (domain: string): boolean => FREE_PROVIDERS.has(domain);
 
-/** `john.doe+news` is `john.doe`'s; role names match case-insensitively, as servers route them. */
+/**
+ * `john.doe+news` is `john.doe`'s; role names match case-insensitively, as servers route them,
+ * and whatever dots, hyphens or underscores separate their words.
+ */
 export function isRoleMailbox(local: string): boolean {
-  return ROLE_MAILBOXES.has(local.toLowerCase().split('+')[0]);
+  return ROLE_MAILBOXES.has(local.toLowerCase().split('+')[0].replace(/[._-]/g, ''));
 }
 
 /** Edit distance with adjacent transpositions (gmial -> gmail is one edit). */

@@ -75,9 +75,20 @@ describe(emailAnswer.name, () => {
     expect(suggestedDomain('gmial.com', false)).toBe('gmail.com');
   });
 
-  it('reads role mailboxes case-insensitively, ignoring a +tag', () => {
+  it('reads role mailboxes case-insensitively, ignoring a +tag and word separators', () => {
     expect(isRoleMailbox('Support+eu')).toBe(true);
+    for (const local of [
+      'no-reply',
+      'no_reply',
+      'No.Reply',
+      'do-not-reply',
+      'DoNotReply',
+      'mailer-daemon',
+      'bounces',
+    ])
+      expect(isRoleMailbox(local)).toBe(true);
     expect(isRoleMailbox('aisha')).toBe(false);
+    expect(isRoleMailbox('aisha.khan')).toBe(false);
   });
 
   it('grades by mail hosts, then flags', () => {
