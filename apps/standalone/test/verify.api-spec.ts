@@ -390,6 +390,25 @@ describe('Verify through the gateway', () => {
     ]);
   });
 
+  it('takes any language tag: a regional one falls back to its base language, then English', async () => {
+    const subjects: Record<string, string> = {};
+    for (const language of ['pt-br', 'fr-CA', 'en-US', 'zu']) {
+      const to = `lang.${language.toLowerCase()}.${Date.now()}@example.net`;
+      await bird.verify.verifications.create({ to: { email: to }, options: { language } });
+      const message = await eventually(
+        () => Promise.resolve(sink.messages.filter((m) => m.rcptTo.includes(to))),
+        (found) => found.length > 0,
+      );
+      subjects[language] = (await simpleParser(message[0].raw)).subject ?? '';
+    }
+    expect(subjects).toEqual({
+      'pt-br': 'Seu código de verificação',
+      'fr-CA': 'Votre code de vérification',
+      'en-US': 'Your verification code',
+      zu: 'Your verification code',
+    });
+  });
+
   it('refuses bad input with 422 and details, never a 500', async () => {
     const cases: Array<[string, unknown, string]> = [
       ['', { to: { phone_number: '0612345678' } }, 'to.phone_number'],
@@ -406,6 +425,11 @@ describe('Verify through the gateway', () => {
         'options.channels',
       ],
       ['', { to: { phone_number: '+31612345678' }, extra: 1 }, 'extra'],
+      [
+        '',
+        { to: { phone_number: '+31612345678' }, options: { language: 'not a tag' } },
+        'options.language',
+      ],
       ['/check', { to: { phone_number: '+31612345678' }, code: '12ab' }, 'code'],
       ['/check', { to: { phone_number: '+31612345678' } }, 'code'],
     ];

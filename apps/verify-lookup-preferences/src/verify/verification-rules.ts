@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { VERIFICATION_LANGUAGES, VERIFY_LIMITS, VerifyErrors } from '@switchboard/contracts';
+import { VERIFY_LIMITS, VerifyErrors } from '@switchboard/contracts';
 import type { ErrorDetail, VerifyVerificationsCreateParams } from '@switchboard/contracts';
 import { AppError } from '@switchboard/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -127,13 +127,21 @@ const COUNTRY_LANGUAGES: Record<string, string> = {
 
 /** The translation a verification sends in: the one asked for, else the phone's country's, else en. */
 export function languageOf(requested: string | undefined, phoneNumber: string | null): string {
-  if (requested) return requested;
+  if (requested) return canonicalTag(requested);
   const country = phoneNumber ? parsePhoneNumberFromString(phoneNumber)?.country : undefined;
   return (country && COUNTRY_LANGUAGES[country]) || 'en';
 }
 
-export function isSupportedLanguage(tag: string): boolean {
-  return (VERIFICATION_LANGUAGES as readonly string[]).includes(tag);
+/**
+ * A requested tag as the translations are keyed (`pt-br` is `pt-BR`); one Intl cannot read is
+ * kept as given, and falls back like any tag without a translation.
+ */
+function canonicalTag(tag: string): string {
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? tag;
+  } catch {
+    return tag;
+  }
 }
 
 /** A random, unguessable seed for a passcode (node:crypto): what an attempt keeps. */

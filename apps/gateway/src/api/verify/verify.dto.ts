@@ -1,8 +1,4 @@
-import {
-  VERIFICATION_CHANNELS,
-  VERIFICATION_LANGUAGES,
-  VERIFY_LIMITS,
-} from '@switchboard/contracts';
+import { VERIFICATION_CHANNELS, VERIFY_LIMITS } from '@switchboard/contracts';
 import type { VerificationChannelName } from '@switchboard/contracts';
 import { Type } from 'class-transformer';
 import {
@@ -13,6 +9,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
@@ -34,9 +31,12 @@ export class VerificationOptionsDto {
     message: `each value in channels must be one of ${VERIFICATION_CHANNELS.join(', ')}`,
   })
   channels?: VerificationChannelName[];
+  /** Any tag: one without a translation falls back to its base language, then English (SDK). */
   @IsOptional()
-  @IsIn(VERIFICATION_LANGUAGES, {
-    message: `language must be one of ${VERIFICATION_LANGUAGES.join(', ')}`,
+  @IsString()
+  @MaxLength(35)
+  @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, {
+    message: 'language must be a BCP 47 language tag such as en, nl or pt-BR',
   })
   language?: string;
 }
