@@ -296,6 +296,20 @@ describe('email templates through the gateway', () => {
       );
       expect(patched).toMatchObject({ revision: 2, compatibility_severity: 'none' });
       expect(patched.draft_revision).toBeGreaterThan(saved.draft_revision);
+      // A megabyte of HTML and more of text (over the ordinary 1 MB body limit) is saved.
+      const big = await bird.email.templates.versions.languages.update(template.id, draft, 'fr', {
+        html: `<p>${'é'.repeat(400_000)}</p>`,
+        text: 'x'.repeat(600_000),
+        revision: 2,
+      });
+      expect(big).toMatchObject({ revision: 3 });
+      const restored = await bird.email.templates.versions.languages.update(
+        template.id,
+        draft,
+        'fr',
+        { html: '<p>Bonjour {{ name }}</p>', text: null, revision: 3 },
+      );
+      expect(restored).toMatchObject({ revision: 4 });
       await expect(
         bird.email.templates.versions.languages.update(template.id, draft, 'fr', {
           subject: 'x',

@@ -234,7 +234,8 @@ export class BroadcastsController {
     ...broadcasts,
     summary: 'The URLs recipients clicked, most clicked first (top 100), with the total',
     role: 'read',
-    rateLimit: 'read',
+    // A list, whole in one answer: the list quota, like every page of a list.
+    rateLimit: 'api_list',
     response: { status: 200, description: '{data, total}' },
   })
   clickedLinks(@Param('broadcast_id') broadcastId: string, @CallContext() context: RequestContext) {

@@ -118,7 +118,8 @@ export class EmailTemplateVersionsController {
     ...emailTemplates,
     summary: 'List a version’s languages, without their content',
     role: 'read',
-    rateLimit: 'read',
+    // A list, whole in one answer: the list quota, like every page of a list.
+    rateLimit: 'api_list',
     response: { status: 200, description: 'The languages, as {data}' },
   })
   listLanguages(@Param() path: VersionPath, @CallContext() context: RequestContext) {
@@ -143,6 +144,8 @@ export class EmailTemplateVersionsController {
     summary: 'Save a draft language’s whole content (creates it when missing)',
     role: 'write',
     rateLimit: 'write',
+    // Content up to the DTO's 1,000,000 characters per body: the large body limit, as sends.
+    bodyLimit: 'large',
     body: PutEmailTemplateLanguageDto,
     response: { status: 200, description: 'The saved language’s identity and revisions' },
   })
@@ -164,6 +167,8 @@ export class EmailTemplateVersionsController {
     summary: 'Change some fields of an existing draft language',
     role: 'write',
     rateLimit: 'write',
+    // Content up to the DTO's 1,000,000 characters per body: the large body limit, as sends.
+    bodyLimit: 'large',
     body: PatchEmailTemplateLanguageDto,
     response: { status: 200, description: 'The saved language’s identity and revisions' },
   })

@@ -42,6 +42,8 @@ export class EmailTemplatesController {
     summary: 'Create a template and its initial draft',
     role: 'write',
     rateLimit: 'write',
+    // Content up to the DTO's 1,000,000 characters per body: the large body limit, as sends.
+    bodyLimit: 'large',
     body: CreateEmailTemplateDto,
     response: { status: 201, description: 'The template' },
   })
@@ -128,6 +130,8 @@ export class EmailTemplatesController {
     summary: 'Render the draft, a published version or given content with sample values',
     role: 'write',
     rateLimit: 'read',
+    // Content up to the DTO's 1,000,000 characters per body: the large body limit, as sends.
+    bodyLimit: 'large',
     body: PreviewEmailTemplateDto,
     response: { status: 200, description: 'The rendered subject, HTML and text' },
   })

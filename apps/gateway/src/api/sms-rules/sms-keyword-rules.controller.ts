@@ -23,7 +23,8 @@ export class SmsKeywordRulesController {
     ...rules,
     summary: 'List the keyword rules that apply, defaults included, most specific first',
     role: 'read',
-    rateLimit: 'read',
+    // A list, whole in one answer: the list quota, like every page of a list.
+    rateLimit: 'api_list',
     query: ListSmsKeywordRulesQuery,
     response: { status: 200, description: 'The rules, as {data}' },
   })

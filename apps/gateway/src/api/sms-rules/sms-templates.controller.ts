@@ -19,7 +19,8 @@ export class SmsTemplatesController {
     ...templates,
     summary: 'List the SMS templates (the whole catalog; scope, category and language filters)',
     role: 'read',
-    rateLimit: 'read',
+    // A list, whole in one answer: the list quota, like every page of a list.
+    rateLimit: 'api_list',
     query: ListSmsTemplatesQuery,
     response: { status: 200, description: 'The templates, as {data}' },
   })

@@ -119,7 +119,8 @@ export class SmsMessagesController {
     ...messages,
     summary: "A message's whole event timeline, oldest first (optional type filter)",
     role: 'read',
-    rateLimit: 'read',
+    // A list, whole in one answer: the list quota, like every page of a list.
+    rateLimit: 'api_list',
     query: ListSmsEventsQuery,
     response: { status: 200, description: '{data: [SmsEvent...]}' },
   })
