@@ -393,8 +393,16 @@ describe('email templates through the gateway', () => {
         bird.email.templates.versions.submit(template.id, live.draft_version_id as string),
       ).rejects.toMatchObject({ statusCode: 422, code: 'E01122' });
       await expect(bird.email.templates.versions.submit(template.id, draft)).rejects.toMatchObject({
-        statusCode: 409,
-        code: 'E06033',
+        statusCode: 422,
+        code: 'E01160',
+      });
+      // Published versions are permanent history (the SDK: a 422 validation_error).
+      await expect(
+        bird.email.templates.versions.languages.update(template.id, draft, 'en', { subject: 'x' }),
+      ).rejects.toMatchObject({ statusCode: 422, code: 'E01160' });
+      await expect(bird.email.templates.versions.delete(template.id, draft)).rejects.toMatchObject({
+        statusCode: 422,
+        code: 'E01160',
       });
     });
 

@@ -177,7 +177,7 @@ export class TemplateVersionsService {
     return this.templates.lockedView(runner, workspaceId, ref);
   }
 
-  /** 409 unless `versionId` is the draft (404 when the template has no such version). */
+  /** 422 unless `versionId` is the draft (404 when the template has no such version). */
   async assertDraft(
     runner: SqlRunner,
     workspaceId: string,
@@ -188,7 +188,7 @@ export class TemplateVersionsService {
     const version = await this.versionRows.findVersion(workspaceId, template.id, versionId, runner);
     if (!version)
       throw new AppError(EmailTemplateErrors.EmailTemplateVersionNotFound, { param: 'version_id' });
-    throw new AppError(EmailTemplateErrors.EmailTemplateVersionFrozen, { param: 'version_id' });
+    throw new AppError(EmailTemplateErrors.TemplateVersionNotDraft, { param: 'version_id' });
   }
 
   /** A published version's stored variables; a draft's, from its content as it stands. */

@@ -2,8 +2,9 @@ import { codesOf } from '../errors/error-definition';
 import type { ErrorDefinition } from '../errors/error-definition';
 
 /**
- * Error codes of email templates and sends by template (E01120-E01129, E04110-E04114,
- * E06030-E06034). The 422s are validation errors, so their `details` name each problem.
+ * Error codes of email templates and sends by template (E01120-E01129, E01160-E01169,
+ * E04110-E04114, E06030-E06034). The 422s are validation errors, so their `details` name each
+ * problem.
  */
 export const EmailTemplateErrorCatalog = {
   E01120: {
@@ -86,6 +87,14 @@ export const EmailTemplateErrorCatalog = {
     description:
       'Sends and fallbacks end on the default language, so the draft always keeps it. Make another language the default first (`PATCH /v1/email/templates/{template_ref}` with `default_language`), then delete this one.',
   },
+  E01160: {
+    status: 422,
+    type: 'validation_error',
+    name: 'TemplateVersionNotDraft',
+    message: 'Only the draft version can be changed; this version is published.',
+    description:
+      "A published version is permanent history: its languages cannot be saved, patched or deleted, and it cannot be discarded or submitted. `details` names the `version_id`. Edit the template's draft (`draft_version_id` on the template) instead, or make a published version live again with `POST …/versions/{version_id}/rollback`.",
+  },
   E04110: {
     status: 404,
     type: 'not_found_error',
@@ -148,7 +157,7 @@ export const EmailTemplateErrorCatalog = {
     name: 'EmailTemplateVersionFrozen',
     message: 'The version is published and cannot be changed this way.',
     description:
-      "Only the draft (`draft_version_id`) is edited, submitted or discarded; a published version is frozen. Edit the template's draft instead, or roll back to a published version with `POST …/versions/{version_id}/rollback`.",
+      'A rollback names the draft: only a published version can be made live again. (Editing, submitting or discarding a published version answers `422` [E01160](/v1/docs/pages?slug=errors/E01160), as the SDK documents.)',
   },
   E06034: {
     status: 409,
