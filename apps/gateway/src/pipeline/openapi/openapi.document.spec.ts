@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { resolveDeclaredRoutes } from '../routes/resolved-routes';
 import '../../gateway.module';
 import { buildOpenApiDocument } from './openapi.document';
+import type { JsonSchema } from './dto-schema';
 
 describe('OpenAPI document', () => {
   const document = buildOpenApiDocument(resolveDeclaredRoutes(), '1.0.0');
@@ -49,5 +50,31 @@ describe('OpenAPI document', () => {
       requestBody: { content: { 'application/json': { schema: { required: string[] } } } };
     };
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['name']);
+  });
+
+  it('describes arrays by their items and nested DTOs by their own rules', () => {
+    type Body = { requestBody: { content: { 'application/json': { schema: JsonSchema } } } };
+    const rule = (document.paths['/v1/sms/keyword-rules'].post as Body).requestBody.content[
+      'application/json'
+    ].schema;
+    expect(rule.properties?.keywords).toEqual({
+      type: 'array',
+      maxItems: 20,
+      items: { type: 'string', maxLength: 100 },
+    });
+    const verification = (document.paths['/v1/verify/verifications'].post as Body).requestBody
+      .content['application/json'].schema;
+    expect(verification.properties?.to).toMatchObject({
+      type: 'object',
+      properties: { email: { type: 'string' }, phone_number: { type: 'string' } },
+      additionalProperties: false,
+    });
+    const list = document.paths['/v1/sms/messages'].get as {
+      parameters: Array<{ name: string; schema: JsonSchema }>;
+    };
+    expect(list.parameters.find((p) => p.name === 'status')?.schema).toMatchObject({
+      type: 'array',
+      items: { enum: expect.arrayContaining(['delivered']) },
+    });
   });
 });
