@@ -341,8 +341,14 @@ describe('webhooks through the gateway', () => {
     receiver.script('/bounded', [200]);
     const endpoint = await create('/bounded');
     await emit();
-    await eventually(() => receiver.at('/bounded').length === 1);
-    const middle = new Date().toISOString();
+    // Bounded by the recorded attempt itself: the receiver's clock reading, taken when the request
+    // came, can fall before the attempt's own time under load (a delivery sent again).
+    let first: Array<{ attempted_at: string }> = [];
+    await eventually(async () => {
+      first = (await bird.webhooks.attempts(endpoint.id)).data;
+      return first.length === 1;
+    });
+    const middle = new Date(new Date(first[0].attempted_at).getTime() + 1).toISOString();
     await new Promise((resolve) => setTimeout(resolve, 20));
     await emit();
     let all: Array<{ attempted_at: string }> = [];
