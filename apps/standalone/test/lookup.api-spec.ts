@@ -29,6 +29,23 @@ describe('lookup', () => {
     dns = await startDnsServer();
     dns.set('acme.test', mx('mx.acme.test'));
     dns.set('nullmx.test', [{ type: 'MX', exchange: '', priority: 0 }]);
+    // MX hosts with no address, or that are not hosts: nowhere to take mail.
+    dns.set('dangling.test', mx('mx.dangling.test'));
+    dns.set('localhostmx.test', mx('localhost'));
+    dns.set('literalmx.test', mx('192.0.2.1'));
+    // One dangling host and one usable one, the usable one less preferred: still accepts.
+    dns.set('second.test', [
+      { type: 'MX', exchange: 'gone.second.test', priority: 5 },
+      { type: 'MX', exchange: 'mx.second.test', priority: 10 },
+    ]);
+    for (const host of [
+      'mx.acme.test',
+      'mx.second.test',
+      'gmail-smtp-in.l.google.com',
+      'mail.mailinator.com',
+      'mx.moving.test',
+    ])
+      dns.set(host, [{ type: 'A', address: '127.0.0.1' }]);
     dns.set('afallback.test', [{ type: 'A', address: '127.0.0.1' }]);
     dns.set('gmail.com', mx('gmail-smtp-in.l.google.com'));
     dns.set('mailinator.com', mx('mail.mailinator.com'));
@@ -150,6 +167,9 @@ describe('lookup', () => {
     it.each([
       ['someone@nullmx.test', 'a null MX'],
       ['someone@nowhere.test', 'NXDOMAIN'],
+      ['someone@dangling.test', 'an MX host without an address'],
+      ['someone@localhostmx.test', 'an MX of localhost'],
+      ['someone@literalmx.test', 'an MX that is an IP address'],
     ])('%s is undeliverable (%s)', async (email) => {
       const answer = await bird.lookup.email({ email });
       expect(answer).toEqual({
@@ -160,6 +180,11 @@ describe('lookup', () => {
         flags: [],
         reason: 'invalid_domain',
       });
+    });
+
+    it('takes the domain as accepting when one of its MX hosts has an address', async () => {
+      const answer = await bird.lookup.email({ email: 'someone@second.test' });
+      expect([answer.valid, answer.result]).toEqual([true, 'neutral']);
     });
 
     it('falls back to the A record of a domain without MX', async () => {
