@@ -374,7 +374,27 @@ describe('SMS messages through the gateway', () => {
       text: 'Waiting',
       category: 'service',
     });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // More waiting for the carrier that is away than both windows together: the other carrier's
+    // messages still go at once.
+    const waiting = await bird.sms.sendBatch({
+      messages: Array.from({ length: 25 }, (_, n) => ({
+        to: `+4477009001${String(n).padStart(2, '0')}`,
+        from: 'Acme',
+        text: `Waiting ${n}`,
+        category: 'service' as const,
+      })),
+    });
+    const meanwhile = await bird.sms.send({
+      to: '+31612340077',
+      from: 'Acme',
+      text: 'Not waiting',
+      category: 'service',
+    });
+    await eventually(
+      () => bird.sms.get(meanwhile.id),
+      (m) => m.status !== 'accepted',
+      5_000,
+    );
     expect((await bird.sms.get(message.id)).status).toBe('accepted');
     await british.restart();
     const done = await eventually(
@@ -383,6 +403,12 @@ describe('SMS messages through the gateway', () => {
       60_000,
     );
     expect(done.status).toBe('delivered');
+    for (const { id } of waiting.data)
+      await eventually(
+        () => bird.sms.get(id),
+        (m) => FINAL.includes(m.status),
+        60_000,
+      );
   }, 90_000);
 
   it('fails a message the carrier refuses for good, with its code and command_status', async () => {

@@ -145,6 +145,14 @@ export class SmppCarriers implements SmsCarriers {
     await Promise.all(this.binds_.map((bind) => bind.close()));
   }
 
+  carrierOf(to: string, carrier?: string): string | undefined {
+    try {
+      return this.route(to, carrier).config.name;
+    } catch {
+      return undefined;
+    }
+  }
+
   private route(to: string, carrier: string | undefined): SmppBind {
     if (!this.configured)
       throw new CarrierSubmitError('SMPP_URL names no carrier', false, 'provider_unavailable');

@@ -112,6 +112,8 @@ export interface SmsCarriers {
   submit(submission: SmsSubmission): Promise<SubmitOutcome>;
   /** Hands what the carriers send us (receipts, inbound messages) to `listener`. */
   listen(listener: CarrierListener): void;
+  /** The name of the carrier a message to `to` goes through (`carrier` when it names one), if any. */
+  carrierOf(to: string, carrier?: string): string | undefined;
   /** The carrier names and whether each has a bound connection now (readiness, metrics). */
   binds(): Array<{ carrier: string; bound: boolean; inFlight: number; window: number }>;
   /** Unbinds and closes every connection. */

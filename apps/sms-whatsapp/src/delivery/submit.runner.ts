@@ -56,9 +56,10 @@ type Outcome =
  * temporary refusal (a bind down, a throttle that outlasted the carrier layer), the job again
  * later with back-off, until a day has passed (`submitFailure`) fails it as `provider_unavailable`.
  *
- * A message holds one of `slots` (as many as the carriers' windows together) from its submit to
- * the commit of its outcome: at any moment at most that many messages are answered by a carrier
- * and not yet recorded, which bounds what a crash can make the restarted service submit again.
+ * A message holds one of its carrier's `slots` (as many as that carrier's window) from its
+ * submit to the commit of its outcome: at any moment at most a window's worth of messages per
+ * carrier are answered and not yet recorded, which bounds what a crash can make the restarted
+ * service submit again; and a carrier that is away holds only its own slots.
  */
 @Injectable()
 export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -67,7 +68,10 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   /** Statements that commit on their own (the reads, the one-statement record), prepared. */
   private readonly autocommit: SqlRunner;
   private worker?: WorkQueueWorker;
-  private readonly slots: Semaphore;
+  /** Per carrier, as many as its window: a carrier away holds its own slots, never another's. */
+  private readonly slots: Map<string, Semaphore>;
+  /** For a message no carrier routes (its submit fails at once). */
+  private readonly unrouted = new Semaphore(1);
   private readonly recorder = new CommitBatcher<Outcome>((outcomes) => this.record(outcomes));
 
   constructor(
@@ -79,8 +83,9 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   ) {
     this.pool = pgPoolOf(dataSource);
     this.autocommit = preparedRunner(this.pool);
-    const windows = carriers.binds().reduce((sum, bind) => sum + bind.window, 0);
-    this.slots = new Semaphore(Math.max(1, windows));
+    this.slots = new Map(
+      carriers.binds().map((bind) => [bind.carrier, new Semaphore(bind.window)]),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -124,7 +129,9 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         );
         return this.recorder.add({ job, row, rejected, at });
       }
-      return this.slots.use(async () => this.recordDurably(await this.submitOne(job, row)));
+      const carrier = this.carriers.carrierOf(row.to_address, job.payload.carrier);
+      const slots = (carrier && this.slots.get(carrier)) || this.unrouted;
+      return slots.use(async () => this.recordDurably(await this.submitOne(job, row)));
     });
   }
 
