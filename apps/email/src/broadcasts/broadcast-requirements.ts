@@ -12,7 +12,8 @@ import { AUDIENCE_SNAPSHOTS, AudienceSnapshots } from './audience-snapshots';
 import type { BroadcastRow } from './broadcast.mapper';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates } from './broadcast-templates';
-import { quotaDetail, sendQuotaOf, sentInWindows } from './send-allowance';
+import { quotaDetail, sendQuotaOf } from './send-allowance';
+import { sentInWindows } from './send-allowance.repository';
 
 /** Only the shared pool exists in this deployment. */
 export const SHARED_IP_POOL = 'ipp_shared';

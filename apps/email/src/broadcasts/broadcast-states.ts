@@ -16,7 +16,8 @@ import { BroadcastRequirements } from './broadcast-requirements';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates } from './broadcast-templates';
 import { BroadcastsRepository } from './broadcasts.repository';
-import { lockAllowance, quotaDetail, sentInWindows } from './send-allowance';
+import { quotaDetail } from './send-allowance';
+import { lockAllowance, sentInWindows } from './send-allowance.repository';
 
 /** How long a sending broadcast waits before looking again whether its last message was processed. */
 const FINISH_POLL_MS = 1000;

@@ -93,6 +93,18 @@ export async function storeReply(
   );
 }
 
+/** Drops a claimed key and its reply. */
+export async function forgetKey(
+  runner: SqlRunner,
+  schema: string,
+  scope: IdempotencyScope,
+): Promise<void> {
+  await runner.query(
+    `DELETE FROM "${schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`,
+    [scope.workspaceId, scope.key],
+  );
+}
+
 /**
  * The stored reply of an earlier request with this key, if there is one: for a service that
  * checks preconditions before its write (a sender's domain), so a retry replays what the first

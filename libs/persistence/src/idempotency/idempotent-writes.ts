@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { SqlRunner } from '../pagination/keyset-paginator';
 import {
   claimKey,
+  forgetKey,
   idempotencyScope,
   idempotentWrite,
   storedReply,
@@ -82,10 +83,6 @@ export class IdempotentWrites {
    */
   async forget(runner: SqlRunner, context: RequestContext): Promise<void> {
     const scope = idempotencyScope(context);
-    if (scope.key)
-      await runner.query(
-        `DELETE FROM "${this.schema}".idempotency_records WHERE workspace_id = $1 AND key = $2`,
-        [scope.workspaceId, scope.key],
-      );
+    if (scope.key) await forgetKey(runner, this.schema, scope);
   }
 }
