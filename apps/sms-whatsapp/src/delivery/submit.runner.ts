@@ -70,8 +70,6 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private worker?: WorkQueueWorker;
   /** Per carrier, as many as its window: a carrier away holds its own slots, never another's. */
   private readonly slots: Map<string, Semaphore>;
-  /** For a message no carrier routes (its submit fails at once). */
-  private readonly unrouted = new Semaphore(1);
   private readonly recorder = new CommitBatcher<Outcome>((outcomes) => this.record(outcomes));
 
   constructor(
@@ -129,9 +127,11 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         );
         return this.recorder.add({ job, row, rejected, at });
       }
+      const submit = async () => this.recordDurably(await this.submitOne(job, row));
       const carrier = this.carriers.carrierOf(row.to_address, job.payload.carrier);
-      const slots = (carrier && this.slots.get(carrier)) || this.unrouted;
-      return slots.use(async () => this.recordDurably(await this.submitOne(job, row)));
+      const slots = carrier ? this.slots.get(carrier) : undefined;
+      // A message no carrier routes takes no slot: its submit fails at once.
+      return slots ? slots.use(submit) : submit();
     });
   }
 

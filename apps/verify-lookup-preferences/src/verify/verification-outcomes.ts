@@ -130,22 +130,10 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
       return attempt.early && row ? [{ attempt, row }] : [];
     });
     // Refused before the carrier (sms.rejected, whatsapp.rejected): never sent, only passed.
-    for (const { attempt, row } of early.filter(({ attempt }) => refusedAtHandoff(attempt)))
-      await this.repository.channelPassed(runner, row.id, row.channels.indexOf(attempt.channel));
+    const passed = early.filter(({ attempt }) => refusedAtHandoff(attempt));
     const sent = early.filter(({ attempt }) => !refusedAtHandoff(attempt));
-    if (sent.length === 0)
-      return this.repository.byIds(
-        runner,
-        early.map(({ row }) => row.id),
-      );
-    const rows = await this.repository.channelSentMany(
-      runner,
-      sent.map(({ attempt, row }) => ({
-        verificationId: row.id,
-        channel: attempt.channel,
-        index: Math.max(0, row.channels.indexOf(attempt.channel)),
-      })),
-    );
+    for (const { attempt, row } of passed)
+      await this.repository.channelPassed(runner, row.id, row.channels.indexOf(attempt.channel));
     for (const { attempt, row } of sent) {
       const at = byMessage.get(attempt.message_id as string)?.at ?? new Date().toISOString();
       emitted.push(
@@ -157,15 +145,23 @@ export class VerificationOutcomes implements OnApplicationBootstrap, OnApplicati
         }),
       );
     }
-    const passed = early.filter(({ attempt }) => refusedAtHandoff(attempt));
-    if (passed.length === 0) return rows;
-    return [
-      ...rows,
-      ...(await this.repository.byIds(
-        runner,
-        passed.map(({ row }) => row.id),
-      )),
-    ];
+    const sentRows = sent.length
+      ? await this.repository.channelSentMany(
+          runner,
+          sent.map(({ attempt, row }) => ({
+            verificationId: row.id,
+            channel: attempt.channel,
+            index: Math.max(0, row.channels.indexOf(attempt.channel)),
+          })),
+        )
+      : [];
+    const passedRows = passed.length
+      ? await this.repository.byIds(
+          runner,
+          passed.map(({ row }) => row.id),
+        )
+      : [];
+    return [...sentRows, ...passedRows];
   }
 
   /**
