@@ -70,6 +70,29 @@ describe(SmppBind.name, () => {
     expect(rig.smscs[0].messages).toHaveLength(80);
   });
 
+  it('holds each sender to sender_tps without holding up the other senders behind it', async () => {
+    rig = await startRig([{ params: { sender_tps: '4', window: '10' } }]);
+    const carriers = rig.carriers;
+    const capped = Array.from({ length: 4 }, (_, i) =>
+      carriers.submit(gsmSubmission(TO, `a${i}`, '+31612340001')),
+    );
+    const others = ['b0', 'b1'].map((text) =>
+      carriers.submit(gsmSubmission(TO, text, '+31612340002')),
+    );
+    await Promise.all([...capped, ...others]);
+    const submits = rig.smscs[0].submits;
+    const from = (addr: string) => submits.filter((submit) => submit.source.addr === addr);
+    const a = from('31612340001');
+    expect(a.map((submit) => submit.text)).toEqual(['a0', 'a1', 'a2', 'a3']);
+    // One every 250 ms (the SMSC's clock may see two a little closer than they left).
+    for (let i = 1; i < a.length; i++)
+      expect(a[i].receivedAt - a[i - 1].receivedAt).toBeGreaterThanOrEqual(240);
+    const b = from('31612340002');
+    expect(b.map((submit) => submit.text)).toEqual(['b0', 'b1']);
+    // Queued behind the first sender's four, the other's first went before that sender's second.
+    expect(b[0].receivedAt).toBeLessThan(a[1].receivedAt);
+  });
+
   it('pauses on ESME_RTHROTTLED and ESME_RMSGQFUL and resends in order', async () => {
     rig = await startRig([{ params: { window: '1' } }]);
     const carriers = rig.carriers;

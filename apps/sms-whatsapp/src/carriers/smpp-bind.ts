@@ -82,6 +82,7 @@ export class SmppBind {
       carrier: config.name,
       window: config.window,
       tps: config.tps,
+      senderTps: config.senderTps,
       submitTimeoutMs: config.submitTimeoutSeconds * 1000,
       throttlePauseMs: tuning.throttlePauseMs,
       onResponseTimeout: () => {

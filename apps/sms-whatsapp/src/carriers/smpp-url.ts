@@ -12,6 +12,11 @@ export interface SmppCarrierConfig {
   window: number;
   /** Submits per second at most on the bind (`tps=`, default 100). */
   tps: number;
+  /**
+   * Submits per second at most from any one sender (`sender_tps=`, default none): what the
+   * carrier allows a long code, a toll-free number or an alphanumeric sender.
+   */
+  senderTps?: number;
   /** Destination prefixes (digits, no `+`) routed to this carrier; empty: the rest. */
   prefixes: string[];
   /** Seconds between our `enquire_link`s (`enquire_link=`, default 30). */
@@ -29,6 +34,7 @@ const PARAMETERS = new Set([
   'name',
   'window',
   'tps',
+  'sender_tps',
   'prefixes',
   'system_type',
   'enquire_link',
@@ -98,6 +104,7 @@ function carrier(entry: string): SmppCarrierConfig {
     systemType,
     window: integer(params, 'window', 10, 1000),
     tps: integer(params, 'tps', 100, 100_000),
+    ...(params.has('sender_tps') ? { senderTps: integer(params, 'sender_tps', 1, 100_000) } : {}),
     prefixes,
     enquireLinkSeconds: integer(params, 'enquire_link', 30, 3600),
     submitTimeoutSeconds: integer(params, 'submit_timeout', 30, 600),
@@ -108,7 +115,7 @@ function carrier(entry: string): SmppCarrierConfig {
 /**
  * Parses `SMPP_URL`: comma-separated `smpp://<system_id>:<password>@<host>:<port>` entries
  * (`ssmpp://` for TLS; credentials percent-encoded), each with optional query parameters
- * `name`, `window`, `tps`, `prefixes` (digits without `+`, separated by `;`, or the parameter
+ * `name`, `window`, `tps`, `sender_tps`, `prefixes` (digits without `+`, separated by `;`, or the parameter
  * repeated), `system_type`, `enquire_link` and `submit_timeout` (seconds), `receipt_ids`. Throws one `Error`
  * whose message completes "SMPP_URL ..." (the config loader names the variable).
  */

@@ -3,7 +3,13 @@ import { decodeSmsPart } from '@switchboard/contracts';
 import type { PDU, PduFields } from 'smpp';
 import { deliverKind, inSubmitForm, parseReceipt } from './delivery-receipt';
 import { CarrierSubmitError } from './sms-carrier';
-import type { CarrierListener, SmsCarriers, SmsSubmission, SubmitOutcome } from './sms-carrier';
+import type {
+  CarrierBind,
+  CarrierListener,
+  SmsCarriers,
+  SmsSubmission,
+  SubmitOutcome,
+} from './sms-carrier';
 import { SmppBind } from './smpp-bind';
 import type { DeliverAnswer, SmppBindTuning } from './smpp-bind';
 import { ESME_ROK, ESME_RX_P_APPN, ESME_RX_T_APPN } from './smpp-status';
@@ -132,12 +138,13 @@ export class SmppCarriers implements SmsCarriers {
     this.listener = listener;
   }
 
-  binds(): Array<{ carrier: string; bound: boolean; inFlight: number; window: number }> {
+  binds(): CarrierBind[] {
     return this.binds_.map((bind) => ({
       carrier: bind.config.name,
       bound: bind.bound,
       inFlight: bind.inFlight,
       window: bind.config.window,
+      ...(bind.config.senderTps ? { senderTps: bind.config.senderTps } : {}),
     }));
   }
 

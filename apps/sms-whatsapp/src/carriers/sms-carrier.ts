@@ -100,6 +100,17 @@ export interface CarrierListener {
   onInbound(message: InboundSms): Promise<void>;
 }
 
+/** A carrier's bind as the rest of the service sees it. */
+export interface CarrierBind {
+  carrier: string;
+  bound: boolean;
+  inFlight: number;
+  /** Submits in flight at most. */
+  window: number;
+  /** Submits per second at most from any one sender, when the carrier sets a cap. */
+  senderTps?: number;
+}
+
 export interface SmsCarriers {
   /** False when `SMPP_URL` names no carrier: sends are refused at once. */
   readonly configured: boolean;
@@ -115,7 +126,7 @@ export interface SmsCarriers {
   /** The name of the carrier a message to `to` goes through (`carrier` when it names one), if any. */
   carrierOf(to: string, carrier?: string): string | undefined;
   /** The carrier names and whether each has a bound connection now (readiness, metrics). */
-  binds(): Array<{ carrier: string; bound: boolean; inFlight: number; window: number }>;
+  binds(): CarrierBind[];
   /** Unbinds and closes every connection. */
   close(): Promise<void>;
 }

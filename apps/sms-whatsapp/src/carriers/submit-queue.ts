@@ -21,6 +21,8 @@ export interface SubmitQueueOptions {
   carrier: string;
   window: number;
   tps: number;
+  /** Submits per second at most from any one `source_addr` (a carrier's cap per sender). */
+  senderTps?: number;
   submitTimeoutMs: number;
   /** First pause after a throttling answer; it doubles while they continue (to 5 s). */
   throttlePauseMs?: number;
@@ -40,17 +42,22 @@ export type SendSubmit = (fields: PduFields, onResponse: (pdu: PDU) => void) => 
 
 /**
  * The submits of one bind: first in, first out, at most `window` awaiting their response, at
- * most `tps` a second. A throttling answer (ESME_RTHROTTLED, ESME_RMSGQFUL) pauses the whole
- * queue and puts that submit back at its place, so the carrier still receives them in order.
+ * most `tps` a second, and at most `senderTps` a second from each sender. A sender at its cap
+ * waits without holding up the others behind it, in its own order. A throttling answer
+ * (ESME_RTHROTTLED, ESME_RMSGQFUL) pauses the whole queue and puts that submit back at its
+ * place, so the carrier still receives them in order.
  */
 export class SubmitQueue {
   private readonly queue: QueuedSubmit[] = [];
   private readonly inFlight = new Set<QueuedSubmit>();
   private readonly bucket: TokenBucket;
+  /** Per `source_addr`, when `senderTps` is set. */
+  private readonly senderBuckets = new Map<string, TokenBucket>();
   private send: SendSubmit | null = null;
   private pausedUntil = 0;
   private throttlePause = 0;
   private wakeTimer: NodeJS.Timeout | null = null;
+  private wakeAt = 0;
   private nextOrder = 0;
   private nextGroup = 0;
 
@@ -115,9 +122,14 @@ export class SubmitQueue {
 
   private pump(): void {
     while (this.send && this.queue.length > 0 && this.inFlight.size < this.options.window) {
-      const wait = Math.max(this.pausedUntil - Date.now(), 0) || this.bucket.take();
+      const paused = Math.max(this.pausedUntil - Date.now(), 0);
+      if (paused > 0) return this.wakeIn(paused);
+      const next = this.nextSendable();
+      if (typeof next === 'number') return this.wakeIn(next);
+      const wait = this.bucket.take();
       if (wait > 0) return this.wakeIn(wait);
-      const entry = this.queue.shift() as QueuedSubmit;
+      const entry = this.queue.splice(next.at, 1)[0];
+      next.sender?.take();
       this.inFlight.add(entry);
       entry.timer = setTimeout(() => this.timedOut(entry), this.options.submitTimeoutMs);
       if (!this.send(entry.fields, (pdu) => this.answered(entry, pdu))) {
@@ -127,6 +139,29 @@ export class SubmitQueue {
         return;
       }
     }
+  }
+
+  /**
+   * The first queued submit whose sender is under its cap (and that sender's bucket, to take
+   * from once the bind's own cap allows), or the ms until one will be. Senders at their cap are
+   * passed over whole, so each sender's submits still leave in their order.
+   */
+  private nextSendable(): { at: number; sender?: TokenBucket } | number {
+    const perSender = this.options.senderTps;
+    if (!perSender) return { at: 0 };
+    let soonest = Infinity;
+    const waiting = new Set<string>();
+    for (let at = 0; at < this.queue.length; at++) {
+      const source = String(this.queue[at].fields.source_addr ?? '');
+      if (waiting.has(source)) continue;
+      let sender = this.senderBuckets.get(source);
+      if (!sender) this.senderBuckets.set(source, (sender = new TokenBucket(perSender)));
+      const wait = sender.wait();
+      if (wait === 0) return { at, sender };
+      waiting.add(source);
+      soonest = Math.min(soonest, wait);
+    }
+    return soonest;
   }
 
   private answered(entry: QueuedSubmit, pdu: PDU): void {
@@ -200,8 +235,12 @@ export class SubmitQueue {
     );
   }
 
+  /** Wakes the pump in `ms`, or sooner if a wake is already set for sooner. */
   private wakeIn(ms: number): void {
-    if (this.wakeTimer) return;
+    const at = Date.now() + ms;
+    if (this.wakeTimer && this.wakeAt <= at) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeAt = at;
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = null;
       this.pump();

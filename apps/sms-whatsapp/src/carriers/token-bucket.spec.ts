@@ -27,6 +27,16 @@ describe(TokenBucket.name, () => {
     expect(times.filter((t) => t >= 1000 && t < 5000)).toHaveLength(200);
   });
 
+  it('says how long until a token without taking one', () => {
+    const bucket = new TokenBucket(2);
+    expect(bucket.wait(0)).toBe(0);
+    expect(bucket.wait(0)).toBe(0);
+    expect(bucket.take(0)).toBe(0);
+    expect(bucket.wait(0)).toBe(500);
+    expect(bucket.take(499)).toBeGreaterThan(0);
+    expect(bucket.take(500)).toBe(0);
+  });
+
   it('answers how long until the next token when there is none', () => {
     const bucket = new TokenBucket(10, 1);
     expect(bucket.take(0)).toBe(0);

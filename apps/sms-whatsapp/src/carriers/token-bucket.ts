@@ -23,6 +23,19 @@ export class TokenBucket {
 
   /** Takes a token if there is one; else returns the ms until there will be. */
   take(now = Date.now()): number {
+    const wait = this.wait(now);
+    if (wait > 0) return wait;
+    this.tokens -= 1;
+    if (this.taken.length < this.perSecond) this.taken.push(now);
+    else {
+      this.taken[this.oldest] = now;
+      this.oldest = (this.oldest + 1) % this.perSecond;
+    }
+    return 0;
+  }
+
+  /** The ms until a token can be taken (0: now), taking none. */
+  wait(now = Date.now()): number {
     if (this.taken.length === this.perSecond) {
       const secondFull = this.taken[this.oldest] + 1000 - now;
       if (secondFull > 0) return secondFull;
@@ -30,12 +43,6 @@ export class TokenBucket {
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.rate) / 1000);
     this.refilledAt = now;
     if (this.tokens < 1) return Math.ceil(((1 - this.tokens) * 1000) / this.rate);
-    this.tokens -= 1;
-    if (this.taken.length < this.perSecond) this.taken.push(now);
-    else {
-      this.taken[this.oldest] = now;
-      this.oldest = (this.oldest + 1) % this.perSecond;
-    }
     return 0;
   }
 }

@@ -9,7 +9,7 @@ const smppUrl: EnvVar<SmppCarrierConfig[] | undefined> = {
   required: false,
   secret: true,
   description:
-    'SMPP carriers, comma-separated smpp://<system_id>:<password>@<host>:<port> (ssmpp:// for TLS), each with optional ?name=&window=&tps=&prefixes=31;32&system_type=&enquire_link=&submit_timeout=&receipt_ids=same|hex|decimal; unset: no carrier, SMS sends are refused',
+    'SMPP carriers, comma-separated smpp://<system_id>:<password>@<host>:<port> (ssmpp:// for TLS), each with optional ?name=&window=&tps=&sender_tps=&prefixes=31;32&system_type=&enquire_link=&submit_timeout=&receipt_ids=same|hex|decimal; unset: no carrier, SMS sends are refused',
   parse: parseSmppUrl,
 };
 

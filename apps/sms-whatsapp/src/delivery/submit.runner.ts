@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { encodeSms } from '@switchboard/contracts';
+import { encodeSms, measureSms } from '@switchboard/contracts';
 import {
   CommitBatcher,
   completeJobs,
@@ -27,6 +27,7 @@ import { SMS_WHATSAPP_CONFIG } from '../config/sms-whatsapp.config';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
 import { AcceptRepository, optOutError, smsEvent, smsSubjectOf, SUBMIT_QUEUE } from '../messages';
 import type { SmsEventRecord } from '../messages';
+import { SenderPacing } from './sender-pacing';
 import { submitFailure } from './submit-failure';
 import { SubmitRepository } from './submit.repository';
 import type { FailedRecord, SentRecord, SubmitRow } from './submit.repository';
@@ -34,10 +35,23 @@ import type { FailedRecord, SentRecord, SubmitRow } from './submit.repository';
 const BATCH_SIZE = 16;
 const CONCURRENCY = 64;
 const LEASE_MS = 60_000;
+/** A sender's turn this close is waited for in memory; a later one, back in the queue. */
+const PACE_HOLD_MS = 1000;
 
-/** `carrier`: the one a keyword's reply goes back through (its message came in on it). */
-type SubmitJob = Job<{ message_id: string; keyword_reply?: boolean; carrier?: string }>;
+interface SubmitPayload {
+  message_id: string;
+  keyword_reply?: boolean;
+  /** The one a keyword's reply goes back through (its message came in on it). */
+  carrier?: string;
+  /** Its sender's turn (ISO 8601), when it was put back to wait for it. */
+  paced_at?: string;
+  /** How many times it was put back so (claims that were not tries). */
+  paced?: number;
+}
+type SubmitJob = Job<SubmitPayload>;
 type Outcome =
+  /** Its sender's turn is further off than PACE_HOLD_MS: back in the queue until then. */
+  | { job: SubmitJob; pacedUntil: Date }
   | { job: SubmitJob; row: SubmitRow; sent: SubmitOutcome; at: Date }
   | { job: SubmitJob; row: SubmitRow; failed: CarrierSubmitError; at: Date }
   /**
@@ -59,7 +73,9 @@ type Outcome =
  * A message holds one of its carrier's `slots` (as many as that carrier's window) from its
  * submit to the commit of its outcome: at any moment at most a window's worth of messages per
  * carrier are answered and not yet recorded, which bounds what a crash can make the restarted
- * service submit again; and a carrier that is away holds only its own slots.
+ * service submit again; and a carrier that is away holds only its own slots. On a carrier that
+ * caps each sender (`sender_tps`), a message takes a slot only once its sender's turn has come
+ * (`SenderPacing`), so a sender with a backlog does not hold the window from the others.
  */
 @Injectable()
 export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -71,6 +87,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   /** Per carrier, as many as its window: a carrier away holds its own slots, never another's. */
   private readonly slots: Map<string, Semaphore>;
   private readonly recorder = new CommitBatcher<Outcome>((outcomes) => this.record(outcomes));
+  private readonly pacing: SenderPacing;
 
   constructor(
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
@@ -81,13 +98,14 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   ) {
     this.pool = pgPoolOf(dataSource);
     this.autocommit = preparedRunner(this.pool);
-    this.slots = new Map(
-      carriers.binds().map((bind) => [bind.carrier, new Semaphore(bind.window)]),
-    );
+    const binds = carriers.binds();
+    this.slots = new Map(binds.map((bind) => [bind.carrier, new Semaphore(bind.window)]));
+    const senderTps = new Map(binds.map((bind) => [bind.carrier, bind.senderTps]));
+    this.pacing = new SenderPacing((carrier) => senderTps.get(carrier));
   }
 
   onApplicationBootstrap(): void {
-    this.worker = new WorkQueue(this.pool, 'sms_whatsapp').start<SubmitJob['payload']>({
+    this.worker = new WorkQueue(this.pool, 'sms_whatsapp').start<SubmitPayload>({
       queue: SUBMIT_QUEUE,
       concurrency: CONCURRENCY,
       batchSize: BATCH_SIZE,
@@ -130,9 +148,27 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
       const submit = async () => this.recordDurably(await this.submitOne(job, row));
       const carrier = this.carriers.carrierOf(row.to_address, job.payload.carrier);
       const slots = carrier ? this.slots.get(carrier) : undefined;
-      // A message no carrier routes takes no slot: its submit fails at once.
-      return slots ? slots.use(submit) : submit();
+      // A message no carrier routes, or whose sender is gone, takes no slot: it ends at once.
+      if (!carrier || !slots || !row.sender_held) return submit();
+      const wait = this.turnOf(carrier, job, row) - Date.now();
+      if (wait > PACE_HOLD_MS)
+        return this.recorder.add({ job, pacedUntil: new Date(Date.now() + wait) });
+      if (wait <= 0) return slots.use(submit);
+      return new Promise((resolve) => setTimeout(resolve, wait)).then(() => slots.use(submit));
     });
+  }
+
+  /** When the message may go, as its sender's cap on its carrier allows (now: no cap). */
+  private turnOf(carrier: string, job: SubmitJob, row: SubmitRow): number {
+    if (!this.pacing.paces(carrier)) return 0;
+    const { paced_at: turn } = job.payload;
+    const parts = measureSms(row.text).count;
+    return this.pacing.startOf(
+      carrier,
+      row.from_address,
+      parts,
+      turn ? Date.parse(turn) : undefined,
+    );
   }
 
   /**
@@ -207,10 +243,17 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     const failed: FailedRecord[] = [];
     const events: SmsEventRecord[] = [];
     const finished = new Set<SubmitJob>();
-    const retries: Array<{ job: SubmitJob; at: Date }> = [];
+    const retries: Array<{ job: SubmitJob; at: Date; payload?: SubmitPayload }> = [];
     for (const outcome of outcomes) {
       if ('skipped' in outcome) {
         finished.add(outcome.job);
+        continue;
+      }
+      if ('pacedUntil' in outcome) {
+        const { job, pacedUntil } = outcome;
+        const paced = (job.payload.paced ?? 0) + 1;
+        const payload = { ...job.payload, paced_at: pacedUntil.toISOString(), paced };
+        retries.push({ job, at: pacedUntil, payload });
         continue;
       }
       const { job, row, at } = outcome;
@@ -251,7 +294,9 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         finished.add(job);
         continue;
       }
-      const failure = submitFailure(outcome.failed, new Date(row.created_at), at, job.attempts);
+      // Claims that only put the message back for its sender's turn were not tries.
+      const tries = job.attempts - (job.payload.paced ?? 0);
+      const failure = submitFailure(outcome.failed, new Date(row.created_at), at, tries);
       if ('retryInMs' in failure) {
         retries.push({ job, at: new Date(at.getTime() + failure.retryInMs) });
         this.logger.warn(
@@ -301,7 +346,8 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
         tx,
         [...finished].filter((job) => held.has(job)),
       );
-      for (const retry of retries) if (held.has(retry.job)) await retry.job.retryAt(tx, retry.at);
+      for (const retry of retries)
+        if (held.has(retry.job)) await retry.job.retryAt(tx, retry.at, retry.payload);
     });
     if (events.length > 0) wakeRelay(this.pool, 'sms_whatsapp');
   }

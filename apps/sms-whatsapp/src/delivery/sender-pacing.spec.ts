@@ -1,0 +1,36 @@
+import { SenderPacing } from './sender-pacing';
+
+describe(SenderPacing.name, () => {
+  const pacing = () => new SenderPacing((carrier) => (carrier === 'capped' ? 2 : undefined));
+
+  it('hands a capped sender turns 1/sender_tps apart per part, in the order asked', () => {
+    const turns = pacing();
+    expect(turns.startOf('capped', 'Acme', 1, undefined, 1000)).toBe(1000);
+    expect(turns.startOf('capped', 'Acme', 3, undefined, 1000)).toBe(1500);
+    // The three parts before it took three turns.
+    expect(turns.startOf('capped', 'Acme', 1, undefined, 1000)).toBe(3000);
+  });
+
+  it('keeps each sender and carrier apart, and leaves senders of an uncapped carrier alone', () => {
+    const turns = pacing();
+    turns.startOf('capped', 'Acme', 1, undefined, 0);
+    expect(turns.startOf('capped', 'Beta', 1, undefined, 0)).toBe(0);
+    expect(turns.paces('open')).toBe(false);
+    expect(turns.startOf('open', 'Acme', 1, undefined, 0)).toBe(0);
+    expect(turns.startOf('open', 'Acme', 1, undefined, 0)).toBe(0);
+  });
+
+  it('keeps a turn given before, and gives later messages turns after it', () => {
+    const turns = pacing();
+    expect(turns.startOf('capped', 'Acme', 1, 5000, 4990)).toBe(5000);
+    expect(turns.startOf('capped', 'Acme', 1, undefined, 4990)).toBe(5500);
+    // A turn come and gone starts now.
+    expect(turns.startOf('capped', 'Acme', 1, 100, 7000)).toBe(7000);
+  });
+
+  it('starts a sender that was idle at once', () => {
+    const turns = pacing();
+    turns.startOf('capped', 'Acme', 1, undefined, 0);
+    expect(turns.startOf('capped', 'Acme', 1, undefined, 60_000)).toBe(60_000);
+  });
+});

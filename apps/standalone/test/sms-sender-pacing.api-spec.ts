@@ -1,0 +1,72 @@
+import { BirdClient } from '@messagebird/sdk';
+import { call, createWorkspace, startTestSmsc } from '@switchboard/testing';
+import type { TestSmsc } from '@switchboard/testing';
+import { startTestPlatform } from './test-platform';
+import type { TestPlatform } from './test-platform';
+
+/**
+ * A carrier that allows each sender one submit a second (`sender_tps=1`): a sender's backlog
+ * goes out at that pace and in its order, part of it put back in the queue to wait for its
+ * turns, while another sender's message on the same carrier is not held up behind it.
+ */
+describe('SMS senders paced by the carrier cap per sender', () => {
+  let smsc: TestSmsc;
+  let platform: TestPlatform;
+  let bird: BirdClient;
+
+  beforeAll(async () => {
+    smsc = await startTestSmsc({ urlParams: { sender_tps: '1' } });
+    platform = await startTestPlatform({ RATE_LIMITS: 'off', SMPP_URL: smsc.url });
+    const acme = await createWorkspace(platform.base, platform.adminToken, { name: 'Acme' });
+    bird = new BirdClient({ apiKey: acme.api_key.secret, baseUrl: platform.base, maxRetries: 0 });
+    for (const sender of ['Acme', 'AcmeAlerts']) {
+      const registered = await call(
+        platform.base,
+        'POST',
+        `/admin/v1/workspaces/${acme.workspace.id}/sms-senders`,
+        { token: platform.adminToken, body: { sender } },
+      );
+      expect(registered.status).toBe(201);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await smsc?.stop();
+  });
+
+  it('sends a backlog one a second in order, and another sender in between', async () => {
+    const texts = ['first', 'second', 'third', 'fourth'];
+    const batch = await bird.sms.sendBatch({
+      messages: texts.map((text) => ({
+        to: '+31612340001',
+        from: 'Acme',
+        text,
+        category: 'transactional' as const,
+      })),
+    });
+    const other = await bird.sms.send({
+      to: '+31612340002',
+      from: 'AcmeAlerts',
+      text: 'other sender',
+      category: 'transactional',
+    });
+    await smsc.waitFor(5, 20_000);
+    const paced = smsc.submits.filter((submit) => submit.source.addr === 'Acme');
+    expect(paced.map((submit) => submit.text)).toEqual(texts);
+    // Turns 1 s apart; the third and fourth were put back in the queue for theirs.
+    for (let i = 1; i < paced.length; i++)
+      expect(paced[i].receivedAt - paced[i - 1].receivedAt).toBeGreaterThanOrEqual(950);
+    const [alone] = smsc.submits.filter((submit) => submit.source.addr === 'AcmeAlerts');
+    expect(alone.text).toBe('other sender');
+    expect(alone.receivedAt).toBeLessThan(paced[1].receivedAt);
+    for (const id of [...batch.data.map((message) => message.id), other.id]) {
+      let read = await bird.sms.get(id);
+      for (let tries = 0; read.status === 'accepted' && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        read = await bird.sms.get(id);
+      }
+      expect(read.status).toBe('sent');
+    }
+  }, 30_000);
+});
