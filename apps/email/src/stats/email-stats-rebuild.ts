@@ -25,7 +25,7 @@ const TIMELINE = `SELECT id AS event_id, message_id, recipient_id, type, occurre
     detail->>'bounce_type' AS bounce_type, detail->>'bounce_code' AS bounce_code,
     detail->>'feedback_type' AS feedback_type,
     coalesce((detail->>'is_prefetched')::boolean, false) AS prefetched,
-    detail->>'user_agent' AS user_agent
+    detail->>'user_agent' AS user_agent, NULL::text[] AS client
   FROM email.events`;
 
 /**

@@ -41,6 +41,7 @@ describe('foldableEmailEvents', () => {
         feedback_type: null,
         prefetched: false,
         user_agent: null,
+        client: null,
       },
       {
         event_id: 'ev_email.opened',
@@ -53,6 +54,8 @@ describe('foldableEmailEvents', () => {
         feedback_type: null,
         prefetched: true,
         user_agent: 'Mozilla/5.0',
+        // Classified here, by the rules email.mail_client_of renders (a proxy: the client only).
+        client: ['Apple Mail', null, null],
       },
     ]);
   });

@@ -7,6 +7,7 @@ import type { OutboxEvent } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { EMAIL_CONFIG } from '../config/email.config';
 import type { EmailConfig } from '../config/email.config';
+import { mailClientOf } from '../tracking/mail-clients';
 import { EMAIL_STATS_EVENT_TYPES, foldEmailEvents } from './email-stats-fold';
 import type { FoldableEmailEvent } from './email-stats-fold';
 
@@ -34,9 +35,26 @@ export function foldableEmailEvents(events: readonly OutboxEvent[]): FoldableEma
         feedback_type: text(data.feedback_type),
         prefetched: data.is_prefetched === true,
         user_agent: text(data.user_agent),
+        client: ENGAGEMENT.has(event.type) ? clientOf(text(data.user_agent)) : null,
       },
     ];
   });
+}
+
+const ENGAGEMENT: ReadonlySet<string> = new Set(['email.opened', 'email.clicked']);
+/** Openers' user agents repeat (a few clients and proxies make most opens): each classified once. */
+const clients = new Map<string, FoldableEmailEvent['client']>();
+const CLIENTS_KEPT = 1000;
+
+function clientOf(agent: string | null): FoldableEmailEvent['client'] {
+  const key = agent ?? '';
+  let client = clients.get(key);
+  if (client) return client;
+  const { email_client, os, device_type } = mailClientOf(agent);
+  client = [email_client, os, device_type];
+  if (clients.size >= CLIENTS_KEPT) clients.clear();
+  clients.set(key, client);
+  return client;
 }
 
 /**
