@@ -164,6 +164,17 @@ describe('lookup', () => {
       });
     });
 
+    it('takes a local part beyond ASCII (RFC 6531) as well formed, and risky', async () => {
+      const answer = await bird.lookup.email({ email: 'δοκιμή@acme.test' });
+      expect(answer).toEqual({
+        email: 'δοκιμή@acme.test',
+        valid: true,
+        result: 'risky',
+        delivery_confidence: 45,
+        flags: [],
+      });
+    });
+
     it.each([
       ['someone@nullmx.test', 'a null MX'],
       ['someone@nowhere.test', 'NXDOMAIN'],

@@ -41,6 +41,22 @@ describe(emailAnswer.name, () => {
     `a@${Array.from({ length: 8 }, () => `${'ü'.repeat(25)}x`).join('.')}.de`,
   ])('reads %j as malformed', (email) => expect(parseEmailAddress(email)).toBeUndefined());
 
+  it('reads RFC 6531 local parts beyond ASCII, by octets, and no invisible or control ones', () => {
+    expect(parseEmailAddress('δοκιμή@example.com')).toEqual({
+      local: 'δοκιμή',
+      domain: 'example.com',
+    });
+    expect(parseEmailAddress('用户@例子.广告')).toEqual({
+      local: '用户',
+      domain: 'xn--fsqu00a.xn--4rr70v',
+    });
+    expect(parseEmailAddress('😀.x@x.com')?.local).toBe('😀.x');
+    // 64 octets at most: 32 two-octet letters, not 33.
+    expect(parseEmailAddress(`${'ü'.repeat(32)}@x.com`)).toBeDefined();
+    for (const local of ['ü'.repeat(33), 'ann\u200b', 'a\u00a0b', 'a\u0085', '\ud800', 'a\ue000'])
+      expect(parseEmailAddress(`${local}@x.com`)).toBeUndefined();
+  });
+
   it('looks an internationalized domain up in its ASCII form', () => {
     expect(parseEmailAddress('jan@Müller.de')?.domain).toBe('xn--mller-kva.de');
     expect(parseEmailAddress('jan@bad domain.de')).toBeUndefined();
@@ -103,6 +119,12 @@ describe(emailAnswer.name, () => {
       result: 'neutral',
       delivery_confidence: 40,
       flags: [],
+    });
+    // Every server on the way must speak SMTPUTF8.
+    expect(emailAnswer('δοκιμή@x.com', parts('δοκιμή@x.com'), 'accepts')).toMatchObject({
+      valid: true,
+      result: 'risky',
+      delivery_confidence: 45,
     });
     expect(emailAnswer('info@gmail.com', parts('info@gmail.com'), 'accepts')).toMatchObject({
       valid: true,

@@ -5,6 +5,7 @@ import {
   isRoleMailbox,
   suggestedDomain,
 } from './email-address-lists';
+import { isInternationalLocalPart } from './email-address';
 import type { EmailParts } from './email-address';
 import type { MailHostsVerdict } from './mail-hosts';
 
@@ -40,7 +41,8 @@ export function malformedAnswer(email: string): EmailLookup {
  * or block probes), so a domain that accepts mail gives `neutral`, never `valid`: the address
  * could not be confirmed either way. Role and disposable addresses are `risky`; a likely
  * misspelling is `typo` (see `suggestedDomain` for when the domain's hosts count), since the
- * suggestion is what to act on.
+ * suggestion is what to act on. A local part beyond ASCII (RFC 6531) is `risky` too: every
+ * server on the way, the sender's included, must speak SMTPUTF8, and many do not.
  */
 export function emailAnswer(
   email: string,
@@ -63,6 +65,8 @@ export function emailAnswer(
   }
   if (hosts === 'unknown') return { ...base, result: 'neutral', delivery_confidence: 40 };
   if (flags.includes('disposable')) return { ...base, result: 'risky', delivery_confidence: 25 };
+  if (isInternationalLocalPart(parts.local))
+    return { ...base, result: 'risky', delivery_confidence: 45 };
   if (flags.includes('role')) return { ...base, result: 'risky', delivery_confidence: 55 };
   return { ...base, result: 'neutral', delivery_confidence: 75 };
 }
