@@ -7,7 +7,7 @@ import { gsmSubmission } from '../../test/carrier-rig';
 import { CarrierSubmitError } from './sms-carrier';
 import * as smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
-import { sendGathered, SmppBind } from './smpp-bind';
+import { reconnectDelayMs, sendGathered, SmppBind } from './smpp-bind';
 import { SmppCarriers } from './smpp.carriers';
 import { parseSmppUrl } from './smpp-url';
 
@@ -240,6 +240,19 @@ describe(SmppBind.name, () => {
       code: 'provider_unavailable',
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe(reconnectDelayMs.name, () => {
+  it('doubles to reconnectMaxMs, and to five minutes once the credentials were refused', () => {
+    const tuning = { reconnectBaseMs: 500, reconnectMaxMs: 30_000 };
+    const delays = (refused: boolean) =>
+      Array.from({ length: 12 }, (_, attempt) => reconnectDelayMs(attempt, refused, tuning));
+    expect(delays(false).slice(0, 4)).toEqual([500, 1000, 2000, 4000]);
+    expect(Math.max(...delays(false))).toBe(30_000);
+    expect(delays(true).slice(0, 4)).toEqual([500, 1000, 2000, 4000]);
+    expect(Math.max(...delays(true))).toBe(300_000);
+    expect(reconnectDelayMs(1000, true, {})).toBe(300_000);
   });
 });
 

@@ -251,16 +251,26 @@ export class SmppBind {
     this.session = null;
     this.queue.failInFlight('connection lost before submit_sm_resp');
     if (this.closing) return;
-    const base = this.tuning.reconnectBaseMs ?? 500;
-    // Credentials the carrier refused stay wrong until someone changes them: trying every 30 s
-    // would only risk locking the account.
-    const cap = this.credentialsRefused
-      ? CREDENTIALS_RETRY_MS
-      : (this.tuning.reconnectMaxMs ?? 30_000);
-    const delay = Math.min(cap, base * 2 ** Math.min(this.attempts++, 16));
+    const delay = reconnectDelayMs(this.attempts++, this.credentialsRefused, this.tuning);
     const jittered = Math.round(delay / 2 + Math.random() * (delay / 2));
     if (wasBound) this.logger.warn(`connection lost; reconnecting in ${jittered} ms`);
     this.reconnect = setTimeout(() => this.connect(), jittered);
     this.reconnect.unref();
   }
+}
+
+/**
+ * The wait before reconnection attempt `attempt` (0 first), before its jitter: doubling from
+ * `reconnectBaseMs` to `reconnectMaxMs`, or to five minutes after a refusal of the credentials,
+ * which stay wrong until someone changes them: trying every 30 s would only risk locking the
+ * account.
+ */
+export function reconnectDelayMs(
+  attempt: number,
+  credentialsRefused: boolean,
+  tuning: Pick<SmppBindTuning, 'reconnectBaseMs' | 'reconnectMaxMs'>,
+): number {
+  const base = tuning.reconnectBaseMs ?? 500;
+  const cap = credentialsRefused ? CREDENTIALS_RETRY_MS : (tuning.reconnectMaxMs ?? 30_000);
+  return Math.min(cap, base * 2 ** Math.min(attempt, 16));
 }
