@@ -921,3 +921,62 @@ describe('email broadcasts partly covered by the send allowance', () => {
     expect(members()).toHaveLength(1000);
   }, 120_000);
 });
+
+/** Two broadcasts of one workspace sent at once, with room for one of them. */
+describe('email broadcasts sent at once under one send allowance', () => {
+  let started: AllowancePlatform;
+  let sink: SmtpSink;
+  let bird: BirdClient;
+  const domain = 'twice.acme.test';
+
+  beforeAll(async () => {
+    started = await startAllowancePlatform(domain, { EMAIL_DAILY_LIMIT: '1500' });
+    ({ sink, bird } = started);
+  }, 60_000);
+
+  afterAll(() => started?.stop());
+
+  it('lets their pages together send no more than the allowance', async () => {
+    const template = await publishTemplate(bird, {
+      slug: 'twice',
+      subject: 'News',
+      html: '<p>News</p>',
+      text: 'News',
+    });
+    const drafts = [];
+    for (const name of ['first', 'second']) {
+      const audience = await bird.audiences.create({ name });
+      await bird.contacts.batch({
+        audience_ids: [audience.id],
+        contacts: Array.from({ length: 1000 }, (_, n) => ({ email: `${name}-${n}@example.com` })),
+      });
+      drafts.push(
+        await bird.broadcasts.create({
+          from: `news@${domain}`,
+          audience_id: audience.id,
+          template: { id: template.templateId },
+        }),
+      );
+    }
+    // Each alone fits (1,000 of 1,500); their pages are checked one at a time.
+    await Promise.all(drafts.map((draft) => bird.broadcasts.send(draft.id)));
+    const ended = await Promise.all(
+      drafts.map((draft) =>
+        eventually(
+          () => bird.broadcasts.get(draft.id),
+          (broadcast) => broadcast.status === 'sent' || broadcast.status === 'failed',
+        ),
+      ),
+    );
+    expect(ended.map((broadcast) => broadcast.status).sort()).toEqual(['failed', 'sent']);
+    expect(ended.find((broadcast) => broadcast.status === 'failed')).toMatchObject({
+      failure_reason: 'quota_exceeded',
+    });
+    await eventually(
+      () => Promise.resolve(sink.messages.length),
+      (count) => count >= 1000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sink.messages).toHaveLength(1000);
+  }, 120_000);
+});
