@@ -59,6 +59,13 @@ describe('foldableEmailEvents', () => {
       },
     ]);
   });
+
+  it('leaves a user agent longer than 512 characters to the fold to classify', () => {
+    const [open] = foldableEmailEvents([
+      event('email.opened', { email_id: 'em_1', user_agent: 'iPhone'.repeat(100) }),
+    ]);
+    expect(open.client).toBeNull();
+  });
 });
 
 describe('emailFoldStatement', () => {
