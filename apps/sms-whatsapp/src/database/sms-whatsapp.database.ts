@@ -15,6 +15,7 @@ import { SmsAwaitingReceipt1765000000100 } from './migrations/1765000000100-sms-
 import { SmsRedactedText1765000000200 } from './migrations/1765000000200-sms-redacted-text';
 import { SmsMessagesCreatedIndex1765000000300 } from './migrations/1765000000300-sms-messages-created-index';
 import { SmsInboundParts1765000000400 } from './migrations/1765000000400-sms-inbound-parts';
+import { SmsSystemSendKeyUnique1765000000500 } from './migrations/1765000000500-sms-system-send-key-unique';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -38,6 +39,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       SmsRedactedText1765000000200,
       SmsMessagesCreatedIndex1765000000300,
       SmsInboundParts1765000000400,
+      SmsSystemSendKeyUnique1765000000500,
     ],
   };
 }

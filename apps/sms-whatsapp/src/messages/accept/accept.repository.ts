@@ -56,13 +56,12 @@ export class AcceptRepository {
     );
   }
 
-  /** The message a system send with `key` stored, if any (the partial index on keyed rows). */
+  /** The message a system send with `key` stored, if any (the unique index on keyed rows). */
   async byKey(workspaceId: string, key: string): Promise<SmsMessageRow | undefined> {
     const rows = rowsOf<SmsMessageRow>(
       await this.reads.query(
         `SELECT ${MESSAGE_COLUMNS} FROM sms_whatsapp.sms_messages
-         WHERE workspace_id = $1 AND idempotency_key = $2 AND idempotency_key IS NOT NULL
-         LIMIT 1`,
+         WHERE workspace_id = $1 AND system_send_key = $2`,
         [workspaceId, key],
       ),
     );
@@ -166,19 +165,19 @@ export class AcceptRepository {
          INSERT INTO sms_whatsapp.sms_messages (id, workspace_id, direction, status, from_address,
            to_address, country_code, category, text, segments, encoding, characters,
            smart_encoding, tags, metadata, template_id, template_language, carrier,
-           last_error_code, last_error_description, last_error_at, idempotency_key, created_at,
-           status_at, redacted_text)
+           last_error_code, last_error_description, last_error_at, idempotency_key,
+           system_send_key, created_at, status_at, redacted_text)
          SELECT id, workspace_id, direction, status, from_address, to_address, country_code,
            category, text, segments, encoding, characters, smart_encoding, tags, metadata,
            template_id, template_language, carrier, last_error_code, last_error_description,
-           last_error_at, idempotency_key, created_at, status_at, redacted_text
+           last_error_at, idempotency_key, system_send_key, created_at, status_at, redacted_text
          FROM jsonb_to_recordset($1::jsonb) AS x(id text, workspace_id text, direction text,
            status text, from_address text, to_address text, country_code text, category text,
            text text, segments int, encoding text, characters int, smart_encoding boolean,
            tags jsonb, metadata jsonb, template_id text, template_language text, carrier text,
            last_error_code text, last_error_description text, last_error_at timestamptz,
-           idempotency_key text, created_at timestamptz, status_at timestamptz,
-           redacted_text text)
+           idempotency_key text, system_send_key text, created_at timestamptz,
+           status_at timestamptz, redacted_text text)
        ), ${eventInserts('$2', '$3')}, j AS (
          INSERT INTO sms_whatsapp.jobs (queue, payload)
          SELECT $4, jsonb_strip_nulls(jsonb_build_object('message_id', id,

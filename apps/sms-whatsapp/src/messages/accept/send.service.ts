@@ -9,7 +9,12 @@ import type {
   SystemSmsSendRequest,
 } from '@switchboard/contracts';
 import { CommitBatcher, writeTogetherOrAlone } from '@switchboard/background';
-import { idempotencyScope, idempotentWrite, storedReply } from '@switchboard/persistence';
+import {
+  idempotencyScope,
+  idempotentWrite,
+  isUniqueViolation,
+  storedReply,
+} from '@switchboard/persistence';
 import { AppError, SealedBox, workspaceOf } from '@switchboard/platform';
 import { DataSource } from 'typeorm';
 import { SMS_WHATSAPP_CONFIG } from '../../config/sms-whatsapp.config';
@@ -76,8 +81,8 @@ export class SendService {
    */
   async sendSystem(context: RequestContext, input: SystemSmsSendRequest): Promise<SmsMessage> {
     if (!input.dedupe_key) return this.sendSystemOnce(context, input);
-    // The same key asked again while its first send is being stored joins it: the stored
-    // message is looked up before the insert, so two at once would both insert.
+    // The same key asked again while its first send is being stored joins it here; on another
+    // replica, its insert meets the unique key and answers the message stored.
     const key = `${workspaceOf(context)} ${input.dedupe_key}`;
     const running = this.keyedSends.get(key);
     if (running) return running;
@@ -98,13 +103,22 @@ export class SendService {
       const stored = await this.repository.byKey(workspaceOf(context), input.dedupe_key);
       if (stored) return toMessageDto(stored);
     }
-    const [message] = await this.accept(
-      context,
-      [{ ...result.value, from: input.from }],
-      '',
-      input.dedupe_key,
-    );
-    return message;
+    try {
+      const [message] = await this.accept(
+        context,
+        [{ ...result.value, from: input.from }],
+        '',
+        input.dedupe_key,
+      );
+      return message;
+    } catch (err) {
+      const stored =
+        input.dedupe_key && isUniqueViolation(err)
+          ? await this.repository.byKey(workspaceOf(context), input.dedupe_key)
+          : undefined;
+      if (stored) return toMessageDto(stored);
+      throw err;
+    }
   }
 
   /** Up to 100 sends, all checked before any is stored: one problem refuses the batch. */
@@ -214,7 +228,7 @@ export class SendService {
     sends.forEach((send, index) => {
       send.draft = draftOutbound(send.workspaceId, send.sms, now, {
         suppressed: optOuts.get(index) ?? false,
-        idempotencyKey: send.dedupeKey,
+        systemSendKey: send.dedupeKey,
       });
     });
     const drafts = sends.map((send) => send.draft as SmsDraft);

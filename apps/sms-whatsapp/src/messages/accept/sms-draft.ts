@@ -34,6 +34,8 @@ export interface SmsDraft {
     template_id: string | null;
     template_language: string | null;
     idempotency_key: string | null;
+    /** Another service's key for its system send: one message per key and workspace. */
+    system_send_key: string | null;
     status_at: Date;
     /** Replaces `text` once the message is handed over or refused (sensitive values out). */
     redacted_text: string | null;
@@ -85,6 +87,8 @@ export function draftOutbound(
   options: {
     suppressed: boolean | 'suppression' | 'preference';
     idempotencyKey?: string;
+    /** Another service's key for a system send (`dedupe_key`), unique per workspace. */
+    systemSendKey?: string;
     /** A keyword's reply (a STOP's confirmation): its submit skips the opt-out check too. */
     keywordReply?: boolean;
   },
@@ -131,6 +135,7 @@ export function draftOutbound(
     last_error_carrier_code: null,
     last_error_at: error ? now : null,
     idempotency_key: options.idempotencyKey ?? null,
+    system_send_key: options.systemSendKey ?? null,
     created_at: now,
     sent_at: null,
     delivered_at: null,
@@ -198,6 +203,7 @@ export function draftInbound(
     last_error_carrier_code: null,
     last_error_at: null,
     idempotency_key: null,
+    system_send_key: null,
     created_at: at,
     sent_at: null,
     delivered_at: null,
