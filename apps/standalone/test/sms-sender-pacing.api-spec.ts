@@ -45,6 +45,17 @@ describe('SMS senders paced by the carrier cap per sender', () => {
         category: 'transactional' as const,
       })),
     });
+    // Turns at 0, 1, 2 and 3 s: the last two are more than a second away, back in the queue.
+    const putBack = new Set<string>();
+    const watching = (async () => {
+      for (let n = 0; n < 40 && putBack.size < 2; n++) {
+        const { rows } = await platform.db.query<{ id: string }>(
+          `SELECT payload->>'message_id' AS id FROM sms_whatsapp.jobs WHERE payload ? 'paced_at'`,
+        );
+        for (const row of rows) putBack.add(row.id);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
     const other = await bird.sms.send({
       to: '+31612340002',
       from: 'AcmeAlerts',
@@ -52,6 +63,13 @@ describe('SMS senders paced by the carrier cap per sender', () => {
       category: 'transactional',
     });
     await smsc.waitFor(5, 20_000);
+    await watching;
+    expect([...putBack].sort()).toEqual(
+      batch.data
+        .slice(2)
+        .map((message) => message.id)
+        .sort(),
+    );
     const paced = smsc.submits.filter((submit) => submit.source.addr === 'Acme');
     expect(paced.map((submit) => submit.text)).toEqual(texts);
     // Turns 1 s apart; the third and fourth were put back in the queue for theirs.

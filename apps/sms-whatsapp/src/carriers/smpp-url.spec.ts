@@ -7,7 +7,7 @@ describe(parseSmppUrl.name, () => {
   it('reads carriers with percent-decoded credentials, defaults and parameters', () => {
     const [first, second] = parseSmppUrl(
       'smpp://bird%40x:p%3Ass@smsc.example.net:2776?window=5&tps=40&prefixes=31;32&prefixes=%2B49,' +
-        'ssmpp://other:pw@[::1]?name=backup&sender_tps=3&system_type=VMA&enquire_link=10&submit_timeout=5&receipt_ids=decimal',
+        'ssmpp://other:pw@[::1]?name=backup&sender_tps=0.5&system_type=VMA&enquire_link=10&submit_timeout=5&receipt_ids=decimal',
     );
     expect(first).toEqual({
       name: 'smsc.example.net:2776',
@@ -32,7 +32,7 @@ describe(parseSmppUrl.name, () => {
       systemType: 'VMA',
       window: 10,
       tps: 100,
-      senderTps: 3,
+      senderTps: 0.5,
       prefixes: [],
       enquireLinkSeconds: 10,
       submitTimeoutSeconds: 5,
@@ -45,7 +45,8 @@ describe(parseSmppUrl.name, () => {
     ['smpp://h:2775', /system_id/],
     ['smpp://a:b@h:2775?tps=0', /tps="0"/],
     ['smpp://a:b@h:2775?window=ten', /window/],
-    ['smpp://a:b@h:2775?sender_tps=0.5', /sender_tps="0.5"/],
+    ['smpp://a:b@h:2775?sender_tps=0', /sender_tps="0"/],
+    ['smpp://a:b@h:2775?sender_tps=1e3', /sender_tps="1e3"/],
     ['smpp://a:b@h:2775?colour=red', /unknown parameter "colour"/],
     ['smpp://a:b@h:2775?prefixes=3x', /bad prefix "3x"/],
     ['smpp://a:b@h:1,smpp://a:b@h:1', /twice/],

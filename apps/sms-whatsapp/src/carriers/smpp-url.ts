@@ -50,6 +50,14 @@ function integer(params: URLSearchParams, key: string, fallback: number, max: nu
   return Number(raw);
 }
 
+/** `sender_tps`: a decimal, so that replicas can share a cap of 1 a second (0.5 each). */
+function rate(raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < 0.01 || value > 100_000)
+    throw new Error(`has sender_tps=${JSON.stringify(raw)}: must be a number from 0.01 to 100000`);
+  return value;
+}
+
 function decoded(raw: string, what: string): string {
   try {
     return decodeURIComponent(raw);
@@ -104,7 +112,7 @@ function carrier(entry: string): SmppCarrierConfig {
     systemType,
     window: integer(params, 'window', 10, 1000),
     tps: integer(params, 'tps', 100, 100_000),
-    ...(params.has('sender_tps') ? { senderTps: integer(params, 'sender_tps', 1, 100_000) } : {}),
+    ...(params.has('sender_tps') ? { senderTps: rate(params.get('sender_tps') as string) } : {}),
     prefixes,
     enquireLinkSeconds: integer(params, 'enquire_link', 30, 3600),
     submitTimeoutSeconds: integer(params, 'submit_timeout', 30, 600),

@@ -149,6 +149,7 @@ export class SubmitQueue {
   private nextSendable(): { at: number; sender?: TokenBucket } | number {
     const perSender = this.options.senderTps;
     if (!perSender) return { at: 0 };
+    if (this.senderBuckets.size > 1000) this.forgetIdleSenders();
     let soonest = Infinity;
     const waiting = new Set<string>();
     for (let at = 0; at < this.queue.length; at++) {
@@ -162,6 +163,13 @@ export class SubmitQueue {
       soonest = Math.min(soonest, wait);
     }
     return soonest;
+  }
+
+  /** A sender idle for a second is as if new: its bucket goes. */
+  private forgetIdleSenders(): void {
+    const now = Date.now();
+    for (const [source, bucket] of this.senderBuckets)
+      if (bucket.idle(now)) this.senderBuckets.delete(source);
   }
 
   private answered(entry: QueuedSubmit, pdu: PDU): void {

@@ -37,6 +37,14 @@ describe(TokenBucket.name, () => {
     expect(bucket.take(500)).toBe(0);
   });
 
+  it('is idle once full again and a second has passed since its last token', () => {
+    const bucket = new TokenBucket(2);
+    expect(bucket.idle(0)).toBe(true);
+    bucket.take(0);
+    expect(bucket.idle(500)).toBe(false);
+    expect(bucket.idle(1000)).toBe(true);
+  });
+
   it('answers how long until the next token when there is none', () => {
     const bucket = new TokenBucket(10, 1);
     expect(bucket.take(0)).toBe(0);

@@ -11,6 +11,7 @@ export class TokenBucket {
   /** When the last `perSecond` tokens were taken: a ring, its oldest entry at `oldest`. */
   private readonly taken: number[] = [];
   private oldest = 0;
+  private lastTaken = -Infinity;
   private readonly perSecond: number;
 
   constructor(
@@ -26,12 +27,18 @@ export class TokenBucket {
     const wait = this.wait(now);
     if (wait > 0) return wait;
     this.tokens -= 1;
+    this.lastTaken = now;
     if (this.taken.length < this.perSecond) this.taken.push(now);
     else {
       this.taken[this.oldest] = now;
       this.oldest = (this.oldest + 1) % this.perSecond;
     }
     return 0;
+  }
+
+  /** Whether it is as if new: full again, nothing taken in the last second. */
+  idle(now = Date.now()): boolean {
+    return now - this.lastTaken >= 1000 && this.wait(now) === 0 && this.tokens >= this.burst;
   }
 
   /** The ms until a token can be taken (0: now), taking none. */

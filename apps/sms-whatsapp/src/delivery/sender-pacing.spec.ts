@@ -33,4 +33,22 @@ describe(SenderPacing.name, () => {
     turns.startOf('capped', 'Acme', 1, undefined, 0);
     expect(turns.startOf('capped', 'Acme', 1, undefined, 60_000)).toBe(60_000);
   });
+
+  it('gives each sender of a capped carrier a tenth of a second of places at once, at least one', async () => {
+    const turns = new SenderPacing((carrier) => ({ slow: 1, fast: 50 })[carrier]);
+    const most = async (carrier: string) => {
+      let running = 0;
+      let peak = 0;
+      const task = async () => {
+        peak = Math.max(peak, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+      };
+      await Promise.all(Array.from({ length: 8 }, () => turns.withPlace(carrier, 'Acme', task)));
+      return peak;
+    };
+    expect(await most('slow')).toBe(1);
+    expect(await most('fast')).toBe(5);
+    expect(await most('open')).toBe(8);
+  });
 });

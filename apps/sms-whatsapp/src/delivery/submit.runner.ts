@@ -88,6 +88,9 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly slots: Map<string, Semaphore>;
   private readonly recorder = new CommitBatcher<Outcome>((outcomes) => this.record(outcomes));
   private readonly pacing: SenderPacing;
+  private readonly anyPaced: boolean;
+  /** Settles once the latest batch has taken its senders' turns (`turnsInOrder`). */
+  private lastTurns: Promise<void> = Promise.resolve();
 
   constructor(
     @InjectDataSource('sms_whatsapp') dataSource: DataSource,
@@ -102,6 +105,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
     this.slots = new Map(binds.map((bind) => [bind.carrier, new Semaphore(bind.window)]));
     const senderTps = new Map(binds.map((bind) => [bind.carrier, bind.senderTps]));
     this.pacing = new SenderPacing((carrier) => senderTps.get(carrier));
+    this.anyPaced = binds.some((bind) => bind.senderTps);
   }
 
   onApplicationBootstrap(): void {
@@ -120,47 +124,82 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async submit(jobs: SubmitJob[]): Promise<void> {
-    const rows = new Map(
-      (
-        await this.repository.messages(
-          this.autocommit,
-          jobs.map((job) => job.payload.message_id),
-        )
-      ).map((row) => [row.id, row]),
-    );
-    const replies = new Set(
-      jobs.filter((job) => job.payload.keyword_reply).map((job) => job.payload.message_id),
-    );
-    const optedOut = await this.optedOut([...rows.values()].filter((row) => !replies.has(row.id)));
-    await forEachJob(jobs, (job) => {
-      const row = rows.get(job.payload.message_id);
-      if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
-      const stop = optedOut.get(row.id);
-      if (stop) {
-        const at = new Date();
-        const rejected = optOutError(
-          { to: row.to_address, from: row.from_address, category: row.category },
-          stop,
-          at,
-        );
-        return this.recorder.add({ job, row, rejected, at });
-      }
-      const submit = async () => this.recordDurably(await this.submitOne(job, row));
-      const carrier = this.carriers.carrierOf(row.to_address, job.payload.carrier);
-      const slots = carrier ? this.slots.get(carrier) : undefined;
-      // A message no carrier routes, or whose sender is gone, takes no slot: it ends at once.
-      if (!carrier || !slots || !row.sender_held) return submit();
-      const wait = this.turnOf(carrier, job, row) - Date.now();
-      if (wait > PACE_HOLD_MS)
-        return this.recorder.add({ job, pacedUntil: new Date(Date.now() + wait) });
-      if (wait <= 0) return slots.use(submit);
-      return new Promise((resolve) => setTimeout(resolve, wait)).then(() => slots.use(submit));
-    });
+    // Batches of one claim run at once; their senders' turns go out in the claim's order.
+    const turns = this.turnsInOrder();
+    try {
+      const rows = new Map(
+        (
+          await this.repository.messages(
+            this.autocommit,
+            jobs.map((job) => job.payload.message_id),
+          )
+        ).map((row) => [row.id, row]),
+      );
+      const replies = new Set(
+        jobs.filter((job) => job.payload.keyword_reply).map((job) => job.payload.message_id),
+      );
+      const optedOut = await this.optedOut(
+        [...rows.values()].filter((row) => !replies.has(row.id)),
+      );
+      await turns.ready;
+      const submitted = forEachJob(jobs, (job) => {
+        const row = rows.get(job.payload.message_id);
+        if (row?.status !== 'accepted') return this.recorder.add({ job, skipped: true });
+        const stop = optedOut.get(row.id);
+        if (stop) {
+          const at = new Date();
+          const rejected = optOutError(
+            { to: row.to_address, from: row.from_address, category: row.category },
+            stop,
+            at,
+          );
+          return this.recorder.add({ job, row, rejected, at });
+        }
+        return this.submitInTurn(job, row);
+      });
+      turns.taken();
+      await submitted;
+    } finally {
+      turns.taken();
+    }
   }
 
-  /** When the message may go, as its sender's cap on its carrier allows (now: no cap). */
+  /**
+   * Submits through the message's carrier: once its sender's turn has come and it has a place of
+   * its own there (a carrier with `sender_tps`), then a slot of the carrier's window. A turn more
+   * than PACE_HOLD_MS away puts the message back in the queue, once: a message already put back
+   * waits for what is left of its turn (the database's clock ahead of this one).
+   */
+  private submitInTurn(job: SubmitJob, row: SubmitRow): Promise<void> {
+    const submit = async () => this.recordDurably(await this.submitOne(job, row));
+    const carrier = this.carriers.carrierOf(row.to_address, job.payload.carrier);
+    const slots = carrier ? this.slots.get(carrier) : undefined;
+    // A message no carrier routes, or whose sender is gone, takes no slot: it ends at once.
+    if (!carrier || !slots || !row.sender_held) return submit();
+    if (!this.pacing.paces(carrier)) return slots.use(submit);
+    const wait = this.turnOf(carrier, job, row) - Date.now();
+    if (wait > PACE_HOLD_MS && !job.payload.paced_at)
+      return this.recorder.add({ job, pacedUntil: new Date(Date.now() + wait) });
+    const go = () => this.pacing.withPlace(carrier, row.from_address, () => slots.use(submit));
+    if (wait <= 0) return go();
+    return new Promise((resolve) => setTimeout(resolve, wait)).then(go);
+  }
+
+  /** A place in the order of turns: `ready` once the batches before have taken theirs. */
+  private turnsInOrder(): { ready: Promise<void>; taken: () => void } {
+    if (!this.anyPaced) return { ready: Promise.resolve(), taken: () => undefined };
+    const ready = this.lastTurns;
+    let taken = () => undefined as void;
+    this.lastTurns = new Promise<void>((resolve) => (taken = resolve));
+    return { ready, taken };
+  }
+
+  /**
+   * When the message may go, as its sender's cap on its carrier allows. A message tried again
+   * after a failure keeps its turn, now past: it goes at once, ahead of later turns, and the
+   * bind's own cap spaces it from them.
+   */
   private turnOf(carrier: string, job: SubmitJob, row: SubmitRow): number {
-    if (!this.pacing.paces(carrier)) return 0;
     const { paced_at: turn } = job.payload;
     const parts = measureSms(row.text).count;
     return this.pacing.startOf(
