@@ -53,8 +53,20 @@ describe(emailAnswer.name, () => {
     expect(parseEmailAddress('😀.x@x.com')?.local).toBe('😀.x');
     // 64 octets at most: 32 two-octet letters, not 33.
     expect(parseEmailAddress(`${'ü'.repeat(32)}@x.com`)).toBeDefined();
+    // Composed before it is measured: 32 e-acutes are 64 octets written either way.
+    expect(parseEmailAddress(`${'e\u0301'.repeat(32)}@x.com`)).toBeDefined();
+    const invisible = ['ann\u3164', 'a\uffa0', 'a\u2800', 'ann\u034f', 'ann\ufe0f', 'a\u17b4'];
+    const marks = ['\u0301abc', 'a.\u0301', '\u0301'];
     for (const local of ['ü'.repeat(33), 'ann\u200b', 'a\u00a0b', 'a\u0085', '\ud800', 'a\ue000'])
       expect(parseEmailAddress(`${local}@x.com`)).toBeUndefined();
+    for (const local of [...invisible, ...marks])
+      expect(parseEmailAddress(`${local}@x.com`)).toBeUndefined();
+    // The whole path is 254 octets at most: 64 for the local part leave 189 for the domain.
+    const domain = (length: number) =>
+      `${'d'.repeat(length - 187)}${`.${'d'.repeat(60)}`.repeat(3)}.com`;
+    expect(parseEmailAddress(`${'ü'.repeat(32)}@${domain(189)}`)).toBeDefined();
+    expect(parseEmailAddress(`${'ü'.repeat(32)}@${domain(190)}`)).toBeUndefined();
+    expect(parseEmailAddress(`${'ü'.repeat(31)}@${domain(190)}`)).toBeDefined();
   });
 
   it('looks an internationalized domain up in its ASCII form', () => {
