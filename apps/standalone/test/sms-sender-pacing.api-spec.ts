@@ -87,4 +87,34 @@ describe('SMS senders paced by the carrier cap per sender', () => {
       expect(read.status).toBe('sent');
     }
   }, 30_000);
+
+  it("sends a passcode ahead of its sender's backlog, still at the sender's cap", async () => {
+    const before = smsc.submits.length;
+    await bird.sms.sendBatch({
+      messages: ['later one', 'later two', 'later three'].map((text) => ({
+        to: '+31612340003',
+        from: 'Acme',
+        text,
+        category: 'marketing' as const,
+      })),
+    });
+    await bird.sms.send({
+      to: '+31612340004',
+      from: 'Acme',
+      text: 'Your code is 123456',
+      category: 'authentication',
+    });
+    await smsc.waitFor(() => smsc.submits.length >= before + 4, 20_000);
+    const sent = smsc.submits.slice(before);
+    const texts = sent.map((submit) => submit.text);
+    expect(texts.filter((text) => text.startsWith('later'))).toEqual([
+      'later one',
+      'later two',
+      'later three',
+    ]);
+    // Sent after the backlog, it went before the backlog's second (or even its first).
+    expect(texts.indexOf('Your code is 123456')).toBeLessThan(texts.indexOf('later two'));
+    for (let i = 1; i < sent.length; i++)
+      expect(sent[i].receivedAt - sent[i - 1].receivedAt).toBeGreaterThanOrEqual(950);
+  }, 30_000);
 });

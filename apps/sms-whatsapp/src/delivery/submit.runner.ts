@@ -197,16 +197,18 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   /**
    * When the message may go, as its sender's cap on its carrier allows. A message tried again
    * after a failure keeps its turn, now past: it goes at once, ahead of later turns, and the
-   * bind's own cap spaces it from them.
+   * bind's own cap spaces it from them. So does a message that cannot wait behind a backlog: a
+   * keyword's reply (a STOP's confirmation is due within minutes) or a one-time passcode.
    */
   private turnOf(carrier: string, job: SubmitJob, row: SubmitRow): number {
+    const urgent = job.payload.keyword_reply === true || row.category === 'authentication';
     const { paced_at: turn } = job.payload;
     const parts = measureSms(row.text).count;
     return this.pacing.startOf(
       carrier,
       row.from_address,
       parts,
-      turn ? Date.parse(turn) : undefined,
+      urgent ? Date.now() : turn ? Date.parse(turn) : undefined,
     );
   }
 
