@@ -588,6 +588,20 @@ describe('email broadcasts through the gateway', () => {
       });
       const refused = await rejects(bird.broadcasts.send(draft.id));
       expect(refused).toMatchObject({ statusCode: 422, code: 'E01137' });
+      // Scheduled too, as the SDK says: the request is refused, not the broadcast failed later.
+      const later = new Date(Date.now() + 3_600_000).toISOString();
+      const refusedLater = await rejects(bird.broadcasts.send(draft.id, { scheduled_at: later }));
+      expect(refusedLater).toMatchObject({ statusCode: 422, code: 'E01137' });
+      const created = await rejects(
+        bird.broadcasts.create({
+          from,
+          audience_id: lonely.id,
+          template: { id: template.templateId },
+          send: true,
+          scheduled_at: later,
+        }),
+      );
+      expect(created).toMatchObject({ statusCode: 422, code: 'E01137' });
       expect((await bird.broadcasts.get(draft.id)).status).toBe('draft');
     });
 
@@ -979,4 +993,46 @@ describe('email broadcasts sent at once under one send allowance', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(sink.messages).toHaveLength(1000);
   }, 120_000);
+
+  it('dispatches an accepted broadcast again when it is sent again, each recipient once', async () => {
+    const template = await publishTemplate(bird, {
+      slug: 'again',
+      subject: 'Again',
+      html: '<p>Again</p>',
+      text: 'Again',
+    });
+    const audience = await bird.audiences.create({ name: 'Two' });
+    await bird.contacts.batch({
+      audience_ids: [audience.id],
+      contacts: ['again-1', 'again-2'].map((name) => ({ email: `${name}@example.com` })),
+    });
+    const draft = await bird.broadcasts.create({
+      from: `news@${domain}`,
+      audience_id: audience.id,
+      template: { id: template.templateId },
+    });
+    // Accepted, its dispatch lost (as if its job had gone): the SDK says a send retries it.
+    await started.platform.db.query(
+      `UPDATE email.broadcasts SET status = 'accepted' WHERE id = $1`,
+      [draft.id],
+    );
+    const resent = await bird.broadcasts.send(draft.id);
+    expect(resent).toMatchObject({ id: draft.id, status: 'accepted' });
+    await eventually(
+      () => bird.broadcasts.get(draft.id),
+      (broadcast) => broadcast.status === 'sent',
+    );
+    const mailed = () =>
+      sink.messages.filter((m) => m.rcptTo.some((to) => to.startsWith('again-')));
+    await eventually(
+      () => Promise.resolve(mailed().length),
+      (count) => count >= 2,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(
+      mailed()
+        .map((m) => m.rcptTo[0])
+        .sort(),
+    ).toEqual(['again-1@example.com', 'again-2@example.com']);
+  });
 });

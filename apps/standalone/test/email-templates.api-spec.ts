@@ -406,6 +406,25 @@ describe('email templates through the gateway', () => {
       });
     });
 
+    it('discards the draft of a template never published to one empty language', async () => {
+      const fresh = await bird.email.templates.create({
+        slug: 'discarded-unpublished',
+        category: 'transactional',
+        source: 'html',
+        languages: {
+          en: { subject: 'Hi', html: '<p>Hi</p>' },
+          de: { subject: 'Hallo', html: '<p>Hallo</p>' },
+        },
+      });
+      const draft = fresh.draft_version_id as string;
+      await bird.email.templates.versions.delete(fresh.id, draft);
+      const languages = await bird.email.templates.versions.languages.list(fresh.id, draft);
+      expect(languages.data.map((language) => language.language)).toEqual(['en']);
+      const [en] = languages.data;
+      expect(en.content?.subject ?? null).toBeNull();
+      expect(en.content?.html ?? null).toBeNull();
+    });
+
     it('lists versions newest first, discards a draft edit, and rolls back', async () => {
       let current = await bird.email.templates.get(template.id);
       const v2draft = current.draft_version_id as string;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmailBroadcastErrors } from '@switchboard/contracts';
-import type { ErrorDetail, RequestContext } from '@switchboard/contracts';
+import type { EmailBroadcastSendQuota, ErrorDetail, RequestContext } from '@switchboard/contracts';
 import type { SqlRunner } from '@switchboard/persistence';
 import { AppError } from '@switchboard/platform';
 import { EMAIL_CONFIG } from '../config/email.config';
@@ -87,22 +87,29 @@ export class BroadcastRequirements {
    * batch by batch and fails `quota_exceeded` where the allowance runs out, as the SDK's send
    * quota says.
    */
-  async checkReach(context: RequestContext, row: BroadcastRow, runner: SqlRunner): Promise<void> {
+  /**
+   * 422 when nobody in the audience can receive the broadcast, or when the allowance covers none
+   * of it. A send scheduled `at` is refused only when the allowance is used up for the window it
+   * falls in (the SDK: "has used its broadcast allowance for the current billing period"): one
+   * for a later UTC day or month waits for the allowance to renew, and an audience larger than a
+   * whole allowance is failed when it starts, as before.
+   */
+  async checkReach(
+    context: RequestContext,
+    row: BroadcastRow,
+    runner: SqlRunner,
+    at?: Date,
+  ): Promise<void> {
     const { sendable } = await this.audienceCounts(context, row, runner);
     if (sendable === 0)
       throw new AppError(EmailBroadcastErrors.BroadcastAudienceEmpty, {
         details: [{ param: 'audience_id', message: 'no contact can receive this broadcast' }],
       });
     const quota = await this.quota(row.workspace_id, sendable, runner);
-    if (quota.allowed === 0)
-      throw new AppError(EmailBroadcastErrors.BroadcastQuotaExceeded, {
-        details: [
-          {
-            param: 'audience_id',
-            message: quotaDetail(sendable, quota),
-          },
-        ],
-      });
+    if (quota.allowed > 0 || (at && !usedUpFor(quota, sendable, at, new Date()))) return;
+    throw new AppError(EmailBroadcastErrors.BroadcastQuotaExceeded, {
+      details: [{ param: 'audience_id', message: quotaDetail(sendable, quota) }],
+    });
   }
 
   /** The send allowance for `recipients`, from the settings and what was sent this day and month. */
@@ -141,4 +148,17 @@ export class BroadcastRequirements {
     }
     return { total, addressable, sendable };
   }
+}
+
+/** Whether the allowance that covers none of `recipients` now is used up in `at`'s window. */
+function usedUpFor(
+  quota: EmailBroadcastSendQuota,
+  recipients: number,
+  at: Date,
+  now: Date,
+): boolean {
+  if (quota.limited_by === 'none' || quota.limit === undefined || recipients > quota.limit)
+    return false;
+  const window = quota.limited_by === 'daily' ? 10 : 7;
+  return at.toISOString().slice(0, window) === now.toISOString().slice(0, window);
 }

@@ -29,7 +29,9 @@ export class BroadcastSendsService {
 
   /**
    * draft or scheduled -> scheduled (at `scheduled_at`) or accepted (now), with its preparation
-   * job; 422 when a requirement fails (nothing changes), 409 once it has started or is final.
+   * job; 422 when a requirement fails (nothing changes), 409 once it has started or is final. An
+   * accepted broadcast is dispatched again (another preparation job, which finds where the
+   * first got to), as the SDK says, and answered as it is.
    */
   async send(context: RequestContext, input: SendEmailBroadcastRequest): Promise<EmailBroadcast> {
     const workspaceId = workspaceOf(context);
@@ -42,12 +44,16 @@ export class BroadcastSendsService {
     }
     const answer = await this.writes.run(context, async (manager) => {
       const row = await this.broadcasts.found(workspaceId, input.broadcast_id, manager, true);
+      if (row.status === 'accepted') {
+        await this.broadcasts.enqueue(manager, row.id);
+        return toBroadcastDto(row, { kind: 'mutation' });
+      }
       if (row.status !== 'draft' && row.status !== 'scheduled')
         throw new AppError(EmailBroadcastErrors.BroadcastAlreadySent, {
           message: `The broadcast is ${row.status}; only a draft or scheduled broadcast can be sent.`,
         });
       await this.requirements.check(context, row, manager);
-      if (!scheduledAt) await this.requirements.checkReach(context, row, manager);
+      await this.requirements.checkReach(context, row, manager, scheduledAt);
       const status = scheduledAt ? 'scheduled' : 'accepted';
       await this.repository.setState(manager, row.id, {
         status,
@@ -60,7 +66,7 @@ export class BroadcastSendsService {
         { kind: 'mutation' },
       );
     });
-    if (!scheduledAt) this.broadcasts.wake();
+    if (!scheduledAt || answer.status === 'accepted') this.broadcasts.wake();
     return answer;
   }
 

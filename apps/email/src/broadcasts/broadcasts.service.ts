@@ -56,8 +56,7 @@ export class BroadcastsService {
     checkIpPool(changes);
     const row = draftRow(workspaceId, changes, now);
     if (send) await this.requirements.check(context, row);
-    if (send && !scheduledAt)
-      await this.requirements.checkReach(context, row, this.repository.reads);
+    if (send) await this.requirements.checkReach(context, row, this.repository.reads, scheduledAt);
     const status = send ? (scheduledAt ? 'scheduled' : 'accepted') : 'draft';
     const saved: BroadcastRow = { ...row, status, scheduled_at: scheduledAt ?? null };
     const answer = await this.writes.run(context, async (manager) => {

@@ -9,6 +9,7 @@ import type { LanguageRow, TemplateRow } from './template.rows';
 import { textFromHtml } from './template-liquid';
 import { TemplateVersionsRepository } from './template-versions.repository';
 import { TemplatesRepository } from './templates.repository';
+import { languageWrite } from './template-input';
 
 /** The draft's two transitions: frozen into a published version, or reset to one. */
 @Injectable()
@@ -57,7 +58,10 @@ export class TemplateDrafts {
     return toVersionDto(frozen, variables, content);
   }
 
-  /** The draft's languages replaced by `sourceId`'s (or emptied), its revision moved on. */
+  /**
+   * The draft's languages replaced by `sourceId`'s, or, with nothing published, by one empty
+   * language (the draft's default), as the SDK's discard says; its revision moved on.
+   */
   async resetDraft(
     manager: SqlRunner,
     context: RequestContext,
@@ -67,8 +71,13 @@ export class TemplateDrafts {
     const workspaceId = workspaceOf(context);
     const draftId = template.draft_version_id;
     let defaultLanguage: string | undefined;
-    let languages: ReturnType<typeof withoutDerivedText>[] = [];
-    if (sourceId) {
+    let languages: Array<
+      Omit<LanguageRow, 'version_id' | 'workspace_id' | 'revision' | 'updated_at'>
+    > = [];
+    if (!sourceId) {
+      const draft = await this.versionRows.findVersion(workspaceId, template.id, draftId, manager);
+      languages = [languageWrite(draft?.default_language ?? template.default_language, {})];
+    } else {
       const source = await this.versionRows.findVersion(
         workspaceId,
         template.id,

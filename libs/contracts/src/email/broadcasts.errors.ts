@@ -68,7 +68,7 @@ export const EmailBroadcastErrorCatalog = {
     name: 'BroadcastAudienceEmpty',
     message: 'Nobody in the audience can receive this broadcast.',
     description:
-      'An immediate send needs at least one contact with an email address that is not suppressed for the broadcast’s category (nor opted out of email). Read the audience’s numbers with `GET /v1/email/broadcasts/{broadcast_id}/counts`. A scheduled broadcast whose audience is empty when it starts becomes `failed` with `failure_reason` `empty_audience`.',
+      'A send, now or scheduled, needs at least one contact with an email address that is not suppressed for the broadcast’s category (nor opted out of email). Read the audience’s numbers with `GET /v1/email/broadcasts/{broadcast_id}/counts`. A scheduled broadcast whose audience is empty when it starts becomes `failed` with `failure_reason` `empty_audience`.',
   },
   E01138: {
     status: 422,
@@ -76,7 +76,7 @@ export const EmailBroadcastErrorCatalog = {
     name: 'BroadcastQuotaExceeded',
     message: 'The broadcast would pass the email send allowance.',
     description:
-      'The daily and monthly email allowances (`EMAIL_DAILY_LIMIT`, `EMAIL_MONTHLY_LIMIT`; unlimited when 0) cover every email the workspace sends. A broadcast is refused when the allowance covers none of it: its audience is larger than a whole allowance, or less than a batch (1,000) is left. A part-covered one goes out batch by batch until the allowance runs out, then fails `quota_exceeded`. Read `GET /v1/email/broadcasts/{broadcast_id}/send-quota` to see what fits, and schedule it for when the allowance renews.',
+      'The daily and monthly email allowances (`EMAIL_DAILY_LIMIT`, `EMAIL_MONTHLY_LIMIT`; unlimited when 0) cover every email the workspace sends. A broadcast sent now is refused when the allowance covers none of it: its audience is larger than a whole allowance, or less than a batch (1,000) is left; a scheduled one only when the allowance is used up for the UTC day or month it is scheduled in. A part-covered one goes out batch by batch until the allowance runs out, then fails `quota_exceeded`. Read `GET /v1/email/broadcasts/{broadcast_id}/send-quota` to see what fits, and schedule it for when the allowance renews.',
   },
   E04115: {
     status: 404,
@@ -108,7 +108,7 @@ export const EmailBroadcastErrorCatalog = {
     name: 'BroadcastAlreadySent',
     message: 'The broadcast has already started sending or is final.',
     description:
-      'Send applies to a `draft` (now or at `scheduled_at`) or a `scheduled` broadcast (to send it now or move its time). An `accepted`, `sending`, `sent`, `canceling`, `canceled` or `failed` broadcast cannot be sent again: create a new one.',
+      'Send applies to a `draft` (now or at `scheduled_at`) or a `scheduled` broadcast (to send it now or move its time); sending an `accepted` one again dispatches it again. A `sending`, `sent`, `canceling`, `canceled` or `failed` broadcast cannot be sent again: create a new one.',
   },
   E06038: {
     status: 409,
