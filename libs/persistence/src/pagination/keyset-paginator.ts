@@ -38,14 +38,18 @@ export async function paginate<Row>(
   // undefined: no cursor (a first page); null: the end of the list.
   let at: CursorPosition | null | undefined;
   let forward = true;
+  // Both: the rows between them. The SDK's iterator asks so, sending each page's next_cursor as
+  // `starting_after` beside the `ending_before` it was started with, and stops at that cursor.
+  let until: CursorPosition | null | undefined;
   if (request.starting_after !== undefined) {
     at = codec.decode(request.starting_after, binding);
+    if (request.ending_before !== undefined) until = codec.decode(request.ending_before, binding);
   } else if (request.ending_before !== undefined) {
     at = codec.decode(request.ending_before, binding);
     forward = false;
   }
 
-  const fetched = await keyset.rows(runner, at, forward, limit + 1);
+  const fetched = await keyset.rows(runner, at, forward, limit + 1, until);
   const more = fetched.length > limit;
   const rows = fetched.slice(0, limit);
   if (!forward) rows.reverse();
@@ -102,9 +106,6 @@ function checkRequest(list: KeysetList, request: PageRequest) {
   if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
     details.push({ param: 'limit', message: `must be an integer from 1 to ${maxLimit}` });
   }
-  if (request.starting_after !== undefined && request.ending_before !== undefined) {
-    details.push({ param: 'ending_before', message: 'cannot be combined with starting_after' });
-  }
   if (!spec || details.length) throw AppError.validation(details);
   return { sortName, spec, order, limit };
 }
@@ -123,16 +124,21 @@ class Keyset {
     this.id = `(${list.idColumn})`;
   }
 
-  /** Up to `count` rows beyond `at` walking forward (the list's order) or backward. */
+  /**
+   * Up to `count` rows beyond `at` walking forward (the list's order) or backward, and short of
+   * `until` when given.
+   */
   async rows(
     runner: SqlRunner,
     at: CursorPosition | null | undefined,
     forward: boolean,
     count: number,
+    until?: CursorPosition | null,
   ) {
     const params = [...this.list.where.params];
     const direction = (forward ? this.order : reverse(this.order)).toUpperCase();
-    const beyond = at === undefined ? 'TRUE' : this.beyond(at, forward, params);
+    let beyond = at === undefined ? 'TRUE' : this.beyond(at, forward, params);
+    if (until !== undefined) beyond += ` AND ${this.beyond(until, !forward, params)}`;
     // With a cursor, whether any row lies at it or behind it: an uncorrelated EXISTS, run once.
     const behind = at
       ? `, EXISTS (SELECT 1 FROM ${this.list.from} WHERE ${this.where()} AND ${this.atOrBehind(at, forward, params)}) AS "${BEFORE_COLUMN}"`

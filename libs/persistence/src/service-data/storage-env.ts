@@ -30,7 +30,8 @@ export const storageEnv = {
     secret: true,
   }),
   IDEMPOTENCY_TTL_HOURS: env.int({
-    default: 24,
+    // The SDK's idempotency window: "3 hours by default".
+    default: 3,
     min: 1,
     max: 720,
     description: 'how long an idempotency key and its stored reply are kept',
