@@ -92,16 +92,22 @@ async function main() {
   return report(sides, answered, recordedIn, settled);
 }
 
-/** Waits until every answered hit is recorded and the email outbox is relayed; answers the ms. */
+/**
+ * Waits until every answered hit is recorded, the email outbox relayed and every open folded
+ * into the stats (each open's fold claims `ev:<event id>`); answers the ms.
+ */
 async function waitSettled(db, answered) {
   const started = Date.now();
   await waitRecorded(db, answered);
   for (;;) {
     const { rows } = await db.query(
-      'SELECT count(*)::int AS n FROM email.outbox WHERE published_at IS NULL',
+      `SELECT (SELECT count(*) FROM email.outbox WHERE published_at IS NULL)::int AS unrelayed,
+         (SELECT count(*) FROM email.stats_folded_events WHERE key LIKE 'ev:%')::int AS folded`,
     );
-    if (rows[0].n === 0) return Date.now() - started;
-    if (Date.now() - started > 120_000) throw new Error(`${rows[0].n} events still unrelayed`);
+    const { unrelayed, folded } = rows[0];
+    if (unrelayed === 0 && folded >= answered) return Date.now() - started;
+    if (Date.now() - started > 120_000)
+      throw new Error(`${unrelayed} events unrelayed, ${folded} of ${answered} opens folded`);
     await new Promise((done) => setTimeout(done, 50));
   }
 }
@@ -204,7 +210,7 @@ async function report(sides, answered, recordedIn, settled) {
     `- Date: ${new Date().toISOString()}; machine: ${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} logical CPUs, Node ${process.version}`,
     `- The embedded platform (\`node dist/apps/standalone/src/main.js\`, \`LOG_LEVEL=warn\`, \`RATE_LIMITS=off\`) on its own embedded PostgreSQL; ${MESSAGES} tracked messages, the hits cycling through their open tokens`,
     `- autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up per side, then ${ROUNDS} rounds of ${ROUND_S} s, sides alternating`,
-    `- Each bare turn starts once the platform has recorded every hit it answered and relayed their events (no unpublished row in \`email.outbox\`), so the platform's work after its round does not run on the bare side's time: that took ${settled.map((ms) => `${ms} ms`).join(', ')} after its turns`,
+    `- Each bare turn starts once the platform has recorded every hit it answered, relayed their events (no unpublished row in \`email.outbox\`) and folded them into the stats, so the platform's work after its round does not run on the bare side's time: that took ${settled.map((ms) => `${ms} ms`).join(', ')} after its turns`,
     '',
     '```sh',
     'npm run bench:tracking              # build, measure, print the figures and MEETS / MISSES',

@@ -864,6 +864,43 @@ describe('email broadcasts under a send allowance', () => {
     expect(failed.started_at ?? null).toBeNull();
     expect(sink.messages).toHaveLength(0);
   });
+
+  it('refuses a send scheduled within the day whose allowance is used up, and takes one for the next day', async () => {
+    const template = await publishTemplate(bird, {
+      slug: 'used-up',
+      subject: 'Hi',
+      html: '<p>Hi</p>',
+      text: 'Hi',
+    });
+    // The day's allowance of 2, spent on single sends.
+    await bird.email.sendBatch({
+      messages: ['one', 'two'].map((name) => ({
+        from: `news@${domain}`,
+        to: [`${name}@example.com`],
+        subject: 'Hi',
+        text: 'Hi',
+      })),
+    });
+    const audience = await bird.audiences.create({ name: 'Pair' });
+    await bird.contacts.batch({
+      audience_ids: [audience.id],
+      contacts: ['p', 'q'].map((name) => ({ email: `${name}@example.com` })),
+    });
+    const draft = await bird.broadcasts.create({
+      from: `news@${domain}`,
+      audience_id: audience.id,
+      template: { id: template.templateId },
+    });
+    const soon = new Date(Date.now() + 35_000).toISOString();
+    const refused = await bird.broadcasts
+      .send(draft.id, { scheduled_at: soon })
+      .catch((err: unknown) => err);
+    expect(refused).toMatchObject({ statusCode: 422, code: 'E01138' });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const scheduled = await bird.broadcasts.send(draft.id, { scheduled_at: tomorrow });
+    expect(scheduled.status).toBe('scheduled');
+    await bird.broadcasts.cancel(draft.id);
+  });
 });
 
 /** A send allowance that covers part of the audience: batch by batch until it runs out. */

@@ -420,7 +420,7 @@ describe('email templates through the gateway', () => {
       await bird.email.templates.versions.delete(fresh.id, draft);
       const languages = await bird.email.templates.versions.languages.list(fresh.id, draft);
       expect(languages.data.map((language) => language.language)).toEqual(['en']);
-      const [en] = languages.data;
+      const en = await bird.email.templates.versions.languages.get(fresh.id, draft, 'en');
       expect(en.content?.subject ?? null).toBeNull();
       expect(en.content?.html ?? null).toBeNull();
     });

@@ -189,6 +189,9 @@ describe('preferences from SMS keywords', () => {
     expect([narrower.statusCode, narrower.code]).toEqual([422, 'E01110']);
     const deleted = await failure(bird.preferences.delete(optOut.id));
     expect([deleted.statusCode, deleted.code]).toEqual([422, 'E01110']);
+    // The same opt-out said on the person's behalf (an import of an opt-out list) is a repeat.
+    const same = await bird.preferences.create({ ...key, status: 'revoked', coverage: 'all' });
+    expect(same).toMatchObject({ applied: true, transition_id: null });
     expect(await bird.preferences.get(optOut.id)).toEqual(optOut);
   });
 

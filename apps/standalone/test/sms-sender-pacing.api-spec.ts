@@ -48,7 +48,7 @@ describe('SMS senders paced by the carrier cap per sender', () => {
     // Turns at 0, 1, 2 and 3 s: the last two are more than a second away, back in the queue.
     const putBack = new Set<string>();
     const watching = (async () => {
-      for (let n = 0; n < 40 && putBack.size < 2; n++) {
+      for (let n = 0; n < 100 && putBack.size < 2; n++) {
         const { rows } = await platform.db.query<{ id: string }>(
           `SELECT payload->>'message_id' AS id FROM sms_whatsapp.jobs WHERE payload ? 'paced_at'`,
         );

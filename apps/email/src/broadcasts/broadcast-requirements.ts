@@ -13,6 +13,7 @@ import type { BroadcastRow } from './broadcast.mapper';
 import { BROADCAST_TEMPLATES } from './broadcast-templates';
 import type { BroadcastTemplates } from './broadcast-templates';
 import { quotaDetail, sendQuotaOf } from './send-allowance';
+import type { SendAllowanceLimits } from './send-allowance';
 import { sentInWindows } from './send-allowance.repository';
 
 /** Only the shared pool exists in this deployment. */
@@ -82,17 +83,12 @@ export class BroadcastRequirements {
   }
 
   /**
-   * For a send now: someone in the audience can receive it (422 otherwise), and the send
-   * allowance covers at least a batch of it (`allowed` above 0). A part-covered broadcast goes out
-   * batch by batch and fails `quota_exceeded` where the allowance runs out, as the SDK's send
-   * quota says.
-   */
-  /**
    * 422 when nobody in the audience can receive the broadcast, or when the allowance covers none
-   * of it. A send scheduled `at` is refused only when the allowance is used up for the window it
-   * falls in (the SDK: "has used its broadcast allowance for the current billing period"): one
-   * for a later UTC day or month waits for the allowance to renew, and an audience larger than a
-   * whole allowance is failed when it starts, as before.
+   * of it (a part-covered broadcast goes out batch by batch and fails `quota_exceeded` where the
+   * allowance runs out, as the SDK's send quota says). A send scheduled `at` is refused only when
+   * an allowance is used up for the window it falls in (the SDK: "has used its broadcast
+   * allowance for the current billing period"): one for a later UTC day or month waits for that
+   * allowance to renew, and an audience larger than a whole allowance fails when it starts.
    */
   async checkReach(
     context: RequestContext,
@@ -105,15 +101,24 @@ export class BroadcastRequirements {
       throw new AppError(EmailBroadcastErrors.BroadcastAudienceEmpty, {
         details: [{ param: 'audience_id', message: 'no contact can receive this broadcast' }],
       });
-    const quota = await this.quota(row.workspace_id, sendable, runner);
-    if (quota.allowed > 0 || (at && !usedUpFor(quota, sendable, at, new Date()))) return;
+    const { limits, used } = await this.allowance(row.workspace_id, runner);
+    const quota = sendQuotaOf(sendable, limits, used);
+    if (quota.allowed > 0) return;
+    const refusing = at ? usedUpIn(sendable, limits, used, at, new Date()) : quota;
+    if (!refusing) return;
     throw new AppError(EmailBroadcastErrors.BroadcastQuotaExceeded, {
-      details: [{ param: 'audience_id', message: quotaDetail(sendable, quota) }],
+      details: [{ param: 'audience_id', message: quotaDetail(sendable, refusing) }],
     });
   }
 
   /** The send allowance for `recipients`, from the settings and what was sent this day and month. */
   async quota(workspaceId: string, recipients: number, runner: SqlRunner) {
+    const { limits, used } = await this.allowance(workspaceId, runner);
+    return sendQuotaOf(recipients, limits, used);
+  }
+
+  /** The allowances' limits and what the workspace sent in the current UTC day and month. */
+  private async allowance(workspaceId: string, runner: SqlRunner) {
     const limits = {
       daily: this.config.EMAIL_DAILY_LIMIT,
       monthly: this.config.EMAIL_MONTHLY_LIMIT,
@@ -122,7 +127,7 @@ export class BroadcastRequirements {
       limits.daily || limits.monthly
         ? await sentInWindows(runner, workspaceId)
         : { daily: 0, monthly: 0 };
-    return sendQuotaOf(recipients, limits, used);
+    return { limits, used };
   }
 
   /**
@@ -150,15 +155,28 @@ export class BroadcastRequirements {
   }
 }
 
-/** Whether the allowance that covers none of `recipients` now is used up in `at`'s window. */
-function usedUpFor(
-  quota: EmailBroadcastSendQuota,
+/**
+ * The allowance, daily or monthly, that covers none of `recipients` in the UTC day or month `at`
+ * falls in, when that is the current one; undefined when each is fresh by `at` or would never
+ * cover the audience whole (that fails when the broadcast starts).
+ */
+function usedUpIn(
   recipients: number,
+  limits: SendAllowanceLimits,
+  used: { daily: number; monthly: number },
   at: Date,
   now: Date,
-): boolean {
-  if (quota.limited_by === 'none' || quota.limit === undefined || recipients > quota.limit)
-    return false;
-  const window = quota.limited_by === 'daily' ? 10 : 7;
-  return at.toISOString().slice(0, window) === now.toISOString().slice(0, window);
+): EmailBroadcastSendQuota | undefined {
+  const windows = [
+    { window: 'daily' as const, prefix: 10 },
+    { window: 'monthly' as const, prefix: 7 },
+  ];
+  for (const { window, prefix } of windows) {
+    const limit = limits[window];
+    if (!limit || recipients > limit) continue;
+    if (at.toISOString().slice(0, prefix) !== now.toISOString().slice(0, prefix)) continue;
+    const alone = sendQuotaOf(recipients, { daily: 0, monthly: 0, [window]: limit }, used);
+    if (alone.allowed === 0) return alone;
+  }
+  return undefined;
 }

@@ -13,7 +13,7 @@ import { BroadcastMessagesRepository } from './broadcast-messages.repository';
 import { scheduleProblem } from './broadcast-request.normaliser';
 import { BroadcastRequirements } from './broadcast-requirements';
 import { BroadcastsRepository } from './broadcasts.repository';
-import { BroadcastsService } from './broadcasts.service';
+import { BROADCAST_QUEUE, BroadcastsService } from './broadcasts.service';
 
 /** Sending a broadcast (now or at a time) and canceling one: the state machine's requests. */
 @Injectable()
@@ -30,8 +30,8 @@ export class BroadcastSendsService {
   /**
    * draft or scheduled -> scheduled (at `scheduled_at`) or accepted (now), with its preparation
    * job; 422 when a requirement fails (nothing changes), 409 once it has started or is final. An
-   * accepted broadcast is dispatched again (another preparation job, which finds where the
-   * first got to), as the SDK says, and answered as it is.
+   * accepted broadcast is dispatched again, as the SDK says (a preparation job, unless one waits
+   * or runs), and answered as it is.
    */
   async send(context: RequestContext, input: SendEmailBroadcastRequest): Promise<EmailBroadcast> {
     const workspaceId = workspaceOf(context);
@@ -45,12 +45,14 @@ export class BroadcastSendsService {
     const answer = await this.writes.run(context, async (manager) => {
       const row = await this.broadcasts.found(workspaceId, input.broadcast_id, manager, true);
       if (row.status === 'accepted') {
-        await this.broadcasts.enqueue(manager, row.id);
+        // Dispatched now, whatever `scheduled_at` says: it was accepted to go at once.
+        if (!(await this.repository.hasJob(manager, BROADCAST_QUEUE, row.id)))
+          await this.broadcasts.enqueue(manager, row.id);
         return toBroadcastDto(row, { kind: 'mutation' });
       }
       if (row.status !== 'draft' && row.status !== 'scheduled')
         throw new AppError(EmailBroadcastErrors.BroadcastAlreadySent, {
-          message: `The broadcast is ${row.status}; only a draft or scheduled broadcast can be sent.`,
+          message: `The broadcast is ${row.status}; only a draft, scheduled or accepted broadcast can be sent.`,
         });
       await this.requirements.check(context, row, manager);
       await this.requirements.checkReach(context, row, manager, scheduledAt);

@@ -50,6 +50,18 @@ export class BroadcastsRepository {
     )[0];
   }
 
+  /** Whether a job of `queue` for the broadcast waits or runs (a lost one's lease runs out). */
+  async hasJob(runner: SqlRunner, queue: string, id: string): Promise<boolean> {
+    const [row] = rowsOf<{ found: boolean }>(
+      await runner.query(
+        `SELECT EXISTS (SELECT 1 FROM email.jobs WHERE queue = $1
+           AND payload->>'broadcast_id' = $2) AS found`,
+        [queue, id],
+      ),
+    );
+    return row?.found === true;
+  }
+
   /** A worker's read, by id alone (the job names the broadcast). */
   async byId(id: string): Promise<BroadcastRow | undefined> {
     return rowsOf<BroadcastRow>(

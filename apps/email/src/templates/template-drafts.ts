@@ -6,10 +6,10 @@ import { workspaceOf } from '@switchboard/platform';
 import { CompiledLanguage } from './compiled-language';
 import { actorOf, toVersionDto } from './template.mapper';
 import type { LanguageRow, TemplateRow } from './template.rows';
+import { languageWrite } from './template-input';
 import { textFromHtml } from './template-liquid';
 import { TemplateVersionsRepository } from './template-versions.repository';
 import { TemplatesRepository } from './templates.repository';
-import { languageWrite } from './template-input';
 
 /** The draft's two transitions: frozen into a published version, or reset to one. */
 @Injectable()

@@ -75,6 +75,10 @@ describe(judge.name, () => {
     });
   });
 
+  it("takes the same opt-out said on the person's behalf as a repeat, changing nothing", () => {
+    expect(judge(row(), state({ origin: 'api_key' }))).toEqual({ kind: 'repeat' });
+  });
+
   it('needs consent evidence for any grant over an opt-out, later than the opt-out', () => {
     const bare = state({ status: 'granted', origin: 'api_key' });
     expect(judge(row(), bare)).toEqual({

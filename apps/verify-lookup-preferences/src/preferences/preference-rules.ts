@@ -56,9 +56,12 @@ export function judge(current: PreferenceRow | undefined, state: PreferenceState
         ? PreferenceErrors.PreferenceOwnOptOut
         : PreferenceErrors.PreferenceConsentRequired,
     };
-  // Only the person narrows or restates their own opt-out; on their behalf it is left alone.
+  // Only the person narrows or restates their own opt-out; on their behalf it is left alone. The
+  // same opt-out said on their behalf (an import of an opt-out list) changes nothing: a repeat.
   if (ownOptOut && state.status === 'revoked' && !isOwnStatement(state.origin))
-    return { kind: 'forbidden', code: PreferenceErrors.PreferenceOwnOptOut };
+    return state.coverage === current.coverage
+      ? { kind: 'repeat' }
+      : { kind: 'forbidden', code: PreferenceErrors.PreferenceOwnOptOut };
   if (overOptOut ? at <= currentAt : at < currentAt) return { kind: 'older' };
   return { kind: 'replace' };
 }

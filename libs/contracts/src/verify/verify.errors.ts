@@ -25,7 +25,7 @@ export const VerifyErrorCatalog = {
     name: 'NoUsableChannel',
     message: 'options.channels leaves no channel this recipient can be verified over.',
     description:
-      'An email recipient is verified over `email`; a phone recipient over `sms` and `whatsapp`. `options.channels` narrows and reorders those; a list naming none of them (or only `telegram` and `voice`, which are not enabled) leaves nothing to send on.',
+      'An email recipient is verified over `email`; a phone recipient over `sms` and `whatsapp`. `options.channels` narrows and reorders those; a list naming none of them (only `telegram` and `voice`, which are not enabled, or channels this deployment does not know, which are ignored) leaves nothing to send on.',
   },
   E07010: {
     status: 429,

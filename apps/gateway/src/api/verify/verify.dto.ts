@@ -4,7 +4,6 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsIn,
   IsInt,
   IsObject,
   IsOptional,
@@ -23,13 +22,15 @@ export class VerificationToDto {
 /** Per-request overrides (SDK: VerificationOptions). */
 export class VerificationOptionsDto {
   @IsOptional() @IsInt() code_length?: number;
+  /**
+   * An open list (SDK): a channel this deployment does not know, like one not enabled for the
+   * recipient, is ignored; only a plan left with none is refused (the service's E13003).
+   */
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(VERIFICATION_CHANNELS.length * 2)
-  @IsIn(VERIFICATION_CHANNELS, {
-    each: true,
-    message: `each value in channels must be one of ${VERIFICATION_CHANNELS.join(', ')}`,
-  })
+  @ArrayMaxSize(VERIFICATION_CHANNELS.length * 4)
+  @IsString({ each: true })
+  @MaxLength(32, { each: true })
   channels?: VerificationChannelName[];
   /** Any tag: one without a translation falls back to its base language, then English (SDK). */
   @IsOptional()
