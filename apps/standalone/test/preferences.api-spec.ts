@@ -259,6 +259,11 @@ describe('preferences through the gateway', () => {
     ]);
     const again = await post({ channel: 'email', handle: 'bob@example.com', status: 'granted' });
     expect(again.status).toBe(201);
+    // A new preference: the deleted id stays 404 (the SDK), the new one reads back.
+    const revived = (again.body as { preference: { id: string } }).preference.id;
+    expect(revived).not.toBe(id);
+    expect((await failure(bird.preferences.get(id))).statusCode).toBe(404);
+    expect(await bird.preferences.get(revived)).toMatchObject({ id: revived, status: 'granted' });
   });
 
   it('publishes its events from the outbox', async () => {

@@ -6,6 +6,7 @@ import { CreatePreferences1764700000200 } from './migrations/1764700000200-creat
 import { CreateVerifications1764800000300 } from './migrations/1764800000300-create-verifications';
 import { AddPreferenceTransitionSourceEvents1764800000400 } from './migrations/1764800000400-add-preference-transition-source-events';
 import { RepublishPreferenceKeys1764800000600 } from './migrations/1764800000600-republish-preference-keys';
+import { PreferenceIdPerLife1764800000700 } from './migrations/1764800000700-preference-id-per-life';
 
 export function verifyLookupPreferencesDatabase(
   config: VerifyLookupPreferencesConfig,
@@ -22,6 +23,7 @@ export function verifyLookupPreferencesDatabase(
       CreateVerifications1764800000300,
       AddPreferenceTransitionSourceEvents1764800000400,
       RepublishPreferenceKeys1764800000600,
+      PreferenceIdPerLife1764800000700,
     ],
   };
 }

@@ -46,9 +46,11 @@ export class PreferenceLedger {
     const surviving = current && !current.deleted_at ? toPreferenceDto(current) : null;
     const verdict = judge(current, stated);
     if (verdict.kind === 'insert' || verdict.kind === 'replace') {
-      const row = current
-        ? await this.repository.replace(runner, current.id, stated)
-        : await this.repository.insert(runner, newId('prf'), key, stated);
+      // After a delete the key starts a new preference, with a new id (the old one stays 404).
+      const row =
+        current && !current.deleted_at
+          ? await this.repository.replace(runner, current.id, stated)
+          : await this.repository.insert(runner, newId('prf'), key, stated);
       const result = await this.applied(runner, row, stated, source);
       return { created: !current || current.deleted_at !== null, result };
     }

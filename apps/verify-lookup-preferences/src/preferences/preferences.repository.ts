@@ -110,7 +110,7 @@ export class PreferencesRepository {
 
   /**
    * Serialises the key's writes (a transaction-scoped advisory lock: the key may have no row to
-   * lock yet) and reads its row, deleted or not.
+   * lock yet) and reads its live row, else its latest deleted one.
    */
   async lockKey(runner: SqlRunner, key: PreferenceKey): Promise<PreferenceRow | undefined> {
     const params = [key.workspaceId, key.channel, key.handle, key.senderScope ?? ''];
@@ -122,7 +122,8 @@ export class PreferencesRepository {
       await runner.query(
         `SELECT ${COLUMNS} FROM ${TABLE}
          WHERE workspace_id = $1 AND channel = $2 AND handle = $3
-           AND COALESCE(sender_scope, '') = $4 AND topic_id IS NULL`,
+           AND COALESCE(sender_scope, '') = $4 AND COALESCE(topic_id, '') = ''
+         ORDER BY deleted_at DESC NULLS FIRST LIMIT 1`,
         params,
       ),
     );
@@ -155,15 +156,13 @@ export class PreferencesRepository {
     return rows[0];
   }
 
-  /** Replaces the row's statement; a deleted key comes back (its id stays the key's). */
+  /** Replaces a live row's statement (a deleted key's next statement is a new row). */
   async replace(runner: SqlRunner, id: string, state: PreferenceState) {
     const rows = rowsOf<PreferenceRow>(
       await runner.query(
         `UPDATE ${TABLE} SET status = $2, coverage = $3, origin = $4, source = $5,
-           consented_at = $6, effective_at = $7, contact_id = $8, deleted_at = NULL,
-           created_at = CASE WHEN deleted_at IS NULL THEN created_at ELSE clock_timestamp() END,
-           updated_at = clock_timestamp()
-         WHERE id = $1 RETURNING ${COLUMNS}`,
+           consented_at = $6, effective_at = $7, contact_id = $8, updated_at = clock_timestamp()
+         WHERE id = $1 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
         [id, ...stateParams(state)],
       ),
     );
