@@ -164,6 +164,12 @@ describe('Verify through the gateway', () => {
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const miss = await bird.verify.verifications.check({ to: { phone_number: to }, code: wrong });
     expect(miss).toMatchObject({ success: false, reason: 'incorrect_code', attempts_remaining: 4 });
+    // Not digits: just as incorrect (the SDK: a 200, not an error), and counted.
+    const typo = await bird.verify.verifications.check({
+      to: { phone_number: to },
+      code: `${code.slice(0, 3)} ${code.slice(3)}`,
+    });
+    expect(typo).toMatchObject({ success: false, reason: 'incorrect_code', attempts_remaining: 3 });
     const hit = await bird.verify.verifications.check({ to: { phone_number: to }, code });
     expect(hit).toMatchObject({
       success: true,
@@ -431,7 +437,7 @@ describe('Verify through the gateway', () => {
         { to: { phone_number: '+31612345678' }, options: { language: 'not a tag' } },
         'options.language',
       ],
-      ['/check', { to: { phone_number: '+31612345678' }, code: '12ab' }, 'code'],
+      ['/check', { to: { phone_number: '+31612345678' }, code: '' }, 'code'],
       ['/check', { to: { phone_number: '+31612345678' } }, 'code'],
     ];
     for (const [path, body, param] of cases) {
