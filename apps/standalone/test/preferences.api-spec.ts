@@ -262,6 +262,10 @@ describe('preferences through the gateway', () => {
     // A new preference: the deleted id stays 404 (the SDK), the new one reads back.
     const revived = (again.body as { preference: { id: string } }).preference.id;
     expect(revived).not.toBe(id);
+    // Its transition still sorts after the delete's, as the channels' projections order a key.
+    const after = (again.body as { transition_id: string }).transition_id;
+    const deletedBy = (raw.body as { transition_id: string }).transition_id;
+    expect(Buffer.compare(Buffer.from(after), Buffer.from(deletedBy))).toBe(1);
     expect((await failure(bird.preferences.get(id))).statusCode).toBe(404);
     expect(await bird.preferences.get(revived)).toMatchObject({ id: revived, status: 'granted' });
   });

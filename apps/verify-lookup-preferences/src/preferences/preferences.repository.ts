@@ -140,7 +140,8 @@ export class PreferencesRepository {
       handle: row.handle,
       senderScope: row.sender_scope,
     });
-    return locked && !locked.deleted_at ? locked : undefined;
+    // Deleted and stated again meanwhile, the key's live row is another preference.
+    return locked && !locked.deleted_at && locked.id === id ? locked : undefined;
   }
 
   async insert(runner: SqlRunner, id: string, key: PreferenceKey, state: PreferenceState) {
@@ -177,12 +178,21 @@ export class PreferencesRepository {
     );
   }
 
-  /** The greatest id (byte order, as the projections compare) among the key's transitions. */
+  /**
+   * The greatest id (byte order, as the projections compare) among the key's transitions, over
+   * every life of the key (each delete ends one): the projections order the key by them.
+   */
   async latestTransitionId(runner: SqlRunner, preferenceId: string): Promise<string | undefined> {
     const rows = rowsOf<{ id: string | null }>(
       await runner.query(
-        `SELECT max(id COLLATE "C") AS id FROM verify_lookup_preferences.preference_transitions
-         WHERE preference_id = $1`,
+        `SELECT max(t.id COLLATE "C") AS id
+         FROM ${TABLE} p
+         JOIN ${TABLE} life ON life.workspace_id = p.workspace_id AND life.channel = p.channel
+           AND life.handle = p.handle
+           AND COALESCE(life.sender_scope, '') = COALESCE(p.sender_scope, '')
+           AND COALESCE(life.topic_id, '') = COALESCE(p.topic_id, '')
+         JOIN verify_lookup_preferences.preference_transitions t ON t.preference_id = life.id
+         WHERE p.id = $1`,
         [preferenceId],
       ),
     );

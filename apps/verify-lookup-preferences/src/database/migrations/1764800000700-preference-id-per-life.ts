@@ -21,6 +21,7 @@ export class PreferenceIdPerLife1764800000700 implements MigrationInterface {
     `);
   }
 
+  /** Only while no key has lived twice: the old index allows one row per key, deleted or not. */
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
       DROP INDEX verify_lookup_preferences.preferences_key_lives_idx;
