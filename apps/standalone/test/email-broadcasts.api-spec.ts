@@ -9,7 +9,12 @@ import {
 } from '@switchboard/testing';
 import type { CreatedWorkspace, SmtpSink, TestDnsServer } from '@switchboard/testing';
 import fc from 'fast-check';
-import { eventually, publishTemplate, startAllowancePlatform } from './email-broadcasts.fixtures';
+import {
+  draftToNewAudience,
+  eventually,
+  publishTemplate,
+  startAllowancePlatform,
+} from './email-broadcasts.fixtures';
 import type { AllowancePlatform } from './email-broadcasts.fixtures';
 import { startTestPlatform } from './test-platform';
 import type { TestPlatform } from './test-platform';
@@ -818,15 +823,11 @@ describe('email broadcasts under a send allowance', () => {
       html: '<p>Hi</p>',
       text: 'Hi',
     });
-    const audience = await bird.audiences.create({ name: 'Three' });
-    await bird.contacts.batch({
-      audience_ids: [audience.id],
-      contacts: ['a', 'b', 'c'].map((name) => ({ email: `${name}@example.com` })),
-    });
-    const draft = await bird.broadcasts.create({
+    const draft = await draftToNewAudience(bird, {
+      name: 'Three',
       from: `news@${domain}`,
-      audience_id: audience.id,
-      template: { id: template.templateId },
+      templateId: template.templateId,
+      emails: ['a', 'b', 'c'].map((name) => `${name}@example.com`),
     });
     expect(await bird.broadcasts.sendQuota(draft.id)).toEqual({
       recipients: 3,
@@ -881,15 +882,11 @@ describe('email broadcasts under a send allowance', () => {
         text: 'Hi',
       })),
     });
-    const audience = await bird.audiences.create({ name: 'Pair' });
-    await bird.contacts.batch({
-      audience_ids: [audience.id],
-      contacts: ['p', 'q'].map((name) => ({ email: `${name}@example.com` })),
-    });
-    const draft = await bird.broadcasts.create({
+    const draft = await draftToNewAudience(bird, {
+      name: 'Pair',
       from: `news@${domain}`,
-      audience_id: audience.id,
-      template: { id: template.templateId },
+      templateId: template.templateId,
+      emails: ['p', 'q'].map((name) => `${name}@example.com`),
     });
     const soon = new Date(Date.now() + 35_000).toISOString();
     const refused = await bird.broadcasts
@@ -934,18 +931,11 @@ describe('email broadcasts partly covered by the send allowance', () => {
       html: '<p>News</p>',
       text: 'News',
     });
-    const audience = await bird.audiences.create({ name: 'Two thousand' });
-    for (let page = 0; page < 2; page++)
-      await bird.contacts.batch({
-        audience_ids: [audience.id],
-        contacts: Array.from({ length: 1000 }, (_, n) => ({
-          email: `member-${page * 1000 + n}@example.com`,
-        })),
-      });
-    const draft = await bird.broadcasts.create({
+    const draft = await draftToNewAudience(bird, {
+      name: 'Two thousand',
       from: `news@${domain}`,
-      audience_id: audience.id,
-      template: { id: template.templateId },
+      templateId: template.templateId,
+      emails: Array.from({ length: 2000 }, (_, n) => `member-${n}@example.com`),
     });
     expect(await bird.broadcasts.sendQuota(draft.id)).toEqual({
       recipients: 2000,
@@ -995,20 +985,15 @@ describe('email broadcasts sent at once under one send allowance', () => {
       text: 'News',
     });
     const drafts = [];
-    for (const name of ['first', 'second']) {
-      const audience = await bird.audiences.create({ name });
-      await bird.contacts.batch({
-        audience_ids: [audience.id],
-        contacts: Array.from({ length: 1000 }, (_, n) => ({ email: `${name}-${n}@example.com` })),
-      });
+    for (const name of ['first', 'second'])
       drafts.push(
-        await bird.broadcasts.create({
+        await draftToNewAudience(bird, {
+          name,
           from: `news@${domain}`,
-          audience_id: audience.id,
-          template: { id: template.templateId },
+          templateId: template.templateId,
+          emails: Array.from({ length: 1000 }, (_, n) => `${name}-${n}@example.com`),
         }),
       );
-    }
     // Each alone fits (1,000 of 1,500); their pages are checked one at a time.
     await Promise.all(drafts.map((draft) => bird.broadcasts.send(draft.id)));
     const ended = await Promise.all(
@@ -1038,15 +1023,11 @@ describe('email broadcasts sent at once under one send allowance', () => {
       html: '<p>Again</p>',
       text: 'Again',
     });
-    const audience = await bird.audiences.create({ name: 'Two' });
-    await bird.contacts.batch({
-      audience_ids: [audience.id],
-      contacts: ['again-1', 'again-2'].map((name) => ({ email: `${name}@example.com` })),
-    });
-    const draft = await bird.broadcasts.create({
+    const draft = await draftToNewAudience(bird, {
+      name: 'Two',
       from: `news@${domain}`,
-      audience_id: audience.id,
-      template: { id: template.templateId },
+      templateId: template.templateId,
+      emails: ['again-1', 'again-2'].map((name) => `${name}@example.com`),
     });
     // Accepted, its dispatch lost (as if its job had gone): the SDK says a send retries it.
     await started.platform.db.query(

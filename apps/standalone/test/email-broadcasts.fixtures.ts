@@ -1,4 +1,5 @@
 import { BirdClient } from '@messagebird/sdk';
+import type { EmailBroadcast } from '@messagebird/sdk';
 import { createWorkspace, publishedAs, startDnsServer, startSmtpSink } from '@switchboard/testing';
 import type { SmtpSink, TestDnsServer } from '@switchboard/testing';
 import { startTestPlatform } from './test-platform';
@@ -41,6 +42,27 @@ export async function publishTemplate(
   if (!submitted.valid) throw new Error(`template ${slug} did not publish`);
   const live = await bird.email.templates.get(template.id);
   return { templateId: template.id, versionId: live.live_version_id as string };
+}
+
+/**
+ * A new audience of `emails` (added a thousand at a time, the batch's bound) and a draft
+ * broadcast to it from `from` with the template.
+ */
+export async function draftToNewAudience(
+  bird: BirdClient,
+  draft: { name: string; from: string; templateId: string; emails: string[] },
+): Promise<EmailBroadcast> {
+  const audience = await bird.audiences.create({ name: draft.name });
+  for (let start = 0; start < draft.emails.length; start += 1000)
+    await bird.contacts.batch({
+      audience_ids: [audience.id],
+      contacts: draft.emails.slice(start, start + 1000).map((email) => ({ email })),
+    });
+  return bird.broadcasts.create({
+    from: draft.from,
+    audience_id: audience.id,
+    template: { id: draft.templateId },
+  });
 }
 
 /** A platform delivering into its own sink, one workspace with `domain` verified, `env` set. */

@@ -7,6 +7,7 @@ import { CompiledLanguage } from './compiled-language';
 import { actorOf, toVersionDto } from './template.mapper';
 import type { LanguageRow, TemplateRow } from './template.rows';
 import { languageWrite } from './template-input';
+import type { LanguageWrite } from './template-input';
 import { textFromHtml } from './template-liquid';
 import { TemplateVersionsRepository } from './template-versions.repository';
 import { TemplatesRepository } from './templates.repository';
@@ -71,9 +72,7 @@ export class TemplateDrafts {
     const workspaceId = workspaceOf(context);
     const draftId = template.draft_version_id;
     let defaultLanguage: string | undefined;
-    let languages: Array<
-      Omit<LanguageRow, 'version_id' | 'workspace_id' | 'revision' | 'updated_at'>
-    > = [];
+    let languages: LanguageWrite[] = [];
     if (!sourceId) {
       const draft = await this.versionRows.findVersion(workspaceId, template.id, draftId, manager);
       languages = [languageWrite(draft?.default_language ?? template.default_language, {})];

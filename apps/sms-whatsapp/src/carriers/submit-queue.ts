@@ -37,6 +37,9 @@ export interface SubmitQueueOptions {
   onResponseTimeout?: () => void;
 }
 
+/** Without a cap per sender, the submit at the head of the queue goes next. */
+const QUEUE_HEAD = { at: 0 } as const;
+
 /** Sends one `submit_sm`; false when the connection cannot take it now. */
 export type SendSubmit = (fields: PduFields, onResponse: (pdu: PDU) => void) => boolean;
 
@@ -148,7 +151,7 @@ export class SubmitQueue {
    */
   private nextSendable(): { at: number; sender?: TokenBucket } | number {
     const perSender = this.options.senderTps;
-    if (!perSender) return { at: 0 };
+    if (!perSender) return QUEUE_HEAD;
     if (this.senderBuckets.size > 1000) this.forgetIdleSenders();
     let soonest = Infinity;
     const waiting = new Set<string>();

@@ -35,6 +35,8 @@ import type { FailedRecord, SentRecord, SubmitRow } from './submit.repository';
 const BATCH_SIZE = 16;
 const CONCURRENCY = 64;
 const LEASE_MS = 60_000;
+/** Turns without any carrier that caps its senders: none to take, in any order. */
+const IN_ANY_ORDER = { ready: Promise.resolve(), taken: () => undefined };
 /** A sender's turn this close is waited for in memory; a later one, back in the queue. */
 const PACE_HOLD_MS = 1000;
 
@@ -187,7 +189,7 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** A place in the order of turns: `ready` once the batches before have taken theirs. */
   private turnsInOrder(): { ready: Promise<void>; taken: () => void } {
-    if (!this.anyPaced) return { ready: Promise.resolve(), taken: () => undefined };
+    if (!this.anyPaced) return IN_ANY_ORDER;
     const ready = this.lastTurns;
     let taken = () => undefined as void;
     this.lastTurns = new Promise<void>((resolve) => (taken = resolve));
@@ -195,9 +197,9 @@ export class SubmitRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   /**
-   * When the message may go, as its sender's cap on its carrier allows. A message tried again
-   * after a failure keeps its turn, now past: it goes at once, ahead of later turns, and the
-   * bind's own cap spaces it from them. So does a message that cannot wait behind a backlog: a
+   * When the message may go, as its sender's cap on its carrier allows. A message put back for
+   * its turn and then tried again after a failure keeps that turn, now past: it goes at once,
+   * ahead of later turns, and the bind's own cap spaces it from them. So does a message that cannot wait behind a backlog: a
    * keyword's reply (a STOP's confirmation is due within minutes) or a one-time passcode.
    */
   private turnOf(carrier: string, job: SubmitJob, row: SubmitRow): number {
