@@ -153,6 +153,18 @@ describe('SMS templates, keyword rules and suppressions through the gateway', ()
       expect((await otherBird.smsKeywordRules.list({ scope: 'workspace' })).data).toEqual([]);
     });
 
+    it('reports a workspace info rule as not mandatory where no default info rule ships', async () => {
+      // GB ships INFO as a help keyword, not an info rule: the SDK's `mandatory` is then false.
+      const rule = await bird.smsKeywordRules.create({
+        operation: 'info',
+        country: 'GB',
+        reply: 'Acme alerts: 4 msgs/month.',
+        keywords: ['PROGRAM'],
+      });
+      expect(rule).toMatchObject({ operation: 'info', keywords: ['PROGRAM'], mandatory: false });
+      expect(await bird.smsKeywordRules.get(rule.id)).toMatchObject({ mandatory: false });
+      await bird.smsKeywordRules.delete(rule.id);
+    });
     it('refuses a keyword bound to another operation (409 E06010), and rules that cannot apply', async () => {
       const bound = await api('POST', '/v1/sms/keyword-rules', {
         operation: 'custom',

@@ -94,8 +94,21 @@ export function workspaceView(row: KeywordRuleRow): KeywordRuleView {
   };
 }
 
-/** `stop`, `start`, `help` (and `info`) do what they do whichever rule matched. */
-export const MANDATORY_OPERATIONS: ReadonlySet<string> = new Set(['stop', 'start', 'help', 'info']);
+const ALWAYS_MANDATORY: ReadonlySet<string> = new Set(['stop', 'start', 'help']);
+const COUNTRIES_SHIPPING_INFO: ReadonlySet<string> = new Set(
+  SYSTEM_KEYWORD_RULES.filter((rule) => rule.operation === 'info').map((rule) => rule.country),
+);
+
+/**
+ * Whether a rule's operation is fixed (the SDK's `mandatory`): `stop`, `start` and `help` do what
+ * they do whichever rule matched, and `info` only in a country whose defaults ship an `info` rule.
+ * None does today (INFO is one of each country's `help` keywords), so a workspace's own `info`
+ * rule is not mandatory.
+ */
+export function isMandatory(operation: string, country: string | null): boolean {
+  if (ALWAYS_MANDATORY.has(operation)) return true;
+  return operation === 'info' && country !== null && COUNTRIES_SHIPPING_INFO.has(country);
+}
 
 export function toKeywordRuleDto(view: KeywordRuleView): SmsKeywordRule {
   return {
@@ -110,7 +123,7 @@ export function toKeywordRuleDto(view: KeywordRuleView): SmsKeywordRule {
     reply: view.reply,
     reply_suffix: view.replySuffix,
     reply_disabled_at: view.replyDisabledAt,
-    mandatory: MANDATORY_OPERATIONS.has(view.operation),
+    mandatory: isMandatory(view.operation, view.country),
     created_at: view.createdAt,
     updated_at: view.updatedAt,
   };
