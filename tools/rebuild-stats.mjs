@@ -2,9 +2,12 @@
 // `npm run stats:rebuild -- --channel sms|whatsapp|email [--workspace ws_...] [--chunk 50000]`:
 // recomputes a channel's stats rollups from the stored message timelines (after a restore, or
 // when a rollup dimension changed; ADR 18), printing its progress. It connects to DATABASE_URL
-// (the database the services run on) and runs the service's own fold statement, so the live
-// consumer may keep running meanwhile: an event is counted once, by whichever folds it first.
+// (the database the services run on), else to the running embedded default's (it names it in
+// DATA_DIR/database-url), and runs the service's own fold statement, so the live consumer may keep
+// running meanwhile: an event is counted once, by whichever folds it first.
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
@@ -14,7 +17,7 @@ const { rebuildEmailStats } = require('../dist/apps/email/src/stats/email-stats-
 
 const USAGE =
   'usage: npm run stats:rebuild -- --channel sms|whatsapp|email [--workspace <ws_id>] [--chunk <rows>]\n' +
-  '       (DATABASE_URL names the database the services run on)\n';
+  "       (DATABASE_URL names the database the services run on; unset, the running embedded default's)\n";
 
 function fail(message) {
   process.stderr.write(`${message}\n${USAGE}`);
@@ -43,9 +46,19 @@ if (!['sms', 'whatsapp', 'email'].includes(values.channel))
 const chunk = values.chunk === undefined ? undefined : Number(values.chunk);
 if (chunk !== undefined && !(Number.isInteger(chunk) && chunk > 0))
   fail('--chunk must be a positive integer');
-if (!process.env.DATABASE_URL) fail('DATABASE_URL is not set');
+const databaseUrl = process.env.DATABASE_URL || runningEmbeddedDatabase();
+if (!databaseUrl)
+  fail(
+    'DATABASE_URL is not set, and no embedded default runs on DATA_DIR (start it with npm start)',
+  );
 
-const client = new Client({ connectionString: process.env.DATABASE_URL });
+/** The embedded default's PostgreSQL while it runs: it names it in DATA_DIR/database-url. */
+function runningEmbeddedDatabase() {
+  const file = join(resolve(process.env.DATA_DIR ?? './.data'), 'database-url');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+const client = new Client({ connectionString: databaseUrl });
 await client.connect();
 const runner = { query: async (sql, params) => (await client.query(sql, params)).rows };
 const begin = async (work) => {

@@ -73,7 +73,7 @@ describe('admin CLI', () => {
     });
     const option = admin('list-workspaces', '--bogus');
     expect(option.status).toBe(1);
-    expect(option.stderr).toContain("Unknown option '--bogus'");
+    expect(option.stderr).toContain('Unknown option --bogus.\n');
     expect(option.stderr).not.toContain('    at ');
   });
 

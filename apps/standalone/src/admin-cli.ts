@@ -134,7 +134,11 @@ function parseCommandLine() {
   try {
     return parseArgs({ allowPositionals: true, options: OPTIONS });
   } catch (err) {
-    return fail(`${(err as Error).message}\n\n${USAGE}`);
+    // Node's own text for an unknown option ends in advice with an unbalanced quote.
+    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message);
+    return fail(
+      `${unknown ? `Unknown option ${unknown[1]}.` : (err as Error).message}\n\n${USAGE}`,
+    );
   }
 }
 
@@ -226,7 +230,7 @@ function describePage(
     `--starting-after=${page.next_cursor}`,
   ];
   const more = page.next_cursor ? `Next page: ${next.join(' ')}` : 'No more.';
-  return `${[line(columns), ...cells.map(line)].join('\n')}\n${page.data.length} ${what} shown. ${more}\n`;
+  return `${[line(columns), ...cells.map(line)].join('\n')}\n${page.data.length} ${page.data.length === 1 ? what.replace(/s$/, '') : what} shown. ${more}\n`;
 }
 
 function describe(body: Record<string, unknown>, indent = ''): string {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createGateway, gatewayDatabase, gatewayEnv } from '@switchboard/app-gateway';
@@ -61,6 +61,8 @@ export async function startEmbeddedPlatform(
       onNotice: (message) => logger.warn(message),
     });
     databaseUrl = postgres.url;
+    // For the operator's tools (`npm run stats:rebuild`): the port is picked afresh at each start.
+    writeFileSync(join(dataDir, DATABASE_URL_FILE), `${databaseUrl}\n`, { mode: 0o600 });
   }
   const { value: adminToken, generated } = persistedSecret(
     options.env.PLATFORM_ADMIN_TOKEN,
@@ -136,9 +138,13 @@ export async function startEmbeddedPlatform(
       await background.stop();
       for (const service of services.reverse()) await service.close();
       await postgres?.stop();
+      if (postgres) rmSync(join(dataDir, DATABASE_URL_FILE), { force: true });
     },
   };
 }
+
+/** Where a running embedded default names its PostgreSQL (mode 600, removed when it stops). */
+export const DATABASE_URL_FILE = 'database-url';
 
 /**
  * The variables the embedded default sets for the gateway and every service on top of the

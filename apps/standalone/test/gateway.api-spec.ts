@@ -321,11 +321,11 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
         expect.any(String),
         '-',
       ]);
-      const prefix = `1 API keys shown. Next page: npm run admin -- list-api-keys --workspace ${beta.workspace.id} --limit 1 --starting-after=`;
+      const prefix = `1 API key shown. Next page: npm run admin -- list-api-keys --workspace ${beta.workspace.id} --limit 1 --starting-after=`;
       expect(summary.startsWith(prefix)).toBe(true);
       const nextTable = await cli(...summary.split('npm run admin -- ')[1].split(' '));
       expect(nextTable.stdout).toContain(beta.api_key.id);
-      expect(nextTable.stdout.trimEnd().split('\n').at(-1)).toBe('1 API keys shown. No more.');
+      expect(nextTable.stdout.trimEnd().split('\n').at(-1)).toBe('1 API key shown. No more.');
       const userTable = await cli('list-users', '--workspace', beta.workspace.id);
       expect(userTable.stdout).toContain('amy.beta@example.com');
       expect(userTable.stdout.trimEnd().split('\n').at(-1)).toBe('2 users shown. No more.');
