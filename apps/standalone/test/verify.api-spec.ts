@@ -439,6 +439,10 @@ describe('Verify through the gateway', () => {
       ],
       ['/check', { to: { phone_number: '+31612345678' }, code: '' }, 'code'],
       ['/check', { to: { phone_number: '+31612345678' } }, 'code'],
+      // Arrays where an object is due (`options: []` was taken as no options).
+      ['', { to: { phone_number: '+31612345678' }, options: [] }, 'options'],
+      ['', { to: [{ phone_number: '+31612345678' }] }, 'to'],
+      ['/check', { to: [], code: '123456' }, 'to'],
     ];
     for (const [path, body, param] of cases) {
       const answer = await raw(path, body);

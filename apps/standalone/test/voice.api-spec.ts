@@ -277,6 +277,19 @@ describe('voice call records through the gateway', () => {
     expect(paramsOf(late)).toEqual(['started_at']);
     const nobody = await report('ws_00000000000000000000000000', { ...leg, status: 'ringing' });
     expect(nobody.status).toBe(404);
+    // Arrays where an object is due, or an array inside the list of tags: 422, never stored
+    // (`tags: [[]]` reached the service as a tag and answered 500).
+    const arrays = await report(acme.workspace.id, {
+      ...leg,
+      session_id: 'sess-arrays',
+      status: 'ringing',
+      actor: [],
+      media_quality: [],
+      cost: [[]],
+      tags: [[], { name: 'a', value: 'b' }],
+    });
+    expect(arrays.status).toBe(422);
+    expect(paramsOf(arrays).sort()).toEqual(['actor', 'cost', 'media_quality', 'tags']);
   });
 
   describe('bird.voice.list', () => {

@@ -4,6 +4,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsIn,
+  IsObject,
   IsOptional,
   IsString,
   MaxLength,
@@ -59,6 +60,7 @@ export class PublishBatchDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(10, { message: 'at most 10 events per batch' })
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => BatchEventDto)
   events: BatchEventDto[];

@@ -44,8 +44,9 @@ export class VerificationOptionsDto {
 
 /** `POST /v1/verify/verifications` (SDK: VerifyVerificationsCreateParams). */
 export class CreateVerificationDto {
-  @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
+  @IsObject() @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => VerificationOptionsDto)
   options?: VerificationOptionsDto;
@@ -54,11 +55,11 @@ export class CreateVerificationDto {
 
 /** `POST /v1/verify/verifications/check` (SDK: VerifyVerificationsCheckParams). */
 export class CheckVerificationDto {
-  @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
+  @IsObject() @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
   @IsString() @MaxLength(VERIFY_LIMITS.maxSubmittedCodeLength) code: string;
 }
 
 /** `POST /v1/verify/verifications/next-channel` (SDK: VerifyVerificationsNextChannelParams). */
 export class NextChannelDto {
-  @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
+  @IsObject() @ValidateNested() @Type(() => VerificationToDto) to: VerificationToDto;
 }

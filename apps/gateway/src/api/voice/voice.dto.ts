@@ -15,6 +15,7 @@ import {
   IsIn,
   IsInt,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -111,7 +112,7 @@ export class ReportVoiceCallDto {
   direction: VoiceCallDirection;
   @IsString() @MaxLength(32) from: string;
   @IsString() @MaxLength(32) to: string;
-  @IsOptional() @ValidateNested() @Type(() => VoiceActorDto) actor?: VoiceActorDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => VoiceActorDto) actor?: VoiceActorDto;
   @IsOptional() @IsString() @MaxLength(128) sip_trunk_id?: string | null;
   @IsIn(VOICE_CALL_STATUSES, { message: `status must be one of ${VOICE_CALL_STATUSES.join(', ')}` })
   status: VoiceCallStatus;
@@ -121,10 +122,11 @@ export class ReportVoiceCallDto {
     message: `rejection_reason must be one of ${VOICE_CALL_REJECTION_REASONS.join(', ')}`,
   })
   rejection_reason?: VoiceCallRejectionReason;
-  @IsOptional() @ValidateNested() @Type(() => VoiceRouteDto) route?: VoiceRouteDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => VoiceRouteDto) route?: VoiceRouteDto;
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => VoiceTagDto)
   tags?: VoiceTagDto[];
@@ -135,8 +137,9 @@ export class ReportVoiceCallDto {
   @IsOptional() @IsInt() @Min(0) @Max(LEG_MS_MAX) pdd_ms?: number;
   @IsOptional() @IsInt() @Min(0) @Max(LEG_MS_MAX) billable_ms?: number | null;
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => VoiceMediaQualityDto)
   media_quality?: VoiceMediaQualityDto;
-  @IsOptional() @ValidateNested() @Type(() => VoiceCostDto) cost?: VoiceCostDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => VoiceCostDto) cost?: VoiceCostDto;
 }

@@ -77,6 +77,7 @@ export class SendWhatsAppMessageDto {
   @ArrayUnique((tag: unknown) => (tag as { name?: unknown } | null)?.name, {
     message: 'tags must not repeat a tag name',
   })
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => WhatsAppTagDto)
   tags?: WhatsAppTagDto[];
