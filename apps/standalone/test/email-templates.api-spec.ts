@@ -563,6 +563,17 @@ describe('email templates through the gateway', () => {
         parameters: { deal: 'x'.repeat(17 * 1024) },
       });
       expect(big.status).toBe(422);
+      // A loop's literal markup, which Liquid's memory limit does not count: 27 MB was a 200.
+      const huge = await api('POST', `/v1/email/templates/${template.id}/preview`, {
+        content: { subject: 's', html: '{% tablerow i in (1..1000000) %}{% endtablerow %}' },
+      });
+      expect(huge.status).toBe(422);
+      expect(huge.body).toMatchObject({
+        error: {
+          code: 'E01123',
+          details: [{ param: 'content', message: expect.stringContaining('2,000,000 characters') }],
+        },
+      });
       await bird.email.templates.versions.submit(template.id, template.draft_version_id as string);
       const live = await bird.email.templates.preview(template.id, {
         version: template.draft_version_id as string,

@@ -1,3 +1,4 @@
+import { MAX_RENDERED_PART_LENGTH } from '@switchboard/contracts';
 import type { Template } from 'liquidjs';
 import { UndefinedVariableError } from 'liquidjs';
 import {
@@ -72,13 +73,17 @@ export class CompiledLanguage {
   render(values: TemplateValues, strict: boolean): RenderedTemplate {
     const scope = this.scopeOf(values);
     const options = { strictVariables: strict };
-    const subject = plainLiquid.renderSync(this.subject, scope, options) as string;
-    let html = this.html ? (htmlLiquid.renderSync(this.html, scope, options) as string) : null;
+    const subject = bounded(plainLiquid.renderSync(this.subject, scope, options) as string);
+    let html = this.html
+      ? bounded(htmlLiquid.renderSync(this.html, scope, options) as string)
+      : null;
     if (html !== null && this.previewText) {
-      const preview = plainLiquid.renderSync(this.previewText, scope, options) as string;
+      const preview = bounded(plainLiquid.renderSync(this.previewText, scope, options) as string);
       if (preview.trim()) html = foldPreviewText(html, preview);
     }
-    const text = this.text ? (plainLiquid.renderSync(this.text, scope, options) as string) : null;
+    const text = this.text
+      ? bounded(plainLiquid.renderSync(this.text, scope, options) as string)
+      : null;
     return { subject: subject.replace(/[\r\n]+/g, ' ').trim(), html, text };
   }
 
@@ -96,6 +101,15 @@ export class CompiledLanguage {
     if (sample && typeof sample === 'object') Object.assign(contact, sample);
     return { ...(values.parameters ?? {}), bird: { contact } };
   }
+}
+
+/** A rendered part within MAX_RENDERED_PART_LENGTH; the callers answer the error as a 422. */
+function bounded(rendered: string): string {
+  if (rendered.length > MAX_RENDERED_PART_LENGTH)
+    throw new Error(
+      `the content renders to more than ${MAX_RENDERED_PART_LENGTH.toLocaleString('en')} characters`,
+    );
+  return rendered;
 }
 
 /** The variable an `UndefinedVariableError` names (`name` of `undefined variable: name`). */

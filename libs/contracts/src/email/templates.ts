@@ -61,6 +61,12 @@ export type TemplateOnMissingLanguage = (typeof TEMPLATE_ON_MISSING_LANGUAGE)[nu
 export const MAX_TEMPLATE_LANGUAGES = 25;
 /** `parameters` of a send or a preview, serialized. */
 export const MAX_TEMPLATE_PARAMETERS_BYTES = 16 * 1024;
+/**
+ * What one part (subject, HTML, text) may render to, in characters: twice what a body's source
+ * may hold. A loop writes its literal markup on every turn, which Liquid's memory limit does not
+ * count (`{% tablerow i in (1..1000000) %}` is 27 MB of cells).
+ */
+export const MAX_RENDERED_PART_LENGTH = 2_000_000;
 
 /** One language's content as written (every field optional on a draft). */
 export interface EmailTemplateLanguageContent {
