@@ -425,6 +425,10 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
   });
 
   describe('the error envelope', () => {
+    const workspaces = async () =>
+      (await platform.db.query<{ n: number }>('SELECT count(*)::int AS n FROM gateway.workspaces'))
+        .rows[0].n;
+
     it('answers an unknown route 404 E01006', async () => {
       expectEnvelope(await call(base, 'GET', '/v1/no-such-route'), 404, 'E01006');
     });
@@ -448,12 +452,6 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
     });
 
     it('answers a body over 1 MB 413 E01003 and creates nothing', async () => {
-      const workspaces = async () =>
-        (
-          await platform.db.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM gateway.workspaces',
-          )
-        ).rows[0].n;
       const before = await workspaces();
       const huge = JSON.stringify({ name: 'x'.repeat(1_100_000) });
       expectEnvelope(
@@ -486,6 +484,27 @@ describe('gateway API (embedded default, real PostgreSQL)', () => {
         415,
         'E01008',
       );
+    });
+
+    it('answers a content-encoded body 415 E01008 instead of reading it as plain JSON', async () => {
+      const before = await workspaces();
+      for (const encoding of ['gzip', 'br, identity', 'x-unknown'])
+        expectEnvelope(
+          await call(base, 'POST', '/admin/v1/workspaces', {
+            token: ADMIN_TOKEN,
+            rawBody: '{"name":"Encoded"}',
+            headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+          }),
+          415,
+          'E01008',
+        );
+      expect(await workspaces()).toBe(before);
+      const identity = await call(base, 'POST', '/admin/v1/workspaces', {
+        token: ADMIN_TOKEN,
+        rawBody: '{"name":"Identity"}',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'Identity' },
+      });
+      expect(identity.status).toBe(201);
     });
 
     it('answers validation failures 422 E01001 naming each field, unknown fields included', async () => {

@@ -64,7 +64,8 @@ export const CommonErrorCatalog = {
     type: 'bad_request_error',
     name: 'UnsupportedMediaType',
     message: 'The request body must be JSON.',
-    description: 'Send request bodies as `Content-Type: application/json`.',
+    description:
+      'Send request bodies as `Content-Type: application/json`, uncompressed (no `Content-Encoding` other than `identity`).',
   },
   E01009: {
     status: 400,

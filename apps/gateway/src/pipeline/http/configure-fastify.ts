@@ -107,6 +107,17 @@ export function configureFastify(
         );
         return;
       }
+      // A compressed body read as JSON would be garbage taken at face value; none is decoded.
+      const encoding = request.headers['content-encoding'];
+      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+        done(
+          new AppError(CommonErrors.UnsupportedMediaType, {
+            message: 'Request bodies are taken as plain JSON, without a Content-Encoding.',
+          }),
+          undefined,
+        );
+        return;
+      }
       if (body.length === 0) {
         done(null, undefined);
         return;
