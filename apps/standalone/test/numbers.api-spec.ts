@@ -234,6 +234,60 @@ describe('numbers through the gateway', () => {
       expect(held.status).toBe(409);
       expect(codeOf(held)).toBe('E14003');
     });
+
+    it('stocks one short code in two countries, each found, ordered and removed by its country', async () => {
+      for (const country of ['US', 'GB']) {
+        const stocked = await stock({
+          number: '54321',
+          number_type: 'short_code',
+          capabilities: ['sms'],
+          country_code: country,
+        });
+        expect(stocked.status).toBe(201);
+        expect(stocked.body).toMatchObject({ number: '54321', country_code: country });
+      }
+      const again = await stock({
+        number: '54321',
+        number_type: 'short_code',
+        capabilities: ['sms'],
+        country_code: 'GB',
+      });
+      expect([again.status, codeOf(again)]).toEqual([409, 'E06012']);
+      for (const country of ['US', 'GB']) {
+        const page = await bird.numbers.available.list({ country_code: country, limit: 100 });
+        expect(page.data.filter(({ number }) => number === '54321')).toEqual([
+          expect.objectContaining({ country_code: country }),
+        ]);
+      }
+      // The SDK's call names no country: which of the two is meant must be said.
+      await expect(bird.numbers.available.get('54321')).rejects.toBeInstanceOf(BirdValidationError);
+      const gb = await call(platform.base, 'GET', '/v1/numbers/available/54321?country_code=GB', {
+        token: acme.api_key.secret,
+      });
+      expect([gb.status, gb.body.country_code]).toEqual([200, 'GB']);
+      const ambiguous = await call(platform.base, 'POST', '/v1/numbers/orders', {
+        token: acme.api_key.secret,
+        body: { number: '54321' },
+      });
+      expect([ambiguous.status, paramsOf(ambiguous)]).toEqual([422, ['country_code']]);
+      const unqualified = await admin('DELETE', '/admin/v1/numbers/54321');
+      expect([unqualified.status, paramsOf(unqualified)]).toEqual([422, ['country_code']]);
+      const ordered = await call(platform.base, 'POST', '/v1/numbers/orders', {
+        token: acme.api_key.secret,
+        body: { number: '54321', country_code: 'GB' },
+      });
+      expect(ordered.body).toMatchObject({ status: 'completed', country_code: 'GB' });
+      // Only the US one is on sale now: the SDK's order needs no country.
+      const us = await rival.numbers.orders.create({ number: '54321' });
+      expect(us).toMatchObject({ status: 'completed', country_code: 'US' });
+      const held = await bird.numbers.list({ number: '54321', country_code: 'GB' });
+      expect(held.data.map(({ country_code }) => country_code)).toEqual(['GB']);
+      expect((await bird.numbers.list({ number: '54321', country_code: 'US' })).data).toEqual([]);
+      await rival.numbers.release(us.number_id as string);
+      expect((await admin('DELETE', '/admin/v1/numbers/54321?country_code=US')).status).toBe(204);
+      const stillHeld = await admin('DELETE', '/admin/v1/numbers/54321');
+      expect([stillHeld.status, codeOf(stillHeld)]).toEqual([409, 'E14003']);
+    });
   });
 
   describe('available numbers and orders (SDK)', () => {

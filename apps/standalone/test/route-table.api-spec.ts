@@ -324,8 +324,8 @@ describe("the route table walked with another workspace's ids", () => {
        VALUES ('+31201230000', 'NL', 'mobile', '{sms}')`,
     );
     await platform.db.query(
-      `INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number)
-       VALUES ('nda_routetable', $1, '+31201230000')`,
+      `INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number, country_code)
+       VALUES ('nda_routetable', $1, '+31201230000', 'NL')`,
       [b.workspace.id],
     );
     // WhatsApp: a template of B's business account as a sync leaves it (seeded with SQL).

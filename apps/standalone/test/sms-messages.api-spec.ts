@@ -837,6 +837,63 @@ describe('SMS messages through the gateway', () => {
     });
   });
 
+  it("routes a short code held in two countries by the sender's country, and nowhere from a third", async () => {
+    // The same digits are a Dutch short code of Acme's and a British one of another workspace's.
+    const brit = await createWorkspace(platform.base, platform.adminToken, { name: 'Brit' });
+    for (const [workspace, country] of [
+      [acme, 'NL'],
+      [brit, 'GB'],
+    ] as const) {
+      const stocked = await call(platform.base, 'POST', '/admin/v1/numbers', {
+        token: platform.adminToken,
+        body: {
+          number: '77077',
+          number_type: 'short_code',
+          country_code: country,
+          capabilities: ['sms'],
+          kind: 'shared',
+          workspace_id: workspace.workspace.id,
+        },
+      });
+      expect(stocked.status).toBe(201);
+    }
+    const inboundOf = async (workspace: CreatedWorkspace) =>
+      (
+        await call<{ data: Array<{ from: string; to: string; text: string }> }>(
+          platform.base,
+          'GET',
+          '/v1/sms/messages?direction=inbound&to=77077',
+          { token: workspace.api_key.secret },
+        )
+      ).body.data;
+    await dutch.sendInbound({ from: '31655555501', to: '77077', text: 'From Amsterdam' });
+    await dutch.sendInbound({ from: '447700900501', to: '77077', text: 'From London' });
+    await dutch.sendInbound({ from: '33612345501', to: '77077', text: 'From Paris' });
+    const acmes = await eventually(
+      () => inboundOf(acme),
+      (data) => data.length > 0,
+    );
+    const brits = await eventually(
+      () => inboundOf(brit),
+      (data) => data.length > 0,
+    );
+    expect(acmes.map(({ from, text }) => [from, text])).toEqual([
+      ['+31655555501', 'From Amsterdam'],
+    ]);
+    expect(brits.map(({ from, text }) => [from, text])).toEqual([['+447700900501', 'From London']]);
+    const unroutable = await eventually(
+      async () =>
+        (
+          await platform.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM sms_whatsapp.sms_unroutable_inbound
+             WHERE text = 'From Paris'`,
+          )
+        ).rows[0].n,
+      (n) => n > 0,
+    );
+    expect(unroutable).toBe(1);
+  });
+
   it('records a long inbound message once, its parts sent one at a time or all at once', async () => {
     const long = (n: number) => `Part of a long reply number ${n}, `.repeat(8);
     await dutch.sendInbound({

@@ -43,8 +43,8 @@ describe('SMS templates, keyword rules and suppressions through the gateway', ()
       [ACME_NL, ACME_US, OTHER_NL],
     );
     await platform.db.query(
-      `INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number)
-       VALUES ('nda_acmenl', $1, $2), ('nda_acmeus', $1, $3), ('nda_othernl', $4, $5)`,
+      `INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number, country_code)
+       VALUES ('nda_acmenl', $1, $2, 'NL'), ('nda_acmeus', $1, $3, 'US'), ('nda_othernl', $4, $5, 'NL')`,
       [acme.workspace.id, ACME_NL, ACME_US, other.workspace.id, OTHER_NL],
     );
   }, 60_000);

@@ -16,6 +16,7 @@ import { SmsRedactedText1765000000200 } from './migrations/1765000000200-sms-red
 import { SmsMessagesCreatedIndex1765000000300 } from './migrations/1765000000300-sms-messages-created-index';
 import { SmsInboundParts1765000000400 } from './migrations/1765000000400-sms-inbound-parts';
 import { SmsSystemSendKeyUnique1765000000500 } from './migrations/1765000000500-sms-system-send-key-unique';
+import { ShortCodesPerCountry1765000000600 } from './migrations/1765000000600-short-codes-per-country';
 
 export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase {
   return {
@@ -40,6 +41,7 @@ export function smsWhatsappDatabase(config: SmsWhatsappConfig): ServiceDatabase 
       SmsMessagesCreatedIndex1765000000300,
       SmsInboundParts1765000000400,
       SmsSystemSendKeyUnique1765000000500,
+      ShortCodesPerCountry1765000000600,
     ],
   };
 }

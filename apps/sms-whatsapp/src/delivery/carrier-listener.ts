@@ -18,6 +18,7 @@ import { INBOUND_RULES } from '../inbound/inbound-rules';
 import type { InboundRules } from '../inbound/inbound-rules';
 import { AcceptRepository, draftInbound, draftOutbound } from '../messages';
 import { carrierMessageIdKey } from '../carriers/delivery-receipt';
+import { stockableNumber } from '../numbers';
 import { InboundRepository } from './inbound.repository';
 import { RECEIPTS_QUEUE, ReceiptsRepository } from './receipts.repository';
 import type { StoredReceipt } from './receipts.repository';
@@ -112,7 +113,9 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
   private async record(tx: SqlRunner, message: InboundSms): Promise<boolean | undefined> {
     const addressed = phoneNumber(message.to) ?? message.to;
     const from = phoneNumber(message.from) ?? message.from;
-    const holder = await this.inbound.holderOf(tx, addressed);
+    // The country of the number's range, or else its dial code's main one (+44 7700 900 is British).
+    const senderCountry = stockableNumber(from)?.country_code ?? null;
+    const holder = await this.inbound.holderOf(tx, addressed, senderCountry);
     if (!holder) {
       await this.inbound.recordUnroutable(tx, message);
       this.logger.warn(
@@ -122,7 +125,7 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
     }
     // The number as the workspace holds it (a short code's bare digits), for its keyword rules
     // and the replies sent from it.
-    const { workspaceId, number: to } = holder;
+    const { workspaceId, number: to, country: toCountry } = holder;
     const received = draftInbound(workspaceId, { ...message, to, from });
     await this.accept.insert(tx, [received]);
     const replies = await this.rules.apply(tx, {
@@ -130,6 +133,7 @@ export class SmsCarrierListener implements CarrierListener, OnApplicationBootstr
       messageId: received.row.id,
       from,
       to,
+      toCountry,
       text: message.text,
       receivedAt: message.receivedAt,
     });

@@ -3,23 +3,38 @@ import { rowsOf } from '@switchboard/persistence';
 import type { SqlRunner } from '@switchboard/persistence';
 import type { InboundSms } from '../carriers/sms-carrier';
 
+/** Who an inbound message is for: the workspace, its number as held, the number's country. */
+export interface InboundHolder {
+  workspaceId: string;
+  number: string;
+  country: string;
+}
+
 /** Named queries of inbound messages: who holds the number, and what nobody does. */
 @Injectable()
 export class InboundRepository {
-  /** The workspace holding `number` now, if any, with the number as it holds it. */
+  /**
+   * The workspace holding `number` now, if any, with the number as it holds it and its country.
+   * A short code held in several countries is the one in the sender's country; a message from
+   * elsewhere to it has no holder (it cannot tell which of them it was for).
+   */
   async holderOf(
     runner: SqlRunner,
     number: string,
-  ): Promise<{ workspaceId: string; number: string } | undefined> {
-    const rows = rowsOf<{ workspace_id: string; number: string }>(
+    senderCountry: string | null,
+  ): Promise<InboundHolder | undefined> {
+    const rows = rowsOf<{ workspace_id: string; number: string; country_code: string }>(
       await runner.query(
-        `SELECT workspace_id, number FROM sms_whatsapp.number_allocations
+        `SELECT workspace_id, number, country_code FROM sms_whatsapp.number_allocations
          WHERE number = ANY ($1::text[]) AND released_at IS NULL AND status = 'active'`,
         // E.164 numbers are held with their `+`, short codes as bare digits: either spelling.
         [[number, number.replace(/^\+/, ''), `+${number.replace(/^\+/, '')}`]],
       ),
     );
-    return rows[0] && { workspaceId: rows[0].workspace_id, number: rows[0].number };
+    const held = rows.length > 1 ? rows.find((row) => row.country_code === senderCountry) : rows[0];
+    return (
+      held && { workspaceId: held.workspace_id, number: held.number, country: held.country_code }
+    );
   }
 
   /**

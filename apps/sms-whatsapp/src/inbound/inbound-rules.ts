@@ -7,8 +7,10 @@ export interface InboundForRules {
   messageId: string;
   /** The person, E.164. */
   from: string;
-  /** The workspace's number it was sent to, E.164. */
+  /** The workspace's number it was sent to, E.164 (or a short code's digits). */
   to: string;
+  /** The country the workspace holds that number in. */
+  toCountry: string;
   text: string;
   receivedAt: Date;
 }

@@ -2,6 +2,7 @@ import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
 import { SealedBox } from '@switchboard/platform';
 import { startMigratedDatabase } from '@switchboard/testing';
 import type { MigratedDatabase } from '@switchboard/testing';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { DataSource } from 'typeorm';
 import type { SmsWhatsappConfig } from '../config/sms-whatsapp.config';
 import { smsWhatsappDatabase } from '../database/sms-whatsapp.database';
@@ -45,6 +46,7 @@ describe(InboundKeywordRules.name, () => {
       messageId: newId('sms'),
       from,
       to,
+      toCountry: parsePhoneNumberFromString(to)?.country as string,
       text,
       receivedAt: new Date(clock),
     };
@@ -228,6 +230,7 @@ describe(InboundKeywordRules.name, () => {
       messageId: newId('sms'),
       from: NL_PERSON,
       to: NL_NUMBER,
+      toCountry: 'NL',
       text: 'STOP',
       receivedAt: new Date(clock + 30_000),
     };

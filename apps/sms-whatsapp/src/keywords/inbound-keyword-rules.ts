@@ -29,16 +29,15 @@ export class InboundKeywordRules implements InboundRules {
   async apply(executor: SqlRunner, inbound: InboundForRules): Promise<KeywordReply[]> {
     if (!keywordKey(inbound.text)) return [];
     const senderCountry = countryOf(inbound.from);
-    const { arrivalCountry, rules } = await this.repository.forMessage(
-      executor,
-      inbound.workspaceId,
-      inbound.to,
+    const rules = await this.repository.forMessage(executor, inbound.workspaceId, {
+      number: inbound.to,
+      arrivalCountry: inbound.toCountry,
       senderCountry,
-    );
+    });
     const ordered = rulesInOrder(
       {
         number: inbound.to,
-        arrivalCountry: arrivalCountry ?? countryOf(inbound.to) ?? undefined,
+        arrivalCountry: inbound.toCountry,
         senderCountry: senderCountry ?? undefined,
       },
       rules.map(workspaceView),

@@ -51,6 +51,16 @@ describe(rulesInOrder.name, () => {
     expect(replyTextOf(ours)).toBe('Bye.');
   });
 
+  it("confines a short code's rule to the country it names (the digits may be held in two)", () => {
+    const gb = workspaceView(
+      row({ operation: 'custom', number: '77077', country: 'GB', keywords: ['HOURS'] }),
+    );
+    const inGb = rulesInOrder({ number: '77077', arrivalCountry: 'GB' }, [gb]);
+    expect(matchKeyword('HOURS', inGb)?.rule.id).toBe(gb.id);
+    const inNl = rulesInOrder({ number: '77077', arrivalCountry: 'NL' }, [gb]);
+    expect(matchKeyword('HOURS', inNl)).toBeUndefined();
+  });
+
   it("answers in the arrival country's words before the sender's", () => {
     const ordered = rulesInOrder(
       { number: NL_NUMBER, arrivalCountry: 'NL', senderCountry: 'DE' },

@@ -43,7 +43,14 @@ export function rulesInOrder(
   setting: MessageSetting,
   workspaceRules: KeywordRuleView[],
 ): KeywordRuleView[] {
-  const ordered = workspaceRules.filter((r) => r.number === setting.number).sort(byOperation);
+  // A short code's digits may be held in several countries: its rules name theirs.
+  const ordered = workspaceRules
+    .filter(
+      (r) =>
+        r.number === setting.number &&
+        (!setting.arrivalCountry || r.country === null || r.country === setting.arrivalCountry),
+    )
+    .sort(byOperation);
   if (setting.arrivalCountry) ordered.push(...countryLevel(setting.arrivalCountry, workspaceRules));
   if (setting.senderCountry && setting.senderCountry !== setting.arrivalCountry)
     ordered.push(...countryLevel(setting.senderCountry, workspaceRules));

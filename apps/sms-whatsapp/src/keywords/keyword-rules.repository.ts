@@ -40,31 +40,23 @@ export class KeywordRulesRepository {
   }
 
   /**
-   * In one statement: the country the platform stocks `number` in, and the workspace's rules that
-   * can apply to a message on it (confined to it, for its country or `senderCountry`, worldwide).
+   * The workspace's rules that can apply to a message on `number`, held in `arrivalCountry`:
+   * confined to that number there, for its country or the sender's, worldwide.
    */
   async forMessage(
     runner: SqlRunner,
     workspaceId: string,
-    number: string,
-    senderCountry: string | null,
-  ): Promise<{ arrivalCountry: string | null; rules: KeywordRuleRow[] }> {
-    const rows = rowsOf<{ arrival_country: string | null; rules: KeywordRuleRow[] }>(
+    at: { number: string; arrivalCountry: string; senderCountry: string | null },
+  ): Promise<KeywordRuleRow[]> {
+    return rowsOf<KeywordRuleRow>(
       await runner.query(
-        `WITH arrival AS (SELECT country_code FROM sms_whatsapp.numbers WHERE number = $2)
-         SELECT (SELECT country_code FROM arrival) AS arrival_country,
-                COALESCE((
-                  SELECT json_agg(r) FROM (
-                    SELECT ${COLUMNS} FROM ${TABLE}
-                    WHERE workspace_id = $1
-                      AND (number = $2 OR (number IS NULL AND (country IS NULL
-                        OR country = (SELECT country_code FROM arrival) OR country = $3)))
-                  ) r
-                ), '[]'::json) AS rules`,
-        [workspaceId, number, senderCountry],
+        `SELECT ${COLUMNS} FROM ${TABLE}
+         WHERE workspace_id = $1
+           AND ((number = $2 AND (country IS NULL OR country = $3))
+             OR (number IS NULL AND (country IS NULL OR country = $3 OR country = $4)))`,
+        [workspaceId, at.number, at.arrivalCountry, at.senderCountry],
       ),
     );
-    return { arrivalCountry: rows[0]?.arrival_country ?? null, rules: rows[0]?.rules ?? [] };
   }
 
   async find(
@@ -152,18 +144,25 @@ export class KeywordRulesRepository {
     return rows.length > 0;
   }
 
-  /** The number if the workspace holds it (allocated, not released), with its country. */
+  /**
+   * The number if the workspace holds it (allocated, not released), with its country: in
+   * `country` when given (a short code may be held in several), else the earliest held.
+   */
   async heldNumber(
     workspaceId: string,
     number: string,
+    country: string | null,
     runner: SqlRunner = this.reads,
   ): Promise<HeldNumber | undefined> {
     const rows = rowsOf<HeldNumber>(
       await runner.query(
         `SELECT n.number, n.country_code, n.capabilities
-         FROM sms_whatsapp.number_allocations a JOIN sms_whatsapp.numbers n ON n.number = a.number
-         WHERE a.workspace_id = $1 AND a.number = $2 AND a.released_at IS NULL`,
-        [workspaceId, number],
+         FROM sms_whatsapp.number_allocations a
+         JOIN sms_whatsapp.numbers n ON n.number = a.number AND n.country_code = a.country_code
+         WHERE a.workspace_id = $1 AND a.number = $2 AND a.released_at IS NULL
+           AND ($3::text IS NULL OR a.country_code = $3)
+         ORDER BY a.allocated_at LIMIT 1`,
+        [workspaceId, number, country],
       ),
     );
     return rows[0];

@@ -41,7 +41,7 @@ export class KeywordRulesService {
     let ordered = allRulesInOrder(views);
     if (input.number !== undefined) {
       const number = senderForm(input.number) ?? input.number;
-      const held = await this.repository.heldNumber(workspaceId, number);
+      const held = await this.repository.heldNumber(workspaceId, number, country ?? null);
       const arrivalCountry = held?.country_code ?? parsePhoneNumberFromString(number)?.country;
       ordered = rulesInOrder(
         { number, arrivalCountry, senderCountry: input.from_country?.toUpperCase() },

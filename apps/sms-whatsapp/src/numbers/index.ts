@@ -1,1 +1,2 @@
 export { NumbersModule } from './numbers.module';
+export { stockableNumber } from './number-spelling';

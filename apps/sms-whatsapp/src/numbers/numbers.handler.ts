@@ -48,12 +48,12 @@ export class NumbersHandler {
 
   @Handles(NumbersSubjects.GetAvailable)
   getAvailable(@Payload() input: AvailableNumberRequest, @Ctx() context: BaseRpcContext) {
-    return this.numbers.getAvailable(requestContextOf(context), input.number);
+    return this.numbers.getAvailable(requestContextOf(context), input);
   }
 
   @Handles(NumbersSubjects.CreateOrder)
   order(@Payload() input: CreateNumbersOrderRequest, @Ctx() context: BaseRpcContext) {
-    return this.numbers.order(requestContextOf(context), input.number);
+    return this.numbers.order(requestContextOf(context), input);
   }
 
   @Handles(NumbersSubjects.ListOrders)
@@ -78,6 +78,6 @@ export class NumbersHandler {
 
   @Handles(NumbersSubjects.UnstockNumber)
   unstock(@Payload() input: StockedNumberRequest, @Ctx() context: BaseRpcContext) {
-    return this.stock.unstock(requestContextOf(context), input.number);
+    return this.stock.unstock(requestContextOf(context), input);
   }
 }

@@ -5,9 +5,10 @@ import type { CursorCodec, Page, PageRequest, SqlRunner } from '@switchboard/per
 import { DataSource } from 'typeorm';
 import type { SqlFilter } from '../database/sql-filter';
 import type { AllocationRow, OrderRow, StockRow } from './number-rows';
+import { STOCK_KEY } from './stock.repository';
 
-const ALLOCATION_FROM =
-  'sms_whatsapp.number_allocations a JOIN sms_whatsapp.numbers n ON n.number = a.number';
+const ALLOCATION_FROM = `sms_whatsapp.number_allocations a
+  JOIN sms_whatsapp.numbers n ON n.number = a.number AND n.country_code = a.country_code`;
 const ALLOCATION_COLUMNS =
   'a.id, a.workspace_id, n.kind, a.number, n.country_code, n.number_type, n.capabilities, a.status, a.allocated_at, a.released_at';
 const AVAILABLE_COLUMNS =
@@ -17,7 +18,14 @@ const ORDER_COLUMNS =
 /** Stock on sale: dedicated numbers no workspace holds. */
 export const ON_SALE = `n.kind = 'dedicated' AND NOT EXISTS (
   SELECT 1 FROM sms_whatsapp.number_allocations held
-  WHERE held.number = n.number AND held.released_at IS NULL)`;
+  WHERE held.number = n.number AND held.country_code = n.country_code
+    AND held.released_at IS NULL)`;
+
+/** The stored spellings a number may mean, in one country or (null) any. */
+export interface Orderable {
+  numbers: string[];
+  country: string | null;
+}
 
 /** Named queries over the workspaces' numbers, their orders and the stock on sale. */
 @Injectable()
@@ -94,22 +102,36 @@ export class NumbersRepository {
         sorts: { created_at: { column: 'n.created_at', type: 'timestamptz' } },
         defaultSort: 'created_at',
         defaultOrder: 'desc',
-        idColumn: 'n.number',
+        idColumn: STOCK_KEY,
       },
       page,
       cursors,
     );
   }
 
-  async findAvailable(candidates: string[]): Promise<StockRow | undefined> {
+  async findAvailable(wanted: Orderable): Promise<StockRow | undefined> {
     const rows = rowsOf<StockRow>(
       await this.reads.query(
         `SELECT ${AVAILABLE_COLUMNS} FROM sms_whatsapp.numbers n
-         WHERE n.number = ANY($1::text[]) AND ${ON_SALE} ORDER BY n.number LIMIT 1`,
-        [candidates],
+         WHERE n.number = ANY($1::text[]) AND ($2::text IS NULL OR n.country_code = $2)
+           AND ${ON_SALE}
+         ORDER BY n.number, n.country_code LIMIT 1`,
+        [wanted.numbers, wanted.country],
       ),
     );
     return rows[0];
+  }
+
+  /** The countries a short code is on sale in, by country code. */
+  async countriesOnSale(shortCode: string): Promise<string[]> {
+    const rows = rowsOf<{ country_code: string }>(
+      await this.reads.query(
+        `SELECT n.country_code FROM sms_whatsapp.numbers n
+         WHERE n.number = $1 AND ${ON_SALE} ORDER BY n.country_code`,
+        [shortCode],
+      ),
+    );
+    return rows.map((row) => row.country_code);
   }
 
   /**
@@ -120,29 +142,31 @@ export class NumbersRepository {
   async allocateAndOrder(
     runner: SqlRunner,
     ids: { allocationId: string; orderId: string; workspaceId: string },
-    candidates: string[],
+    wanted: Orderable,
   ): Promise<OrderRow | undefined> {
     const rows = rowsOf<OrderRow>(
       await runner.query(
         `WITH stock AS (
-           SELECT number, country_code, number_type FROM sms_whatsapp.numbers
-           WHERE number = ANY($4::text[]) AND kind = 'dedicated' ORDER BY number LIMIT 1
+           SELECT number, country_code, number_type FROM sms_whatsapp.numbers n
+           WHERE number = ANY($4::text[]) AND ($5::text IS NULL OR country_code = $5)
+             AND ${ON_SALE}
+           ORDER BY number, country_code LIMIT 1
            -- Shared with other orders; an operator taking the number out of stock waits for it,
            -- or this order sees it gone (no row: E14001, not a foreign-key error).
            FOR SHARE),
          held AS (
-           INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number)
-           SELECT $1, $3, number FROM stock
-           ON CONFLICT (number) WHERE released_at IS NULL DO NOTHING
+           INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number, country_code)
+           SELECT $1, $3, number, country_code FROM stock
+           ON CONFLICT (number, country_code) WHERE released_at IS NULL DO NOTHING
            RETURNING id, number, allocated_at)
          INSERT INTO sms_whatsapp.number_orders
            (id, workspace_id, number, country_code, number_type, status, number_id, completed_at,
             created_at, updated_at)
          SELECT $2, $3, held.number, stock.country_code, stock.number_type, 'completed', held.id,
            held.allocated_at, held.allocated_at, held.allocated_at
-         FROM held JOIN stock ON stock.number = held.number
+         FROM held CROSS JOIN stock
          RETURNING ${ORDER_COLUMNS}`,
-        [ids.allocationId, ids.orderId, ids.workspaceId, candidates],
+        [ids.allocationId, ids.orderId, ids.workspaceId, wanted.numbers, wanted.country],
       ),
     );
     return rows[0];

@@ -3,6 +3,8 @@ import { NumbersErrors } from '@switchboard/contracts';
 import type {
   AllocatedNumber,
   AvailableNumber,
+  AvailableNumberRequest,
+  CreateNumbersOrderRequest,
   ListAvailableNumbersRequest,
   ListNumbersOrdersRequest,
   ListNumbersRequest,
@@ -14,8 +16,9 @@ import type { Page } from '@switchboard/persistence';
 import { AppError, workspaceOf } from '@switchboard/platform';
 import { toAllocatedNumber, toAvailableNumber, toNumbersOrder } from './number.mapper';
 import { numberFilters } from './number-filters';
-import { numberCandidates } from './number-spelling';
+import { countryOf, isShortCode, numberCandidates } from './number-spelling';
 import { NumbersRepository } from './numbers.repository';
+import type { Orderable } from './numbers.repository';
 
 const pageOf = (input: { limit: number; starting_after?: string; ending_before?: string }) => ({
   limit: input.limit,
@@ -79,22 +82,25 @@ export class NumbersService {
     return { ...page, data: page.data.map(toAvailableNumber) };
   }
 
-  async getAvailable(context: RequestContext, number: string): Promise<AvailableNumber> {
+  async getAvailable(
+    context: RequestContext,
+    input: AvailableNumberRequest,
+  ): Promise<AvailableNumber> {
     workspaceOf(context);
-    const row = await this.repository.findAvailable(this.orderable(number, 'number'));
+    const row = await this.repository.findAvailable(await this.orderable(input));
     if (!row) throw new AppError(NumbersErrors.AvailableNumberNotFound);
     return toAvailableNumber(row);
   }
 
   /** Allocates the number at once (201 `completed`), or E14001 when it is not on sale. */
-  async order(context: RequestContext, number: string): Promise<NumbersOrder> {
+  async order(context: RequestContext, input: CreateNumbersOrderRequest): Promise<NumbersOrder> {
     const workspaceId = workspaceOf(context);
-    const candidates = this.orderable(number, 'number');
+    const wanted = await this.orderable(input);
     return this.writes.run(context, async (manager) => {
       const row = await this.repository.allocateAndOrder(
         manager,
         { allocationId: newId('nda'), orderId: newId('nor'), workspaceId },
-        candidates,
+        wanted,
       );
       if (!row) throw new AppError(NumbersErrors.NumberNotAvailable);
       return toNumbersOrder(row);
@@ -120,11 +126,33 @@ export class NumbersService {
     return toNumbersOrder(row);
   }
 
-  /** The stored spellings an order (or an availability check) may mean: E.164, or a short code. */
-  private orderable(value: string, param: string): string[] {
-    const candidates = numberCandidates(value, undefined, param);
+  /**
+   * The stored spellings an order (or an availability check) may mean (E.164, or a short code),
+   * in the country it names. A short code on sale in several countries must name one (422).
+   */
+  private async orderable(input: { number: string; country_code?: string }): Promise<Orderable> {
+    const candidates = numberCandidates(input.number, undefined, 'number');
     if (!Array.isArray(candidates)) throw AppError.validation([candidates]);
-    const digits = value.trim();
-    return /^\d{3,8}$/.test(digits) ? [...candidates, digits] : candidates;
+    const digits = input.number.trim();
+    const numbers = isShortCode(digits) ? [...candidates, digits] : candidates;
+    if (input.country_code !== undefined) {
+      const country = countryOf(input.country_code);
+      if (!country)
+        throw AppError.validation([
+          { param: 'country_code', message: 'must be an ISO 3166-1 alpha-2 country code' },
+        ]);
+      return { numbers, country };
+    }
+    if (isShortCode(digits)) {
+      const countries = await this.repository.countriesOnSale(digits);
+      if (countries.length > 1)
+        throw AppError.validation([
+          {
+            param: 'country_code',
+            message: `${digits} is on sale in ${countries.join(' and ')}: name the country`,
+          },
+        ]);
+    }
+    return { numbers, country: null };
   }
 }

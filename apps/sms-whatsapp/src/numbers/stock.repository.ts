@@ -6,9 +6,17 @@ import { DataSource } from 'typeorm';
 import type { StockRow } from './number-rows';
 
 const STOCK_FROM = `sms_whatsapp.numbers n LEFT JOIN sms_whatsapp.number_allocations a
-  ON a.number = n.number AND a.released_at IS NULL`;
+  ON a.number = n.number AND a.country_code = n.country_code AND a.released_at IS NULL`;
+/** A stocked number's key: a short code's digits may be stocked in several countries. */
+export const STOCK_KEY = `(n.number || ' ' || n.country_code) COLLATE "C"`;
 const STOCK_COLUMNS = `n.number, n.country_code, n.number_type, n.capabilities, n.kind, n.created_at,
   a.workspace_id AS holder_workspace_id, a.id AS holder_number_id, a.allocated_at AS holder_allocated_at`;
+
+/** A stocked number: its digits as stored, and the country it is stocked in. */
+export interface StockedKey {
+  number: string;
+  country_code: string;
+}
 
 export interface NewStockedNumber {
   number: string;
@@ -32,7 +40,8 @@ export class StockRepository {
     const rows = rowsOf(
       await runner.query(
         `INSERT INTO sms_whatsapp.numbers (number, country_code, number_type, capabilities, kind)
-         VALUES ($1, $2, $3, $4::text[], $5) ON CONFLICT (number) DO NOTHING RETURNING number`,
+         VALUES ($1, $2, $3, $4::text[], $5) ON CONFLICT (number, country_code) DO NOTHING
+         RETURNING number`,
         [number.number, number.country_code, number.number_type, number.capabilities, number.kind],
       ),
     );
@@ -40,36 +49,58 @@ export class StockRepository {
   }
 
   /** The operator's assignment of a shared number to a workspace. */
-  async allocate(runner: SqlRunner, id: string, workspaceId: string, number: string) {
+  async allocate(runner: SqlRunner, id: string, workspaceId: string, number: StockedKey) {
     await runner.query(
-      'INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number) VALUES ($1, $2, $3)',
-      [id, workspaceId, number],
+      `INSERT INTO sms_whatsapp.number_allocations (id, workspace_id, number, country_code)
+       VALUES ($1, $2, $3, $4)`,
+      [id, workspaceId, number.number, number.country_code],
     );
   }
 
-  async find(number: string, runner: SqlRunner = this.reads): Promise<StockRow | undefined> {
+  async find(number: StockedKey, runner: SqlRunner = this.reads): Promise<StockRow | undefined> {
     const rows = rowsOf<StockRow>(
-      await runner.query(`SELECT ${STOCK_COLUMNS} FROM ${STOCK_FROM} WHERE n.number = $1`, [
-        number,
-      ]),
+      await runner.query(
+        `SELECT ${STOCK_COLUMNS} FROM ${STOCK_FROM} WHERE n.number = $1 AND n.country_code = $2`,
+        [number.number, number.country_code],
+      ),
     );
     return rows[0];
   }
 
+  /** The countries `number` is stocked in (a short code may be in several), by country code. */
+  async countriesOf(number: string, runner: SqlRunner = this.reads): Promise<string[]> {
+    const rows = rowsOf<{ country_code: string }>(
+      await runner.query(
+        'SELECT country_code FROM sms_whatsapp.numbers WHERE number = $1 ORDER BY country_code',
+        [number],
+      ),
+    );
+    return rows.map((row) => row.country_code);
+  }
+
   /** Locks the stocked number against a concurrent order (its allocation's key check waits). */
-  async lock(runner: SqlRunner, number: string): Promise<boolean> {
+  async lock(runner: SqlRunner, number: StockedKey): Promise<boolean> {
     const rows = rowsOf(
-      await runner.query('SELECT number FROM sms_whatsapp.numbers WHERE number = $1 FOR UPDATE', [
-        number,
-      ]),
+      await runner.query(
+        `SELECT number FROM sms_whatsapp.numbers WHERE number = $1 AND country_code = $2
+         FOR UPDATE`,
+        [number.number, number.country_code],
+      ),
     );
     return rows.length > 0;
   }
 
   /** Removes the number with the past (released) holdings that refer to it. */
-  async delete(runner: SqlRunner, number: string): Promise<void> {
-    await runner.query('DELETE FROM sms_whatsapp.number_allocations WHERE number = $1', [number]);
-    await runner.query('DELETE FROM sms_whatsapp.numbers WHERE number = $1', [number]);
+  async delete(runner: SqlRunner, number: StockedKey): Promise<void> {
+    const key = [number.number, number.country_code];
+    await runner.query(
+      'DELETE FROM sms_whatsapp.number_allocations WHERE number = $1 AND country_code = $2',
+      key,
+    );
+    await runner.query(
+      'DELETE FROM sms_whatsapp.numbers WHERE number = $1 AND country_code = $2',
+      key,
+    );
   }
 
   list(
@@ -88,7 +119,7 @@ export class StockRepository {
         sorts: { created_at: { column: 'n.created_at', type: 'timestamptz' } },
         defaultSort: 'created_at',
         defaultOrder: 'desc',
-        idColumn: 'n.number',
+        idColumn: STOCK_KEY,
       },
       page,
       cursors,

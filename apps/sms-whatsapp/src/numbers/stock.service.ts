@@ -5,6 +5,7 @@ import type {
   ListStockRequest,
   RequestContext,
   StockedNumber,
+  StockedNumberRequest,
   StockNumberRequest,
 } from '@switchboard/contracts';
 import { CursorCodec, IdempotentWrites, newId } from '@switchboard/persistence';
@@ -14,7 +15,7 @@ import { toStockedNumber } from './number.mapper';
 import { SqlFilter } from '../database/sql-filter';
 import { countryOf, isShortCode, stockableNumber } from './number-spelling';
 import { StockRepository } from './stock.repository';
-import type { NewStockedNumber } from './stock.repository';
+import type { NewStockedNumber, StockedKey } from './stock.repository';
 
 /**
  * The operator's stock: the numbers it holds with its carriers, each on sale (`dedicated`) or
@@ -34,8 +35,8 @@ export class StockService {
       if (!(await this.repository.insert(manager, number)))
         throw new AppError(NumbersErrors.NumberAlreadyStocked);
       if (number.kind === 'shared' && input.workspace_id)
-        await this.repository.allocate(manager, newId('nda'), input.workspace_id, number.number);
-      const row = await this.repository.find(number.number, manager);
+        await this.repository.allocate(manager, newId('nda'), input.workspace_id, number);
+      const row = await this.repository.find(number, manager);
       if (!row) throw new Error('stocked number vanished inside its transaction');
       return toStockedNumber(row);
     });
@@ -72,7 +73,8 @@ export class StockService {
    * workspace the operator assigned it to (which cannot release it: E14002 sends it here); a
    * dedicated one a workspace ordered is refused until that workspace releases it.
    */
-  async unstock(context: RequestContext, number: string): Promise<null> {
+  async unstock(context: RequestContext, input: StockedNumberRequest): Promise<null> {
+    const number = await this.stockedKey(input);
     return this.writes.run(context, async (manager) => {
       if (!(await this.repository.lock(manager, number)))
         throw new AppError(NumbersErrors.AvailableNumberNotFound);
@@ -82,6 +84,31 @@ export class StockService {
       await this.repository.delete(manager, number);
       return null;
     });
+  }
+
+  /**
+   * The stocked number a request names: by `country_code` when given, else the one country the
+   * digits are stocked in. A short code stocked in several countries must name one (422).
+   */
+  private async stockedKey(input: StockedNumberRequest): Promise<StockedKey> {
+    if (input.country_code !== undefined) {
+      const country = countryOf(input.country_code);
+      if (!country)
+        throw AppError.validation([
+          { param: 'country_code', message: 'must be an ISO 3166-1 alpha-2 country code' },
+        ]);
+      return { number: input.number, country_code: country };
+    }
+    const countries = await this.repository.countriesOf(input.number);
+    if (countries.length > 1)
+      throw AppError.validation([
+        {
+          param: 'country_code',
+          message: `${input.number} is stocked in ${countries.join(' and ')}: name the country`,
+        },
+      ]);
+    if (!countries.length) throw new AppError(NumbersErrors.AvailableNumberNotFound);
+    return { number: input.number, country_code: countries[0] };
   }
 
   /** The number as stored, or a 422 naming every problem of the request. */

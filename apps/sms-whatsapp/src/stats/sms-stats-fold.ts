@@ -109,7 +109,13 @@ export function smsFoldStatement(source: string): string {
         bucket, received)
       SELECT f.workspace_id, d.dimension, d.value, f.bucket, count(*)::int
       FROM facts f
-      LEFT JOIN sms_whatsapp.numbers n ON n.number IN (f.to_address, '+' || ltrim(f.to_address, '+'))
+      -- The country the workspace holds the number in (a short code may be held in several).
+      LEFT JOIN LATERAL (
+        SELECT a.country_code FROM sms_whatsapp.number_allocations a
+        WHERE a.workspace_id = f.workspace_id
+          AND a.number IN (f.to_address, '+' || ltrim(f.to_address, '+'))
+        ORDER BY a.allocated_at DESC LIMIT 1
+      ) n ON TRUE
       CROSS JOIN LATERAL (
         VALUES ('', ''), ('number', f.to_address), ('country', coalesce(n.country_code, 'ZZ')),
           ('operator', f.mcc_mnc)

@@ -115,6 +115,8 @@ export interface ListNumbersOrdersRequest extends CursorRequest {
 
 export interface CreateNumbersOrderRequest {
   number: string;
+  /** Which country's, for a short code on sale in several. */
+  country_code?: string;
 }
 
 export interface NumberIdRequest {
@@ -122,6 +124,8 @@ export interface NumberIdRequest {
 }
 export interface AvailableNumberRequest {
   number: string;
+  /** Which country's, for a short code on sale in several. */
+  country_code?: string;
 }
 export interface NumbersOrderIdRequest {
   order_id: string;
@@ -159,4 +163,6 @@ export interface ListStockRequest extends CursorRequest {
 
 export interface StockedNumberRequest {
   number: string;
+  /** Which country's, for a short code stocked in several; optional otherwise. */
+  country_code?: string;
 }

@@ -8,6 +8,7 @@ import {
   ListStockQuery,
   RegisterSmsSenderDto,
   StockNumberDto,
+  UnstockNumberQuery,
 } from './numbers-admin.dto';
 import { OperatorForwarder } from './operator-forwarder';
 
@@ -47,11 +48,17 @@ export class NumbersAdminController {
   @HttpCode(204)
   @Route({
     ...operator,
-    summary: 'Remove a number no workspace holds from stock',
+    summary:
+      'Remove a number no workspace holds from stock (a short code in several countries names one)',
+    query: UnstockNumberQuery,
     response: { status: 204, description: 'Removed' },
   })
-  async unstock(@Param('number') number: string, @Req() request: FastifyRequest): Promise<void> {
-    await this.operator.send(NumbersSubjects.UnstockNumber, { number }, request);
+  async unstock(
+    @Param('number') number: string,
+    @ValidQuery() query: UnstockNumberQuery,
+    @Req() request: FastifyRequest,
+  ): Promise<void> {
+    await this.operator.send(NumbersSubjects.UnstockNumber, { number, ...query }, request);
   }
 }
 

@@ -47,6 +47,14 @@ export class ListStockQuery extends PageQuery {
   @IsOptional() @QueryBoolean() @IsBoolean() available?: boolean;
 }
 
+/** Which country's number to unstock: needed for a short code stocked in several. */
+export class UnstockNumberQuery {
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z]{2}$/, { message: 'country_code must be an ISO 3166-1 alpha-2 code' })
+  country_code?: string;
+}
+
 export class RegisterSmsSenderDto {
   /** The rules (1-11 letters, digits, spaces...) are the service's. */
   @IsString() @MinLength(1) @MaxLength(64) sender: string;

@@ -6,6 +6,7 @@ import { CallContext, ValidBody, ValidQuery } from '../../pipeline/auth/caller';
 import { Route } from '../../pipeline/routes/route-policy';
 import { SERVICE_CLIENT } from '../../pipeline/service-client.provider';
 import {
+  AvailableNumberQuery,
   CreateNumbersOrderDto,
   ListAvailableNumbersQuery,
   ListNumbersOrdersQuery,
@@ -50,10 +51,15 @@ export class NumbersController {
   @Route({
     ...read,
     summary: 'Check one number is still on sale (404 when it is gone)',
+    query: AvailableNumberQuery,
     response: { status: 200, description: 'The available number' },
   })
-  getAvailable(@Param('number') number: string, @CallContext() context: RequestContext) {
-    return this.services.send(NumbersSubjects.GetAvailable, { number }, context);
+  getAvailable(
+    @Param('number') number: string,
+    @ValidQuery() query: AvailableNumberQuery,
+    @CallContext() context: RequestContext,
+  ) {
+    return this.services.send(NumbersSubjects.GetAvailable, { number, ...query }, context);
   }
 
   @Post('orders')
@@ -67,7 +73,7 @@ export class NumbersController {
     response: { status: 201, description: 'The completed order' },
   })
   order(@ValidBody() body: CreateNumbersOrderDto, @CallContext() context: RequestContext) {
-    return this.services.send(NumbersSubjects.CreateOrder, { number: body.number }, context);
+    return this.services.send(NumbersSubjects.CreateOrder, { ...body }, context);
   }
 
   @Get('orders')

@@ -34,6 +34,19 @@ export class ListAvailableNumbersQuery extends NumberFiltersQuery {
 
 export class CreateNumbersOrderDto {
   @IsString() @MinLength(1) @MaxLength(40) number: string;
+  /** Ours beside the SDK's body: which country's, for a short code on sale in several. */
+  @IsOptional()
+  @IsString()
+  @Matches(COUNTRY, { message: COUNTRY_MESSAGE })
+  country_code?: string;
+}
+
+/** Which country's, for a short code on sale in several. */
+export class AvailableNumberQuery {
+  @IsOptional()
+  @IsString()
+  @Matches(COUNTRY, { message: COUNTRY_MESSAGE })
+  country_code?: string;
 }
 
 export class ListNumbersOrdersQuery extends PageQuery {

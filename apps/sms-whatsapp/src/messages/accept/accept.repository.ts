@@ -45,7 +45,7 @@ export class AcceptRepository {
       await this.reads.query(
         `SELECT a.number AS sender, 'number' AS kind, NULL::text[] AS categories
          FROM sms_whatsapp.number_allocations a
-         JOIN sms_whatsapp.numbers n ON n.number = a.number
+         JOIN sms_whatsapp.numbers n ON n.number = a.number AND n.country_code = a.country_code
          WHERE a.workspace_id = $1 AND a.status = 'active' AND a.released_at IS NULL
            AND 'sms' = ANY (n.capabilities) AND a.number = ANY ($2::text[])
          UNION ALL
@@ -78,7 +78,7 @@ export class AcceptRepository {
       await this.reads.query(
         `(SELECT a.number AS sender, 0 AS rank, a.allocated_at AS since
           FROM sms_whatsapp.number_allocations a
-          JOIN sms_whatsapp.numbers n ON n.number = a.number
+          JOIN sms_whatsapp.numbers n ON n.number = a.number AND n.country_code = a.country_code
           WHERE a.workspace_id = $1 AND a.status = 'active' AND a.released_at IS NULL
             AND 'sms' = ANY (n.capabilities))
          UNION ALL
