@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { connect as connectTcp } from 'node:net';
 import { BirdClient } from '@messagebird/sdk';
 import { BirdRealtime } from '@messagebird/realtime';
 import { call, createWorkspace } from '@switchboard/testing';
@@ -228,6 +229,35 @@ describe('realtime data plane through the gateway', () => {
     await eventually(
       () => (doomed as unknown as { connection: { state: string } }).connection.state === 'failed',
     );
+  });
+
+  it('refuses a key path with broken percent-encoding like an unknown key, and outlives resets mid-handshake', async () => {
+    // Each used to stop the whole process: a URIError, then an 'error' event nobody listened to.
+    for (const path of ['/app/%E0%A4%A', '/app/%']) {
+      const ws = new WebSocket(`${platform.base.replace('http', 'ws')}${path}`);
+      const code = await new Promise<number>((resolve, reject) => {
+        ws.on('close', (closed) => resolve(closed));
+        ws.on('error', reject);
+        setTimeout(() => reject(new Error(`no answer to ${path}`)), 5000).unref();
+      });
+      expect([path, code]).toEqual([path, 4001]);
+    }
+    const { port } = new URL(platform.base);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const socket = connectTcp(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise<void>((resolve) => socket.on('connect', resolve));
+      socket.write(
+        'GET /app/rak_aaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n' +
+          'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+          'Sec-WebSocket-Version: 13\r\n\r\n',
+      );
+      // At once, or once the key's lookup is under way.
+      await new Promise((resolve) => setTimeout(resolve, attempt % 5));
+      socket.resetAndDestroy();
+    }
+    const health = await call(platform.base, 'GET', '/healthz');
+    expect(health.status).toBe(200);
   });
 
   it('reads a key it has just used again once its app changes, and refuses it the moment it is revoked', async () => {

@@ -20,6 +20,19 @@ import type { Frame } from './protocol';
 import { SOCKET_IO_PATH } from './socket-io-endpoint';
 
 const PATH = /^\/app\/([^/?#]+)(?:[?#].*)?$/;
+
+/** The key of an `/app/{key}` path, or null when its percent-encoding is broken. */
+function keyIdOf(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+}
+
+function dropSocket(this: Duplex): void {
+  this.destroy();
+}
 /** Frames larger than this are not even read (the socket closes with 1009). */
 const HARD_FRAME_LIMIT = 256 * 1024;
 /** How long a client has to answer the server's ping. */
@@ -52,7 +65,10 @@ export class ClientEndpoint implements OnApplicationShutdown {
         if (!(request.url ?? '').startsWith(SOCKET_IO_PATH)) socket.destroy();
         return;
       }
-      void this.upgrade(request, socket, head, decodeURIComponent(match[1]));
+      // Node stops listening for the socket's errors once it is upgraded, and `ws` starts only
+      // in handleUpgrade: a reset while the key is looked up would be an uncaught 'error'.
+      socket.on('error', dropSocket);
+      void this.upgrade(request, socket, head, keyIdOf(match[1]));
     });
   }
 
@@ -61,12 +77,23 @@ export class ClientEndpoint implements OnApplicationShutdown {
     this.wss.close();
   }
 
-  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, keyId: string) {
-    const key = await this.keys.active(keyId).catch((err: Error) => {
-      this.logger.warn(`looking up a realtime key failed: ${err.message}`);
-      return undefined;
-    });
+  /** `keyId` null: the path held no key (broken percent-encoding), refused like an unknown one. */
+  private async upgrade(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    keyId: string | null,
+  ) {
+    const key =
+      keyId === null
+        ? undefined
+        : await this.keys.active(keyId).catch((err: Error) => {
+            this.logger.warn(`looking up a realtime key failed: ${err.message}`);
+            return undefined;
+          });
+    if (socket.destroyed) return;
     this.wss.handleUpgrade(request, socket, head, (ws) => {
+      socket.off('error', dropSocket);
       if (!key) {
         ws.send(encodeFrame(errorFrame(CloseCodes.KeyRefused, 'Unknown or revoked app key')));
         ws.close(CloseCodes.KeyRefused, 'app key refused');
