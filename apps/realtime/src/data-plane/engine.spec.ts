@@ -159,6 +159,35 @@ describe(RealtimeEngine.name, () => {
     expect(engine.disconnectMember('rap_1', 'grace', 4009)).toBe(1);
     expect(kept.closes).toEqual([4009]);
   });
+
+  const signin = (engine: RealtimeEngine, c: ClientConnection, memberId: string) => {
+    const memberData = JSON.stringify({ member_id: memberId });
+    return engine.signin(c.id, {
+      member_data: memberData,
+      auth: authFor(KEY, SECRET, signedString(c.id, { signinMemberData: memberData })),
+    });
+  };
+
+  it("leaves the previous member's channel when a connection signs in as someone else", () => {
+    const engine = new RealtimeEngine();
+    const client = fakeConnection(engine);
+    signin(engine, client.connection, 'alice');
+    engine.subscribe(client.connection.id, { channel: '#server-to-user-alice' });
+    expect(engine.isSubscribed(client.connection.id, '#server-to-user-alice')).toBe(true);
+    signin(engine, client.connection, 'alice');
+    expect(engine.isSubscribed(client.connection.id, '#server-to-user-alice')).toBe(true);
+    signin(engine, client.connection, 'bob');
+    expect(engine.isSubscribed(client.connection.id, '#server-to-user-alice')).toBe(false);
+    expect(engine.disconnectMember('rap_1', 'alice', 4009)).toBe(0);
+  });
+
+  it('refuses a sign-in whose member_id no member channel could name', () => {
+    const engine = new RealtimeEngine();
+    const client = fakeConnection(engine);
+    const longest = 'm'.repeat(LIMITS.channelNameLength - '#server-to-user-'.length);
+    expect(signin(engine, client.connection, longest).id).toBe(longest);
+    expect(() => signin(engine, client.connection, `${longest}m`)).toThrow(SubscriptionRefused);
+  });
 });
 
 /** Two engines wired as the cluster wires processes: each hears the other's presence changes. */

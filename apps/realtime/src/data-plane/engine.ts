@@ -241,6 +241,15 @@ export class RealtimeEngine {
     if (!authMatches(request.auth, state.connection.keyId, state.connection.secret, signed))
       throw new SubscriptionRefused('the sign-in authorization does not match', 401);
     const member = parseMember(request.member_data);
+    // A member channel names its member: an id it cannot hold could sign in, never be reached.
+    if (member.id.length > MEMBER_ID_LENGTH)
+      throw new SubscriptionRefused(
+        `a signed-in member_id has at most ${MEMBER_ID_LENGTH} characters`,
+        400,
+      );
+    // Signed in as someone else now: the previous member's events stop reaching this connection.
+    if (state.member && state.member.id !== member.id)
+      this.leave(state, `${MEMBER_CHANNEL_PREFIX}${state.member.id}`);
     state.member = member;
     return member;
   }
@@ -495,6 +504,9 @@ export class RealtimeEngine {
     realtimeMessages.inc({ direction: 'out' }, target.subscribers.size - (excepted ? 1 : 0));
   }
 }
+
+/** The longest member id a member channel (`#server-to-user-{member_id}`) can name. */
+const MEMBER_ID_LENGTH = LIMITS.channelNameLength - MEMBER_CHANNEL_PREFIX.length;
 
 /** `member_data`: a JSON object with a `member_id` (string or number) and optional `member_info`. */
 function parseMember(memberData: string): Member {
