@@ -29,6 +29,10 @@ const RESERVED_HEADERS = new Set([
   'content-transfer-encoding',
   'content-disposition',
   'dkim-signature',
+  'authentication-results',
+  'arc-seal',
+  'arc-message-signature',
+  'arc-authentication-results',
   'return-path',
   'received',
 ]);

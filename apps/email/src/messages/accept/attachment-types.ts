@@ -31,7 +31,6 @@ const BY_EXTENSION: Record<string, string> = {
   wav: 'audio/wav',
   mp4: 'video/mp4',
   mov: 'video/quicktime',
-  eml: 'message/rfc822',
 };
 
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
@@ -151,6 +150,15 @@ export function normaliseContentType(given: string): string | undefined {
   const parameters = rest.join(';').trim();
   if (!PARAMETERS.test(parameters)) return undefined;
   return parameters ? `${type}; ${parameters}` : type;
+}
+
+/**
+ * `multipart/*` and `message/*`: the structure of a mail itself. An attachment of such a type is
+ * written into the message as that structure (a boundary its content chooses, an embedded
+ * message copied unencoded), which breaks the MIME tree and the DKIM body hash.
+ */
+export function isStructuralContentType(contentType: string): boolean {
+  return /^(multipart|message)\//.test(contentType);
 }
 
 export function isBlockedContentType(contentType: string): boolean {

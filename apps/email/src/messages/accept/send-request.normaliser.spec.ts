@@ -304,6 +304,11 @@ describe('normaliseSendRequest', () => {
         'Date',
         'MIME-Version',
         'Sender',
+        'Content-Disposition',
+        'Authentication-Results',
+        'ARC-Seal',
+        'arc-message-signature',
+        'ARC-Authentication-Results',
       ];
       for (const name of reserved)
         expect(params({ ...minimal, headers: { [name]: 'x' } })).toEqual([`headers.${name}`]);
@@ -352,10 +357,41 @@ describe('normaliseSendRequest', () => {
       expect(Object.keys(normalised({ ...minimal, headers: many }).headers)).toHaveLength(25);
       expect(params({ ...minimal, headers: ['X-A: b'] })).toEqual(['headers']);
     });
+
+    it('refuses an empty value (nothing would be sent) and keeps a header named __proto__', () => {
+      expect(params({ ...minimal, headers: { 'X-Empty': '', 'X-Blank': '   ' } })).toEqual([
+        'headers.X-Empty',
+        'headers.X-Blank',
+      ]);
+      const kept = normalised(
+        JSON.parse(
+          '{"from":"hello@acme.com","to":["jane@example.com"],"subject":"Hi","text":"Hi","headers":{"__proto__":"x","X-A":"b"}}',
+        ),
+      );
+      expect(Object.entries(kept.headers)).toEqual([
+        ['__proto__', 'x'],
+        ['X-A', 'b'],
+      ]);
+    });
   });
 
   describe('attachments', () => {
     const pdf = { filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4').toString('base64') };
+
+    it("refuses multipart and message types, the mail's own structure; a saved email goes as a file", () => {
+      const content = Buffer.from('A\rB\r\n').toString('base64');
+      expect(
+        params({
+          ...minimal,
+          attachments: [
+            { filename: 'm.eml', content, content_type: 'message/rfc822' },
+            { filename: 'x.bin', content, content_type: 'Multipart/Mixed; boundary="zzz"' },
+          ],
+        }),
+      ).toEqual(['attachments[0].content_type', 'attachments[1].content_type']);
+      const saved = normalised({ ...minimal, attachments: [{ filename: 'm.eml', content }] });
+      expect(saved.attachments[0].content_type).toBe('application/octet-stream');
+    });
 
     it('infers the content type from the extension and cleans the base64', () => {
       const content = 'SGVs\nbG8g\r\nd29y bGQ=';

@@ -13,6 +13,7 @@ import { AppError } from '@switchboard/platform';
 import {
   inferContentType,
   isBlockedContentType,
+  isStructuralContentType,
   isBlockedFilename,
   normaliseContentType,
 } from './attachment-types';
@@ -57,7 +58,13 @@ export const RESERVED_HEADERS = [
   'subject',
   'content-type',
   'content-transfer-encoding',
+  'content-disposition',
   'dkim-signature',
+  // What receivers concluded about a message: only they write these.
+  'authentication-results',
+  'arc-seal',
+  'arc-message-signature',
+  'arc-authentication-results',
   'received',
   'return-path',
   'message-id',
@@ -549,7 +556,8 @@ function normaliseHeaders(
   report: Report,
 ): Record<string, string> {
   const param = 'headers';
-  const headers: Record<string, string> = {};
+  // No prototype: a header named __proto__ is kept as one, not taken as the object's prototype.
+  const headers = Object.create(null) as Record<string, string>;
   if (value === undefined) return headers;
   if (!isObject(value)) {
     report(param, 'must be an object of header names to string values');
@@ -591,6 +599,8 @@ function normaliseHeaders(
     if (typeof headerValue !== 'string') report(at, 'must be a string');
     else if (HEADER_VALUE_FORBIDDEN.test(headerValue))
       report(at, 'must not contain line breaks (CR, LF) or control characters');
+    else if (!headerValue.trim())
+      report(at, 'must not be empty (a header without a value is not sent)');
     else if (headerValue.length > SEND_LIMITS.headerValue)
       report(at, `must be at most ${SEND_LIMITS.headerValue} characters`);
     else headers[name] = headerValue;
@@ -652,6 +662,11 @@ function normaliseAttachments(value: unknown, report: Report): EmailAttachmentIn
         if (!parsed) fail('content_type', 'must be a MIME type such as application/pdf');
         else if (isBlockedContentType(parsed))
           fail('content_type', 'executable and script types cannot be attached');
+        else if (isStructuralContentType(parsed))
+          fail(
+            'content_type',
+            'multipart and message types are the structure of the mail itself; attach the file as application/octet-stream',
+          );
         else contentType = parsed;
       }
     }
