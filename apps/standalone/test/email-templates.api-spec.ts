@@ -862,6 +862,27 @@ describe('email templates through the gateway', () => {
       }
     });
 
+    it('refuses a send whose parameters make the subject longer than a subject may be', async () => {
+      const template = await bird.email.templates.create({
+        slug: 'long-subject',
+        category: 'transactional',
+        source: 'html',
+        languages: { en: { subject: 'Re: {{ topic }} {{ topic }}', html: '<p>{{ topic }}</p>' } },
+      });
+      await bird.email.templates.versions.submit(template.id, template.draft_version_id as string);
+      const before = await messageCount();
+      const send = await api('POST', '/v1/email/messages', {
+        from,
+        to: ['x@example.com'],
+        template: { slug: 'long-subject', parameters: { topic: 'y'.repeat(600) } },
+      });
+      expect(send).toMatchObject({
+        status: 422,
+        body: { error: { code: 'E01123', details: [{ param: 'template' }] } },
+      });
+      expect(await messageCount()).toBe(before);
+    });
+
     it('refuses a send whose stored content no longer parses (422, not 500)', async () => {
       const template = await published('stored-unparsable');
       // A version published before derived text bodies were checked: its text does not parse.

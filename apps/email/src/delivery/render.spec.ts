@@ -1,4 +1,5 @@
-import { renderContent } from './render';
+import fc from 'fast-check';
+import { renderContent, renderedLength } from './render';
 
 describe('renderContent', () => {
   it('leaves content without parameters exactly as written', () => {
@@ -21,5 +22,31 @@ describe('renderContent', () => {
     );
     expect(rendered.html).toBe('<b>&lt;script&gt;\r\nx</b>');
     expect(rendered.subject).toBe('<script> x');
+  });
+
+  it('is measured, without rendering, to exactly what it renders to', () => {
+    const token = fc.constantFrom('{{a}}', '{{ a }}', '{{b.c}}', '{{ missing }}', '{{', '}}');
+    const template = fc
+      .array(fc.oneof(token, fc.string({ unit: 'grapheme-composite' })), { maxLength: 12 })
+      .map((parts) => parts.join(''));
+    const value = fc.oneof(
+      fc.string({ unit: 'grapheme-composite' }),
+      fc.integer(),
+      fc.constant(null),
+    );
+    fc.assert(
+      fc.property(template, template, value, value, (subject, body, a, c) => {
+        const parameters = { a, b: { c } };
+        const rendered = renderContent({ subject, html: body, text: body }, parameters);
+        const bytes = (text: string) => Buffer.byteLength(text);
+        expect(renderedLength(subject, parameters, 'subject', bytes)).toBe(bytes(rendered.subject));
+        expect(renderedLength(body, parameters, 'html', bytes)).toBe(
+          bytes(rendered.html as string),
+        );
+        expect(renderedLength(body, parameters, 'text', (t) => t.length)).toBe(
+          (rendered.text as string).length,
+        );
+      }),
+    );
   });
 });

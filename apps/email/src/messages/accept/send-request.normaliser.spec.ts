@@ -515,6 +515,23 @@ describe('normaliseSendRequest', () => {
       expect(error.details).toBeUndefined();
     });
 
+    it('measures a send as its inline parameters will render it: size and subject', () => {
+      // 25 KB of request that would render to 30 MB of text at processing.
+      const big = { a: 'x'.repeat(15_000) };
+      const inflated = normaliseSendRequest(
+        { ...minimal, text: '{{a}}'.repeat(2000), html: undefined, parameters: big },
+        options,
+      );
+      expect(problemsOf(inflated)).toEqual([expect.objectContaining({ code: 'E01019' })]);
+      expect(
+        params({ ...minimal, subject: '{{a}}{{ a }}', parameters: { a: 'y'.repeat(500) } }),
+      ).toEqual(['subject']);
+      expect(
+        normalised({ ...minimal, subject: '{{a}}{{ a }}', parameters: { a: 'y'.repeat(499) } })
+          .subject,
+      ).toBe('{{a}}{{ a }}');
+    });
+
     it('accepts 15 MB (decimal) of raw attachments with a body, as the SDK documents', () => {
       const raw = Buffer.alloc(15_000_000, 1).toString('base64');
       expect(

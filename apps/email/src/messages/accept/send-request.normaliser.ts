@@ -18,6 +18,7 @@ import {
   normaliseContentType,
 } from './attachment-types';
 import { readTemplateSend } from './template-send.normaliser';
+import { renderedLength } from '../../delivery/render';
 
 /**
  * The limits of one send (spec: Limits; the SDK's `EmailMessageSendRequest`). `recipients`
@@ -221,6 +222,10 @@ export function sendProblemsError(problems: SendProblem[]): AppError {
  * boundaries. Generous rather than exact, so a message under it never fails generation.
  */
 export function estimateGeneratedSize(request: EmailSendRequest): number {
+  // With inline parameters, the content as it will render (renderContent, at processing).
+  const { parameters } = request;
+  const bytes = (text: string, part: 'subject' | 'html' | 'text') =>
+    parameters ? renderedLength(text, parameters, part, utf8) : utf8(text);
   const addresses = [
     request.from,
     ...request.to,
@@ -228,14 +233,14 @@ export function estimateGeneratedSize(request: EmailSendRequest): number {
     ...request.bcc,
     ...request.reply_to,
   ];
-  let headers = 2048 + utf8(request.subject) * 2;
+  let headers = 2048 + bytes(request.subject, 'subject') * 2;
   for (const address of addresses)
     headers += address.email.length + utf8(address.name ?? '') * 2 + 8;
   for (const [name, value] of Object.entries(request.headers))
     headers += name.length + utf8(value) * 2 + 4;
   let parts = 0;
-  for (const body of [request.html, request.text])
-    if (body !== undefined) parts += 256 + base64Lines(utf8(body));
+  if (request.html !== undefined) parts += 256 + base64Lines(bytes(request.html, 'html'));
+  if (request.text !== undefined) parts += 256 + base64Lines(bytes(request.text, 'text'));
   for (const attachment of request.attachments)
     parts +=
       512 +
@@ -326,6 +331,16 @@ function normaliseOne(
       ...templateSend,
       inherit_category: given(input, 'category') === undefined,
     };
+  if (parameters) {
+    const subject = renderedLength(request.subject, parameters, 'subject', characters);
+    if (subject > SEND_LIMITS.subjectCharacters)
+      return failed([
+        problem(
+          `${prefix}subject`,
+          `renders to ${subject} characters with parameters; a subject is at most ${SEND_LIMITS.subjectCharacters}`,
+        ),
+      ]);
+  }
   const size = estimateGeneratedSize(request);
   if (size > SEND_LIMITS.generatedBytes)
     return failed([

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { EmailErrors } from '@switchboard/contracts';
+import { EmailErrors, EmailTemplateErrors } from '@switchboard/contracts';
 import type { EmailSendRequest, RequestContext } from '@switchboard/contracts';
 import type { ServiceClient } from '@switchboard/platform';
 import { AppError } from '@switchboard/platform';
@@ -102,6 +102,17 @@ export class TemplateSends {
           paramPrefix(index),
         );
         if (headerProblems.length) throw sendProblemsError(headerProblems);
+        // The subject is one header line: a parameter can make it longer than a line may be.
+        const subjectLength = [...content.subject].length;
+        if (subjectLength > SEND_LIMITS.subjectCharacters)
+          throw new AppError(EmailTemplateErrors.TemplateLiquidInvalid, {
+            details: [
+              {
+                param: `${paramPrefix(index)}template`,
+                message: `the subject renders to ${subjectLength} characters; a subject is at most ${SEND_LIMITS.subjectCharacters}`,
+              },
+            ],
+          });
         if (content.html !== null) next.html = content.html;
         if (content.text !== null) next.text = content.text;
         if (estimateGeneratedSize(next) > SEND_LIMITS.generatedBytes)
