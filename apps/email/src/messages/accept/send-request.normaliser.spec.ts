@@ -176,6 +176,20 @@ describe('normaliseSendRequest', () => {
       ).toEqual(['to[0].email', 'to[1].email', 'to[2].name', 'to[3].role', 'to[4]']);
     });
 
+    it('keeps one recipient per address, where it is first listed', () => {
+      const request = normalised({
+        ...minimal,
+        to: ['dup@example.com', 'DUP@example.com', 'jane@example.com'],
+        cc: ['dup@example.com', 'Cc@example.com'],
+        bcc: ['cc@EXAMPLE.com', 'Dup@Example.com', 'bob@example.com'],
+      });
+      expect([request.to, request.cc, request.bcc].map((l) => l.map((a) => a.email))).toEqual([
+        ['dup@example.com', 'jane@example.com'],
+        ['cc@example.com'],
+        ['bob@example.com'],
+      ]);
+    });
+
     it('requires from and at least one to', () => {
       expect(params({ subject: 'x', text: 'y' })).toEqual(['from', 'to']);
       expect(params({ ...minimal, to: [] })).toEqual(['to']);

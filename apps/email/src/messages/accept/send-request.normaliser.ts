@@ -404,9 +404,19 @@ function readAddresses(
   };
   const recipients = (field: string, required: boolean) =>
     tooMany ? [] : list(field, SEND_LIMITS.recipients, required);
-  const to = recipients('to', true);
-  const cc = recipients('cc', false);
-  const bcc = recipients('bcc', false);
+  // One recipient per address, where it is first listed (to, then cc, then bcc, in any case):
+  // a personalised send makes a copy per recipient, so a repeat would be mailed twice.
+  const listed = new Set<string>();
+  const once = (addresses: EmailAddress[]) =>
+    addresses.filter(({ email }) => {
+      const key = email.toLowerCase();
+      if (listed.has(key)) return false;
+      listed.add(key);
+      return true;
+    });
+  const to = once(recipients('to', true));
+  const cc = once(recipients('cc', false));
+  const bcc = once(recipients('bcc', false));
   const replyTo = list('reply_to', SEND_LIMITS.replyTo, false);
   return from && { from, to, cc, bcc, reply_to: replyTo };
 }
