@@ -59,7 +59,15 @@ function runningEmbeddedDatabase() {
 }
 
 const client = new Client({ connectionString: databaseUrl });
-await client.connect();
+try {
+  await client.connect();
+} catch (err) {
+  fail(
+    process.env.DATABASE_URL
+      ? `cannot reach DATABASE_URL: ${err.message}`
+      : `cannot reach the embedded default's database (${err.message}): is npm start running on this DATA_DIR? A database-url file left by a crash is stale`,
+  );
+}
 const runner = { query: async (sql, params) => (await client.query(sql, params)).rows };
 const begin = async (work) => {
   await client.query('BEGIN');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createGateway, gatewayDatabase, gatewayEnv } from '@switchboard/app-gateway';
@@ -61,8 +61,6 @@ export async function startEmbeddedPlatform(
       onNotice: (message) => logger.warn(message),
     });
     databaseUrl = postgres.url;
-    // For the operator's tools (`npm run stats:rebuild`): the port is picked afresh at each start.
-    writeFileSync(join(dataDir, DATABASE_URL_FILE), `${databaseUrl}\n`, { mode: 0o600 });
   }
   const { value: adminToken, generated } = persistedSecret(
     options.env.PLATFORM_ADMIN_TOKEN,
@@ -126,6 +124,13 @@ export async function startEmbeddedPlatform(
     await postgres?.stop();
     throw err;
   });
+  // For the operator's tools (`npm run stats:rebuild`): the port is picked afresh at each start.
+  // Written once the platform is up, so a start that failed leaves none.
+  const urlFile = join(dataDir, DATABASE_URL_FILE);
+  if (postgres) {
+    writeFileSync(urlFile, `${databaseUrl}\n`, { mode: 0o600 });
+    chmodSync(urlFile, 0o600);
+  }
   return {
     url: gateway.url,
     routes: gateway.routes,
@@ -134,11 +139,14 @@ export async function startEmbeddedPlatform(
     databaseUrl,
     background,
     stop: async () => {
-      await gateway.close();
-      await background.stop();
-      for (const service of services.reverse()) await service.close();
-      await postgres?.stop();
-      if (postgres) rmSync(join(dataDir, DATABASE_URL_FILE), { force: true });
+      try {
+        await gateway.close();
+        await background.stop();
+        for (const service of services.reverse()) await service.close();
+        await postgres?.stop();
+      } finally {
+        if (postgres) rmSync(urlFile, { force: true });
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@switchboard/platform';
@@ -37,8 +37,9 @@ describe('the embedded default names its database to the operator tools', () => 
     });
   }, 120_000);
 
+  let stopped = false;
   afterAll(async () => {
-    await platform?.stop();
+    if (!stopped) await platform?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -53,6 +54,22 @@ describe('the embedded default names its database to the operator tools', () => 
       encoding: 'utf8',
     });
     expect(output).toMatch(/rebuild-stats email: done, 0 events folded/);
+  });
+
+  it('names a database-url file left by a crash as possibly stale instead of a stack trace', () => {
+    const crashed = mkdtempSync(join(tmpdir(), 'switchboard-crashed-'));
+    try {
+      writeFileSync(join(crashed, DATABASE_URL_FILE), 'postgres://postgres:x@127.0.0.1:9/none\n');
+      const run = spawnSync(process.execPath, [REBUILD_STATS, '--channel', 'sms'], {
+        env: operatorEnv(crashed),
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('left by a crash is stale');
+      expect(run.stderr).not.toContain('    at ');
+    } finally {
+      rmSync(crashed, { recursive: true, force: true });
+    }
   });
 
   it('tells the operator to start Switchboard when neither names a database', () => {
@@ -70,6 +87,7 @@ describe('the embedded default names its database to the operator tools', () => 
   });
 
   it('removes the file when it stops', async () => {
+    stopped = true;
     await platform.stop();
     expect(existsSync(urlFile)).toBe(false);
   });

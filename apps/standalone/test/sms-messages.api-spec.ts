@@ -892,6 +892,50 @@ describe('SMS messages through the gateway', () => {
       (n) => n > 0,
     );
     expect(unroutable).toBe(1);
+    // Stocked in two countries but held in one: a sender from the other reaches nobody.
+    for (const [country, kind] of [
+      ['NL', 'shared'],
+      ['GB', 'dedicated'],
+    ] as const) {
+      const stocked = await call(platform.base, 'POST', '/admin/v1/numbers', {
+        token: platform.adminToken,
+        body: {
+          number: '77088',
+          number_type: 'short_code',
+          country_code: country,
+          capabilities: ['sms'],
+          kind,
+          ...(kind === 'shared' ? { workspace_id: acme.workspace.id } : {}),
+        },
+      });
+      expect(stocked.status).toBe(201);
+    }
+    await dutch.sendInbound({ from: '447700900502', to: '77088', text: 'From Leeds' });
+    await dutch.sendInbound({ from: '31655555502', to: '77088', text: 'From Utrecht' });
+    const atAcme = await eventually(
+      async () =>
+        (
+          await call<{ data: Array<{ text: string }> }>(
+            platform.base,
+            'GET',
+            '/v1/sms/messages?direction=inbound&to=77088',
+            { token: acme.api_key.secret },
+          )
+        ).body.data,
+      (data) => data.length > 0,
+    );
+    expect(atAcme.map(({ text }) => text)).toEqual(['From Utrecht']);
+    const leeds = await eventually(
+      async () =>
+        (
+          await platform.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM sms_whatsapp.sms_unroutable_inbound
+             WHERE text = 'From Leeds'`,
+          )
+        ).rows[0].n,
+      (n) => n > 0,
+    );
+    expect(leeds).toBe(1);
   });
 
   it('records a long inbound message once, its parts sent one at a time or all at once', async () => {

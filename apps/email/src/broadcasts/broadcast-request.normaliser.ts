@@ -181,7 +181,8 @@ function readReplyTo(
 }
 
 function readHeaders(value: unknown, report: Report): Record<string, string> {
-  const headers: Record<string, string> = {};
+  // No prototype: a header named __proto__ stays a header.
+  const headers = Object.create(null) as Record<string, string>;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     report('headers', 'must be an object of header names to string values');
     return headers;
@@ -203,6 +204,8 @@ function readHeaders(value: unknown, report: Report): Record<string, string> {
     else if (typeof headerValue !== 'string') report(at, 'must be a string');
     else if (HEADER_VALUE_FORBIDDEN.test(headerValue))
       report(at, 'must not contain line breaks or control characters');
+    else if (!headerValue.trim())
+      report(at, 'must not be empty (a header without a value is not sent)');
     else if (headerValue.length > BROADCAST_LIMITS.headerValue)
       report(at, `must be at most ${BROADCAST_LIMITS.headerValue} characters`);
     else {

@@ -79,7 +79,7 @@ export class CompiledLanguage {
       : null;
     if (html !== null && this.previewText) {
       const preview = bounded(plainLiquid.renderSync(this.previewText, scope, options) as string);
-      if (preview.trim()) html = foldPreviewText(html, preview);
+      if (preview.trim()) html = bounded(foldPreviewText(html, preview));
     }
     const text = this.text
       ? bounded(plainLiquid.renderSync(this.text, scope, options) as string)

@@ -15,23 +15,31 @@ export interface InboundHolder {
 export class InboundRepository {
   /**
    * The workspace holding `number` now, if any, with the number as it holds it and its country.
-   * A short code held in several countries is the one in the sender's country; a message from
-   * elsewhere to it has no holder (it cannot tell which of them it was for).
+   * A short code stocked in several countries is the one in the sender's country, held or not; a
+   * message from elsewhere to it has no holder (it cannot tell which of them it was for).
    */
   async holderOf(
     runner: SqlRunner,
     number: string,
     senderCountry: string | null,
   ): Promise<InboundHolder | undefined> {
-    const rows = rowsOf<{ workspace_id: string; number: string; country_code: string }>(
+    const rows = rowsOf<{
+      workspace_id: string;
+      number: string;
+      country_code: string;
+      stocked_in: number;
+    }>(
       await runner.query(
-        `SELECT workspace_id, number, country_code FROM sms_whatsapp.number_allocations
-         WHERE number = ANY ($1::text[]) AND released_at IS NULL AND status = 'active'`,
+        `SELECT a.workspace_id, a.number, a.country_code,
+           (SELECT count(*) FROM sms_whatsapp.numbers n WHERE n.number = a.number)::int AS stocked_in
+         FROM sms_whatsapp.number_allocations a
+         WHERE a.number = ANY ($1::text[]) AND a.released_at IS NULL AND a.status = 'active'`,
         // E.164 numbers are held with their `+`, short codes as bare digits: either spelling.
         [[number, number.replace(/^\+/, ''), `+${number.replace(/^\+/, '')}`]],
       ),
     );
-    const held = rows.length > 1 ? rows.find((row) => row.country_code === senderCountry) : rows[0];
+    const ambiguous = rows.length > 1 || rows.some((row) => row.stocked_in > 1);
+    const held = ambiguous ? rows.find((row) => row.country_code === senderCountry) : rows[0];
     return (
       held && { workspaceId: held.workspace_id, number: held.number, country: held.country_code }
     );

@@ -49,7 +49,13 @@ export async function resolveRuleScope(
         message: 'is required with a short code, which carries no country',
       });
     if (number && problems.length === before) {
-      const held = await repository.heldNumber(workspaceId, number, country ?? null, runner);
+      // An E.164 number has one country, told apart below; a short code's names its holding.
+      const held = await repository.heldNumber(
+        workspaceId,
+        number,
+        shortCode ? (country ?? null) : null,
+        runner,
+      );
       if (!held || !held.capabilities.includes('sms'))
         throw invalid('number', `${number} is not a number of this workspace able to receive SMS`);
       if (country && held.country_code !== country)

@@ -109,12 +109,15 @@ export function smsFoldStatement(source: string): string {
         bucket, received)
       SELECT f.workspace_id, d.dimension, d.value, f.bucket, count(*)::int
       FROM facts f
-      -- The country the workspace holds the number in (a short code may be held in several).
+      -- The country the workspace holds the number in. A short code held in several countries
+      -- took the message in the sender's (inbound routing), so that holding comes first.
       LEFT JOIN LATERAL (
         SELECT a.country_code FROM sms_whatsapp.number_allocations a
         WHERE a.workspace_id = f.workspace_id
           AND a.number IN (f.to_address, '+' || ltrim(f.to_address, '+'))
-        ORDER BY a.allocated_at DESC LIMIT 1
+        ORDER BY a.country_code = f.country_code DESC, a.released_at IS NULL DESC,
+          a.allocated_at DESC
+        LIMIT 1
       ) n ON TRUE
       CROSS JOIN LATERAL (
         VALUES ('', ''), ('number', f.to_address), ('country', coalesce(n.country_code, 'ZZ')),

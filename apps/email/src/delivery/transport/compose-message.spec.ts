@@ -52,6 +52,13 @@ describe(composeMessage.name, () => {
     expect(attachments.get('logo.png')?.contentId).toBe('<logo>');
   });
 
+  it('writes a header named __proto__ as a header', async () => {
+    const headers = JSON.parse('{"__proto__":"kept","X-After":"too"}') as Record<string, string>;
+    const text = (await composeMessage(mail({ headers }))).toString('latin1');
+    expect(text).toMatch(/^__proto__: kept\r$/m);
+    expect(text).toMatch(/^X-After: too\r$/m);
+  });
+
   it('is 7-bit with CRLF line ends only', async () => {
     const raw = await composeMessage(mail());
     expect([...raw].every((byte) => byte < 128)).toBe(true);

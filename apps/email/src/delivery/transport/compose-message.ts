@@ -45,7 +45,8 @@ const RESERVED_HEADERS = new Set([
  * read from files or URLs. Throws only on content the composer cannot encode (a malformed DKIM key).
  */
 export async function composeMessage(mail: ComposedMail, date: Date = new Date()): Promise<Buffer> {
-  const headers: Record<string, string> = {};
+  // No prototype: a header named __proto__ stays a header.
+  const headers = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(mail.headers)) {
     if (!RESERVED_HEADERS.has(name.trim().toLowerCase())) headers[name] = value;
   }
