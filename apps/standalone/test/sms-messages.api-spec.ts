@@ -838,104 +838,60 @@ describe('SMS messages through the gateway', () => {
   });
 
   it("routes a short code held in two countries by the sender's country, and nowhere from a third", async () => {
-    // The same digits are a Dutch short code of Acme's and a British one of another workspace's.
-    const brit = await createWorkspace(platform.base, platform.adminToken, { name: 'Brit' });
-    for (const [workspace, country] of [
-      [acme, 'NL'],
-      [brit, 'GB'],
-    ] as const) {
+    const stockShortCode = async (number: string, country: string, holder?: CreatedWorkspace) => {
       const stocked = await call(platform.base, 'POST', '/admin/v1/numbers', {
         token: platform.adminToken,
         body: {
-          number: '77077',
+          number,
           number_type: 'short_code',
           country_code: country,
           capabilities: ['sms'],
-          kind: 'shared',
-          workspace_id: workspace.workspace.id,
+          ...(holder ? { kind: 'shared', workspace_id: holder.workspace.id } : {}),
         },
       });
       expect(stocked.status).toBe(201);
-    }
-    const inboundOf = async (workspace: CreatedWorkspace) =>
-      (
-        await call<{ data: Array<{ from: string; to: string; text: string }> }>(
-          platform.base,
-          'GET',
-          '/v1/sms/messages?direction=inbound&to=77077',
-          { token: workspace.api_key.secret },
-        )
-      ).body.data;
+    };
+    const inboundAt = (workspace: CreatedWorkspace, to: string) =>
+      eventually(
+        async () =>
+          (
+            await call<{ data: Array<{ from: string; text: string }> }>(
+              platform.base,
+              'GET',
+              `/v1/sms/messages?direction=inbound&to=${to}`,
+              { token: workspace.api_key.secret },
+            )
+          ).body.data.map(({ from, text }) => [from, text]),
+        (data) => data.length > 0,
+      );
+    const unroutable = (text: string) =>
+      eventually(
+        async () =>
+          (
+            await platform.db.query<{ n: number }>(
+              'SELECT count(*)::int AS n FROM sms_whatsapp.sms_unroutable_inbound WHERE text = $1',
+              [text],
+            )
+          ).rows[0].n,
+        (n) => n > 0,
+      );
+    // The same digits are a Dutch short code of Acme's and a British one of another workspace's.
+    const brit = await createWorkspace(platform.base, platform.adminToken, { name: 'Brit' });
+    await stockShortCode('77077', 'NL', acme);
+    await stockShortCode('77077', 'GB', brit);
     await dutch.sendInbound({ from: '31655555501', to: '77077', text: 'From Amsterdam' });
     await dutch.sendInbound({ from: '447700900501', to: '77077', text: 'From London' });
     await dutch.sendInbound({ from: '33612345501', to: '77077', text: 'From Paris' });
-    const acmes = await eventually(
-      () => inboundOf(acme),
-      (data) => data.length > 0,
-    );
-    const brits = await eventually(
-      () => inboundOf(brit),
-      (data) => data.length > 0,
-    );
-    expect(acmes.map(({ from, text }) => [from, text])).toEqual([
-      ['+31655555501', 'From Amsterdam'],
-    ]);
-    expect(brits.map(({ from, text }) => [from, text])).toEqual([['+447700900501', 'From London']]);
-    const unroutable = await eventually(
-      async () =>
-        (
-          await platform.db.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM sms_whatsapp.sms_unroutable_inbound
-             WHERE text = 'From Paris'`,
-          )
-        ).rows[0].n,
-      (n) => n > 0,
-    );
-    expect(unroutable).toBe(1);
+    expect(await inboundAt(acme, '77077')).toEqual([['+31655555501', 'From Amsterdam']]);
+    expect(await inboundAt(brit, '77077')).toEqual([['+447700900501', 'From London']]);
+    expect(await unroutable('From Paris')).toBe(1);
     // Stocked in two countries but held in one: a sender from the other reaches nobody.
-    for (const [country, kind] of [
-      ['NL', 'shared'],
-      ['GB', 'dedicated'],
-    ] as const) {
-      const stocked = await call(platform.base, 'POST', '/admin/v1/numbers', {
-        token: platform.adminToken,
-        body: {
-          number: '77088',
-          number_type: 'short_code',
-          country_code: country,
-          capabilities: ['sms'],
-          kind,
-          ...(kind === 'shared' ? { workspace_id: acme.workspace.id } : {}),
-        },
-      });
-      expect(stocked.status).toBe(201);
-    }
+    await stockShortCode('77088', 'NL', acme);
+    await stockShortCode('77088', 'GB');
     await dutch.sendInbound({ from: '447700900502', to: '77088', text: 'From Leeds' });
     await dutch.sendInbound({ from: '31655555502', to: '77088', text: 'From Utrecht' });
-    const atAcme = await eventually(
-      async () =>
-        (
-          await call<{ data: Array<{ text: string }> }>(
-            platform.base,
-            'GET',
-            '/v1/sms/messages?direction=inbound&to=77088',
-            { token: acme.api_key.secret },
-          )
-        ).body.data,
-      (data) => data.length > 0,
-    );
-    expect(atAcme.map(({ text }) => text)).toEqual(['From Utrecht']);
-    const leeds = await eventually(
-      async () =>
-        (
-          await platform.db.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM sms_whatsapp.sms_unroutable_inbound
-             WHERE text = 'From Leeds'`,
-          )
-        ).rows[0].n,
-      (n) => n > 0,
-    );
-    expect(leeds).toBe(1);
+    expect(await inboundAt(acme, '77088')).toEqual([['+31655555502', 'From Utrecht']]);
+    expect(await unroutable('From Leeds')).toBe(1);
   });
 
   it('records a long inbound message once, its parts sent one at a time or all at once', async () => {
