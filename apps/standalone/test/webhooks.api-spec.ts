@@ -485,12 +485,13 @@ describe('a receiver that stops answering', () => {
   let receiver: Server;
   let url: string;
   const hung: Array<{ destroy(): void }> = [];
+  const hungDeleted: Array<{ destroy(): void }> = [];
   const answered: Array<{ at: number; body: string }> = [];
 
   beforeAll(async () => {
     receiver = createServer((req, res) => {
-      if (req.url === '/hang') {
-        hung.push({ destroy: () => req.socket.destroy() });
+      if (req.url === '/hang' || req.url === '/hang-deleted') {
+        (req.url === '/hang' ? hung : hungDeleted).push({ destroy: () => req.socket.destroy() });
         return;
       }
       const chunks: Buffer[] = [];
@@ -514,8 +515,26 @@ describe('a receiver that stops answering', () => {
 
   afterAll(async () => {
     await platform?.stop();
-    for (const request of hung) request.destroy();
+    for (const request of [...hung, ...hungDeleted]) request.destroy();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+
+  it('sends nothing to an endpoint deleted while its deliveries waited for their turn', async () => {
+    const gone = await createWorkspace(platform.base, TEST_ADMIN_TOKEN, { name: 'Gone' });
+    const as = (method: string, path: string, body?: unknown) =>
+      call<Endpoint>(platform.base, method, path, { token: gone.api_key.secret, body });
+    const endpoint = await as('POST', '/v1/webhooks', {
+      url: `${url}/hang-deleted`,
+      events: ['email_suppression.created'],
+    });
+    for (let n = 0; n < 20; n++)
+      await as('POST', '/v1/email/suppressions', { email: `gone${n}@example.test` });
+    await eventually(() => hungDeleted.length >= 4);
+    expect((await as('DELETE', `/v1/webhooks/${endpoint.body.id}`)).status).toBe(204);
+    const seen = hungDeleted.length;
+    // The window in flight times out after a second; what waited behind it must not follow.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(hungDeleted.length).toBe(seen);
   });
 
   it("does not hold another workspace's deliveries behind it", async () => {

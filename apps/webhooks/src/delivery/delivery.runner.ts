@@ -50,6 +50,9 @@ type Finished =
   /** Not attempted: the endpoint asked (Retry-After) to be left alone until then. */
   | { job: Job<DeliverPayload>; postponedUntil: Date };
 
+/** A wait for the endpoint's turn this long re-reads the delivery before it is sent. */
+const RECHECK_AFTER_WAIT_MS = 250;
+
 /** Signing secrets kept opened; beyond it the cache starts over (secrets rarely change). */
 const MAX_OPENED_SECRETS = 10_000;
 
@@ -185,10 +188,17 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
       };
       return this.recorder.add({ job, delivery, outcome, attemptedAt: new Date() });
     }
+    const waitFrom = Date.now();
     const slot = await this.pacer.acquire(delivery.endpoint_id);
     if (slot.paused) {
       webhookPostponed.inc({ reason: slot.reason });
       return this.recorder.add({ job, postponedUntil: new Date(slot.until) });
+    }
+    // A long wait for the endpoint's turn: it may have been deleted, paused or pointed elsewhere
+    // meanwhile. Put back, the delivery is read afresh and settled, skipped or sent there.
+    if (Date.now() - waitFrom >= RECHECK_AFTER_WAIT_MS && (await this.changed(delivery))) {
+      slot.release({ kind: 'neutral' });
+      return this.recorder.add({ job, postponedUntil: new Date() });
     }
     const attemptedAt = new Date();
     let outcome: SendOutcome | undefined;
@@ -204,6 +214,17 @@ export class DeliveryRunner implements OnApplicationBootstrap, BeforeApplication
     }
     // Recorded with every attempt that finishes while the previous recording transaction runs.
     return this.recorder.add({ job, delivery, outcome, attemptedAt });
+  }
+
+  /** Whether the delivery is no longer to be sent as read: gone, final, paused, or moved. */
+  private async changed(delivery: PendingDelivery): Promise<boolean> {
+    const [now] = await this.repository.pending([delivery.id]);
+    return (
+      !now ||
+      now.status !== 'pending' ||
+      now.endpoint_status === 'paused' ||
+      now.url !== delivery.url
+    );
   }
 
   /** A signing secret in the clear: decrypted once, not on every delivery of its endpoint. */

@@ -61,6 +61,30 @@ describe(postBody.name, () => {
     expect((await post()).body).toBe('next');
   });
 
+  it('takes an endless answer as it stands once past DRAIN_BYTES, closing its connection', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200);
+      const chunk = 'y'.repeat(16 * 1024);
+      const pump = () => {
+        while (res.write(chunk));
+        res.once('drain', pump);
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      pump();
+    };
+    const started = Date.now();
+    const result = await post({ timeoutMs: 10_000, maxBodyBytes: 8 });
+    expect(result).toMatchObject({ statusCode: 200, body: 'y'.repeat(8) });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    answer = (_req, res) => res.end('next');
+    expect((await post()).body).toBe('next');
+  });
+
+  it('answers a body with a NUL as text PostgreSQL can store', async () => {
+    answer = (_req, res) => res.end('ok\u0000nul');
+    expect((await post()).body).toBe('ok\ufffdnul');
+  });
+
   it('rejects with a time-out when nothing is answered in time', async () => {
     answer = () => undefined; // never answers
     await expect(post({ timeoutMs: 200 })).rejects.toBeInstanceOf(PostTimeoutError);

@@ -17,6 +17,9 @@ export interface PostRequest {
   maxBodyBytes: number;
 }
 
+/** How much of an answer's body is read to keep its connection; a longer one closes it. */
+export const DRAIN_BYTES = 64 * 1024;
+
 /** Nothing was answered within the request's time-out. */
 export class PostTimeoutError extends Error {
   override readonly name = 'TimeoutError';
@@ -26,7 +29,9 @@ export class PostTimeoutError extends Error {
  * POSTs through undici's low-level `dispatch`: one handler object and one timer per request,
  * where `request()` adds an AbortSignal, a response stream and its async iteration (ADR 21).
  * Answers once the answer is complete; the body beyond `maxBodyBytes` is read and dropped, so
- * the connection carries the next request. An answer whose headers came keeps its status when
+ * the connection carries the next request, up to `DRAIN_BYTES`: past that the answer is taken as
+ * it stands and the connection closed (an endless body is not read for the whole time-out). The
+ * body is text PostgreSQL can store: a NUL becomes U+FFFD. An answer whose headers came keeps its status when
  * the time runs out or the connection breaks during its body, with what of the body came.
  * Rejects with `PostTimeoutError` when nothing was answered in time, or with undici's error.
  */
@@ -38,10 +43,13 @@ export function postBody(dispatcher: Dispatcher, request: PostRequest): Promise<
     let headers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
     let kept = 0;
+    let read = 0;
     const answered = (): PostAnswer => ({
       statusCode,
       headers,
-      body: chunks.length === 0 ? '' : Buffer.concat(chunks).toString('utf8'),
+      // Decoding replaces broken UTF-8; a NUL (which jsonb and text refuse) is replaced here.
+      body:
+        chunks.length === 0 ? '' : Buffer.concat(chunks).toString('utf8').replace(/\0/g, '\ufffd'),
     });
     const settle = (failure?: Error): void => {
       if (settled) return;
@@ -69,7 +77,13 @@ export function postBody(dispatcher: Dispatcher, request: PostRequest): Promise<
           statusCode = code;
           headers = answerHeaders;
         },
-        onResponseData(_controller, chunk) {
+        onResponseData(responding, chunk) {
+          read += chunk.length;
+          if (read > DRAIN_BYTES) {
+            settle();
+            responding.abort(new Error('answer body too long; connection closed'));
+            return;
+          }
           if (kept >= request.maxBodyBytes) return;
           const part = chunk.subarray(0, request.maxBodyBytes - kept);
           chunks.push(part);
