@@ -338,9 +338,15 @@ describe('Verify through the gateway', () => {
     const exhausted = await raw('/next-channel', { to: { phone_number: to } });
     expect(exhausted.status).toBe(422);
     expect(exhausted.body.error).toMatchObject({ code: 'E01113' });
+    // "Create the verification again to resend on the current channel": SMS, where codes arrive.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const resent = await bird.verify.verifications.create({ to: { phone_number: to } });
+    expect(resent.last_channel).toBe('sms');
+    const secondCode = await lastSmsCode(to, 2);
     // The earlier passcode stays valid.
     const hit = await bird.verify.verifications.check({ to: { phone_number: to }, code: smsCode });
     expect(hit.success).toBe(true);
+    expect(secondCode).toMatch(/^\d+$/);
     const none = await raw('/next-channel', { to: { phone_number: to } });
     expect(none.status).toBe(404);
   });

@@ -137,7 +137,11 @@ export class VerificationsService {
         now,
       );
     }
-    const index = current.channel_index;
+    // A resend goes where the last passcode went: a next-channel whose channel could not send
+    // moved the plan past it, and the SDK's answer then is "create again to resend on the
+    // current channel".
+    const sentOn = current.last_channel ? current.channels.indexOf(current.last_channel) : -1;
+    const index = sentOn >= 0 ? sentOn : current.channel_index;
     await this.sendCap.spend(
       runner,
       workspaceId,
