@@ -459,19 +459,20 @@ describe('webhook targets on private addresses', () => {
     expect(created.status).toBe(201);
     dns.set('hooks.rebind.test', [{ type: 'A', address: '127.0.0.1' }]);
     await api('POST', '/v1/email/suppressions', { email: 'rebind@example.test' });
-    let attempts: Array<{ status: string; response_status_code: number | null }> = [];
+    let attempts: Array<{ status: string; response_status_code: number | null; error?: string }> =
+      [];
     await eventually(async () => {
       attempts = (
         await api<{ data: typeof attempts }>('GET', `/v1/webhooks/${created.body.id}/attempts`)
       ).body.data;
       return attempts.length >= 1;
     });
-    expect(attempts[0]).toMatchObject({ status: 'failed', response_status_code: null });
-    const { rows } = await platform.db.query<{ error: string }>(
-      'SELECT error FROM webhooks.attempts WHERE endpoint_id = $1',
-      [created.body.id],
-    );
-    expect(rows[0].error).toMatch(/private address/);
+    // The attempt fails with the reason, listed with it.
+    expect(attempts[0]).toMatchObject({
+      status: 'failed',
+      response_status_code: null,
+      error: expect.stringMatching(/private address/),
+    });
   });
 });
 

@@ -24,5 +24,6 @@ export function toAttemptDto(row: AttemptRow): WebhookAttempt {
     ...(row.response_body ? { response_body: row.response_body } : {}),
     response_duration_ms: row.response_duration_ms,
     attempted_at: row.attempted_at.toISOString(),
+    ...(row.error ? { error: row.error } : {}),
   };
 }

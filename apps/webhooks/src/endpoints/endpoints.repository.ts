@@ -38,6 +38,7 @@ export interface AttemptRow {
   response_body: string | null;
   response_duration_ms: number;
   attempted_at: Date;
+  error: string | null;
 }
 
 /** Named queries over the webhooks schema's endpoints; every one is scoped by workspace. */
@@ -209,7 +210,7 @@ export class EndpointsRepository {
     return rowsOf<AttemptRow>(
       await this.reads.query(
         `SELECT id, event_id, event_type, status, url, response_status_code, response_body,
-           response_duration_ms, attempted_at
+           response_duration_ms, attempted_at, error
          FROM webhooks.attempts
          WHERE endpoint_id = $1
            AND ($2::timestamptz IS NULL OR attempted_at < $2)

@@ -167,6 +167,8 @@ export interface WebhookAttempt {
   response_body?: string;
   response_duration_ms: number;
   attempted_at: string;
+  /** Ours beside the SDK's shape: why nothing was answered (refused address, time-out...). */
+  error?: string;
 }
 
 /** `POST /v1/webhooks/{webhook_id}/replay`: events of [since, until) not delivered to it. */
