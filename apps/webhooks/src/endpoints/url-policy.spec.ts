@@ -25,6 +25,17 @@ describe('webhook URL policy', () => {
       'fd00::1',
       '::ffff:127.0.0.1',
       '0.0.0.0',
+      // Documentation ranges, and the IPv6 forms that embed an IPv4 address.
+      '192.0.2.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '::7f00:1',
+      '::ffff:0:7f00:1',
+      '2002:7f00:1::1',
+      '2001:0:4136:e378::1',
+      'fec0::1',
+      '100::1',
+      '64:ff9b:1::1',
     ])
       expect([address, isPrivateAddress(address)]).toEqual([address, true]);
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])
@@ -57,6 +68,17 @@ describe('webhook URL policy', () => {
     );
     expect(await urlProblem('https://user:pw@hooks.example.com/in', false, dns)).toBe(
       'must not carry credentials',
+    );
+    // What the parser would change: the URL stored must be the one called.
+    for (const raw of [
+      'https://hooks.example.com/a\r\nX-Injected: 1',
+      'https://hooks.example.com/a b',
+    ])
+      expect(await urlProblem(raw, false, dns)).toBe(
+        'must not contain spaces or control characters',
+      );
+    expect(await urlProblem('https://hooks.example.com:0/in', false, dns)).toBe(
+      'must not use port 0',
     );
   });
 

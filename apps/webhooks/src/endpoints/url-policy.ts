@@ -2,8 +2,9 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Addresses a webhook may never reach unless WEBHOOKS_ALLOW_PRIVATE_URLS is set: loopback,
- * private, link-local, carrier-grade NAT, multicast and reserved ranges, in IPv4 and IPv6
- * (IPv4-mapped IPv6 addresses are checked as IPv4).
+ * private, link-local, carrier-grade NAT, multicast, documentation and reserved ranges, in IPv4
+ * and IPv6 (IPv4-mapped IPv6 addresses are checked as IPv4; the IPv6 forms that embed an IPv4
+ * address, compatible, translated, 6to4 and Teredo, are refused whole).
  */
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
@@ -14,8 +15,11 @@ for (const [network, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
@@ -23,10 +27,19 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d) addresses.
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['100::', 64],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  // Teredo and 6to4 embed an IPv4 address the tunnel may reach.
+  ['2001::', 32],
+  ['2002::', 16],
   ['2001:db8::', 32],
 ] as const)
   PRIVATE.addSubnet(network, prefix, 'ipv6');
@@ -63,6 +76,9 @@ export async function urlProblem(
   allowPrivate: boolean,
   resolver: HostResolver,
 ): Promise<UrlProblem> {
+  // The URL parser drops tabs and line breaks and encodes spaces: the URL stored would not be
+  // the one called.
+  if (/[\s\u0000-\u001f\u007f]/.test(raw)) return 'must not contain spaces or control characters';
   let url: URL;
   try {
     url = new URL(raw);
@@ -70,6 +86,7 @@ export async function urlProblem(
     return 'must be an absolute URL';
   }
   if (url.username || url.password) return 'must not carry credentials';
+  if (url.port === '0') return 'must not use port 0';
   if (allowPrivate) {
     return ['http:', 'https:'].includes(url.protocol) ? undefined : 'must use https';
   }
