@@ -633,4 +633,25 @@ describe('Verify through the gateway', () => {
     await sleep(300);
     expect(sink.messages.filter((m) => m.rcptTo.includes(email))).toHaveLength(1);
   });
+
+  it('sends one passcode when concurrent next-channel calls fall through a channel that cannot send', async () => {
+    const phoneNumber = nextPhone();
+    const email = `fallthrough.${Date.now()}@example.org`;
+    await bird.verify.verifications.create({
+      to: { phone_number: phoneNumber, email },
+      options: { channels: ['sms', 'whatsapp', 'email'] },
+    });
+    await lastSmsCode(phoneNumber);
+    // WhatsApp cannot send (no authentication template): the first call falls through to email,
+    // outside the lock the others advance under.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        raw('/next-channel', { to: { phone_number: phoneNumber, email } }),
+      ),
+    );
+    expect(answers.every((a) => [200, 422].includes(a.status))).toBe(true);
+    await emailCode(email);
+    await sleep(500);
+    expect(sink.messages.filter((m) => m.rcptTo.includes(email))).toHaveLength(1);
+  });
 });

@@ -139,9 +139,18 @@ export class PasscodeDelivery {
       // if this process stops before sending it), or the verification failed. Committed apart,
       // a crash between them left no attempt to recover and the verification pending.
       const after = await inPgTransaction(this.repository.pool, async (runner) => {
+        const position = await this.repository.lockPlan(runner, row);
         // Another run answered this attempt meanwhile: what follows is its to decide.
         if (!(await this.attempts.markRefused(runner, attemptId, result))) return 'answered';
-        await this.repository.channelPassed(runner, row.id, index);
+        // A next-channel call took the plan past this channel meanwhile: the next one is its to
+        // send (falling through too would send that channel a second passcode).
+        const superseded = position !== undefined && position > index;
+        // The plan stands at the channel about to be tried, so a next-channel call moves past it.
+        await this.repository.channelPassed(
+          runner,
+          row.id,
+          next !== undefined && !superseded ? next : index,
+        );
         await this.repository.events(runner, [
           verifyEvent('verify.attempt.undelivered', row, now, {
             channel,
@@ -151,6 +160,7 @@ export class PasscodeDelivery {
             failed_at: now.toISOString(),
           }),
         ]);
+        if (superseded) return 'answered';
         if (next !== undefined) {
           await this.attempts.insertAttempt(runner, fallbackAttempt(plan, next));
           return undefined;

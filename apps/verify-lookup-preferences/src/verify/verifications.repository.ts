@@ -306,6 +306,20 @@ export class VerificationsRepository {
   }
 
   /** A channel refused the send: the plan's position moves past it all the same. */
+  /**
+   * Takes the verification's recipient lock (the one `lockPending` takes first) and reads where
+   * its plan stands: a fall-through to the next channel waits for a next-channel call in flight.
+   */
+  async lockPlan(runner: SqlRunner, row: VerificationRow): Promise<number | undefined> {
+    await runner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 13))', [
+      `${row.workspace_id} ${row.recipient_key}`,
+    ]);
+    const rows = rowsOf<{ channel_index: number }>(
+      await runner.query(`SELECT channel_index FROM ${TABLE} WHERE id = $1`, [row.id]),
+    );
+    return rows[0]?.channel_index;
+  }
+
   async channelPassed(runner: SqlRunner, id: string, channelIndex: number): Promise<void> {
     await runner.query(
       `UPDATE ${TABLE} SET channel_index = GREATEST(channel_index, $2), updated_at = clock_timestamp()
