@@ -358,4 +358,19 @@ describe('contacts, contact properties and audiences through the gateway', () =>
     const touched = new Set(batches.flat().map((entry) => entry.email));
     expect(stored.sort()).toEqual([...touched].sort());
   });
+
+  it('never deadlocks a PATCH moving an identifier against a batch naming both (no 500)', async () => {
+    const statuses: number[] = [];
+    for (let pair = 0; pair < 20; pair++) {
+      const email = `swap${pair}@deadlock.test`;
+      const next = `swap${pair}.next@deadlock.test`;
+      const created = await api<{ id: string }>('POST', '/v1/contacts', { email });
+      const [patched, batched] = await Promise.all([
+        api('PATCH', `/v1/contacts/${created.body.id}`, { email: next }),
+        api('POST', '/v1/contacts/batch', { contacts: [{ email }, { email: next }] }),
+      ]);
+      statuses.push(patched.status, batched.status);
+    }
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+  });
 });

@@ -7,6 +7,20 @@ describe(propertyValue.name, () => {
     });
     expect(propertyValue('datetime', '2024-01-15')).toHaveProperty('problem');
     expect(propertyValue('datetime', '2024-01-15T11:30:00')).toHaveProperty('problem');
+    // Instants that do not exist are refused, not rolled forward; so are years before 0001.
+    for (const impossible of [
+      '2024-02-30T00:00:00Z',
+      '2023-02-29T12:00:00Z',
+      '2024-01-01T24:00:00Z',
+      '0000-01-01T00:00:00+01:00',
+    ])
+      expect([impossible, propertyValue('datetime', impossible)]).toEqual([
+        impossible,
+        { problem: expect.any(String) },
+      ]);
+    expect(propertyValue('datetime', '2024-02-29T23:59:59-01:00')).toEqual({
+      value: '2024-03-01T00:59:59Z',
+    });
   });
 
   it('checks each type, and strings up to 500 characters', () => {

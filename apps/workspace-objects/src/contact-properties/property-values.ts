@@ -1,4 +1,4 @@
-import { CONTACT_LIMITS } from '@switchboard/contracts';
+import { CONTACT_LIMITS, parseTimestamp } from '@switchboard/contracts';
 import type { ContactPropertyType } from '@switchboard/contracts';
 
 /** RFC 3339 with an explicit offset: a bare date or a local time is not a datetime. */
@@ -25,11 +25,14 @@ export function propertyValue(
     case 'boolean':
       return typeof value === 'boolean' ? { value } : { problem: 'must be true or false' };
     case 'datetime': {
-      const ms = typeof value === 'string' && RFC3339.test(value) ? Date.parse(value) : NaN;
-      if (Number.isNaN(ms))
+      // A real instant of years 0001-9999: Date.parse rolls 2024-02-30 and 24:00 forward.
+      const at =
+        typeof value === 'string' && RFC3339.test(value) ? parseTimestamp(value) : undefined;
+      if (!at)
         return {
           problem: 'must be an RFC 3339 datetime with an offset, e.g. 2024-01-15T09:30:00Z',
         };
+      const ms = at.getTime();
       return { value: new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
     }
   }

@@ -105,6 +105,18 @@ export class ContactsService {
     );
     if (problems.length) throw AppError.validation(problems);
     return this.writes.run(context, async (runner) => {
+      // Identifiers before the row, as every writer takes them (ADR 8): a batch holding this
+      // contact's email while it waits for the row would otherwise deadlock with this update.
+      const current = await this.repository.find(workspaceId, request.contact_id, runner);
+      if (!current) throw new AppError(ContactErrors.ContactNotFound);
+      await this.repository.lockIdentifiers(runner, workspaceId, [
+        ...identifiersOf({
+          email: current.email,
+          phone_number: current.phone_number,
+          external_id: current.external_id,
+        }),
+        ...identifiersOf(input),
+      ]);
       const stored = await this.repository.find(workspaceId, request.contact_id, runner, true);
       if (!stored) throw new AppError(ContactErrors.ContactNotFound);
       const next: ContactWrite = contactWrite(stored);
