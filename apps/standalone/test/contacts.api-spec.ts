@@ -359,6 +359,40 @@ describe('contacts, contact properties and audiences through the gateway', () =>
     expect(stored.sort()).toEqual([...touched].sort());
   });
 
+  it('lets a batch entry take an identifier an earlier entry freed, and two contacts swap theirs', async () => {
+    const first = await api<{ id: string }>('POST', '/v1/contacts', {
+      email: 'b@move.test',
+      external_id: 'move-b',
+    });
+    const moved = await bird.contacts.batch({
+      contacts: [
+        { external_id: 'move-b', email: 'b2@move.test' },
+        { email: 'b@move.test', first_name: 'New' },
+        { email: 'unrelated@move.test' },
+      ],
+    });
+    expect(moved.data.map((r) => r.status)).toEqual(['updated', 'created', 'created']);
+    expect(moved.data[0].contact_id).toBe(first.body.id);
+    const c = await api<{ id: string }>('POST', '/v1/contacts', {
+      email: 'c@move.test',
+      external_id: 'move-c',
+    });
+    const d = await api<{ id: string }>('POST', '/v1/contacts', {
+      email: 'd@move.test',
+      external_id: 'move-d',
+    });
+    const swapped = await bird.contacts.batch({
+      contacts: [
+        { external_id: 'move-c', email: 'tmp@move.test' },
+        { external_id: 'move-d', email: 'c@move.test' },
+        { external_id: 'move-c', email: 'd@move.test' },
+      ],
+    });
+    expect(swapped.data.map((r) => r.status)).toEqual(['updated', 'updated', 'updated']);
+    expect((await bird.contacts.get(c.body.id)).email).toBe('d@move.test');
+    expect((await bird.contacts.get(d.body.id)).email).toBe('c@move.test');
+  });
+
   it('never deadlocks a PATCH moving an identifier against a batch naming both (no 500)', async () => {
     const statuses: number[] = [];
     for (let pair = 0; pair < 20; pair++) {

@@ -116,6 +116,25 @@ export class ContactsRepository {
   }
 
   /** Writes every contact's new state in one statement. */
+  /**
+   * Parks the identifiers `rows` are about to change on values no contact can hold (`~` and the
+   * contact's id), so an identifier that moves between contacts of one batch, or two that swap,
+   * never meet their old holder in the unique indexes, which are checked row by row.
+   */
+  async releaseIdentifiers(runner: SqlRunner, rows: ContactWrite[]): Promise<void> {
+    if (rows.length === 0) return;
+    const parked = (column: string) =>
+      `CASE WHEN c.${column} IS NOT NULL AND c.${column} IS DISTINCT FROM x.${column}
+         THEN '~' || c.id ELSE c.${column} END`;
+    await runner.query(
+      `UPDATE workspace_objects.contacts c SET email = ${parked('email')},
+         phone_number = ${parked('phone_number')}, external_id = ${parked('external_id')}
+       FROM jsonb_to_recordset($1::jsonb) AS ${RECORDSET}
+       WHERE c.id = x.id AND c.workspace_id = x.workspace_id`,
+      [JSON.stringify(rows)],
+    );
+  }
+
   async update(runner: SqlRunner, rows: ContactWrite[]): Promise<ContactRow[]> {
     if (rows.length === 0) return [];
     return rowsOf<ContactRow>(

@@ -154,7 +154,7 @@ export class ContactsService {
   /**
    * Bulk upsert: every entry read and checked in memory, then one transaction of a fixed number
    * of statements whatever the batch size (audiences checked, identifiers locked, matches read,
-   * one INSERT, one UPDATE, one membership INSERT). A failed entry fails alone; unknown
+   * moving identifiers parked when any move, one UPDATE, one INSERT, one membership INSERT). A failed entry fails alone; unknown
    * audiences fail the request before anything is written.
    */
   async upsert(
@@ -186,8 +186,16 @@ export class ContactsService {
         replaceData: request.data_mode === 'replace',
         newId: () => newId('con'),
       });
-      await this.repository.insert(runner, plan.inserts);
+      // Existing contacts first, their moving identifiers parked: an entry may take an
+      // identifier an earlier one freed (contacts are matched and checked in memory, in order).
+      const stored = new Map(existing.map((contact) => [contact.id, contact]));
+      const moving = plan.updates.filter((row) => {
+        const before = stored.get(row.id);
+        return IDENTIFIERS.some((key) => before?.[key] != null && before[key] !== row[key]);
+      });
+      await this.repository.releaseIdentifiers(runner, moving);
       await this.repository.update(runner, plan.updates);
+      await this.repository.insert(runner, plan.inserts);
       const contactIds = plan.results.flatMap((result) => result.contact_id ?? []);
       await this.audiences.addMembers(runner, workspaceId, audienceIds, contactIds);
       return { data: plan.results };
