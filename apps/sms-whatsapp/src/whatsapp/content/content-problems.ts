@@ -107,7 +107,11 @@ export function checkList(
 
 /** Hosts WhatsApp cannot reach: loopback, private, link-local and unqualified names. */
 function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // A trailing dot names the same host (`localhost.` is localhost).
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
   const family = isIP(host);
   if (family === 4) {
     const [a, b] = host.split('.').map(Number);

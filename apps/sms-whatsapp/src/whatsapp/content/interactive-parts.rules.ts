@@ -23,6 +23,19 @@ export function uniqueLabel(
   seen.add(label);
 }
 
+/** A reply names the option tapped by its slug (Meta's row or button id): slugs are unique too. */
+export function uniqueSlug(
+  slug: string | undefined,
+  at: string,
+  seen: Set<string>,
+  report: Report,
+) {
+  if (slug === undefined) return;
+  if (seen.has(slug))
+    report(at, `repeats the slug "${slug}": a reply names its option by slug, so slugs are unique`);
+  seen.add(slug);
+}
+
 export function checkHeader(
   value: unknown,
   at: string,

@@ -63,6 +63,27 @@ describe(checkInteractive.name, () => {
     expect(
       params(refusal({ type: 'button', body_text: 'b', buttons: [reply('x'.repeat(257), 'A')] })),
     ).toEqual(['interactive.buttons[0].quick_reply.slug']);
+    // A reply names the option by its slug: two options with one slug cannot be told apart.
+    expect(
+      params(
+        refusal({ type: 'button', body_text: 'b', buttons: [reply('s', 'A'), reply('s', 'B')] }),
+      ),
+    ).toEqual(['interactive.buttons[1].quick_reply.slug']);
+    expect(
+      params(
+        refusal({
+          type: 'list',
+          body_text: 'b',
+          list: {
+            button_text: 'Open',
+            sections: [
+              { title: 'One', rows: [row('DUP', 'x')] },
+              { title: 'Two', rows: [row('DUP', 'y')] },
+            ],
+          },
+        }),
+      ),
+    ).toEqual(['interactive.list.sections[1].rows[0].slug']);
     expect(params(refusal({ type: 'button', body_text: 'b', buttons: [cta('Go')] }))).toEqual([
       'interactive.buttons[0].type',
     ]);

@@ -1,7 +1,7 @@
 import { WHATSAPP_CONTENT_LIMITS as L, WhatsAppContentErrors } from '@switchboard/contracts';
 import type { WhatsAppInteractiveSend } from '@switchboard/contracts';
 import { checkList, checkText, isObject, refuseUnknown } from './content-problems';
-import { checkButton, checkHeader, uniqueLabel } from './interactive-parts.rules';
+import { checkButton, checkHeader, uniqueLabel, uniqueSlug } from './interactive-parts.rules';
 import type { Report } from './content-problems';
 
 type Kind = WhatsAppInteractiveSend['type'];
@@ -39,6 +39,7 @@ function checkList_(
       limitCode: WhatsAppInteractiveLimitExceeded,
     }) ?? [];
   let rowCount = 0;
+  const slugs = new Set<string>();
   const result = sections.map((section, s) => {
     const sat = `${at}.sections[${s}]`;
     if (!isObject(section)) return void report(sat, 'must be an object');
@@ -66,6 +67,7 @@ function checkList_(
         max: L.rowDescription,
       });
       uniqueLabel(text, `${rat}.text`, seen, report);
+      uniqueSlug(slug, `${rat}.slug`, slugs, report);
       return slug === undefined || text === undefined
         ? undefined
         : { slug, text, ...(description !== undefined && { description }) };
@@ -114,6 +116,7 @@ function checkCards(value: unknown, report: Report): Card[] | undefined {
         limitCode: WhatsAppInteractiveLimitExceeded,
       }) ?? [];
     const seen = new Set<string>();
+    const slugs = new Set<string>();
     const buttons = given.map((button, b) => {
       const checked = checkButton(
         button,
@@ -125,6 +128,12 @@ function checkCards(value: unknown, report: Report): Card[] | undefined {
         checked?.quick_reply?.text ?? checked?.cta_url?.text,
         `${cat}.buttons[${b}].${checked?.type ?? 'quick_reply'}.text`,
         seen,
+        report,
+      );
+      uniqueSlug(
+        checked?.quick_reply?.slug,
+        `${cat}.buttons[${b}].quick_reply.slug`,
+        slugs,
         report,
       );
       return checked;
@@ -194,9 +203,11 @@ export function checkInteractive(
         max: L.buttons,
         limitCode: WhatsAppInteractiveLimitExceeded,
       }) ?? [];
+    const slugs = new Set<string>();
     result.buttons = given.map((button, b) => {
       const checked = checkButton(button, `${at}.buttons[${b}]`, ['quick_reply'], report);
       uniqueLabel(checked?.quick_reply?.text, `${at}.buttons[${b}].quick_reply.text`, seen, report);
+      uniqueSlug(checked?.quick_reply?.slug, `${at}.buttons[${b}].quick_reply.slug`, slugs, report);
       return checked;
     });
   } else if (type === 'list') result.list = checkList_(value.list, report, seen);

@@ -107,6 +107,8 @@ describe(validateWhatsAppSend.name, () => {
   it.each([
     ['http://cdn.example.org/a.png', 'must be an https URL'],
     ['https://localhost/a.png', 'public'],
+    ['https://localhost./a.png', 'public'],
+    ['https://metadata.google.internal./x', 'public'],
     ['https://10.1.2.3/a.png', 'public'],
     ['https://192.168.0.4/a.png', 'public'],
     ['https://[::1]/a.png', 'public'],

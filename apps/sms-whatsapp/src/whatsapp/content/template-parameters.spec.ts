@@ -154,6 +154,15 @@ describe(checkTemplateParameters.name, () => {
         { type: 'button', parameters: [text('123456')] },
       ] as WhatsAppTemplateComponentSend[]),
     ).not.toThrow();
+    // Meta's limit for a passcode or a coupon code on a button: 15 characters.
+    expect(
+      params(
+        mismatch(meta, [
+          { type: 'body', parameters: [text('1'.repeat(20))] },
+          { type: 'button', parameters: [text('1'.repeat(20))] },
+        ]),
+      ),
+    ).toEqual(['template.components[1].parameters[0].text']);
   });
 });
 

@@ -128,6 +128,13 @@ function checkPart(
       parameters.forEach((parameter, p) => {
         if (parameter.type !== 'text')
           report(`${path}[${p}].type`, 'must be text: a button takes a text value', MISMATCH);
+        // Meta takes a coupon code or a passcode of at most 15 characters, and refuses the
+        // message after it was accepted otherwise.
+        else if (slot.subType !== 'url' && [...(parameter.text ?? '')].length > BUTTON_CODE_LENGTH)
+          report(
+            `${path}[${p}].text`,
+            `must be at most ${BUTTON_CODE_LENGTH} characters: WhatsApp's limit for a ${slot.subType === 'otp' ? 'passcode' : 'coupon code'}`,
+          );
       });
     }
   });
@@ -157,6 +164,9 @@ function checkPart(
  * their `{{1}}` or `{{name}}` placeholders); throws 422 `WhatsAppTemplateParameterMismatch`
  * naming every problem by its path.
  */
+/** The longest coupon code or passcode a template button carries (Meta's limit). */
+const BUTTON_CODE_LENGTH = 15;
+
 export function checkTemplateParameters(
   metaComponents: MetaTemplateComponent[],
   sendComponents: WhatsAppTemplateComponentSend[] = [],
