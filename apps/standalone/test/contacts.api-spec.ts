@@ -360,10 +360,14 @@ describe('contacts, contact properties and audiences through the gateway', () =>
   });
 
   it('lets a batch entry take an identifier an earlier entry freed, and two contacts swap theirs', async () => {
-    const first = await api<{ id: string }>('POST', '/v1/contacts', {
-      email: 'b@move.test',
-      external_id: 'move-b',
-    });
+    const contact = async (name: string) =>
+      (
+        await api<{ id: string }>('POST', '/v1/contacts', {
+          email: `${name}@move.test`,
+          external_id: `move-${name}`,
+        })
+      ).body.id;
+    const first = await contact('b');
     const moved = await bird.contacts.batch({
       contacts: [
         { external_id: 'move-b', email: 'b2@move.test' },
@@ -372,15 +376,9 @@ describe('contacts, contact properties and audiences through the gateway', () =>
       ],
     });
     expect(moved.data.map((r) => r.status)).toEqual(['updated', 'created', 'created']);
-    expect(moved.data[0].contact_id).toBe(first.body.id);
-    const c = await api<{ id: string }>('POST', '/v1/contacts', {
-      email: 'c@move.test',
-      external_id: 'move-c',
-    });
-    const d = await api<{ id: string }>('POST', '/v1/contacts', {
-      email: 'd@move.test',
-      external_id: 'move-d',
-    });
+    expect(moved.data[0].contact_id).toBe(first);
+    const c = await contact('c');
+    const d = await contact('d');
     const swapped = await bird.contacts.batch({
       contacts: [
         { external_id: 'move-c', email: 'tmp@move.test' },
@@ -389,8 +387,8 @@ describe('contacts, contact properties and audiences through the gateway', () =>
       ],
     });
     expect(swapped.data.map((r) => r.status)).toEqual(['updated', 'updated', 'updated']);
-    expect((await bird.contacts.get(c.body.id)).email).toBe('d@move.test');
-    expect((await bird.contacts.get(d.body.id)).email).toBe('c@move.test');
+    expect((await bird.contacts.get(c)).email).toBe('d@move.test');
+    expect((await bird.contacts.get(d)).email).toBe('c@move.test');
   });
 
   it('never deadlocks a PATCH moving an identifier against a batch naming both (no 500)', async () => {

@@ -169,6 +169,34 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     expect(listed).toContain(id);
   });
 
+  it("logs a contact's reaction that Meta delivered before the message it reacts to", async () => {
+    const wamid = `wamid.in-${randomUUID()}`;
+    // Meta does not keep order: the reaction first, the message a moment later.
+    await webhook(
+      graph.inboundReactionPayload({
+        ...NUMBER,
+        from: CONTACT,
+        wamid: `wamid.re-${randomUUID()}`,
+        messageId: wamid,
+        emoji: '🙌',
+      }),
+    );
+    await webhook(
+      graph.inboundTextPayload({ ...NUMBER, from: CONTACT, text: 'Early bird', wamid }),
+    );
+    const { id } = await messageOf(wamid);
+    const message = await eventually(
+      () => bird.whatsapp.get(id),
+      (m) => (m.reactions ?? []).some((r) => r.emoji === '🙌'),
+    );
+    expect(message.reactions).toEqual([
+      expect.objectContaining({
+        emoji: '🙌',
+        from: expect.objectContaining({ phone_number: `+${CONTACT}` }),
+      }),
+    ]);
+  });
+
   it('fetches inbound media and serves it through a 302 to a link that needs no credentials', async () => {
     const bytes = Buffer.from(`jpeg bytes ${randomUUID()}`);
     graph.addMedia({ id: 'media-photo-1', mimeType: 'image/jpeg', bytes });

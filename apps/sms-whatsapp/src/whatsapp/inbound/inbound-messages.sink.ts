@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { publicOriginOf } from '@switchboard/platform';
-import { enqueueJobs, writeOutboxEvents } from '@switchboard/background';
+import { enqueueJobs } from '@switchboard/background';
 import { newId } from '@switchboard/persistence';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { EntityManager } from 'typeorm';
@@ -17,6 +17,8 @@ import type {
   MetaMessagesValue,
 } from '../webhooks/meta-webhook';
 import { inboundContentOf } from './inbound-content';
+import { LATE_REACTIONS_QUEUE, logInboundReactions } from './inbound-reactions';
+import type { LateReactionsPayload } from './inbound-reactions';
 import { InboundRepository } from './inbound.repository';
 import type {
   InboundMediaRow,
@@ -168,32 +170,24 @@ export class InboundMessagesRecorder implements InboundMessagesSink {
           ]
         : [],
     );
-    const logged = await this.repository.insertReactions(tx, scope.workspaceId, rows);
-    if (logged.length === 0) return;
-    await this.repository.foldInboundReactions(tx, scope.workspaceId, [
-      ...new Set(logged.map((entry) => entry.message_id)),
-    ]);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    await writeOutboxEvents(
+    const unmatched = await logInboundReactions(
       tx,
-      'sms_whatsapp',
-      logged.map((entry) => {
-        const row = byId.get(entry.id)!;
-        return {
-          id: newId('evt', row.at.getTime()),
-          type: 'whatsapp.reacted',
-          workspaceId: scope.workspaceId,
-          timestamp: row.at.toISOString(),
-          data: {
-            whatsapp_id: entry.message_id,
-            emoji: row.emoji,
-            from: row.from,
-            to: business,
-            workspace_id: scope.workspaceId,
-          },
-        };
-      }),
+      this.repository,
+      scope.workspaceId,
+      business,
+      rows,
     );
+    if (unmatched.length === 0) return;
+    // Meta does not keep order: the message reacted to may come in a moment later (or our own
+    // send's wamid once Meta answers it). Tried again shortly, as late statuses are.
+    const payload: LateReactionsPayload = {
+      workspace_id: scope.workspaceId,
+      business,
+      reactions: unmatched.map((row) => ({ ...row, at: row.at.toISOString() })),
+    };
+    await enqueueJobs(tx, 'sms_whatsapp', [
+      { queue: LATE_REACTIONS_QUEUE, payload, runAt: new Date(Date.now() + 2_000) },
+    ]);
   }
 }
 

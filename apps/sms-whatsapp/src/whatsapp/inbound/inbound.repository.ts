@@ -198,6 +198,19 @@ export class InboundRepository {
     );
   }
 
+  /** Which of `wamids` are logged already (a reaction Meta delivered again). */
+  async loggedReactions(tx: SqlRunner, wamids: string[]): Promise<Set<string>> {
+    if (wamids.length === 0) return new Set();
+    const rows = returnedRows<{ provider_message_id: string }>(
+      await tx.query(
+        `SELECT provider_message_id FROM sms_whatsapp.whatsapp_reaction_events
+         WHERE direction = 'inbound' AND provider_message_id = ANY ($1::text[])`,
+        [wamids],
+      ),
+    );
+    return new Set(rows.map((row) => row.provider_message_id));
+  }
+
   /**
    * Folds the contact's newest logged reaction into each message's `inbound_reaction` (NULL
    * after a removal). Reading the newest from the log makes the order webhooks arrive in moot.
