@@ -8,6 +8,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Matches,
   MaxLength,
   MinLength,
 } from 'class-validator';
@@ -66,8 +67,15 @@ export class ContactBatchDto {
   data_mode?: 'merge' | 'replace';
 }
 
+/** The SDK: an empty filter value is a validation error, and spaces alone are empty once trimmed. */
+const NOT_BLANK = /\S/;
+
 export class ListContactsQuery extends ManagementPageQuery {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(CONTACT_LIMITS.emailLength) email?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'email must not be empty' })
+  @MaxLength(CONTACT_LIMITS.emailLength)
+  email?: string;
 
   @IsOptional()
   @RepeatedQuery()
@@ -76,13 +84,13 @@ export class ListContactsQuery extends ManagementPageQuery {
     message: `phone_number takes at most ${CONTACT_LIMITS.phoneFilterValues} values`,
   })
   @IsString({ each: true })
-  @MinLength(1, { each: true })
+  @Matches(NOT_BLANK, { each: true, message: 'phone_number must not be empty' })
   @MaxLength(CONTACT_LIMITS.phoneInputLength, { each: true })
   phone_number?: string[];
 
   @IsOptional()
   @IsString()
-  @MinLength(1)
+  @Matches(NOT_BLANK, { message: 'external_id must not be empty' })
   @MaxLength(CONTACT_LIMITS.externalIdLength)
   external_id?: string;
 
