@@ -197,6 +197,19 @@ describe('WhatsApp inbound messages, media, reactions and read receipts', () => 
     ]);
   });
 
+  it('records a change with a null message or an absurd timestamp instead of retrying it for a day', async () => {
+    const wamid = `wamid.in-${randomUUID()}`;
+    const payload = graph.inboundTextPayload({ ...NUMBER, from: CONTACT, text: 'Odd', wamid });
+    const value = payload.entry[0].changes[0].value as { messages: unknown[] };
+    (value.messages[0] as { timestamp: string }).timestamp = '99999999999999';
+    value.messages.unshift(null);
+    await webhook(payload);
+    const { id } = await messageOf(wamid);
+    const message = await bird.whatsapp.get(id);
+    // Meta's clock ahead of ours (or nonsense) is read as now, not as year 5138.
+    expect(Math.abs(Date.now() - new Date(message.created_at).getTime())).toBeLessThan(60_000);
+  });
+
   it('fetches inbound media and serves it through a 302 to a link that needs no credentials', async () => {
     const bytes = Buffer.from(`jpeg bytes ${randomUUID()}`);
     graph.addMedia({ id: 'media-photo-1', mimeType: 'image/jpeg', bytes });

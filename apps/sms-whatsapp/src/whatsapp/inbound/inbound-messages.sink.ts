@@ -52,7 +52,10 @@ export class InboundMessagesRecorder implements InboundMessagesSink {
       businessPhone: number.phoneNumber,
     };
     const business: Address = number.phoneNumber ? { phone_number: number.phoneNumber } : {};
-    const incoming = value.messages ?? [];
+    // Signed but malformed entries (null, a scalar) are skipped: retrying them would not help.
+    const incoming = (value.messages ?? []).filter(
+      (message): message is MetaInboundMessage => typeof message === 'object' && message !== null,
+    );
     const reactions = incoming.filter((message) => message.type === 'reaction');
     const messages = incoming.filter((message) => message.type !== 'reaction');
     // Preferences and suppressions for WhatsApp (the preferences issue) are checked here.
@@ -210,8 +213,15 @@ function countryOf(phone: string | undefined): string {
   return (phone && parsePhoneNumberFromString(phone)?.country) || 'ZZ';
 }
 
-/** Meta's `timestamp` (epoch seconds, as a string); now when it is missing or malformed. */
+/**
+ * Meta's `timestamp` (epoch seconds, as a string); now when it is missing, malformed or in the
+ * future (a clock ahead of ours must not stretch the 24-hour window, nor a bad value fail the
+ * change for ever).
+ */
 function metaTime(timestamp: string): Date {
   const seconds = Number(timestamp);
-  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
+  const now = Date.now();
+  return Number.isFinite(seconds) && seconds > 0 && seconds * 1000 <= now
+    ? new Date(seconds * 1000)
+    : new Date(now);
 }
