@@ -6,6 +6,17 @@ import type { Report } from './content-problems';
 type Header = NonNullable<WhatsAppInteractiveSend['header']>;
 type Button = NonNullable<WhatsAppInteractiveSend['buttons']>[number];
 
+/** Reports `value` when `seen` holds it already, and remembers it. */
+function refuseRepeat(
+  value: string | undefined,
+  seen: Set<string>,
+  refuse: (value: string) => void,
+) {
+  if (value === undefined) return;
+  if (seen.has(value)) refuse(value);
+  seen.add(value);
+}
+
 /** Refuses a label seen before in `seen` (labels are unique within their scope). */
 export function uniqueLabel(
   label: string | undefined,
@@ -13,14 +24,13 @@ export function uniqueLabel(
   seen: Set<string>,
   report: Report,
 ) {
-  if (label === undefined) return;
-  if (seen.has(label))
+  refuseRepeat(label, seen, (repeated) =>
     report(
       at,
-      `repeats the label "${label}": labels are unique`,
+      `repeats the label "${repeated}": labels are unique`,
       WhatsAppContentErrors.WhatsAppInteractiveDuplicateLabel,
-    );
-  seen.add(label);
+    ),
+  );
 }
 
 /** A reply names the option tapped by its slug (Meta's row or button id): slugs are unique too. */
@@ -30,10 +40,12 @@ export function uniqueSlug(
   seen: Set<string>,
   report: Report,
 ) {
-  if (slug === undefined) return;
-  if (seen.has(slug))
-    report(at, `repeats the slug "${slug}": a reply names its option by slug, so slugs are unique`);
-  seen.add(slug);
+  refuseRepeat(slug, seen, (repeated) =>
+    report(
+      at,
+      `repeats the slug "${repeated}": a reply names its option by slug, so slugs are unique`,
+    ),
+  );
 }
 
 export function checkHeader(

@@ -9,17 +9,15 @@ import { DataSource } from 'typeorm';
 import { LATE_STATUSES_QUEUE, WhatsAppStatusesRepository } from '../messages';
 import type { LateStatusesPayload, StatusUpdate } from '../messages';
 import { applyOwnReactionStatuses } from '../reactions';
+import { settleLateItems } from '../webhooks/late-webhook-items';
 import type { MetaError, MetaStatus } from '../webhooks/meta-webhook';
-
-/** Tries before a status whose wamid matches nothing is given up (about a minute in all). */
-const ATTEMPTS = 6;
 
 /**
  * Applies again the statuses Meta reported before their wamid was recorded (`MetaStatusApplier`
  * queues them): a message's, recorded by the dispatcher once Meta answered it, or one of our
  * reactions', recorded by the interactions runner. Each try is one transaction with the job's
- * completion; what still matches nothing is rescheduled with a growing delay until `ATTEMPTS`,
- * then dropped as not ours.
+ * completion; what still matches nothing is tried again a little later each time for about a
+ * minute (`settleLateItems`), then dropped as not ours.
  */
 @Injectable()
 export class LateStatusesRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -56,13 +54,11 @@ export class LateStatusesRunner implements OnApplicationBootstrap, BeforeApplica
         ? await applyOwnReactionStatuses(tx, workspaceId, unmatched.map(asMetaStatus))
         : new Set<string>();
       const left = unmatched.filter((status) => !reactions.has(status.wamid));
-      if (left.length === 0 || job.attempts >= ATTEMPTS) await job.complete(tx);
-      else
-        await job.retryAt(tx, new Date(Date.now() + 2_000 * job.attempts), {
-          number_id: numberId,
-          workspace_id: workspaceId,
-          statuses: left,
-        });
+      await settleLateItems(tx, job, left, () => ({
+        number_id: numberId,
+        workspace_id: workspaceId,
+        statuses: left,
+      }));
     });
     wakeRelay(this.pool, 'sms_whatsapp');
   }

@@ -8,16 +8,15 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { LATE_REACTIONS_QUEUE, logInboundReactions } from './inbound-reactions';
 import type { LateReactionsPayload } from './inbound-reactions';
+import { settleLateItems } from '../webhooks/late-webhook-items';
 import { InboundRepository } from './inbound.repository';
-
-/** Tries before a reaction whose message is still unknown is given up (about a minute in all). */
-const ATTEMPTS = 6;
 
 /**
  * Logs again the contact's reactions Meta delivered before the message they react to was
  * recorded (`InboundMessagesRecorder` queues them). Each try is one transaction with the job's
- * completion; what still matches nothing is rescheduled with a growing delay until `ATTEMPTS`,
- * then dropped: a reaction to a message this workspace never had (or no longer keeps).
+ * completion; what still matches nothing is tried again a little later each time for about a
+ * minute (`settleLateItems`), then dropped: a reaction to a message this workspace never had (or
+ * no longer keeps).
  */
 @Injectable()
 export class LateReactionsRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -49,13 +48,11 @@ export class LateReactionsRunner implements OnApplicationBootstrap, BeforeApplic
     await inPgTransaction(this.pool, async (tx) => {
       const rows = reactions.map((row) => ({ ...row, at: new Date(row.at) }));
       const left = await logInboundReactions(tx, this.repository, workspaceId, business, rows);
-      if (left.length === 0 || job.attempts >= ATTEMPTS) await job.complete(tx);
-      else
-        await job.retryAt(tx, new Date(Date.now() + 2_000 * job.attempts), {
-          workspace_id: workspaceId,
-          business,
-          reactions: left.map((row) => ({ ...row, at: row.at.toISOString() })),
-        });
+      await settleLateItems(tx, job, left, () => ({
+        workspace_id: workspaceId,
+        business,
+        reactions: left.map((row) => ({ ...row, at: row.at.toISOString() })),
+      }));
     });
     wakeRelay(this.pool, 'sms_whatsapp');
   }
